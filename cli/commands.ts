@@ -1,0 +1,10 @@
+import { lintSpecCommand } from './commands/lint-spec.ts';
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  /** Returns the process exit code. Throws `UsageError` for bad arguments. */
+  run(argv: readonly string[]): Promise<number>;
+}
+
+export const commands: readonly Command[] = [lintSpecCommand];

@@ -1,0 +1,37 @@
+import { parseArgs } from 'node:util';
+import { CONTROL_SPEC_PATH, SERVICE_SPEC_PATH, loadSpecFile, readLifecycle } from '../../src/spec/index.ts';
+import type { Command } from '../commands.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const lintSpecCommand: Command = {
+  name: 'lint-spec',
+  summary: 'Validate spec/openapi.yaml (or a given file) and its x-lifecycle table',
+  async run(argv) {
+    const { values, positionals } = parse(argv);
+    if (values.help) {
+      console.log('Usage: videotask lint-spec [FILE...]\n\nValidates each OpenAPI file (default: the service spec and the mock control spec).');
+      return 0;
+    }
+    const files = positionals.length > 0 ? positionals : [SERVICE_SPEC_PATH, CONTROL_SPEC_PATH];
+    let failed = 0;
+    for (const file of files) {
+      try {
+        const doc = await loadSpecFile(file);
+        if (doc['x-lifecycle'] !== undefined) readLifecycle(doc);
+        console.log(`ok ${file}`);
+      } catch (error) {
+        failed++;
+        console.error(`invalid ${file}: ${(error as Error).message}`);
+      }
+    }
+    return failed === 0 ? 0 : 1;
+  },
+};
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { commands, type Command } from './commands.ts';
+import { UsageError } from './usage-error.ts';
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+function help(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    `videotask ${version} — mock, client and contract checks for the video generation task service`,
+    '',
+    'Usage: videotask <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c: Command) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `videotask <command> --help` for a command\'s options.',
+  ].join('\n');
+}
+
+/** Runs one command line; returns the exit code. The only place (with the commands) that prints. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    console.log(help());
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    console.log(version);
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (command === undefined) {
+    console.error(`videotask: unknown command "${name}". Run \`videotask --help\` to see the commands.`);
+    return 2;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`videotask ${name}: ${error.message}\nRun \`videotask ${name} --help\` for its options.`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * `npm run generate`: validates both specs with swagger-parser, writes their dereferenced JSON and
+ * their TypeScript types (openapi-typescript --enum-values) to src/generated/.
+ * `npm run generate -- --check`: writes nothing, exits 1 naming every committed file that is stale.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const check = process.argv.includes('--check');
+const outDir = join(root, 'src/generated');
+const work = mkdtempSync(join(tmpdir(), 'videotask-generate-'));
+const bin = join(root, 'node_modules/.bin/openapi-typescript');
+
+const specs = [
+  { yaml: 'spec/openapi.yaml', base: 'openapi' },
+  { yaml: 'spec/mock-control.yaml', base: 'mock-control' },
+];
+
+try {
+  const stale: string[] = [];
+  for (const { yaml, base } of specs) {
+    const path = join(root, yaml);
+    const api = await SwaggerParser.validate(path).catch((error: Error) => {
+      throw new Error(`${yaml} is not a valid OpenAPI document: ${error.message}`);
+    });
+    const dereferenced = await SwaggerParser.dereference(api);
+    const json = { 'x-generated': `from ${yaml} by npm run generate; do not edit`, ...dereferenced };
+    writeFileSync(join(work, `${base}.json`), `${JSON.stringify(json, null, 2)}\n`);
+    execFileSync(bin, [path, '--enum-values', '-o', join(work, `${base}.ts`)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    for (const file of [`${base}.json`, `${base}.ts`]) {
+      const fresh = readFileSync(join(work, file), 'utf8');
+      const target = join(outDir, file);
+      const current = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+      if (current === fresh) continue;
+      if (check) stale.push(relative(root, target));
+      else {
+        writeFileSync(`${target}.tmp`, fresh);
+        renameSync(`${target}.tmp`, target);
+        console.log(`wrote ${relative(root, target)}`);
+      }
+    }
+  }
+  if (stale.length > 0) {
+    console.error(`Generated files are stale: ${stale.join(', ')}. Run \`npm run generate\` and commit the result.`);
+    process.exitCode = 1;
+  } else if (check) console.log('generated files are up to date');
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,6 @@
+/**
+ * videotask's library entry point: the service contract (spec, validators, lifecycle) and,
+ * as they land, the typed client and poller.
+ */
+export * from './spec/index.ts';
+export type { components, paths, operations } from './generated/openapi.ts';

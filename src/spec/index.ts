@@ -1,0 +1,16 @@
+import { serviceSpec } from './load-spec.ts';
+import { readLifecycle, type Lifecycle } from './lifecycle.ts';
+import { SpecValidators } from './validators.ts';
+
+export * from './spec-types.ts';
+export * from './load-spec.ts';
+export * from './lifecycle.ts';
+export * from './validators.ts';
+
+let shared: { validators: SpecValidators; lifecycle: Lifecycle } | undefined;
+
+/** The service spec's validators and lifecycle, built once per process and shared. */
+export function serviceContract(): { validators: SpecValidators; lifecycle: Lifecycle } {
+  shared ??= { validators: new SpecValidators(serviceSpec), lifecycle: readLifecycle(serviceSpec) };
+  return shared;
+}

@@ -1,0 +1,188 @@
+import type { components } from '../generated/openapi.ts';
+import { videoStatusValues } from '../generated/openapi.ts';
+import { basisOf, type Basis, type Marked, type OpenApiDocument } from './spec-types.ts';
+
+export type VideoStatus = components['schemas']['VideoStatus'];
+export type VideoTask = components['schemas']['VideoTask'];
+
+export interface StateSet {
+  readonly values: readonly VideoStatus[];
+  readonly basis: Basis;
+}
+
+export interface FieldRule {
+  /** Dotted names (`metadata.url`). */
+  readonly fields: readonly string[];
+  readonly basis: Basis;
+}
+
+export interface MappingRow {
+  readonly openai: VideoStatus;
+  /** Wrapper statuses for this OpenAI status; the first is the canonical one. */
+  readonly wrapper: readonly string[];
+  readonly basis: Basis;
+}
+
+export interface LifecycleRule {
+  readonly id: string;
+  readonly description: string;
+  readonly basis: Basis;
+}
+
+/**
+ * The `x-lifecycle` table of the spec as typed data: the one declaration that drives both the
+ * simulated service and the contract checks.
+ */
+export interface Lifecycle {
+  readonly basis: Basis;
+  readonly states: StateSet;
+  readonly initial: StateSet;
+  readonly stopPolling: StateSet;
+  readonly pollAgain: StateSet;
+  readonly slowDown: StateSet;
+  readonly terminal: StateSet;
+  /** Typed by the generated status union: a status added to the spec must get a row here. */
+  readonly transitions: { readonly table: Readonly<Record<VideoStatus, readonly VideoStatus[]>>; readonly basis: Basis };
+  readonly mapping: { readonly rows: readonly MappingRow[]; readonly basis: Basis };
+  readonly presence: {
+    readonly always: FieldRule;
+    readonly onSubmission: FieldRule;
+    readonly byStatus: Readonly<Partial<Record<VideoStatus, FieldRule>>>;
+  };
+  readonly rules: ReadonlyMap<string, LifecycleRule>;
+}
+
+type Raw = Marked & Record<string, unknown>;
+
+/** Reads and checks `x-lifecycle`. Throws naming the first inconsistency. */
+export function readLifecycle(document: OpenApiDocument): Lifecycle {
+  const raw = object(document['x-lifecycle'], 'x-lifecycle');
+  const statuses = new Set<string>(videoStatusValues);
+  const stateSet = (key: string): StateSet => {
+    const node = object(raw[key], `x-lifecycle.${key}`);
+    const values = stringList(node['values'], `x-lifecycle.${key}.values`);
+    for (const v of values) if (!statuses.has(v)) throw new Error(`x-lifecycle.${key}: "${v}" is not a status of the VideoStatus enum`);
+    return { values: values as VideoStatus[], basis: basisOf(node) };
+  };
+  const fieldRule = (node: unknown, where: string): FieldRule => {
+    const n = object(node, where);
+    return { fields: stringList(n['fields'], `${where}.fields`), basis: basisOf(n) };
+  };
+
+  const transitionsNode = object(raw['transitions'], 'x-lifecycle.transitions');
+  const tableNode = object(transitionsNode['table'], 'x-lifecycle.transitions.table');
+  const table = {} as Record<VideoStatus, readonly VideoStatus[]>;
+  for (const status of videoStatusValues) {
+    const next = stringList(tableNode[status], `x-lifecycle.transitions.table.${status}`);
+    for (const v of next) if (!statuses.has(v)) throw new Error(`x-lifecycle.transitions.table.${status}: "${v}" is not a status`);
+    table[status] = next as VideoStatus[];
+  }
+  for (const key of Object.keys(tableNode)) if (!statuses.has(key)) throw new Error(`x-lifecycle.transitions.table: "${key}" is not a status`);
+
+  const mappingNode = object(raw['mapping'], 'x-lifecycle.mapping');
+  const rows = list(mappingNode['rows'], 'x-lifecycle.mapping.rows').map((row, i): MappingRow => {
+    const r = object(row, `x-lifecycle.mapping.rows[${i}]`);
+    const openai = String(r['openai']);
+    if (!statuses.has(openai)) throw new Error(`x-lifecycle.mapping.rows[${i}].openai: "${openai}" is not a status`);
+    const wrapper = stringList(r['wrapper'], `x-lifecycle.mapping.rows[${i}].wrapper`);
+    if (wrapper.length === 0) throw new Error(`x-lifecycle.mapping.rows[${i}].wrapper is empty`);
+    return { openai: openai as VideoStatus, wrapper, basis: basisOf(r) };
+  });
+
+  const presenceNode = object(raw['presence'], 'x-lifecycle.presence');
+  const byStatusNode = object(presenceNode['byStatus'], 'x-lifecycle.presence.byStatus');
+  const byStatus: Partial<Record<VideoStatus, FieldRule>> = {};
+  for (const [status, node] of Object.entries(byStatusNode)) {
+    if (!statuses.has(status)) throw new Error(`x-lifecycle.presence.byStatus: "${status}" is not a status`);
+    byStatus[status as VideoStatus] = fieldRule(node, `x-lifecycle.presence.byStatus.${status}`);
+  }
+
+  const rulesNode = object(raw['rules'], 'x-lifecycle.rules');
+  const rules = new Map<string, LifecycleRule>();
+  list(rulesNode['list'], 'x-lifecycle.rules.list').forEach((node, i) => {
+    const r = object(node, `x-lifecycle.rules.list[${i}]`);
+    const id = String(r['id']);
+    if (rules.has(id)) throw new Error(`x-lifecycle.rules: duplicate id "${id}"`);
+    rules.set(id, { id, description: String(r['description'] ?? ''), basis: basisOf(r) });
+  });
+
+  return {
+    basis: basisOf(raw),
+    states: stateSet('states'),
+    initial: stateSet('initial'),
+    stopPolling: stateSet('stopPolling'),
+    pollAgain: stateSet('pollAgain'),
+    slowDown: stateSet('slowDown'),
+    terminal: stateSet('terminal'),
+    transitions: { table, basis: basisOf(transitionsNode) },
+    mapping: { rows, basis: basisOf(mappingNode) },
+    presence: {
+      always: fieldRule(presenceNode['always'], 'x-lifecycle.presence.always'),
+      onSubmission: fieldRule(presenceNode['onSubmission'], 'x-lifecycle.presence.onSubmission'),
+      byStatus,
+    },
+    rules,
+  };
+}
+
+export function isTerminal(lifecycle: Lifecycle, status: VideoStatus): boolean {
+  return lifecycle.terminal.values.includes(status);
+}
+
+export function canTransition(lifecycle: Lifecycle, from: VideoStatus, to: VideoStatus): boolean {
+  return lifecycle.transitions.table[from].includes(to);
+}
+
+/** The wrapper status the service shows for an OpenAI status (the row's canonical value). */
+export function toWrapperStatus(lifecycle: Lifecycle, status: VideoStatus): string {
+  const row = lifecycle.mapping.rows.find((r) => r.openai === status);
+  if (row === undefined) throw new Error(`x-lifecycle.mapping has no row for "${status}"`);
+  return row.wrapper[0]!;
+}
+
+/** The OpenAI status a wrapper status maps to, or `undefined` for a wrapper value the table does not know. */
+export function fromWrapperStatus(lifecycle: Lifecycle, wrapperStatus: string): VideoStatus | undefined {
+  return lifecycle.mapping.rows.find((r) => r.wrapper.includes(wrapperStatus))?.openai;
+}
+
+/** The fields that must be present on a task object in a status, for a submission answer or a query. */
+export function requiredFields(lifecycle: Lifecycle, status: VideoStatus, moment: 'submission' | 'query'): FieldRule[] {
+  const rules = [moment === 'submission' ? lifecycle.presence.onSubmission : lifecycle.presence.always];
+  const byStatus = lifecycle.presence.byStatus[status];
+  if (byStatus !== undefined) rules.push(byStatus);
+  return rules;
+}
+
+/** The dotted field names of `fields` missing from `value`. */
+export function missingFields(value: unknown, fields: readonly string[]): string[] {
+  return fields.filter((path) => {
+    let node: unknown = value;
+    for (const part of path.split('.')) {
+      if (node === null || typeof node !== 'object' || !(part in node)) return true;
+      node = (node as Record<string, unknown>)[part];
+    }
+    return node === undefined;
+  });
+}
+
+export function lifecycleRule(lifecycle: Lifecycle, id: string): LifecycleRule {
+  const rule = lifecycle.rules.get(id);
+  if (rule === undefined) throw new Error(`x-lifecycle.rules has no rule "${id}"`);
+  return rule;
+}
+
+function object(value: unknown, where: string): Raw {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${where} must be an object`);
+  return value as Raw;
+}
+
+function list(value: unknown, where: string): unknown[] {
+  if (!Array.isArray(value)) throw new Error(`${where} must be a list`);
+  return value;
+}
+
+function stringList(value: unknown, where: string): string[] {
+  const items = list(value, where);
+  for (const item of items) if (typeof item !== 'string') throw new Error(`${where} must list strings`);
+  return items as string[];
+}
