@@ -1,4 +1,5 @@
 import { lintSpecCommand } from './commands/lint-spec.ts';
+import { mockCommand } from './commands/mock.ts';
 
 export interface Command {
   readonly name: string;
@@ -7,4 +8,4 @@ export interface Command {
   run(argv: readonly string[]): Promise<number>;
 }
 
-export const commands: readonly Command[] = [lintSpecCommand];
+export const commands: readonly Command[] = [mockCommand, lintSpecCommand];

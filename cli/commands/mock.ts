@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { BUILT_IN_TOKENS, maskKey, startMockServer, tokensFromConfig, type MockToken } from '../../mocks/index.ts';
+import type { Command } from '../commands.ts';
+import { UsageError } from '../usage-error.ts';
+import { numberOption } from '../options.ts';
+
+const HELP = `Usage: videotask mock [options]
+
+Runs the simulated video generation task service over HTTP.
+
+Options:
+  --port N              port to listen on (default 4010; 0 picks a free one)
+  --host ADDR           address to bind (default 127.0.0.1)
+  --speed N             run the clock N times faster than real time (default 1)
+  --seed N              make task IDs and plans reproducible (default: random, printed)
+  --config FILE         JSON with extra API keys: {"tokens": [{"key", "user", "group", "models", "quota"}], "replaceBuiltIn": false}
+  --content-redirect    answer /content with a 302 to the temporary address instead of streaming
+  --failure-rate P      probability in [0, 1] that a task fails (default 0)
+  --artifact-ttl S      seconds a temporary result address works after completion (default 3600)
+  --family-bound        start with the second family bound to its plugin channel (type 61)
+  --admin-token TOKEN   require this bearer token on the control API (/__mock/), reachable from anywhere
+  -h, --help            show this help`;
+
+export const mockCommand: Command = {
+  name: 'mock',
+  summary: 'Run the simulated service over HTTP (what `npm start` runs)',
+  async run(argv) {
+    const { values } = parse(argv);
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    const port = numberOption('--port', values.port, { integer: true, min: 0, max: 65535 }) ?? 4010;
+    const speed = numberOption('--speed', values.speed, { min: Number.MIN_VALUE }) ?? 1;
+    const seed = numberOption('--seed', values.seed, { integer: true });
+    const failureRate = numberOption('--failure-rate', values['failure-rate'], { min: 0, max: 1 }) ?? 0;
+    const ttl = numberOption('--artifact-ttl', values['artifact-ttl'], { min: 1 });
+    const config = values.config === undefined ? { tokens: [], replaceBuiltIn: false } : readConfig(values.config);
+
+    let server;
+    try {
+      server = await startMockServer({
+        port,
+        host: values.host ?? '127.0.0.1',
+        speed,
+        seed,
+        failureRate,
+        artifactTtlMs: ttl === undefined ? undefined : ttl * 1000,
+        contentRedirect: values['content-redirect'] ?? false,
+        familyBound: values['family-bound'] ?? false,
+        adminToken: values['admin-token'],
+        tokens: config.tokens,
+        replaceBuiltInTokens: config.replaceBuiltIn,
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') console.error(`videotask mock: port ${port} is in use. Pick another with --port N, or --port 0 for a free one.`);
+      else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') console.error(`videotask mock: cannot bind ${values.host}: use an address of this machine, e.g. --host 127.0.0.1.`);
+      else console.error(`videotask mock: cannot listen: ${(error as Error).message}`);
+      return 1;
+    }
+    console.log(`videotask mock listening on ${server.url}`);
+    const tokens = server.service.tokens.list();
+    const builtIn = new Set(BUILT_IN_TOKENS.map((t) => t.key));
+    console.log(`  profile documented · clock ${speed}× · seed ${server.service.seed} · second family ${server.service.family.bound ? 'bound (type 61)' : 'not bound (type 54, plugin 1.0.5 enabled)'}`);
+    console.log('  API keys (Authorization: Bearer <key>):');
+    for (const t of tokens) console.log(`    ${(builtIn.has(t.key) ? t.key : maskKey(t.key)).padEnd(18)} ${describe(t)}`);
+    console.log(`  control API: ${server.url}/__mock/ (${values['admin-token'] === undefined ? 'loopback only' : 'admin token required'})`);
+
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await server.close();
+    return 0;
+  },
+};
+
+function describe(token: MockToken): string {
+  const parts = [`user ${token.user}`, `group ${token.group}`];
+  if (token.models !== undefined) parts.push(`only ${token.models.join(', ')}`);
+  if (token.quota === 'exhausted') parts.push('quota exhausted');
+  return parts.join(', ');
+}
+
+function readConfig(file: string): ReturnType<typeof tokensFromConfig> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --config ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  try {
+    return tokensFromConfig(JSON.parse(text));
+  } catch (error) {
+    throw new UsageError(`--config ${file}: ${(error as Error).message}`);
+  }
+}
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        speed: { type: 'string' },
+        seed: { type: 'string' },
+        config: { type: 'string' },
+        'content-redirect': { type: 'boolean' },
+        'failure-rate': { type: 'string' },
+        'artifact-ttl': { type: 'string' },
+        'family-bound': { type: 'boolean' },
+        'admin-token': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}

@@ -1,0 +1,27 @@
+/** A request as the service core sees it, whichever host received it. */
+export interface CoreRequest {
+  readonly method: string;
+  /** The path without the query string, percent-encoded as received. */
+  readonly path: string;
+  /** The raw query string without `?` ('' when none). */
+  readonly query: string;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body?: Uint8Array | undefined;
+  /** `http://host:port` as the client addressed the service; used to build absolute URLs. */
+  readonly origin: string;
+  /** The peer's address, when the host knows it (loopback checks of the control API). */
+  readonly remoteAddress?: string | undefined;
+}
+
+export interface CoreResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body?: string | Uint8Array | undefined;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): CoreResponse {
+  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify(value) };
+}

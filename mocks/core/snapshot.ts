@@ -1,0 +1,35 @@
+import type { VideoStatus } from '../../src/spec/lifecycle.ts';
+import type { TaskPlan } from './plan.ts';
+
+export interface TaskSnapshot {
+  readonly status: VideoStatus;
+  /** Integer 0–100, never decreasing over time for one plan. */
+  readonly progress: number;
+  /** When the task reached its final state (ms), if it has. */
+  readonly finishedAt?: number | undefined;
+  /** When the visible state last changed (ms). */
+  readonly updatedAt: number;
+}
+
+/**
+ * The state of a task at `now`: a pure function of its creation time and plan.
+ * Phases: unknown → queued → in_progress → completed | failed (or in_progress forever when stuck).
+ */
+export function snapshot(createdAt: number, plan: TaskPlan, now: number): TaskSnapshot {
+  const t = now - createdAt;
+  if (t < plan.unknownMs) return { status: 'unknown', progress: 0, updatedAt: createdAt };
+  if (t < plan.queueMs) return { status: 'queued', progress: 0, updatedAt: createdAt + plan.unknownMs };
+  const running = t - plan.queueMs;
+  if (running < plan.runMs || plan.outcome === 'stuck') {
+    return { status: 'in_progress', progress: runningProgress(running, plan.runMs), updatedAt: Math.max(createdAt + plan.queueMs, now) };
+  }
+  const finishedAt = createdAt + plan.queueMs + plan.runMs;
+  return { status: plan.outcome === 'fail' ? 'failed' : 'completed', progress: 100, finishedAt, updatedAt: finishedAt };
+}
+
+/** 1–99 while running, easing out (fast at first, slower near the end), as upstream progress does. */
+export function runningProgress(runningMs: number, runMs: number): number {
+  if (!Number.isFinite(runMs)) return Math.min(99, 1 + Math.floor(runningMs / 10_000)); // stuck: creeps, never done
+  const f = Math.min(1, Math.max(0, runningMs / runMs));
+  return Math.min(99, Math.max(1, Math.floor(100 * (1 - (1 - f) ** 1.6))));
+}

@@ -1,0 +1,52 @@
+import type { TaskPlan } from './plan.ts';
+
+/**
+ * One submitted task: immutable facts plus its plan. Its state is never stored; it is computed from
+ * the plan and the clock when asked (`snapshot`). Kept small: at a million tasks the store must stay
+ * under 1 KB per task, so the prompt and the rest of the request are not kept.
+ */
+export class TaskRecord {
+  constructor(
+    readonly id: string,
+    /** The user that owns it (§5), never a key. */
+    readonly owner: string,
+    readonly model: string,
+    /** Simulated ms since the epoch. */
+    readonly createdAt: number,
+    public plan: TaskPlan,
+    /** The channel type it was routed to (`"54"`, `"61"`): the wrapper's `platform`. */
+    readonly platform: string,
+  ) {}
+}
+
+/** Tasks by public ID: O(1) lookup and insert whatever the count. */
+export class TaskStore {
+  readonly #tasks = new Map<string, TaskRecord>();
+
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  add(task: TaskRecord): void {
+    if (this.#tasks.has(task.id)) throw new Error(`Task ${task.id} already exists`);
+    this.#tasks.set(task.id, task);
+  }
+
+  get(id: string): TaskRecord | undefined {
+    return this.#tasks.get(id);
+  }
+
+  /** The task if `owner` owns it; another user's task is indistinguishable from a missing one (§5). */
+  getOwned(id: string, owner: string): TaskRecord | undefined {
+    const task = this.#tasks.get(id);
+    return task !== undefined && task.owner === owner ? task : undefined;
+  }
+
+  values(): IterableIterator<TaskRecord> {
+    return this.#tasks.values();
+  }
+
+  clear(): void {
+    this.#tasks.clear();
+  }
+}

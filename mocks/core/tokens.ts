@@ -1,0 +1,79 @@
+/**
+ * API keys the mock accepts, each belonging to a user (tasks are owned by users, §5) in a group, with
+ * an optional list of allowed models and a quota state.
+ */
+export interface MockToken {
+  readonly key: string;
+  /** The user behind the key; tasks belong to users, so two keys of one user share tasks. */
+  readonly user: string;
+  /** `default` or `vip` (the group that may use the second family once it is bound). */
+  readonly group: string;
+  /** Models this token may use; absent means every model of its group. */
+  readonly models?: readonly string[] | undefined;
+  /** `exhausted`: submissions are refused with 403 `insufficient_user_quota`. */
+  readonly quota?: 'ok' | 'exhausted' | undefined;
+  readonly description?: string | undefined;
+}
+
+export const BUILT_IN_TOKENS: readonly MockToken[] = [
+  { key: 'sk-mock-alice', user: 'alice', group: 'default', description: 'ordinary user' },
+  { key: 'sk-mock-bob', user: 'bob', group: 'default', description: 'ordinary user (a second owner, for isolation tests)' },
+  { key: 'sk-mock-vip', user: 'vip', group: 'vip', description: 'vip group (second family, once bound)' },
+  { key: 'sk-mock-limited', user: 'limited', group: 'default', models: ['video-lite-v1'], description: 'allowed one model only: video-lite-v1' },
+  { key: 'sk-mock-broke', user: 'broke', group: 'default', quota: 'exhausted', description: 'quota exhausted' },
+];
+
+/** `sk-…abcd`: how a key may appear anywhere a person reads. */
+export function maskKey(key: string): string {
+  return key.length <= 8 ? 'sk-…' : `${key.slice(0, 3)}…${key.slice(-4)}`;
+}
+
+export class TokenDirectory {
+  readonly #byKey = new Map<string, MockToken>();
+
+  constructor(tokens: readonly MockToken[]) {
+    for (const token of tokens) this.#byKey.set(token.key, token);
+  }
+
+  /** The token for an `Authorization` header value, or undefined for a missing, malformed or unknown key. */
+  authenticate(authorization: string | undefined): MockToken | undefined {
+    if (authorization === undefined || authorization.length < 8) return undefined;
+    const scheme = authorization.slice(0, 7);
+    if (scheme !== 'Bearer ' && scheme.toLowerCase() !== 'bearer ') return undefined;
+    return this.#byKey.get(authorization.slice(7).trim());
+  }
+
+  list(): readonly MockToken[] {
+    return [...this.#byKey.values()];
+  }
+}
+
+/**
+ * Reads the tokens of a config file's parsed JSON: `{ "tokens": [...], "replaceBuiltIn": false }`.
+ * Throws naming the entry and field that is wrong.
+ */
+export function tokensFromConfig(config: unknown): { tokens: MockToken[]; replaceBuiltIn: boolean } {
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new Error('the config must be a JSON object like {"tokens": [...]}');
+  const { tokens, replaceBuiltIn = false } = config as { tokens?: unknown; replaceBuiltIn?: unknown };
+  if (typeof replaceBuiltIn !== 'boolean') throw new Error('"replaceBuiltIn" must be true or false');
+  if (tokens === undefined) return { tokens: [], replaceBuiltIn };
+  if (!Array.isArray(tokens)) throw new Error('"tokens" must be a list');
+  return {
+    replaceBuiltIn,
+    tokens: tokens.map((raw: unknown, i): MockToken => {
+      const where = `tokens[${i}]`;
+      if (raw === null || typeof raw !== 'object') throw new Error(`${where} must be an object`);
+      const t = raw as Record<string, unknown>;
+      for (const field of ['key', 'user'] as const)
+        if (typeof t[field] !== 'string' || (t[field] as string).trim() === '') throw new Error(`${where}.${field} must be a non-empty string`);
+      if (/\s/.test(t['key'] as string)) throw new Error(`${where}.key must not contain spaces`);
+      const group = t['group'] ?? 'default';
+      if (typeof group !== 'string' || group === '') throw new Error(`${where}.group must be a non-empty string`);
+      const models = t['models'];
+      if (models !== undefined && (!Array.isArray(models) || !models.every((m) => typeof m === 'string'))) throw new Error(`${where}.models must be a list of model IDs`);
+      const quota = t['quota'] ?? 'ok';
+      if (quota !== 'ok' && quota !== 'exhausted') throw new Error(`${where}.quota must be "ok" or "exhausted"`);
+      return { key: t['key'] as string, user: t['user'] as string, group, models: models as string[] | undefined, quota, description: typeof t['description'] === 'string' ? t['description'] : undefined };
+    }),
+  };
+}

@@ -1,0 +1,146 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
+import { errorBody } from '../core/errors.ts';
+import { createMockService, DEFAULT_MAX_BODY_BYTES, type MockOptions, type MockService } from '../core/service.ts';
+
+export interface MockServerOptions extends MockOptions {
+  /** Default 4010; 0 picks a free port. */
+  readonly port?: number | undefined;
+  /** Default 127.0.0.1. */
+  readonly host?: string | undefined;
+  /** Serve an existing engine instead of creating one from the options. */
+  readonly service?: MockService | undefined;
+}
+
+export interface RunningMockServer {
+  /** `http://HOST:PORT` */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly service: MockService;
+  /** Stops accepting connections and closes the open ones. */
+  close(): Promise<void>;
+}
+
+const EMPTY = new Uint8Array();
+const HOST_HEADER = /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * Serves the simulated service over node:http. The hot path goes straight from node's request to the
+ * service core: no Fetch `Request` objects.
+ *
+ * @example
+ * const server = await startMockServer({ port: 0, clock: { mode: 'manual' } });
+ * await fetch(`${server.url}/v1/models`, { headers: { authorization: 'Bearer sk-mock-alice' } });
+ * await server.close();
+ */
+export async function startMockServer(options: MockServerOptions = {}): Promise<RunningMockServer> {
+  const service = options.service ?? createMockService(options);
+  const host = options.host ?? '127.0.0.1';
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  let fallbackOrigin = '';
+
+  const server: Server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const hostHeader = req.headers.host;
+    const request = {
+      method: req.method ?? 'GET',
+      path: q < 0 ? url : url.slice(0, q),
+      query: q < 0 ? '' : url.slice(q + 1),
+      headers: req.headers as Record<string, string | undefined>,
+      origin: hostHeader !== undefined && HOST_HEADER.test(hostHeader) ? `http://${hostHeader}` : fallbackOrigin,
+      remoteAddress: req.socket.remoteAddress,
+    };
+    if (req.headers.origin !== undefined && request.method === 'OPTIONS') return send(res, preflight(req));
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (request.method === 'GET' || request.method === 'HEAD' || (declared === 0 && req.headers['transfer-encoding'] === undefined)) {
+      req.resume();
+      return send(res, withCors(req, service.handle({ ...request, body: EMPTY })));
+    }
+    if (declared > maxBodyBytes) return refuseTooLarge(req, res, maxBodyBytes);
+    readBody(req, maxBodyBytes).then(
+      (body) => (body === undefined ? refuseTooLarge(req, res, maxBodyBytes) : send(res, withCors(req, service.handle({ ...request, body })))),
+      () => res.destroy(),
+    );
+  });
+  // Malformed HTTP never reaches the handler: answer it with JSON too, and never hang on a slow client.
+  server.on('clientError', (_error, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const body = JSON.stringify({ error: { message: 'Malformed HTTP request', type: 'invalid_request_error', code: 'bad_request' } });
+    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 20_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 4010, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  fallbackOrigin = url;
+  return {
+    url,
+    port,
+    host,
+    service,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 1000).unref();
+      }),
+  };
+}
+
+function send(res: ServerResponse, response: CoreResponse): void {
+  res.writeHead(response.status, response.headers);
+  res.end(response.body);
+}
+
+/** The body, or `undefined` once it grows past the limit (the rest is not buffered). */
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        req.pause();
+        resolve(undefined);
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const { status, body } = errorBody('body_too_large', { limit });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+  res.end(JSON.stringify(body), () => req.destroy());
+}
+
+function withCors(req: IncomingMessage, response: CoreResponse): CoreResponse {
+  if (req.headers.origin === undefined) return response;
+  response.headers['access-control-allow-origin'] = '*';
+  response.headers['access-control-expose-headers'] = 'x-oneapi-request-id, content-range, content-length, retry-after';
+  return response;
+}
+
+function preflight(req: IncomingMessage): CoreResponse {
+  return {
+    status: 204,
+    headers: {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, HEAD, POST, PUT',
+      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'authorization, content-type',
+      'access-control-max-age': '600',
+    },
+  };
+}
