@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUILT_IN_TOKENS, maskKey, startMockServer, tokensFromConfig, type MockToken } from '../../mocks/index.ts';
+import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
+import { isProfileName } from '../../mocks/core/profiles.ts';
 import type { Command } from '../commands.ts';
 import { UsageError } from '../usage-error.ts';
 import { numberOption } from '../options.ts';
@@ -18,7 +20,12 @@ Options:
   --content-redirect    answer /content with a 302 to the temporary address instead of streaming
   --failure-rate P      probability in [0, 1] that a task fails (default 0)
   --artifact-ttl S      seconds a temporary result address works after completion (default 3600)
+  --profile NAME        documented (default: the document) or observed (the deployed gateway's habits)
+  --clock MODE          real (default) or manual (time moves only through POST /__mock/clock/advance)
+  --rate-limit N/S      per-key budget: N requests per S seconds, then 429 with Retry-After (default: off)
   --family-bound        start with the second family bound to its plugin channel (type 61)
+  --defect NAME         play a deliberately broken deployment (repeatable; see --list-defects)
+  --list-defects        print each defect's name and what it breaks, one per line, and exit
   --admin-token TOKEN   require this bearer token on the control API (/__mock/), reachable from anywhere
   -h, --help            show this help`;
 
@@ -36,6 +43,24 @@ export const mockCommand: Command = {
     const seed = numberOption('--seed', values.seed, { integer: true });
     const failureRate = numberOption('--failure-rate', values['failure-rate'], { min: 0, max: 1 }) ?? 0;
     const ttl = numberOption('--artifact-ttl', values['artifact-ttl'], { min: 1 });
+    if (values['list-defects']) {
+      const defects = listDefects();
+      const width = Math.max(...defects.map((d) => d.name.length));
+      for (const d of defects) console.log(`${d.name.padEnd(width)}  ${d.description}`);
+      return 0;
+    }
+    const profile = values.profile ?? 'documented';
+    if (!isProfileName(profile)) throw new UsageError(`--profile must be documented or observed, got "${profile}"`);
+    const clockMode = values.clock ?? 'real';
+    if (clockMode !== 'real' && clockMode !== 'manual') throw new UsageError(`--clock must be real or manual, got "${clockMode}"`);
+    if (clockMode === 'manual' && values.speed !== undefined) throw new UsageError('--speed applies to the real clock only; drop it or use --clock real');
+    const rateLimit = values['rate-limit'] === undefined ? undefined : parseRateLimit(values['rate-limit']);
+    const defectNames = values.defect ?? [];
+    try {
+      resolveDefects(defectNames);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
     const config = values.config === undefined ? { tokens: [], replaceBuiltIn: false } : readConfig(values.config);
 
     let server;
@@ -43,8 +68,11 @@ export const mockCommand: Command = {
       server = await startMockServer({
         port,
         host: values.host ?? '127.0.0.1',
-        speed,
+        clock: { mode: clockMode, speed },
         seed,
+        profile,
+        rateLimit,
+        defects: defectNames,
         failureRate,
         artifactTtlMs: ttl === undefined ? undefined : ttl * 1000,
         contentRedirect: values['content-redirect'] ?? false,
@@ -63,7 +91,8 @@ export const mockCommand: Command = {
     console.log(`videotask mock listening on ${server.url}`);
     const tokens = server.service.tokens.list();
     const builtIn = new Set(BUILT_IN_TOKENS.map((t) => t.key));
-    console.log(`  profile documented · clock ${speed}× · seed ${server.service.seed} · second family ${server.service.family.bound ? 'bound (type 61)' : 'not bound (type 54, plugin 1.0.5 enabled)'}`);
+    console.log(`  profile ${profile} · clock ${clockMode === 'manual' ? 'manual' : `${speed}×`} · seed ${server.service.seed} · second family ${server.service.family.bound ? 'bound (type 61)' : 'not bound (type 54, plugin 1.0.5 enabled)'}${rateLimit === undefined ? '' : ` · rate limit ${values['rate-limit']}`}`);
+    if (defectNames.length > 0) console.log(`  DEFECTS (a deliberately broken deployment): ${defectNames.join(', ')}`);
     console.log('  API keys (Authorization: Bearer <key>):');
     for (const t of tokens) console.log(`    ${(builtIn.has(t.key) ? t.key : maskKey(t.key)).padEnd(18)} ${describe(t)}`);
     console.log(`  control API: ${server.url}/__mock/ (${values['admin-token'] === undefined ? 'loopback only' : 'admin token required'})`);
@@ -77,6 +106,12 @@ export const mockCommand: Command = {
     return 0;
   },
 };
+
+function parseRateLimit(raw: string): { requests: number; windowMs: number } {
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)s?$/.exec(raw.trim());
+  if (match === null || Number(match[1]) < 1 || Number(match[2]) <= 0) throw new UsageError(`--rate-limit must look like 60/60 (60 requests per 60 seconds), got "${raw}"`);
+  return { requests: Number(match[1]), windowMs: Number(match[2]) * 1000 };
+}
 
 function describe(token: MockToken): string {
   const parts = [`user ${token.user}`, `group ${token.group}`];
@@ -116,6 +151,11 @@ function parse(argv: readonly string[]) {
         'artifact-ttl': { type: 'string' },
         'family-bound': { type: 'boolean' },
         'admin-token': { type: 'string' },
+        profile: { type: 'string' },
+        clock: { type: 'string' },
+        'rate-limit': { type: 'string' },
+        defect: { type: 'string', multiple: true },
+        'list-defects': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });

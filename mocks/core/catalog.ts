@@ -10,6 +10,10 @@ export interface CatalogModel {
   readonly ownedBy: string;
   /** Accepted clip lengths in seconds (§2.1 `metadata.duration`; the document shows no ranges, §8). */
   readonly duration: { readonly min: number; readonly max: number; readonly default: number };
+  /** Accepted resolution tiers (`metadata.resolution`); absent: any (the channel ignores what it does not read). */
+  readonly resolutions?: readonly string[] | undefined;
+  /** Quota units charged per second of video (prices are per model, §1: never assume they are shared). */
+  readonly pricePerSecond: number;
 }
 
 /** The gateway rejects a duration or `seconds` outside 1..3600 before any channel sees it. */
@@ -17,10 +21,16 @@ export const GATEWAY_DURATION = { min: 1, max: 3600 } as const;
 
 export const SECOND_FAMILY_MODELS = ['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'] as const;
 
+const secondFamily = (id: string, resolutions: readonly string[], pricePerSecond: number): CatalogModel => ({
+  id, family: 'second', groups: ['vip'], ownedBy: 'alt-video', duration: { min: 4, max: 12, default: 5 }, resolutions, pricePerSecond,
+});
+
 export const BUILT_IN_MODELS: readonly CatalogModel[] = [
-  { id: 'video-pro-v1', family: 'primary', groups: ['default', 'vip'], ownedBy: 'videotask', duration: { min: 1, max: 3600, default: 5 } },
-  { id: 'video-lite-v1', family: 'primary', groups: ['default', 'vip'], ownedBy: 'videotask', duration: { min: 1, max: 3600, default: 5 } },
-  ...SECOND_FAMILY_MODELS.map((id): CatalogModel => ({ id, family: 'second', groups: ['vip'], ownedBy: 'alt-video', duration: { min: 4, max: 12, default: 5 } })),
+  { id: 'video-pro-v1', family: 'primary', groups: ['default', 'vip'], ownedBy: 'videotask', duration: { min: 1, max: 3600, default: 5 }, pricePerSecond: 0.5 },
+  { id: 'video-lite-v1', family: 'primary', groups: ['default', 'vip'], ownedBy: 'videotask', duration: { min: 1, max: 3600, default: 5 }, pricePerSecond: 0.2 },
+  secondFamily('alt-video-v2', ['480p', '720p', '1080p'], 0.8),
+  secondFamily('alt-video-v2-fast', ['480p', '720p'], 0.4),
+  secondFamily('alt-video-v2.5', ['480p', '720p', '1080p'], 1.2),
 ];
 
 /**

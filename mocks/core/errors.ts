@@ -3,9 +3,10 @@ import { jsonResponse, type CoreResponse } from './http-types.ts';
 /**
  * Every error the mock sends, as templates (one row per kind). Two envelopes, as on the deployed
  * gateway (both assumptions in the spec, `ErrorBody`): the OpenAI style from authentication, routing and
- * the content endpoint, and the task-wrapper style from the task handlers.
+ * the content endpoint, and the task-wrapper style from the task handlers; plus the upstream's own
+ * `{error: {code, message}}` on the second family's native path (`PluginErrorBody`).
  */
-type Envelope = 'openai' | 'task';
+type Envelope = 'openai' | 'task' | 'plugin';
 
 interface ErrorTemplate {
   readonly status: number;
@@ -29,6 +30,8 @@ export interface ErrorDetail {
   readonly size?: number | undefined;
   readonly taskId?: string | undefined;
   readonly upstream?: string | undefined;
+  /** Overrides the template's status (an upstream refusal carries the upstream's status). */
+  readonly httpStatus?: number | undefined;
 }
 
 export const ERROR_TEMPLATES = {
@@ -50,7 +53,18 @@ export const ERROR_TEMPLATES = {
   model_not_found: { status: 503, envelope: 'openai', type: 'new_api_error', code: 'model_not_found', message: (d) => `No available channel for model ${d.model} under group ${d.group}` },
   insufficient_user_quota: { status: 403, envelope: 'task', code: 'insufficient_user_quota', message: () => 'Your quota is exhausted: top it up before submitting (§7: do not retry as is)' },
   upstream_refused: { status: 400, envelope: 'task', code: 'fail_to_fetch_task', message: (d) => d.upstream ?? 'The upstream refused the task' },
+  plugin_invalid_request: { status: 400, envelope: 'plugin', code: 'invalid_request', message: (d) => d.problem ?? 'invalid request' },
+  plugin_permission_denied: { status: 403, envelope: 'plugin', code: 'permission_denied', message: (d) => `This token may not use model ${d.model}` },
+  plugin_task_not_found: { status: 404, envelope: 'plugin', code: 'task_not_found', message: (d) => `task ${d.taskId} not found` },
   task_not_found: { status: 404, envelope: 'openai', type: 'invalid_request_error', code: 'task_not_found', message: (d) => `Task ${d.taskId} not found` },
+  status_task_not_found: { status: 404, envelope: 'openai', type: 'invalid_request_error', code: 'task_not_found', message: (d) => `Task ${d.taskId} not found` },
+  task_not_exist: { status: 400, envelope: 'task', code: 'task_not_exist', message: () => 'task_not_exist' },
+  gateway_invalid_token: { status: 401, envelope: 'openai', type: 'new_api_error', code: '', message: () => 'Invalid token' },
+  unknown_scenario: { status: 400, envelope: 'openai', type: 'invalid_request_error', code: 'unknown_scenario', message: (d) => `Unknown mock scenario "${d.problem}": use one of ${d.upstream} (X-Mock-Scenario: NAME[:ARG] or [mock:NAME[:ARG]] in the prompt)` },
+  invalid_scenario_argument: { status: 400, envelope: 'openai', type: 'invalid_request_error', code: 'invalid_scenario_argument', message: (d) => `Invalid mock scenario argument: ${d.problem}` },
+  rate_limited: { status: 429, envelope: 'openai', type: 'rate_limit_error', code: 'rate_limit_exceeded', message: (d) => `Rate limit exceeded: ${d.problem}` },
+  upstream_rate_limited: { status: 429, envelope: 'task', code: 'fail_to_fetch_task', message: (d) => `upstream rate limit exceeded; retry after ${d.problem} s with exponential backoff (§7)` },
+  temporarily_unavailable: { status: 503, envelope: 'openai', type: 'server_error', code: 'temporarily_unavailable', message: () => 'The upstream is temporarily unavailable: retry the same query (§7), do not create a new task' },
   task_not_completed: { status: 400, envelope: 'openai', type: 'invalid_request_error', code: 'task_not_completed', message: (d) => `Task is not completed yet, current status: ${d.status}` },
   range_not_satisfiable: { status: 416, envelope: 'openai', type: 'invalid_request_error', code: 'range_not_satisfiable', message: (d) => `Range ${d.range} is outside the video (${d.size} bytes)` },
   artifact_expired: { status: 410, envelope: 'openai', type: 'invalid_request_error', code: 'artifact_expired', message: (d) => `This temporary result address has expired: download through /v1/videos/${d.taskId}/content instead` },
@@ -67,8 +81,10 @@ export function errorBody(kind: ErrorKind, detail: ErrorDetail = {}): { status: 
   const body =
     template.envelope === 'openai'
       ? { error: { message, type: template.type ?? 'invalid_request_error', code: template.code } }
-      : { code: template.code, message, data: null };
-  return { status: template.status, body };
+      : template.envelope === 'plugin'
+        ? { error: { code: template.code, message } }
+        : { code: template.code, message, data: null };
+  return { status: detail.httpStatus ?? template.status, body };
 }
 
 export function errorResponse(kind: ErrorKind, detail: ErrorDetail = {}, headers: Record<string, string> = {}): CoreResponse {

@@ -18,6 +18,10 @@ export interface TaskPlan {
   readonly errorMessage?: string | undefined;
   /** The scenario that produced the plan (`succeed` by default). */
   readonly scenario: string;
+  /** `flaky`: every n-th status query answers a temporary 503. */
+  readonly flakyEvery?: number | undefined;
+  /** Progress never shows below this while running (set when an outcome is forced mid-run). */
+  readonly progressFloor?: number | undefined;
 }
 
 export interface Timing {
@@ -43,16 +47,19 @@ export interface PlanRequest {
   readonly timing: Timing;
   /** Probability in [0, 1] that an otherwise succeeding task fails. */
   readonly failureRate: number;
+  /** Time (ms range) a new task reads `unknown` before `queued` (profile). */
+  readonly unknownFirstMs?: readonly [number, number] | undefined;
 }
 
 /** The default plan: queue, run, then succeed (or fail at `failureRate`). */
-export function drawPlan({ random, timing, failureRate }: PlanRequest): TaskPlan {
-  const queueMs = Math.round(random.between(timing.queueMs[0], timing.queueMs[1]));
+export function drawPlan({ random, timing, failureRate, unknownFirstMs = [0, 0] }: PlanRequest): TaskPlan {
+  const unknownMs = unknownFirstMs[1] > 0 ? Math.round(random.between(unknownFirstMs[0], unknownFirstMs[1])) : 0;
+  const queueMs = unknownMs + Math.round(random.between(timing.queueMs[0], timing.queueMs[1]));
   const runMs = Math.round(random.between(timing.runMs[0], timing.runMs[1]));
   if (failureRate > 0 && random.next() < failureRate) {
     const failure = UPSTREAM_FAILURES[random.int(0, UPSTREAM_FAILURES.length - 1)]!;
     // A failing task stops part-way through its run.
-    return { unknownMs: 0, queueMs, runMs: Math.round(runMs * random.between(0.3, 0.9)), outcome: 'fail', errorCode: failure.code, errorMessage: failure.message, scenario: 'fail' };
+    return { unknownMs, queueMs, runMs: Math.round(runMs * random.between(0.3, 0.9)), outcome: 'fail', errorCode: failure.code, errorMessage: failure.message, scenario: 'fail' };
   }
-  return { unknownMs: 0, queueMs, runMs, outcome: 'succeed', scenario: 'succeed' };
+  return { unknownMs, queueMs, runMs, outcome: 'succeed', scenario: 'succeed' };
 }

@@ -4,7 +4,7 @@ import type { RouteContext } from './service-state.ts';
 import { getArtifact } from './routes/artifacts.ts';
 import { listModels } from './routes/catalog.ts';
 import { getContent } from './routes/content.ts';
-import { advanceClock, clockState, controlError, familyState, inspectTask, listTasks } from './routes/control.ts';
+import { advanceClock, clockState, controlError, familyState, forceOutcome, inspectTask, listScenarios, listTasks } from './routes/control.ts';
 import { createPluginTask, getPluginTask } from './routes/plugin.ts';
 import { getVideo, getVideoGeneration } from './routes/query.ts';
 import { parseJsonBody, submitTask } from './routes/submit.ts';
@@ -24,7 +24,7 @@ export const ROUTES: readonly Route[] = [
 
   { method: 'GET', template: '/__artifacts/{file}', operationId: 'getMockArtifact', access: 'public', handle: (c, p) => getArtifact(c.state, p['file']!, c.request.query, c.request.headers['range'], c.head) },
 
-  { method: 'GET', template: '/__mock/health', operationId: 'getMockHealth', access: 'control', handle: ({ state }) => jsonResponse(200, { status: 'ok', profile: 'documented', clock: clockState(state), tasks: state.store.size, defects: [] }) },
+  { method: 'GET', template: '/__mock/health', operationId: 'getMockHealth', access: 'control', handle: ({ state }) => jsonResponse(200, { status: 'ok', profile: state.profile.name, clock: clockState(state), tasks: state.store.size, family: familyState(state.family), defects: state.defectNames }) },
   { method: 'GET', template: '/__mock/clock', operationId: 'getMockClock', access: 'control', handle: ({ state }) => jsonResponse(200, clockState(state)) },
   { method: 'POST', template: '/__mock/clock/advance', operationId: 'advanceMockClock', access: 'control', handle: (c) => withJson(c, (body) => advanceClock(c.state, body)) },
   { method: 'GET', template: '/__mock/tasks', operationId: 'listMockTasks', access: 'control', handle: (c) => listTasks(c.state, c.request.query) },
@@ -35,6 +35,8 @@ export const ROUTES: readonly Route[] = [
       return task === undefined ? controlError(404, 'task_not_found', `No task ${p['task_id']}`) : jsonResponse(200, inspectTask(state, task));
     },
   },
+  { method: 'POST', template: '/__mock/tasks/{task_id}/outcome', operationId: 'forceMockTaskOutcome', access: 'control', handle: (c, p) => withJson(c, (body) => forceOutcome(c.state, p['task_id']!, body)) },
+  { method: 'GET', template: '/__mock/scenarios', operationId: 'listMockScenarios', access: 'control', handle: () => listScenarios() },
   { method: 'GET', template: '/__mock/family', operationId: 'getMockFamily', access: 'control', handle: ({ state }) => jsonResponse(200, familyState(state.family)) },
   {
     method: 'PUT', template: '/__mock/family', operationId: 'setMockFamily', access: 'control',

@@ -1,17 +1,21 @@
 import { serviceContract } from '../../src/spec/index.ts';
+import type { Defect } from '../defects/defect.ts';
+import { resolveDefects } from '../defects/registry.ts';
 import { ArtifactSigner } from './artifacts.ts';
 import { BUILT_IN_MODELS, type CatalogModel, type FamilyState } from './catalog.ts';
 import { createClock, type Clock, type ClockOptions } from './clock.ts';
 import { errorResponse } from './errors.ts';
-import type { CoreRequest, CoreResponse } from './http-types.ts';
+import { JSON_TYPE, type CoreRequest, type CoreResponse } from './http-types.ts';
 import { sampleVideo } from './media.ts';
 import { DEFAULT_TIMING, type Timing } from './plan.ts';
+import { PROFILES, type ProfileName } from './profiles.ts';
 import { createRandom, randomSeed } from './random.ts';
+import { RateLimiter } from './rate-limiter.ts';
 import { ROUTES } from './route-table.ts';
-import { controlError } from './routes/control.ts';
 import { Router } from './router.ts';
 import { wrapperStatuses } from './render.ts';
-import type { RouteContext, ServiceState } from './service-state.ts';
+import { controlError } from './routes/control.ts';
+import type { RateLimit, RouteContext, ServiceState } from './service-state.ts';
 import { TaskStore } from './store.ts';
 import { BUILT_IN_TOKENS, TokenDirectory, type MockToken } from './tokens.ts';
 
@@ -22,6 +26,8 @@ export interface MockOptions {
   readonly speed?: number | undefined;
   /** Makes task IDs and plans reproducible. Default: a random seed (see `service.seed`). */
   readonly seed?: number | string | undefined;
+  /** `documented` (default): the document, silences filled by the spec's assumptions. `observed`: the deployed gateway's habits. */
+  readonly profile?: ProfileName | undefined;
   /** Extra API keys; with `replaceBuiltInTokens` they replace the built-in ones. */
   readonly tokens?: readonly MockToken[] | undefined;
   readonly replaceBuiltInTokens?: boolean | undefined;
@@ -33,12 +39,16 @@ export interface MockOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Queue and run time ranges (simulated ms). */
   readonly timing?: Partial<Timing> | undefined;
-  /** Probability that a task fails. Default 0. */
+  /** Probability that a task without an explicit scenario fails. Default 0. */
   readonly failureRate?: number | undefined;
+  /** Per-key request budget per window (simulated time). Default: no limit. */
+  readonly rateLimit?: RateLimit | undefined;
   /** Start with the second family bound to its plugin channel. Default false (the document's state, §1). */
   readonly familyBound?: boolean | undefined;
   /** When set, the control API needs `Authorization: Bearer <adminToken>` (and is reachable from anywhere). */
   readonly adminToken?: string | undefined;
+  /** Named deliberately broken behaviours (`videotask mock --list-defects`). */
+  readonly defects?: readonly string[] | undefined;
 }
 
 /** The simulated service: one engine behind both hosts. */
@@ -48,6 +58,10 @@ export interface MockService {
   readonly tokens: TokenDirectory;
   readonly family: FamilyState;
   readonly seed: number | string;
+  readonly profile: ProfileName;
+  readonly defects: readonly string[];
+  /** Submissions seen per client request ID (`X-Request-Id` or `Idempotency-Key` header). */
+  readonly submissionsByRequestId: ReadonlyMap<string, number>;
   /** Answers one request. Synchronous: all state is in memory. */
   handle(request: CoreRequest): CoreResponse;
   reset(): void;
@@ -68,11 +82,15 @@ export function createMockService(options: MockOptions = {}): MockService {
   const seed = options.seed ?? randomSeed();
   const failureRate = options.failureRate ?? 0;
   if (!(failureRate >= 0 && failureRate <= 1)) throw new RangeError(`failureRate must be between 0 and 1, got ${failureRate}`);
-  const timing = { ...DEFAULT_TIMING, ...options.timing };
+  const profile = PROFILES[options.profile ?? 'documented'];
+  if (profile === undefined) throw new RangeError(`Unknown profile "${String(options.profile)}": use documented or observed`);
+  const defects: readonly Defect[] = resolveDefects(options.defects ?? []);
   const { validators, lifecycle } = serviceContract();
   const family: FamilyState = { bound: options.familyBound ?? false, pluginVersion: '1.0.5', pluginName: 'alt-video' };
   const store = new TaskStore();
   const tokens = new TokenDirectory(options.replaceBuiltInTokens === true ? (options.tokens ?? []) : [...BUILT_IN_TOKENS, ...(options.tokens ?? [])]);
+  const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
+  const submissionsByRequestId = new Map<string, number>();
 
   const state: ServiceState = {
     clock,
@@ -86,9 +104,21 @@ export function createMockService(options: MockOptions = {}): MockService {
     lifecycle,
     validators,
     wrapperStatuses: wrapperStatuses(lifecycle),
-    settings: { timing, failureRate, contentRedirect: options.contentRedirect ?? false, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES },
+    profile,
+    defectNames: defects.map((d) => d.name),
+    settings: {
+      timing: { ...DEFAULT_TIMING, ...options.timing },
+      failureRate,
+      contentRedirect: options.contentRedirect ?? false,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      rateLimit: options.rateLimit,
+    },
+    error: (kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers),
+    submissionsByRequestId,
     reset() {
       store.clear();
+      limiter?.clear();
+      submissionsByRequestId.clear();
       family.bound = options.familyBound ?? false;
     },
   };
@@ -98,21 +128,23 @@ export function createMockService(options: MockOptions = {}): MockService {
 
   function dispatch(request: CoreRequest): CoreResponse {
     const match = router.match(request.method, request.path);
-    if (match.kind === 'not-found' || match.kind === 'bad-path') return errorResponse('route_not_found', { method: request.method, path: request.path });
-    if (match.kind === 'method-not-allowed') return errorResponse('method_not_allowed', { method: request.method, path: request.path }, { allow: match.allow.join(', ') });
+    if (match.kind === 'not-found' || match.kind === 'bad-path') return state.error('route_not_found', { method: request.method, path: request.path });
+    if (match.kind === 'method-not-allowed') return state.error('method_not_allowed', { method: request.method, path: request.path }, { allow: match.allow.join(', ') });
     const { route, params } = match;
     const head = request.method === 'HEAD';
     if (route.access === 'control') {
       const refusal = controlRefusal(request, options.adminToken);
       if (refusal !== undefined) return refusal;
-      return route.handle({ request, state, token: CONTROL_TOKEN, head }, params);
+      return route.handle({ request, state, token: NO_TOKEN, head }, params);
     }
-    if (route.access === 'public') return route.handle({ request, state, token: CONTROL_TOKEN, head }, params);
+    if (route.access === 'public') return route.handle({ request, state, token: NO_TOKEN, head }, params);
     const authorization = request.headers['authorization'];
     const token = tokens.authenticate(authorization);
-    if (token === undefined) {
-      const unauthorized = errorResponse(authorization === undefined ? 'missing_api_key' : 'invalid_api_key', {}, { 'www-authenticate': 'Bearer' });
-      return head ? { status: unauthorized.status, headers: unauthorized.headers } : unauthorized;
+    if (token === undefined) return state.error(authorization === undefined ? 'missing_api_key' : 'invalid_api_key', {}, { 'www-authenticate': 'Bearer' });
+    const wait = limiter?.take(token.key, clock.now());
+    if (wait !== undefined) {
+      const { requests, windowMs } = options.rateLimit!;
+      return state.error('rate_limited', { problem: `${requests} requests per ${windowMs / 1000} s for this key; retry after ${wait} s` }, { 'retry-after': String(wait) });
     }
     const context: RouteContext = { request, state, token, head };
     return route.handle(context, params);
@@ -124,36 +156,53 @@ export function createMockService(options: MockOptions = {}): MockService {
     tokens,
     family,
     seed,
+    profile: profile.name,
+    defects: defects.map((d) => d.name),
+    submissionsByRequestId,
     reset: state.reset,
-    handle(request) {
+    handle(incoming) {
+      const requestId = `${requestIdPrefix}${(++requestCounter).toString().padStart(8, '0')}`;
+      let request = incoming;
       let response: CoreResponse;
       try {
+        for (const defect of defects) if (defect.before !== undefined) request = defect.before(request, state);
         response = dispatch(request);
+        for (const defect of defects) if (defect.after !== undefined) response = defect.after(request, response, state);
       } catch (error) {
         // Never expected: the fuzz tests hunt for this. A 500 JSON beats a dropped connection.
         response = errorResponse('internal_error', { problem: (error as Error).message });
       }
-      response.headers['x-oneapi-request-id'] = `${requestIdPrefix}${(++requestCounter).toString().padStart(8, '0')}`;
+      if (request.method === 'HEAD' && response.body !== undefined) response = { status: response.status, headers: response.headers };
+      if (profile.requestIdSuffix && response.status >= 400) response = withRequestIdSuffix(response, requestId);
+      response.headers['x-oneapi-request-id'] = requestId;
       return response;
     },
   };
 }
 
-/** Control and public routes have no service token; this placeholder is never used to own tasks. */
-const CONTROL_TOKEN: MockToken = { key: '', user: '', group: '' };
+/** Control and public routes have no service token; this placeholder never owns tasks. */
+const NO_TOKEN: MockToken = { key: '', user: '', group: '' };
 
 function isClock(value: MockOptions['clock']): value is Clock {
   return value !== undefined && typeof (value as Clock).now === 'function';
 }
 
+/** The deployed gateway ends OpenAI-style error messages with ` (request id: …)`. */
+function withRequestIdSuffix(response: CoreResponse, requestId: string): CoreResponse {
+  if (typeof response.body !== 'string' || response.headers['content-type'] !== JSON_TYPE) return response;
+  const body = JSON.parse(response.body) as { error?: { message?: unknown; type?: unknown } };
+  if (typeof body.error?.message !== 'string' || body.error.type === undefined) return response;
+  body.error.message = `${body.error.message} (request id: ${requestId})`;
+  return { ...response, body: JSON.stringify(body) };
+}
+
 function controlRefusal(request: CoreRequest, adminToken: string | undefined): CoreResponse | undefined {
-  const forbidden = (message: string) => controlError(403, 'forbidden', message);
   if (adminToken !== undefined) {
-    return request.headers['authorization'] === `Bearer ${adminToken}` ? undefined : forbidden('The control API needs Authorization: Bearer <admin token> (the mock runs with --admin-token)');
+    return request.headers['authorization'] === `Bearer ${adminToken}` ? undefined : controlError(403, 'forbidden', 'The control API needs Authorization: Bearer <admin token> (the mock runs with --admin-token)');
   }
   const address = request.remoteAddress;
   if (address === undefined || isLoopback(address)) return undefined; // in-process (msw) or loopback
-  return forbidden('The control API is reachable from loopback only; start the mock with --admin-token to reach it from elsewhere');
+  return controlError(403, 'forbidden', 'The control API is reachable from loopback only; start the mock with --admin-token to reach it from elsewhere');
 }
 
 export function isLoopback(address: string): boolean {

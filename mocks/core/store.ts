@@ -16,7 +16,16 @@ export class TaskRecord {
     public plan: TaskPlan,
     /** The channel type it was routed to (`"54"`, `"61"`): the wrapper's `platform`. */
     readonly platform: string,
+    /** Seconds of video asked for (what the task is charged for). */
+    readonly seconds: number,
+    /** Quota units charged (price per second × seconds). */
+    readonly quota: number,
+    /** Row number, as the gateway's task table numbers them. */
+    readonly row: number,
   ) {}
+
+  /** Status queries answered so far (the `flaky` scenario fails every n-th). */
+  queries = 0;
 }
 
 /** Tasks by public ID: O(1) lookup and insert whatever the count. */
@@ -48,5 +57,13 @@ export class TaskStore {
 
   clear(): void {
     this.#tasks.clear();
+    this.#rows = 0;
+  }
+
+  #rows = 0;
+
+  /** The next row number. */
+  nextRow(): number {
+    return ++this.#rows;
   }
 }

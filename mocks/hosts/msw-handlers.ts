@@ -18,17 +18,32 @@ export function createHandlers(serviceOrOptions: MockService | MockOptions = {})
   const resolver = async ({ request }: { request: Request }) => service.handle(await toCoreRequest(request));
   const respond = async (args: { request: Request }) => {
     const response = await resolver(args);
-    return new HttpResponse(response.body === undefined ? null : (response.body as BodyInit), { status: response.status, headers: response.headers });
+    // HTTP never gives a HEAD response a body (node:http drops it; so must this host).
+    const body = response.body === undefined || args.request.method === 'HEAD' ? null : (response.body as BodyInit);
+    return new HttpResponse(body, { status: response.status, headers: response.headers });
   };
   const handlers: HttpHandler[] = [];
   for (const route of ROUTES) {
-    const path = `*${route.template.replace(/\{(\w+)\}/g, ':$1')}`;
+    const path = anyOrigin(route.template);
     if (route.method === 'GET') handlers.push(http.get(path, respond), http.head(path, respond));
     else if (route.method === 'POST') handlers.push(http.post(path, respond));
     else handlers.push(http.put(path, respond));
   }
-  handlers.push(http.all('*/v1/*', respond), http.all('*/__mock/*', respond));
+  handlers.push(http.all(/\/v1\//i, respond), http.all(/\/__mock\//i, respond));
   return handlers;
+}
+
+/**
+ * A route template as a RegExp on the request URL (any origin; `{param}` is one segment). Not an msw path
+ * string: msw decodes `:params` and `*` captures with decodeURIComponent, so a malformed escape
+ * (`/v1/videos/%E0%A4%A`) threw inside msw's handler lookup (500) instead of reaching the core (404).
+ */
+function anyOrigin(template: string): RegExp {
+  const pattern = template
+    .split(/\{\w+\}/)
+    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`${pattern}/?$`, 'i'); // case-insensitive, as msw's path strings are
 }
 
 async function toCoreRequest(request: Request): Promise<CoreRequest> {

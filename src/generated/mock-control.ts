@@ -209,6 +209,8 @@ export interface components {
             profile: components["schemas"]["Profile"];
             clock: components["schemas"]["ClockState"];
             tasks: number;
+            family?: components["schemas"]["FamilyBinding"];
+            /** @description The deliberately broken behaviours this mock plays (`--defect`). */
             defects?: string[];
         };
         /** @enum {string} */
@@ -232,6 +234,13 @@ export interface components {
             plan: components["schemas"]["TaskPlan"];
             status: string;
             progress: number;
+            /** @description 54 or 61: the channel the task was routed to. */
+            channelType?: number;
+            /** @description What the task is charged (the service document shows no charge information; this is the mock's own record). */
+            charge?: {
+                seconds: number;
+                quota: number;
+            };
         };
         ForcedOutcome: {
             outcome: components["schemas"]["Outcome"];
@@ -438,6 +447,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The task has already finished; its final state never changes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
         };
     };
     listMockScenarios: {

@@ -470,6 +470,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description §8: a 429 exists for quota or rate limiting. That it can answer a query (not only a submission) is an assumption: the deployed gateway has no limiter on these routes, but a deployment may put one in front. */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description An unknown model, or no channel for it in the caller's group. The document says only that such problems are a submission error to fix (§7); 503 `model_not_found` is the deployed gateway's answer, an assumption. */
         ModelNotFound: {
             headers: {
@@ -698,6 +708,7 @@ export interface operations {
             400: components["responses"]["TaskNotExistWrapper"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TaskNotFound"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["TemporaryServerError"];
         };
     };
@@ -729,6 +740,7 @@ export interface operations {
             400: components["responses"]["TaskNotExistWrapper"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TaskNotFound"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["TemporaryServerError"];
         };
     };
@@ -758,6 +770,7 @@ export interface operations {
             404: components["responses"]["ContentTaskNotFound"];
             410: components["responses"]["ArtifactGone"];
             416: components["responses"]["RangeNotSatisfiable"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["UpstreamFetchFailed"];
         };
     };
@@ -827,6 +840,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     createPluginTask: {
@@ -862,6 +876,7 @@ export interface operations {
             403: components["responses"]["PluginError"];
             404: components["responses"]["PluginError"];
             429: components["responses"]["PluginError"];
+            503: components["responses"]["ModelNotFound"];
         };
     };
     getPluginTask: {

@@ -1,5 +1,5 @@
 import type { components } from '../generated/openapi.ts';
-import { videoStatusValues } from '../generated/openapi.ts';
+import { pluginTaskStatusValues, videoStatusValues } from '../generated/openapi.ts';
 import { basisOf, type Basis, type Marked, type OpenApiDocument } from './spec-types.ts';
 
 export type VideoStatus = components['schemas']['VideoStatus'];
@@ -23,6 +23,14 @@ export interface MappingRow {
   readonly basis: Basis;
 }
 
+export type PluginTaskStatus = components['schemas']['PluginTaskStatus'];
+
+export interface PluginMappingRow {
+  readonly openai: VideoStatus;
+  /** Native-path statuses for this OpenAI status; the first is the canonical one. */
+  readonly native: readonly PluginTaskStatus[];
+}
+
 export interface LifecycleRule {
   readonly id: string;
   readonly description: string;
@@ -44,6 +52,8 @@ export interface Lifecycle {
   /** Typed by the generated status union: a status added to the spec must get a row here. */
   readonly transitions: { readonly table: Readonly<Record<VideoStatus, readonly VideoStatus[]>>; readonly basis: Basis };
   readonly mapping: { readonly rows: readonly MappingRow[]; readonly basis: Basis };
+  /** OpenAI status ↔ the second family's native-path status (§4.5; assumed). */
+  readonly pluginMapping: { readonly rows: readonly PluginMappingRow[]; readonly basis: Basis };
   readonly presence: {
     readonly always: FieldRule;
     readonly onSubmission: FieldRule;
@@ -89,6 +99,18 @@ export function readLifecycle(document: OpenApiDocument): Lifecycle {
     return { openai: openai as VideoStatus, wrapper, basis: basisOf(r) };
   });
 
+  const pluginNode = object(raw['pluginMapping'], 'x-lifecycle.pluginMapping');
+  const nativeValues = new Set<string>(pluginTaskStatusValues);
+  const pluginRows = list(pluginNode['rows'], 'x-lifecycle.pluginMapping.rows').map((row, i): PluginMappingRow => {
+    const r = object(row, `x-lifecycle.pluginMapping.rows[${i}]`);
+    const openai = String(r['openai']);
+    if (!statuses.has(openai)) throw new Error(`x-lifecycle.pluginMapping.rows[${i}].openai: "${openai}" is not a status`);
+    const native = stringList(r['native'], `x-lifecycle.pluginMapping.rows[${i}].native`);
+    for (const v of native) if (!nativeValues.has(v)) throw new Error(`x-lifecycle.pluginMapping.rows[${i}]: "${v}" is not a PluginTaskStatus`);
+    if (native.length === 0) throw new Error(`x-lifecycle.pluginMapping.rows[${i}].native is empty`);
+    return { openai: openai as VideoStatus, native: native as PluginTaskStatus[] };
+  });
+
   const presenceNode = object(raw['presence'], 'x-lifecycle.presence');
   const byStatusNode = object(presenceNode['byStatus'], 'x-lifecycle.presence.byStatus');
   const byStatus: Partial<Record<VideoStatus, FieldRule>> = {};
@@ -116,6 +138,7 @@ export function readLifecycle(document: OpenApiDocument): Lifecycle {
     terminal: stateSet('terminal'),
     transitions: { table, basis: basisOf(transitionsNode) },
     mapping: { rows, basis: basisOf(mappingNode) },
+    pluginMapping: { rows: pluginRows, basis: basisOf(pluginNode) },
     presence: {
       always: fieldRule(presenceNode['always'], 'x-lifecycle.presence.always'),
       onSubmission: fieldRule(presenceNode['onSubmission'], 'x-lifecycle.presence.onSubmission'),
@@ -143,6 +166,13 @@ export function toWrapperStatus(lifecycle: Lifecycle, status: VideoStatus): stri
 /** The OpenAI status a wrapper status maps to, or `undefined` for a wrapper value the table does not know. */
 export function fromWrapperStatus(lifecycle: Lifecycle, wrapperStatus: string): VideoStatus | undefined {
   return lifecycle.mapping.rows.find((r) => r.wrapper.includes(wrapperStatus))?.openai;
+}
+
+/** The native-path status the second family's plugin shows for an OpenAI status. */
+export function toNativeStatus(lifecycle: Lifecycle, status: VideoStatus): PluginTaskStatus {
+  const row = lifecycle.pluginMapping.rows.find((r) => r.openai === status);
+  if (row === undefined) throw new Error(`x-lifecycle.pluginMapping has no row for "${status}"`);
+  return row.native[0]!;
 }
 
 /** The fields that must be present on a task object in a status, for a submission answer or a query. */

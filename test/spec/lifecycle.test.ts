@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { videoStatusValues, wrapperStatusNamedValues } from '../../src/generated/openapi.ts';
+import { pluginTaskStatusValues, videoStatusValues, wrapperStatusNamedValues } from '../../src/generated/openapi.ts';
 import {
   canTransition,
   fromWrapperStatus,
@@ -38,6 +38,12 @@ describe('x-lifecycle is consistent', () => {
     for (const w of wrapperStatusNamedValues) expect(fromWrapperStatus(lifecycle, w), w).toBeDefined();
     const all = lifecycle.mapping.rows.flatMap((r) => r.wrapper);
     expect(new Set(all).size).toBe(all.length);
+  });
+  it('maps every OpenAI state to a native-path status, and every native status back', () => {
+    expect(lifecycle.pluginMapping.rows.map((r) => r.openai).sort()).toEqual([...videoStatusValues].sort());
+    const native = new Set(lifecycle.pluginMapping.rows.flatMap((r) => r.native));
+    for (const v of pluginTaskStatusValues) expect(native.has(v), v).toBe(true);
+    expect(lifecycle.pluginMapping.basis.documented).toBe(false);
   });
   it('states only what the document states (§3), and marks the rest as assumed', () => {
     expect(lifecycle.stopPolling).toEqual({ values: ['completed', 'failed'], basis: { documented: true, source: '§3' } });

@@ -11,10 +11,10 @@ import { ownedTask } from './query.ts';
  */
 export function getContent(context: RouteContext, taskId: string): CoreResponse {
   const found = ownedTask(context, taskId);
-  if (found === undefined) return withoutBodyOnHead(context, errorResponse('task_not_found', { taskId }));
+  if (found === undefined) return withoutBodyOnHead(context, context.state.error('task_not_found', { taskId }));
   const { task, snap } = found;
   if (snap.status !== 'completed') {
-    return withoutBodyOnHead(context, errorResponse('task_not_completed', { status: context.state.wrapperStatuses[snap.status] }));
+    return withoutBodyOnHead(context, context.state.error('task_not_completed', { status: context.state.wrapperStatuses[snap.status] }));
   }
   const { state, request } = context;
   if (state.settings.contentRedirect) {

@@ -1,6 +1,8 @@
 import type { components } from '../../../src/generated/mock-control.ts';
 import { jsonResponse, type CoreResponse } from '../http-types.ts';
-import { snapshot } from '../snapshot.ts';
+import { forcePlan, snapshot } from '../snapshot.ts';
+import { UPSTREAM_FAILURES } from '../plan.ts';
+import { SCENARIOS } from '../scenarios.ts';
 import { SECOND_FAMILY_MODELS, type FamilyState } from '../catalog.ts';
 import type { ServiceState } from '../service-state.ts';
 import type { TaskRecord } from '../store.ts';
@@ -28,7 +30,46 @@ export function inspectTask(state: ServiceState, task: TaskRecord): Schemas['Tas
   };
   if (plan.errorCode !== undefined) shownPlan.errorCode = plan.errorCode;
   if (plan.errorMessage !== undefined) shownPlan.errorMessage = plan.errorMessage;
-  return { id: task.id, owner: task.owner, model: task.model, createdAt: task.createdAt, plan: shownPlan, status: snap.status, progress: snap.progress };
+  return {
+    id: task.id,
+    owner: task.owner,
+    model: task.model,
+    createdAt: task.createdAt,
+    plan: shownPlan,
+    status: snap.status,
+    progress: snap.progress,
+    channelType: Number(task.platform),
+    charge: { seconds: task.seconds, quota: task.quota },
+  };
+}
+
+export function listScenarios(): CoreResponse {
+  return jsonResponse(200, { scenarios: SCENARIOS.map((s) => (s.argument === undefined ? { name: s.name, description: s.description } : { name: s.name, argument: s.argument, description: s.description })) });
+}
+
+/** Forces a task's outcome from now on (`spec/mock-control.yaml` forceMockTaskOutcome). */
+export function forceOutcome(state: ServiceState, taskId: string, body: unknown): CoreResponse {
+  const task = state.store.get(taskId);
+  if (task === undefined) return controlError(404, 'task_not_found', `No task ${taskId}`);
+  const b = (body ?? {}) as Record<string, unknown>;
+  const outcome = b['outcome'];
+  if (outcome !== 'succeed' && outcome !== 'fail' && outcome !== 'stuck') return controlError(400, 'invalid_request', 'outcome must be "succeed", "fail" or "stuck"');
+  const afterMs = b['afterMs'] ?? 0;
+  if (typeof afterMs !== 'number' || !Number.isInteger(afterMs) || afterMs < 0) return controlError(400, 'invalid_request', 'afterMs must be a non-negative integer (milliseconds from now)');
+  for (const field of ['code', 'message'] as const)
+    if (b[field] !== undefined && (typeof b[field] !== 'string' || b[field] === '')) return controlError(400, 'invalid_request', `${field} must be a non-empty string`);
+  const unknown = Object.keys(b).filter((k) => !['outcome', 'afterMs', 'code', 'message'].includes(k));
+  if (unknown.length > 0) return controlError(400, 'invalid_request', `Unknown field ${unknown.join(', ')}: send outcome, code, message, afterMs`);
+  const fallback = UPSTREAM_FAILURES.find((f) => f.code === b['code']) ?? UPSTREAM_FAILURES[0]!;
+  const plan = forcePlan(task.createdAt, task.plan, state.clock.now(), {
+    outcome,
+    afterMs,
+    errorCode: (b['code'] as string | undefined) ?? fallback.code,
+    errorMessage: (b['message'] as string | undefined) ?? fallback.message,
+  });
+  if (plan === undefined) return controlError(409, 'task_finished', `Task ${taskId} has already finished; its final state does not change`);
+  task.plan = plan;
+  return jsonResponse(200, inspectTask(state, task));
 }
 
 export function familyState(family: FamilyState): Schemas['FamilyBinding'] {

@@ -1,35 +1,62 @@
 import { jsonResponse, type CoreResponse } from '../http-types.ts';
-import { errorResponse } from '../errors.ts';
+import { renderPluginTask } from '../render.ts';
 import type { RouteContext } from '../service-state.ts';
-import { parseJsonBody } from './submit.ts';
+import { checkContentItems } from './content-items.ts';
+import { ownedTask, resultUrl } from './query.ts';
+import { admit, parseJsonBody, readablePointer } from './submit.ts';
 
 /**
- * The second family's native path (§4.5). While the plugin is not bound to a channel (§1, today's
- * state), no type-61 channel serves the family, so the gateway's routing refuses the model.
+ * The second family's native path (§4.5): the upstream's own request and status shapes, for the same
+ * tasks the OpenAI form shows. The two formats are never mixed in one request. While the plugin is not
+ * bound to a channel (§1, today), no type-61 channel serves the family and routing refuses the model.
  */
 export function createPluginTask(context: RouteContext, pluginName: string): CoreResponse {
+  const { state } = context;
   const notPlugin = checkPluginName(context, pluginName);
   if (notPlugin !== undefined) return notPlugin;
   const parsed = parseJsonBody(context);
-  if ('kind' in parsed) return errorResponse(parsed.kind, parsed.detail);
-  const model = parsed.value['model'];
-  if (typeof model !== 'string' || model === '') return pluginError(400, 'invalid_request', 'model is required');
-  return errorResponse('model_not_found', { model, group: context.token.group });
+  if ('kind' in parsed) return state.error(parsed.kind, parsed.detail);
+  const body = parsed.value;
+  const model = body['model'];
+  if (typeof model !== 'string' || model === '') return state.error('plugin_invalid_request', { problem: 'model is required' });
+  if ('prompt' in body || 'metadata' in body || 'images' in body)
+    return state.error('plugin_invalid_request', { problem: 'This is the native path: send the upstream format (content[] with a text item), not the OpenAI form (prompt, metadata); OpenAI-form requests go to POST /v1/videos (§4.5)' });
+  const catalogModel = state.models.get(model);
+  if (!state.family.bound || catalogModel === undefined || catalogModel.family !== 'second') return state.error('model_not_found', { model, group: context.token.group });
+  if (!catalogModel.groups.includes(context.token.group) || (context.token.models !== undefined && !context.token.models.includes(model))) return state.error('plugin_permission_denied', { model });
+
+  const schema = state.validators.request('createPluginTask')!.validateFull(body);
+  if (!schema.valid) return state.error('plugin_invalid_request', { problem: schema.errors.map(readablePointer).join('; ') });
+  const content = body['content'] as Record<string, unknown>[];
+  const itemsProblem = checkContentItems(content, 'content');
+  if (itemsProblem !== undefined) return state.error('plugin_invalid_request', { problem: itemsProblem });
+  const prompt = content.filter((c) => c['type'] === 'text').map((c) => String(c['text'])).join(' ');
+  const metadata: Record<string, unknown> = {};
+  for (const key of ['duration', 'resolution', 'ratio', 'generate_audio'] as const) if (body[key] !== undefined) metadata[key] = body[key];
+  const refs = content.filter((c) => c['type'] !== 'text');
+  if (refs.length > 0) metadata['content'] = refs;
+
+  // The same admission as the OpenAI form: one engine, two request shapes.
+  const admitted = admit(context, 'createVideo', { model, prompt, metadata });
+  if ('kind' in admitted) {
+    if (admitted.kind === 'prompt_required') return state.error('plugin_invalid_request', { problem: 'content must contain a text item with the prompt' });
+    return state.error(admitted.kind, admitted.detail, admitted.headers);
+  }
+  return jsonResponse(200, { id: admitted.task.id });
 }
 
-/** `GET …/tasks/{task_id}` on the native path: no task is created there while unbound. */
+/** `GET …/tasks/{task_id}` on the native path: the task in the upstream's shape and status values. */
 export function getPluginTask(context: RouteContext, pluginName: string, taskId: string): CoreResponse {
   const notPlugin = checkPluginName(context, pluginName);
   if (notPlugin !== undefined) return notPlugin;
-  return pluginError(404, 'task_not_found', `task ${taskId} not found`);
-}
-
-export function pluginError(status: number, code: string, message: string): CoreResponse {
-  return jsonResponse(status, { error: { code, message } });
+  const found = ownedTask(context, taskId);
+  const model = found === undefined ? undefined : context.state.models.get(found.task.model);
+  if (found === undefined || model?.family !== 'second') return context.state.error('plugin_task_not_found', { taskId });
+  return jsonResponse(200, renderPluginTask(found.task, found.snap, resultUrl(context, found.task, found.snap), context.state.lifecycle));
 }
 
 function checkPluginName(context: RouteContext, pluginName: string): CoreResponse | undefined {
   if (pluginName === context.state.family.pluginName) return undefined;
   const { method, path } = context.request;
-  return errorResponse('route_not_found', { method, path });
+  return context.state.error('route_not_found', { method, path });
 }

@@ -1,4 +1,3 @@
-import { errorResponse } from '../errors.ts';
 import { jsonResponse, type CoreResponse } from '../http-types.ts';
 import { renderVideoTask, renderWrapper } from '../render.ts';
 import { snapshot, type TaskSnapshot } from '../snapshot.ts';
@@ -19,16 +18,23 @@ export function resultUrl(context: RouteContext, task: TaskRecord, snap: TaskSna
   return signer.url(context.request.origin, task.id, snap.finishedAt! + signer.ttlMs);
 }
 
+/** A status query of the caller's task, or the error it gets (missing/foreign, or `flaky`'s temporary 503, §7). */
+function statusQuery(context: RouteContext, taskId: string, render: (task: TaskRecord, snap: TaskSnapshot) => unknown): CoreResponse {
+  const found = ownedTask(context, taskId);
+  if (found === undefined) return context.state.error('status_task_not_found', { taskId });
+  const { task, snap } = found;
+  const every = task.plan.flakyEvery;
+  if (every !== undefined && task.queries++ % every === 0) return context.state.error('temporarily_unavailable', {}, { 'retry-after': '1' });
+  return jsonResponse(200, render(task, snap));
+}
+
 /** `GET /v1/videos/{task_id}` (§4.2). */
 export function getVideo(context: RouteContext, taskId: string): CoreResponse {
-  const found = ownedTask(context, taskId);
-  if (found === undefined) return errorResponse('task_not_found', { taskId });
-  return jsonResponse(200, renderVideoTask(found.task, found.snap, resultUrl(context, found.task, found.snap)));
+  return statusQuery(context, taskId, (task, snap) => renderVideoTask(task, snap, resultUrl(context, task, snap), context.state.profile));
 }
 
 /** `GET /v1/video/generations/{task_id}` (§4.3): the same story in the wrapper's words. */
 export function getVideoGeneration(context: RouteContext, taskId: string): CoreResponse {
-  const found = ownedTask(context, taskId);
-  if (found === undefined) return errorResponse('task_not_found', { taskId });
-  return jsonResponse(200, renderWrapper(found.task, found.snap, resultUrl(context, found.task, found.snap), context.state.wrapperStatuses));
+  const { state } = context;
+  return statusQuery(context, taskId, (task, snap) => renderWrapper(task, snap, resultUrl(context, task, snap), state.wrapperStatuses, state.profile));
 }
