@@ -85,7 +85,8 @@ export function listTasks(state: ServiceState, query: string): CoreResponse {
 
 export function advanceClock(state: ServiceState, body: unknown): CoreResponse {
   const ms = (body as { ms?: unknown } | null)?.ms;
-  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0) return controlError(400, 'invalid_request', 'Send {"ms": <non-negative integer>}: the milliseconds to move the clock forward');
+  const extra = Object.keys(body ?? {}).filter((k) => k !== 'ms');
+  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || extra.length > 0) return controlError(400, 'invalid_request', 'Send {"ms": <non-negative integer>}: the milliseconds to move the clock forward');
   state.clock.advance(ms);
   return jsonResponse(200, clockState(state));
 }

@@ -25,7 +25,8 @@ export function submitTask(context: RouteContext, operationId: 'createVideoGener
   const { state } = context;
   // The answer is the lifecycle's initial state, whatever the plan says next (§4.1: normally queued).
   const initial = state.lifecycle.initial.values[0]!;
-  const body = renderVideoTask(task, { status: initial, progress: 0, updatedAt: task.createdAt }, undefined, { ...state.profile, completedAtWhileRunning: false, emptyUrlUntilDone: false });
+  // A submission answer is the bare §4.1 object with progress 0, in every profile.
+  const body = renderVideoTask(task, { status: initial, progress: 0, updatedAt: task.createdAt }, undefined, { ...state.profile, completedAtWhileRunning: false, emptyUrlUntilDone: false, progressSteps: undefined });
   return jsonResponse(200, body, state.profile.otherRatiosHeader ? { 'x-new-api-other-ratios': JSON.stringify({ seconds: task.seconds }) } : {});
 }
 
