@@ -12,6 +12,8 @@ export interface CoreRequest {
   readonly origin: string;
   /** The peer's address, when the host knows it (loopback checks of the control API). */
   readonly remoteAddress?: string | undefined;
+  /** The host stopped reading a body that outgrew the limit; `body` holds nothing. */
+  readonly bodyTooLarge?: boolean | undefined;
 }
 
 export interface CoreResponse {

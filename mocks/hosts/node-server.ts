@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
-import { errorBody } from '../core/errors.ts';
 import { createMockService, DEFAULT_MAX_BODY_BYTES, type MockOptions, type MockService } from '../core/service.ts';
 
 export interface MockServerOptions extends MockOptions {
@@ -59,9 +58,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       req.resume();
       return send(res, withCors(req, service.handle({ ...request, body: EMPTY })));
     }
-    if (declared > maxBodyBytes) return refuseTooLarge(req, res, maxBodyBytes);
+    // A body over the limit is not buffered: the core answers 413 and the connection closes.
+    const tooLarge = () => send(res, withCors(req, service.handle({ ...request, body: EMPTY, bodyTooLarge: true })), () => req.destroy());
+    if (declared > maxBodyBytes) return tooLarge();
     readBody(req, maxBodyBytes).then(
-      (body) => (body === undefined ? refuseTooLarge(req, res, maxBodyBytes) : send(res, withCors(req, service.handle({ ...request, body })))),
+      (body) => (body === undefined ? tooLarge() : send(res, withCors(req, service.handle({ ...request, body })))),
       () => res.destroy(),
     );
   });
@@ -98,9 +99,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 }
 
-function send(res: ServerResponse, response: CoreResponse): void {
+function send(res: ServerResponse, response: CoreResponse, then?: () => void): void {
+  if (then !== undefined) response.headers['connection'] = 'close';
   res.writeHead(response.status, response.headers);
-  res.end(response.body);
+  res.end(response.body, then);
 }
 
 /** The body, or `undefined` once it grows past the limit (the rest is not buffered). */
@@ -118,12 +120,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | und
     req.on('end', () => resolve(Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
-}
-
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
-  const { status, body } = errorBody('body_too_large', { limit });
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
-  res.end(JSON.stringify(body), () => req.destroy());
 }
 
 function withCors(req: IncomingMessage, response: CoreResponse): CoreResponse {

@@ -78,7 +78,7 @@ export function parseJsonBody({ request, state }: RouteContext): { value: Record
   const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
   if (mediaType !== 'application/json') return { kind: 'unsupported_media_type', detail: { contentType } };
   const bytes = request.body ?? new Uint8Array();
-  if (bytes.byteLength > state.settings.maxBodyBytes) return { kind: 'body_too_large', detail: { limit: state.settings.maxBodyBytes } };
+  if (request.bodyTooLarge === true || bytes.byteLength > state.settings.maxBodyBytes) return { kind: 'body_too_large', detail: { limit: state.settings.maxBodyBytes } };
   let value: unknown;
   try {
     value = JSON.parse(decoder.decode(bytes));

@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const LISTENING = /videotask mock listening on (http:\/\/\S+)/;
+const TEAM_KEY = 'sk-team-1234567890abcd';
+const dir = mkdtempSync(join(tmpdir(), 'videotask-cli-mock-'));
+
+interface Cli {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (null when killed by a signal). */
+  readonly exited: Promise<number | null>;
+}
+
+const running = new Set<Cli>();
+
+function cli(...args: string[]): Cli {
+  const child = spawn(process.execPath, ['bin/videotask.js', 'mock', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const handle: Cli = { child, stdout: () => out, stderr: () => err, exited };
+  running.add(handle);
+  void exited.then(() => running.delete(handle));
+  return handle;
+}
+
+/**
+ * Waits for the start-up banner (through its last line, so the key list is complete) and returns the
+ * base URL; fails with the output if the process exits first.
+ */
+async function listening(handle: Cli, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void handle.exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    const match = LISTENING.exec(handle.stdout());
+    if (match !== null && /control API: .*\n/.test(handle.stdout())) return match[1]!;
+    if (exitCode !== undefined) throw new Error(`exited with ${exitCode} before listening:\n${handle.stdout()}${handle.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no start-up line within ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`);
+}
+
+/** The exit code, or a failure if the process has not exited within `timeoutMs`. */
+async function exitCode(handle: Cli, timeoutMs: number): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([handle.exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function submit(base: string, key: string): Promise<Response> {
+  return fetch(`${base}/v1/video/generations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'video-lite-v1', prompt: 'a red kite' }),
+  });
+}
+
+afterEach(() => {
+  for (const handle of running) handle.child.kill('SIGKILL');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('videotask mock', () => {
+  it('serves a task from submission to download at --speed 100, then exits 0 on SIGTERM', async () => {
+    const mock = cli('--port', '0', '--seed', '5', '--speed', '100');
+    const base = await listening(mock);
+    for (const key of ['sk-mock-alice', 'sk-mock-bob', 'sk-mock-vip', 'sk-mock-limited', 'sk-mock-broke']) expect(mock.stdout()).toContain(key);
+    expect(mock.stdout()).toMatch(/seed 5/);
+
+    const submitted = await submit(base, 'sk-mock-alice');
+    expect(submitted.status).toBe(200);
+    const { id } = (await submitted.json()) as { id: string };
+
+    let status = '';
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      const task = (await (await fetch(`${base}/v1/videos/${id}`, { headers: { authorization: 'Bearer sk-mock-alice' } })).json()) as { status: string };
+      status = task.status;
+      if (status === 'completed' || status === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toBe('completed');
+
+    const content = await fetch(`${base}/v1/videos/${id}/content`, { headers: { authorization: 'Bearer sk-mock-alice' } });
+    expect(content.status).toBe(200);
+    expect(content.headers.get('content-type')).toBe('video/mp4');
+    const bytes = new Uint8Array(await content.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.subarray(4, 8))).toBe('ftyp');
+    expect(bytes.byteLength).toBe(Number(content.headers.get('content-length')));
+
+    mock.child.kill('SIGTERM');
+    expect(await exitCode(mock, 5_000)).toBe(0);
+  });
+
+  it.each([
+    { args: ['--port', '0', '--speed', 'abc'], message: /--speed must be a number, got "abc"/ },
+    { args: ['--port', '0', '--speed', '0'], message: /--speed must be/ },
+    { args: ['--port', 'http'], message: /--port must be an integer/ },
+    { args: ['--port', '0', '--bogus'], message: /--bogus/ },
+  ])('exits 2 on $args naming the flag', async ({ args, message }) => {
+    const mock = cli(...args);
+    expect(await exitCode(mock, 10_000)).toBe(2);
+    expect(mock.stderr()).toMatch(message);
+    expect(mock.stderr()).toMatch(/videotask mock --help/);
+    expect(mock.stdout()).not.toMatch(LISTENING);
+  });
+
+  it('accepts the keys of a --config file and prints them masked', async () => {
+    const config = join(dir, 'tokens.json');
+    writeFileSync(config, JSON.stringify({ tokens: [{ key: TEAM_KEY, user: 'carol', group: 'default' }] }));
+    const mock = cli('--port', '0', '--seed', '5', '--config', config);
+    const base = await listening(mock);
+    expect(mock.stdout()).toMatch(/sk-…abcd\s+user carol, group default/);
+    expect(mock.stdout() + mock.stderr()).not.toContain(TEAM_KEY);
+    expect(mock.stdout()).toContain('sk-mock-alice');
+
+    const submitted = await submit(base, TEAM_KEY);
+    expect(submitted.status).toBe(200);
+    const { id } = (await submitted.json()) as { id: string };
+    const asCarol = await fetch(`${base}/v1/videos/${id}`, { headers: { authorization: `Bearer ${TEAM_KEY}` } });
+    expect(asCarol.status).toBe(200);
+    const asAlice = await fetch(`${base}/v1/videos/${id}`, { headers: { authorization: 'Bearer sk-mock-alice' } });
+    expect(asAlice.status).toBe(404);
+  });
+
+  it('exits 2 naming the file when the --config file is not JSON', async () => {
+    const config = join(dir, 'broken.json');
+    writeFileSync(config, '{"tokens": [');
+    const mock = cli('--port', '0', '--config', config);
+    expect(await exitCode(mock, 10_000)).toBe(2);
+    expect(mock.stderr()).toContain(`--config ${config}`);
+  });
+
+  it('exits 2 naming the file when the --config file does not exist', async () => {
+    const config = join(dir, 'missing.json');
+    const mock = cli('--port', '0', '--config', config);
+    expect(await exitCode(mock, 10_000)).toBe(2);
+    expect(mock.stderr()).toContain(`--config ${config}: no such file`);
+  });
+
+  it('exits 1 saying the port is in use when another instance holds it', async () => {
+    const first = cli('--port', '0');
+    const port = new URL(await listening(first)).port;
+    const second = cli('--port', port);
+    expect(await exitCode(second, 10_000)).toBe(1);
+    expect(second.stderr()).toMatch(new RegExp(`port ${port} is in use`));
+    // The first one is unaffected.
+    expect((await fetch(`http://127.0.0.1:${port}/v1/models`, { headers: { authorization: 'Bearer sk-mock-alice' } })).status).toBe(200);
+  });
+});
