@@ -1,5 +1,6 @@
 import { lintSpecCommand } from './commands/lint-spec.ts';
 import { mockCommand } from './commands/mock.ts';
+import { contractCommand } from './commands/contract.ts';
 
 export interface Command {
   readonly name: string;
@@ -8,4 +9,4 @@ export interface Command {
   run(argv: readonly string[]): Promise<number>;
 }
 
-export const commands: readonly Command[] = [mockCommand, lintSpecCommand];
+export const commands: readonly Command[] = [mockCommand, contractCommand, lintSpecCommand];

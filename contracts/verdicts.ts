@@ -1,0 +1,120 @@
+import { basisOf, describeBasis, type Basis, type Lifecycle } from '../src/spec/index.ts';
+
+export type Outcome = 'pass' | 'fail' | 'warn' | 'skip';
+
+/** A check: one rule judged over everything the run saw. */
+export interface CheckDefinition {
+  /** Stable id used in reports and JUnit (`area.rule`). */
+  readonly id: string;
+  readonly title: string;
+  /** The `x-lifecycle.rules` id it judges, whose basis decides fail or warn. */
+  readonly rule?: string;
+  /** Or an explicit basis (schema checks: the schema's own marking). */
+  readonly basis?: Basis;
+}
+
+export interface Evidence {
+  readonly taskId?: string | undefined;
+  readonly request?: string | undefined;
+  readonly status?: number | undefined;
+  /** A redacted body excerpt. */
+  readonly excerpt?: string | undefined;
+}
+
+export interface Violation {
+  readonly message: string;
+  readonly evidence?: Evidence | undefined;
+}
+
+export interface CheckResult {
+  readonly id: string;
+  readonly title: string;
+  readonly rule: string | undefined;
+  readonly basis: Basis;
+  /** "documented §5" or "assumption". */
+  readonly basisText: string;
+  readonly outcome: Outcome;
+  /** Observations that satisfied the rule. */
+  readonly passes: number;
+  readonly violations: readonly Violation[];
+  /** Why it was skipped. */
+  readonly skipped?: string | undefined;
+}
+
+/**
+ * Collects what each check observed. A violation of a documented rule fails the run; a violation of an
+ * assumption (`x-documented: false`) warns, unless strict.
+ */
+export class Verdicts {
+  readonly #entries = new Map<string, { definition: CheckDefinition; passes: number; violations: Violation[]; skipped?: string }>();
+
+  /** `checks`: every check the run may report; one that sees nothing is reported as skipped. */
+  constructor(
+    readonly lifecycle: Lifecycle,
+    readonly strict: boolean,
+    checks: readonly CheckDefinition[] = [],
+  ) {
+    for (const check of checks) this.#entry(check);
+  }
+
+  pass(check: CheckDefinition, count = 1): void {
+    this.#entry(check).passes += count;
+  }
+
+  violation(check: CheckDefinition, message: string, evidence?: Evidence): void {
+    this.#entry(check).violations.push({ message, evidence });
+  }
+
+  /** Records the outcome of a boolean observation. */
+  expect(check: CheckDefinition, ok: boolean, message: string, evidence?: Evidence): boolean {
+    if (ok) this.pass(check);
+    else this.violation(check, message, evidence);
+    return ok;
+  }
+
+  skip(check: CheckDefinition, reason: string): void {
+    const entry = this.#entry(check);
+    entry.skipped ??= reason;
+  }
+
+  basis(check: CheckDefinition): Basis {
+    if (check.basis !== undefined) return check.basis;
+    if (check.rule === undefined) return { documented: false };
+    const rule = this.lifecycle.rules.get(check.rule);
+    if (rule === undefined) throw new Error(`Check ${check.id} names an unknown rule "${check.rule}"`);
+    return rule.basis;
+  }
+
+  results(): CheckResult[] {
+    return [...this.#entries.values()].map(({ definition, passes, violations, skipped }) => {
+      const basis = this.basis(definition);
+      let outcome: Outcome;
+      if (violations.length > 0) outcome = basis.documented || this.strict ? 'fail' : 'warn';
+      else if (passes > 0) outcome = 'pass';
+      else outcome = 'skip';
+      return {
+        id: definition.id,
+        title: definition.title,
+        rule: definition.rule,
+        basis,
+        basisText: describeBasis(basis),
+        outcome,
+        passes,
+        violations,
+        skipped: outcome === 'skip' ? (skipped ?? 'nothing the run saw exercised it') : undefined,
+      };
+    });
+  }
+
+  #entry(check: CheckDefinition) {
+    let entry = this.#entries.get(check.id);
+    if (entry === undefined) {
+      this.basis(check); // fails fast on an unknown rule id
+      entry = { definition: check, passes: 0, violations: [] };
+      this.#entries.set(check.id, entry);
+    }
+    return entry;
+  }
+}
+
+export { basisOf };

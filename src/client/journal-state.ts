@@ -1,0 +1,109 @@
+import { parseEntry, type StoredEntry } from './journal-entries.ts';
+
+/**
+ * What a journal file says, folded into one record per request ID (§8). `submitting` with nothing
+ * after it means the process died mid-submission: like `unconfirmed`, the task may exist and must be
+ * checked by request ID (`videotask status`), never resubmitted blindly (§7).
+ */
+export type RecordState = 'submitting' | 'unconfirmed' | 'refused' | 'active' | 'completed' | 'failed';
+
+export interface JournalRecord {
+  readonly requestId: string;
+  readonly model: string;
+  /** The submission endpoint; absent only when the journal has no `submitting` entry for it. */
+  readonly endpoint?: string;
+  /** ISO time of the first entry for this request ID. */
+  readonly submittedAt: string;
+  readonly taskId?: string;
+  readonly state: RecordState;
+  /** `error.code` of a failed task, or the code of a refusal. */
+  readonly errorCode?: string;
+  /** Why it is unconfirmed, or the refusal's message. */
+  readonly reason?: string;
+  /** ISO time of the last entry for this request ID. */
+  readonly updatedAt: string;
+}
+
+export interface JournalState {
+  /** In the order their first entry was written. */
+  readonly records: readonly JournalRecord[];
+  /** The last line was incomplete or unparsable (a crash mid-append): it was ignored, nothing before it. */
+  readonly tornTail: boolean;
+  /** Lines that were torn tails once and were terminated by a later append (ignored). */
+  readonly terminatedFragments: readonly number[];
+  /** `final` entries for a task ID no `submitted` entry names (kept, not folded). */
+  readonly orphans: readonly { readonly line: number; readonly entry: StoredEntry }[];
+}
+
+/** The lines of a journal file, classified without throwing. */
+export interface JournalScan {
+  readonly entries: readonly { readonly line: number; readonly entry: StoredEntry }[];
+  /** The 1-based line number of a torn last line (incomplete or unparsable), if any. */
+  readonly tornLine: number | undefined;
+  /** Whether the file lacks a newline after its last byte. */
+  readonly missingNewline: boolean;
+  readonly terminatedFragments: readonly number[];
+  /** Unparsable lines before the last one, not marked as terminated fragments: the file is damaged. */
+  readonly corrupt: readonly { readonly line: number; readonly problem: string }[];
+}
+
+/** Classifies every line of `text`: entries, the torn tail, terminated fragments and damage. */
+export function scanJournal(text: string): JournalScan {
+  const raw = text.split('\n');
+  const missingNewline = raw[raw.length - 1] !== '';
+  const parsed = raw.map((content, i) => ({ line: i + 1, content, result: content.trim() === '' ? undefined : parseLine(content) }));
+  const lastLine = [...parsed].reverse().find((p) => p.result !== undefined)?.line;
+  const marked = new Set<number>();
+  for (const p of parsed) if (typeof p.result === 'object' && p.result.type === 'torn') marked.add(p.result.line);
+
+  const entries: { line: number; entry: StoredEntry }[] = [];
+  const corrupt: { line: number; problem: string }[] = [];
+  const terminatedFragments: number[] = [];
+  let tornLine: number | undefined;
+  for (const p of parsed) {
+    if (p.result === undefined) continue;
+    if (marked.has(p.line)) terminatedFragments.push(p.line);
+    else if (p.line === lastLine && (missingNewline || typeof p.result === 'string')) tornLine = p.line;
+    else if (typeof p.result === 'string') corrupt.push({ line: p.line, problem: p.result });
+    else if (p.result.type !== 'torn') entries.push({ line: p.line, entry: p.result });
+  }
+  return { entries, tornLine, missingNewline, terminatedFragments, corrupt };
+}
+
+/**
+ * Folds a scan into records. Throws naming the file and line when a line before the last is damaged:
+ * a journal is never read by silently dropping data.
+ */
+export function foldJournal(scan: JournalScan, file: string): JournalState {
+  const first = scan.corrupt[0];
+  if (first !== undefined) throw new Error(`Task journal ${file} is damaged at line ${first.line}: ${first.problem}. Nothing was dropped; repair or move that line by hand.`);
+  const records = new Map<string, JournalRecord>();
+  const byTask = new Map<string, string>();
+  const orphans: { line: number; entry: StoredEntry }[] = [];
+  const update = (requestId: string, at: string, change: Partial<JournalRecord> & { state: RecordState }, model?: string): void => {
+    const before = records.get(requestId) ?? { requestId, model: model ?? '', submittedAt: at, state: change.state, updatedAt: at };
+    records.set(requestId, { ...before, ...(model !== undefined ? { model } : {}), ...change, updatedAt: at });
+  };
+  for (const { line, entry } of scan.entries) {
+    if (entry.type === 'submitting') update(entry.requestId, entry.at, { state: 'submitting', endpoint: entry.endpoint }, entry.model);
+    else if (entry.type === 'submitted') {
+      byTask.set(entry.taskId, entry.requestId);
+      update(entry.requestId, entry.at, { state: 'active', taskId: entry.taskId }, entry.model);
+    } else if (entry.type === 'unconfirmed') update(entry.requestId, entry.at, { state: 'unconfirmed', reason: entry.reason });
+    else if (entry.type === 'refused') update(entry.requestId, entry.at, { state: 'refused', ...(entry.code !== undefined ? { errorCode: entry.code } : {}), ...(entry.message !== undefined ? { reason: entry.message } : {}) });
+    else if (entry.type === 'final') {
+      const requestId = byTask.get(entry.taskId);
+      if (requestId === undefined) orphans.push({ line, entry });
+      else update(requestId, entry.at, { state: entry.status, ...(entry.errorCode !== undefined ? { errorCode: entry.errorCode } : {}) });
+    }
+  }
+  return { records: [...records.values()], tornTail: scan.tornLine !== undefined, terminatedFragments: scan.terminatedFragments, orphans };
+}
+
+function parseLine(content: string): StoredEntry | string {
+  try {
+    return parseEntry(JSON.parse(content));
+  } catch (error) {
+    return `not JSON (${(error as Error).message})`;
+  }
+}

@@ -1,0 +1,97 @@
+import { serviceContract, type VideoStatus, type VideoTask } from '../spec/index.ts';
+import { checkFunction, checkNumber } from './check-options.ts';
+import { realSleep, type Sleep } from './sleep.ts';
+
+/** Options of `pollTask`. Every number is checked up front (`RangeError` naming the option). */
+export interface PollOptions {
+  /** Wait before the first query (§8: 5 s). */
+  readonly initialIntervalMs?: number;
+  /** Growth of the wait per query (§8 reference loop: 1.5). ≥ 1. */
+  readonly factor?: number;
+  /** Ceiling of the normal schedule (§8: 30 s). ≥ initialIntervalMs. */
+  readonly maxIntervalMs?: number;
+  /** Most queries made, retried ones included (§8 reference loop: 60). */
+  readonly maxAttempts?: number;
+  /** Total time allowed (§8: "a total timeout must be set"). Default 30 min; must be finite. */
+  readonly timeoutMs?: number;
+  /** While the last status read is a slow-down one (`unknown`, §3), the wait is multiplied by this. ≥ 1 (1: off). Default 2. */
+  readonly unknownSlowdown?: number;
+  /** Temporary failures (5xx, connection, timeout, 429) of a query retried in a row before rethrowing (§7). Default 3. */
+  readonly queryRetries?: number;
+  /** Aborting rejects the poll at once with `signal.reason`, also during a wait. */
+  readonly signal?: AbortSignal;
+  /** Injectable wait (fake time in tests). Default: real timers. */
+  readonly sleep?: Sleep;
+  /** Injectable clock in ms. Default `Date.now`. */
+  readonly now?: () => number;
+  /** Called after every successful query with the task and the 1-based attempt number. */
+  readonly onUpdate?: (task: VideoTask, attempt: number) => void;
+  /** Statuses that end the poll. Default: the lifecycle's `stopPolling` (`completed`, `failed`, §3). */
+  readonly stopOn?: readonly VideoStatus[];
+}
+
+/** The options with defaults applied and every value checked. */
+export interface PollSettings {
+  readonly initialIntervalMs: number;
+  readonly factor: number;
+  readonly maxIntervalMs: number;
+  readonly maxAttempts: number;
+  readonly timeoutMs: number;
+  readonly unknownSlowdown: number;
+  readonly queryRetries: number;
+  readonly sleep: Sleep;
+  readonly now: () => number;
+  readonly stopOn: ReadonlySet<string>;
+  /** Statuses read as "lower the polling rate": the lifecycle's `slowDown` plus any status it does not know (§3: "state not recognised"). */
+  readonly slowsDown: (status: string) => boolean;
+}
+
+export const DEFAULT_POLL_TIMEOUT_MS = 30 * 60 * 1000;
+
+/**
+ * Applies the §8 defaults and checks every option, before any request is made.
+ *
+ * @example
+ * pollSettings({ maxAttempts: 0 }); // RangeError: maxAttempts must be a whole number ≥ 1, got 0
+ */
+export function pollSettings(options: PollOptions = {}): PollSettings {
+  const { lifecycle } = serviceContract();
+  const initialIntervalMs = checkNumber('initialIntervalMs', options.initialIntervalMs ?? 5_000, 0);
+  const maxIntervalMs = checkNumber('maxIntervalMs', options.maxIntervalMs ?? 30_000, 0);
+  if (maxIntervalMs < initialIntervalMs) throw new RangeError(`maxIntervalMs (${maxIntervalMs}) must be ≥ initialIntervalMs (${initialIntervalMs})`);
+  const stopOn = options.stopOn ?? lifecycle.stopPolling.values;
+  const known = new Set<string>(lifecycle.states.values);
+  if (!Array.isArray(stopOn) || stopOn.length === 0) throw new RangeError('stopOn must list at least one status');
+  for (const status of stopOn) if (!known.has(status)) throw new RangeError(`stopOn: "${String(status)}" is not a status (${[...known].join(', ')})`);
+  const slowDown = new Set<string>(lifecycle.slowDown.values);
+  return {
+    initialIntervalMs,
+    factor: checkNumber('factor', options.factor ?? 1.5, 1),
+    maxIntervalMs,
+    maxAttempts: checkNumber('maxAttempts', options.maxAttempts ?? 60, 1, true),
+    timeoutMs: checkNumber('timeoutMs', options.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS, 0),
+    unknownSlowdown: checkNumber('unknownSlowdown', options.unknownSlowdown ?? 2, 1),
+    queryRetries: checkNumber('queryRetries', options.queryRetries ?? 3, 0, true),
+    sleep: checkFunction('sleep', options.sleep ?? realSleep),
+    now: checkFunction('now', options.now ?? Date.now),
+    stopOn: new Set<string>(stopOn),
+    slowsDown: (status) => slowDown.has(status) || !known.has(status),
+  };
+}
+
+/**
+ * The wait before query `attempt` (1-based), §8: `min(initial × factor^(attempt−1), maxIntervalMs)`,
+ * so 5000, 7500, 11250, 16875, 25312.5, 30000, 30000, … ms with the defaults. When the status read
+ * last is a slow-down one (`unknown`, §3 "the client lowers its polling rate and keeps querying"),
+ * that wait is multiplied by `unknownSlowdown`: the slowed wait may exceed `maxIntervalMs` (up to
+ * `maxIntervalMs × unknownSlowdown`, 60 s by default), since capping it would erase the slow-down
+ * once the schedule reaches its ceiling. The schedule position keeps advancing while slowed.
+ *
+ * @example
+ * pollInterval(pollSettings(), 3, false); // 11250
+ * pollInterval(pollSettings(), 9, true);  // 60000
+ */
+export function pollInterval(settings: PollSettings, attempt: number, slowed: boolean): number {
+  const base = Math.min(settings.initialIntervalMs * settings.factor ** (attempt - 1), settings.maxIntervalMs);
+  return slowed ? base * settings.unknownSlowdown : base;
+}

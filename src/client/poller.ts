@@ -1,0 +1,100 @@
+import type { VideoTask } from '../spec/index.ts';
+import { checkFunction, checkId } from './check-options.ts';
+import { ConnectionError, PollTimeoutError, RateLimitError, RequestTimeoutError, ServerError } from './errors.ts';
+import { pollInterval, pollSettings, type PollOptions, type PollSettings } from './poll-schedule.ts';
+import { raceAbort } from './sleep.ts';
+
+export { pollInterval, pollSettings, DEFAULT_POLL_TIMEOUT_MS, type PollOptions, type PollSettings } from './poll-schedule.ts';
+
+/** One status query of one task (§4.2). Throws the client's typed errors. */
+export type GetTask = (taskId: string, signal?: AbortSignal) => Promise<VideoTask>;
+
+export interface PollResult {
+  /** The task in a stop status (`completed` or `failed` by default). A failed task is data, not an error (§7). */
+  readonly task: VideoTask;
+  /** Queries made, failed-and-retried ones included. */
+  readonly attempts: number;
+  /** `now()` at the end minus `now()` at the start. */
+  readonly elapsedMs: number;
+}
+
+/**
+ * The §8 polling loop. It waits first, then queries: query n is due `pollInterval(n)` after query n−1
+ * was due (the start for n = 1), so with the defaults the queries go out at 5000, 12500, 23750, 40625,
+ * 65937.5, 95937.5, 125937.5, … ms from the start (waits 5000, 7500, 11250, 16875, 25312.5, 30000, …).
+ * The schedule is anchored to the start, so the time a query takes does not shift later ones; if a
+ * query overruns the next due time, the next query waits a full interval from its end instead
+ * (never two queries back to back). A 429 on a query also waits at least its `retryAfterMs`. A wait that would pass the total timeout is cut to end at it,
+ * and the last query is made there.
+ *
+ * - Stops on `stopOn` (`completed`, `failed`) and returns the task, failed or not (§3, §7).
+ * - `queued` / `in_progress` are polled again; nothing is ever resubmitted (§3 rule 1, §7).
+ * - `unknown` (or a status the lifecycle does not know) slows the next wait by `unknownSlowdown` (§3).
+ * - A temporary failure of a query (`ServerError`, `ConnectionError`, `RequestTimeoutError`, and a
+ *   `RateLimitError`) retries the same query of the
+ *   same task at the next due time, at most `queryRetries` times in a row, then is rethrown (§7).
+ *   Other errors (404 and other 4xx) are rethrown at once.
+ * - Out of attempts or time: `PollTimeoutError` with the task id, the attempts and the last status.
+ * - `signal` aborts at once with its reason, during a wait or a query.
+ *
+ * @example
+ * const { task } = await pollTask((id, signal) => client.getVideo(id, { signal }), 'task_abc', { timeoutMs: 10 * 60_000 });
+ * if (task.status === 'failed') console.error(task.id, task.error?.code);
+ */
+export async function pollTask(getTask: GetTask, taskId: string, options: PollOptions = {}): Promise<PollResult> {
+  checkFunction('getTask', getTask);
+  checkId('taskId', taskId);
+  const settings = pollSettings(options);
+  const { signal, onUpdate } = options;
+  if (onUpdate !== undefined) checkFunction('onUpdate', onUpdate);
+  signal?.throwIfAborted();
+
+  const start = settings.now();
+  const deadline = start + settings.timeoutMs;
+  let due = start;
+  let lastStatus: string | undefined;
+  let failuresInRow = 0;
+  let minWait = 0;
+
+  for (let attempt = 1; attempt <= settings.maxAttempts; attempt++) {
+    const interval = pollInterval(settings, attempt, lastStatus !== undefined && settings.slowsDown(lastStatus));
+    const before = settings.now();
+    due += interval;
+    // Fell behind (a query slower than this interval): wait a full interval from now, never back to back.
+    if (due < before) due = before + interval;
+    // After a 429, never sooner than its Retry-After; a Retry-After past the deadline ends the poll.
+    if (before + minWait > deadline) throw timedOut(taskId, attempt - 1, lastStatus, settings, `its total timeout of ${settings.timeoutMs} ms`);
+    due = Math.min(Math.max(due, before + minWait), deadline);
+    minWait = 0;
+    if (due > before) await raceAbort(settings.sleep(due - before, signal), signal);
+    signal?.throwIfAborted();
+
+    let task: VideoTask | undefined;
+    try {
+      task = await raceAbort(getTask(taskId, signal), signal);
+      failuresInRow = 0;
+    } catch (error) {
+      signal?.throwIfAborted();
+      if (!isTemporary(error) || ++failuresInRow > settings.queryRetries) throw error;
+      if (error instanceof RateLimitError && error.retryAfterMs !== undefined) minWait = error.retryAfterMs;
+    }
+    if (task !== undefined) {
+      lastStatus = task.status;
+      onUpdate?.(task, attempt);
+      if (settings.stopOn.has(task.status)) return { task, attempts: attempt, elapsedMs: settings.now() - start };
+    }
+
+    if (settings.now() >= deadline) throw timedOut(taskId, attempt, lastStatus, settings, `its total timeout of ${settings.timeoutMs} ms`);
+  }
+  throw timedOut(taskId, settings.maxAttempts, lastStatus, settings, `${settings.maxAttempts} attempts`);
+}
+
+/** §7: a temporary failure of a query, retried a limited number of times. */
+function isTemporary(error: unknown): boolean {
+  return error instanceof ServerError || error instanceof ConnectionError || error instanceof RequestTimeoutError || error instanceof RateLimitError;
+}
+
+function timedOut(taskId: string, attempts: number, lastStatus: string | undefined, settings: PollSettings, limit: string): PollTimeoutError {
+  const stopOn = [...settings.stopOn].join(' or ');
+  return new PollTimeoutError(`Task ${taskId} did not reach ${stopOn} within ${limit} (${attempts} queries, last status ${lastStatus ?? 'none read'}). It was not resubmitted; poll it again later.`, taskId, attempts, lastStatus);
+}
