@@ -276,7 +276,10 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description The submission answer (§4.1): the task object of §2.2 with `id`, `task_id`, `object`, `model`, `status`, `progress` and `created_at`. */
-        SubmittedTask: components["schemas"]["VideoTask"] & Record<string, never>;
+        SubmittedTask: components["schemas"]["VideoTask"] & {
+            task_id: string;
+            created_at: number;
+        };
         /** @description The generic task wrapper `{code, message, data}` (§2.3). Fields for channel and quota are not shown beyond the statement that the wrapper carries them. */
         TaskWrapper: {
             /** @description `success` on success. */
