@@ -1,12 +1,22 @@
-import { lintSpecCommand } from './commands/lint-spec.ts';
-import { mockCommand } from './commands/mock.ts';
-import { contractCommand } from './commands/contract.ts';
-
 export interface Command {
   readonly name: string;
-  readonly summary: string;
   /** Returns the process exit code. Throws `UsageError` for bad arguments. */
   run(argv: readonly string[]): Promise<number>;
 }
 
-export const commands: readonly Command[] = [mockCommand, contractCommand, lintSpecCommand];
+interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  /** Loaded on use only: `videotask mock` must not pay for the client, msw or the contract suites. */
+  readonly load: () => Promise<Command>;
+}
+
+export const commands: readonly CommandEntry[] = [
+  { name: 'mock', summary: 'Run the simulated service over HTTP (what `npm start` runs)', load: async () => (await import('./commands/mock.ts')).mockCommand },
+  { name: 'submit', summary: 'Submit a video task and print its task ID', load: async () => (await import('./commands/submit.ts')).submitCommand },
+  { name: 'status', summary: "Show a task's state once", load: async () => (await import('./commands/status.ts')).statusCommand },
+  { name: 'wait', summary: 'Wait for a task (or every unfinished task of a journal) to finish', load: async () => (await import('./commands/wait.ts')).waitCommand },
+  { name: 'download', summary: "Download a completed task's video to a file", load: async () => (await import('./commands/download.ts')).downloadCommand },
+  { name: 'contract', summary: 'Check a deployment (or the mock) against the documented behaviour', load: async () => (await import('./commands/contract.ts')).contractCommand },
+  { name: 'lint-spec', summary: 'Validate spec/openapi.yaml (or a given file) and its x-lifecycle table', load: async () => (await import('./commands/lint-spec.ts')).lintSpecCommand },
+];

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { commands, type Command } from './commands.ts';
+import { commands } from './commands.ts';
 import { UsageError } from './usage-error.ts';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -12,7 +12,7 @@ function help(): string {
     'Usage: videotask <command> [options]',
     '',
     'Commands:',
-    ...commands.map((c: Command) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Run `videotask <command> --help` for a command\'s options.',
   ].join('\n');
@@ -29,11 +29,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.log(version);
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (command === undefined) {
+  const entry = commands.find((c) => c.name === name);
+  if (entry === undefined) {
     console.error(`videotask: unknown command "${name}". Run \`videotask --help\` to see the commands.`);
     return 2;
   }
+  const command = await entry.load();
   try {
     return await command.run(rest);
   } catch (error) {

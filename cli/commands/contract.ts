@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DOCUMENTED_POLL, renderSummary, runContract, TargetError, writeReports, type ContractTarget } from '../../contracts/index.ts';
-import { startMockServer } from '../../mocks/index.ts';
+import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { Command } from '../commands.ts';
 import { numberOption } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
@@ -30,7 +30,6 @@ Exit status: 0 no documented check failed; 1 one did; 2 bad usage or the target 
 
 export const contractCommand: Command = {
   name: 'contract',
-  summary: 'Check a deployment (or the mock) against the documented behaviour',
   async run(argv) {
     const { values } = parse(argv);
     if (values.help) {

@@ -5,7 +5,6 @@ import { UsageError } from '../usage-error.ts';
 
 export const lintSpecCommand: Command = {
   name: 'lint-spec',
-  summary: 'Validate spec/openapi.yaml (or a given file) and its x-lifecycle table',
   async run(argv) {
     const { values, positionals } = parse(argv);
     if (values.help) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BUILT_IN_TOKENS, maskKey, startMockServer, tokensFromConfig, type MockToken } from '../../mocks/index.ts';
+import { startMockServer } from '../../mocks/hosts/node-server.ts';
+import { BUILT_IN_TOKENS, maskKey, tokensFromConfig, type MockToken } from '../../mocks/core/tokens.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
 import type { Command } from '../commands.ts';
@@ -31,7 +32,6 @@ Options:
 
 export const mockCommand: Command = {
   name: 'mock',
-  summary: 'Run the simulated service over HTTP (what `npm start` runs)',
   async run(argv) {
     const { values } = parse(argv);
     if (values.help) {

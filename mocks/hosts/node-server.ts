@@ -23,6 +23,9 @@ export interface RunningMockServer {
 }
 
 const EMPTY = new Uint8Array();
+
+/** The core request this host builds: its body is filled in once read. */
+type HostRequest = { -readonly [K in keyof CoreRequest]: CoreRequest[K] };
 const HOST_HEADER = /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /**
@@ -40,29 +43,53 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let fallbackOrigin = '';
 
+  // Origins by Host header: a client keeps using the same one, so the check runs once per value.
+  const origins = new Map<string, string>();
+  const originOf = (host: string | undefined): string => {
+    if (host === undefined) return fallbackOrigin;
+    let origin = origins.get(host);
+    if (origin === undefined) {
+      origin = HOST_HEADER.test(host) ? `http://${host}` : fallbackOrigin;
+      if (origins.size < 1_000) origins.set(host, origin);
+    }
+    return origin;
+  };
+
   const server: Server = createServer((req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const hostHeader = req.headers.host;
-    const request = {
-      method: req.method ?? 'GET',
+    const method = req.method ?? 'GET';
+    if (req.headers.origin !== undefined && method === 'OPTIONS') return send(res, preflight(req));
+    const request: HostRequest = {
+      method,
       path: q < 0 ? url : url.slice(0, q),
       query: q < 0 ? '' : url.slice(q + 1),
       headers: req.headers as Record<string, string | undefined>,
-      origin: hostHeader !== undefined && HOST_HEADER.test(hostHeader) ? `http://${hostHeader}` : fallbackOrigin,
-      remoteAddress: req.socket.remoteAddress,
+      origin: originOf(req.headers.host),
+      body: EMPTY,
+      bodyTooLarge: false,
+      // Asked only by the control API: reading it costs a getpeername() call.
+      get remoteAddress() {
+        return req.socket.remoteAddress;
+      },
     };
-    if (req.headers.origin !== undefined && request.method === 'OPTIONS') return send(res, preflight(req));
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (request.method === 'GET' || request.method === 'HEAD' || (declared === 0 && req.headers['transfer-encoding'] === undefined)) {
+    if (method === 'GET' || method === 'HEAD' || (declared === 0 && req.headers['transfer-encoding'] === undefined)) {
       req.resume();
-      return send(res, withCors(req, service.handle({ ...request, body: EMPTY })));
+      return send(res, withCors(req, service.handle(request)));
     }
     // A body over the limit is not buffered: the core answers 413 and the connection closes.
-    const tooLarge = () => send(res, withCors(req, service.handle({ ...request, body: EMPTY, bodyTooLarge: true })), () => req.destroy());
+    const tooLarge = () => {
+      request.bodyTooLarge = true;
+      send(res, withCors(req, service.handle(request)), () => req.destroy());
+    };
     if (declared > maxBodyBytes) return tooLarge();
     readBody(req, maxBodyBytes).then(
-      (body) => (body === undefined ? tooLarge() : send(res, withCors(req, service.handle({ ...request, body })))),
+      (body) => {
+        if (body === undefined) return tooLarge();
+        request.body = body;
+        send(res, withCors(req, service.handle(request)));
+      },
       () => res.destroy(),
     );
   });
@@ -100,9 +127,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 }
 
 function send(res: ServerResponse, response: CoreResponse, then?: () => void): void {
-  if (then !== undefined) response.headers['connection'] = 'close';
-  res.writeHead(response.status, response.headers);
-  res.end(response.body, then);
+  const { headers, body } = response;
+  if (then !== undefined) headers['connection'] = 'close';
+  // A known length spares the chunked framing; HEAD answers keep the length of the GET they mirror.
+  if (body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  res.writeHead(response.status, headers);
+  res.end(body, then);
 }
 
 /** The body, or `undefined` once it grows past the limit (the rest is not buffered). */

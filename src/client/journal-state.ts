@@ -3,7 +3,7 @@ import { parseEntry, type StoredEntry } from './journal-entries.ts';
 /**
  * What a journal file says, folded into one record per request ID (§8). `submitting` with nothing
  * after it means the process died mid-submission: like `unconfirmed`, the task may exist and must be
- * checked by request ID (`videotask status`), never resubmitted blindly (§7).
+ * checked by request ID against the client's own records or with an administrator, never resubmitted blindly (§7).
  */
 export type RecordState = 'submitting' | 'unconfirmed' | 'refused' | 'active' | 'completed' | 'failed';
 

@@ -96,6 +96,6 @@ function manualCheck(record: JournalRecord): ManualCheck {
   const what = record.state === 'submitting' ? 'the process stopped while submitting it' : `its submission could not be confirmed (${record.reason ?? 'no reason recorded'})`;
   return {
     record,
-    message: `Request ${record.requestId} (${record.model}, ${record.submittedAt}): ${what}. A task may exist. It was not resubmitted: check it by this request ID (videotask status ${record.requestId}) before submitting again.`,
+    message: `Request ${record.requestId} (${record.model}, ${record.submittedAt}): ${what}. A task may exist. It was not resubmitted: check it by this request ID in your own records or with the service's administrator before submitting again (the service has no lookup by request ID).`,
   };
 }

@@ -96,7 +96,7 @@ export function backoffDelay(n: number, o: { baseDelayMs: number; maxDelayMs: nu
 function unconfirmed(requestId: string, cause: unknown): SubmissionUnconfirmedError {
   const why = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
   return new SubmissionUnconfirmedError(
-    `Submission ${requestId} could not be confirmed (${why}); the task may exist. It was not resubmitted: look it up by this request ID in your own records (videotask status) before submitting again.`,
+    `Submission ${requestId} could not be confirmed (${why}); the task may exist. It was not resubmitted: look it up by this request ID in your own records (the journal) or with the service's administrator before submitting again; the service has no lookup by request ID.`,
     requestId,
     cause,
   );

@@ -3,7 +3,8 @@ import { ApiError, ConnectionError, RateLimitError, RequestTimeoutError, ServerE
 /**
  * What a failed submission means (§7), decided from the client's typed error alone:
  * - `rate-limited`: a 429; nothing was created; retry with exponential backoff.
- * - `refused`: any other 4xx; nothing was created; fix the request, do not retry.
+ * - `refused`: any other 4xx, or a 5xx whose code is a known routing refusal (`REFUSED_5XX_CODES`);
+ *   nothing was created; fix the request, do not retry.
  * - `not-sent`: the connection was never made (refused, DNS); nothing was created; the caller decides.
  * - `unknown`: the request may have reached the service (a timeout, a connection dropped after
  *   connecting, a 5xx); the task may exist. Never resubmit blindly: check the client's own
@@ -11,6 +12,13 @@ import { ApiError, ConnectionError, RateLimitError, RequestTimeoutError, ServerE
  * - `other`: not a client error (a bug, an abort reason); rethrown unchanged.
  */
 export type SubmissionOutcome = 'rate-limited' | 'refused' | 'not-sent' | 'unknown' | 'other';
+
+/**
+ * 5xx error codes that are routing refusals made before any task exists. The deployed gateway answers
+ * an unknown model, or one without a channel in the caller's group, with 503 `model_not_found`
+ * (reference-gateway-facts.md; an assumption, the document shows no error codes, §7).
+ */
+export const REFUSED_5XX_CODES: ReadonlySet<string> = new Set(['model_not_found']);
 
 /** Socket error codes that mean no byte of the request left this machine. */
 export const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -24,7 +32,7 @@ export const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENO
  */
 export function submissionOutcome(error: unknown): SubmissionOutcome {
   if (error instanceof RateLimitError) return 'rate-limited';
-  if (error instanceof ServerError) return 'unknown';
+  if (error instanceof ServerError) return error.code !== undefined && REFUSED_5XX_CODES.has(error.code) ? 'refused' : 'unknown';
   if (error instanceof ApiError) return 'refused';
   if (error instanceof RequestTimeoutError) return 'unknown';
   if (error instanceof ConnectionError) return wasNeverSent(error.cause) ? 'not-sent' : 'unknown';

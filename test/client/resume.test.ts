@@ -61,7 +61,7 @@ describe('resumeJournal against the in-process mock', () => {
       ['req-unconfirmed', 'unconfirmed'],
       ['req-crashed', 'submitting'],
     ]);
-    for (const check of summary.needsCheck) expect(check.message).toMatch(new RegExp(`${check.record.requestId}.*not resubmitted.*videotask status`));
+    for (const check of summary.needsCheck) expect(check.message).toMatch(new RegExp(`${check.record.requestId}.*not resubmitted.*own records or with the service.s administrator`));
     expect(summary.settled).toBe(2);
 
     const after = await journal.read();

@@ -29,6 +29,7 @@ describe('submitWithRetry: the §7 table', () => {
     ['401', new AuthenticationError('Failed to submit: invalid key (HTTP 401)', 401, undefined, undefined, undefined)],
     ['403', new PermissionDeniedError('Failed to submit: model not allowed (HTTP 403)', 403, undefined, undefined, undefined)],
     ['404', new NotFoundError('Failed to submit: no such model (HTTP 404)', 404, undefined, undefined, undefined)],
+    ['503 model_not_found (a routing refusal before any task exists)', new ServerError('Failed to submit: No available channel for model x (HTTP 503, model_not_found)', 503, undefined, undefined, 'model_not_found')],
   ])('a %s is not retried: rethrown at once, 1 call', async (_status, error) => {
     const time = fakeTime();
     const { submit, ids } = script([error]);

@@ -1,0 +1,84 @@
+// Entry point of the server child processes of bench/http-throughput.ts (forked with tsx's loader).
+//   server-child.ts bare <base64 body> <content-type> [spin µs]
+//                    a bare node:http server answering one fixed body (optionally after busy-waiting
+//                    `spin` µs per request: a calibration of what a little work per request costs)
+//   server-child.ts mock <seed>                          the mock, through startMockServer
+// Reports { type: 'ready', url } over IPC, stops on { type: 'stop' } or when the parent goes away.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadMock } from './mock-api.ts';
+
+export type ChildMessage = { type: 'ready'; url: string } | { type: 'error'; message: string };
+export type ParentMessage = { type: 'stop' };
+
+const host = '127.0.0.1';
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+async function startBare(bodyBase64: string, contentType: string, spinUs: number): Promise<{ url: string; close(): Promise<void> }> {
+  const body = Buffer.from(bodyBase64, 'base64');
+  const headers = { 'content-type': contentType, 'content-length': String(body.byteLength) };
+  const spinMs = spinUs / 1000;
+  const server: Server = createServer((_req, res) => {
+    if (spinMs > 0) {
+      const until = performance.now() + spinMs;
+      while (performance.now() < until) {
+        // busy-wait: stands for `spinUs` of handler work
+      }
+    }
+    res.writeHead(200, headers);
+    res.end(body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function main(): Promise<void> {
+  const [mode, ...args] = process.argv.slice(2);
+  let running: { url: string; close(): Promise<void> };
+  if (mode === 'bare') {
+    const [bodyBase64 = '', contentType = 'application/json', spin = '0'] = args;
+    running = await startBare(bodyBase64, contentType, Number(spin) || 0);
+  } else if (mode === 'mock') {
+    const { startMockServer } = await loadMock();
+    running = await startMockServer({ port: 0, host, seed: Number(args[0] ?? '1') });
+  } else {
+    throw new Error(`unknown mode ${String(mode)}`);
+  }
+
+  let stopping = false;
+  const shutdown = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    const forced = setTimeout(() => process.exit(0), 3000);
+    forced.unref();
+    await running.close();
+    process.disconnect?.();
+    process.exit(0);
+  };
+  process.on('message', (message: ParentMessage) => {
+    if (message.type === 'stop') void shutdown();
+  });
+  process.on('disconnect', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  send({ type: 'ready', url: running.url });
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof Error && error.stack !== undefined) console.error(error.stack);
+  send({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util';
+import type { Command } from '../commands.ts';
+import { SERVICE_FLAGS, SERVICE_HELP, clientFrom, explain } from '../service-options.ts';
+import { UsageError } from '../usage-error.ts';
+import { describeTask } from '../task-line.ts';
+
+const HELP = `Usage: videotask status TASK_ID [--wrapper] [--json]
+
+Shows a task's state once: the OpenAI form (GET /v1/videos/{id}, §4.2) or, with --wrapper, the generic
+wrapper (GET /v1/video/generations/{id}, §4.3).
+
+Options:
+  --wrapper             query the generic wrapper instead
+  --json                print the answer as JSON
+${SERVICE_HELP}`;
+
+export const statusCommand: Command = {
+  name: 'status',
+  async run(argv) {
+    const { values, positionals } = parse(argv);
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new UsageError('give exactly one task ID: videotask status TASK_ID');
+    const taskId = positionals[0]!;
+    const client = clientFrom(values);
+    try {
+      if (values.wrapper) {
+        const wrapper = await client.getWrapper(taskId);
+        if (values.json) console.log(JSON.stringify(wrapper, null, 2));
+        else {
+          const d = wrapper.data;
+          console.log([taskId, d?.status, d?.progress, d?.result_url === undefined ? '' : `result ${d.result_url}`, d?.fail_reason ? `reason: ${d.fail_reason}` : ''].filter(Boolean).join('  '));
+        }
+      } else {
+        const task = await client.getVideo(taskId);
+        console.log(values.json ? JSON.stringify(task, null, 2) : describeTask(task));
+      }
+      return 0;
+    } catch (error) {
+      console.error(`videotask status: ${explain(error, client)}`);
+      return 1;
+    }
+  },
+};
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { ...SERVICE_FLAGS, wrapper: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}

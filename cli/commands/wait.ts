@@ -1,0 +1,130 @@
+import { parseArgs } from 'node:util';
+import { PollTimeoutError, type VideoTask } from '../../src/client/index.ts';
+import { FileJournal } from '../../src/client/journal.ts';
+import { pollTask } from '../../src/client/poller.ts';
+import { resumeJournal } from '../../src/client/resume.ts';
+import type { Command } from '../commands.ts';
+import { numberOption } from '../options.ts';
+import { ProgressLine } from '../progress-line.ts';
+import { SERVICE_FLAGS, SERVICE_HELP, clientFrom, explain } from '../service-options.ts';
+import { describeTask } from '../task-line.ts';
+import { UsageError } from '../usage-error.ts';
+
+const HELP = `Usage: videotask wait TASK_ID [options]
+       videotask wait --journal FILE [options]
+
+Polls until completed or failed with the documented loop (§8: 5 s, ×1.5, up to 30 s, at most 60
+attempts; \`unknown\` slows it down, §3). With --journal, picks up every unfinished task a journal knows
+(after a restart, §8) and never resubmits anything.
+
+Exit status: 0 completed, 1 failed (or an error), 3 timed out, 2 bad usage.
+
+Options:
+  --journal FILE        wait for every unfinished task of this journal (written by \`videotask submit --journal\`)
+  --timeout S           total seconds to wait per task (default 1800)
+  --poll-initial S      first interval in seconds (default 5)
+  --poll-factor F       growth factor (default 1.5)
+  --poll-max S          interval ceiling in seconds (default 30)
+  --max-attempts N      queries per task at most (default 60)
+  --json                print the final task as JSON (single task)
+${SERVICE_HELP}`;
+
+export const waitCommand: Command = {
+  name: 'wait',
+  async run(argv) {
+    const { values, positionals } = parse(argv);
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    if ((positionals.length === 1) === (values.journal !== undefined) || positionals.length > 1) throw new UsageError('give one task ID or --journal FILE (not both)');
+    const ms = (flag: string, raw: string | undefined) => {
+      const n = numberOption(flag, raw, { min: 0.001 });
+      return n === undefined ? undefined : n * 1000;
+    };
+    const pollOptions = dropUndefined({
+      initialIntervalMs: ms('--poll-initial', values['poll-initial']),
+      factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }),
+      maxIntervalMs: ms('--poll-max', values['poll-max']),
+      timeoutMs: ms('--timeout', values.timeout),
+      maxAttempts: numberOption('--max-attempts', values['max-attempts'], { integer: true, min: 1 }),
+    });
+    const client = clientFrom(values);
+    const abort = new AbortController();
+    const onSignal = () => abort.abort(new Error('interrupted'));
+    process.once('SIGINT', onSignal);
+    const line = new ProgressLine();
+    try {
+      if (values.journal !== undefined) return await waitJournal(values.journal, client, pollOptions, abort.signal, line);
+      const taskId = positionals[0]!;
+      const { task } = await pollTask((id, signal) => client.getVideo(id, { signal }), taskId, { ...pollOptions, signal: abort.signal, onUpdate: (t) => line.update(describeTask(t)) });
+      line.done();
+      console.log(values.json ? JSON.stringify(task, null, 2) : describeTask(task));
+      return task.status === 'completed' ? 0 : 1;
+    } catch (error) {
+      line.done();
+      if (abort.signal.aborted) {
+        console.error('videotask wait: interrupted; the task goes on. Wait again with the same command.');
+        return 130;
+      }
+      if (error instanceof PollTimeoutError) {
+        console.error(`videotask wait: ${error.message}\n  → the task may still finish: wait again later with the same command. Do not resubmit it (§3).`);
+        return 3;
+      }
+      console.error(`videotask wait: ${explain(error, client)}`);
+      return 1;
+    } finally {
+      process.off('SIGINT', onSignal);
+    }
+  },
+};
+
+async function waitJournal(path: string, client: ReturnType<typeof clientFrom>, pollOptions: object, signal: AbortSignal, line: ProgressLine): Promise<number> {
+  const journal = new FileJournal(path);
+  try {
+    const summary = await resumeJournal(journal, (id, s) => client.getVideo(id, { signal: s }), { ...pollOptions, signal }, {
+      onUpdate: (_record, task: VideoTask) => line.update(describeTask(task)),
+    });
+    line.done();
+    if (summary.tornTail) console.error(`note: the last line of ${path} was cut off by a crash and was ignored; nothing before it was lost.`);
+    for (const r of summary.results) {
+      if (r.outcome === 'completed' || r.outcome === 'failed') console.log(describeTask(r.task));
+      else if (r.outcome === 'timed-out') console.log(`${r.taskId} still ${r.lastStatus ?? 'running'}: timed out (wait again later)`);
+      else if (r.outcome === 'error') console.log(`${r.taskId} error: ${explain(r.error, client)}`);
+    }
+    for (const check of summary.needsCheck) console.error(`check by hand: ${check.message}`);
+    console.error(`${summary.results.length} task(s) followed, ${summary.settled} already settled, ${summary.needsCheck.length} to check by hand.`);
+    if (summary.results.some((r) => r.outcome === 'failed' || r.outcome === 'error')) return 1;
+    if (summary.results.some((r) => r.outcome === 'timed-out')) return 3;
+    return 0;
+  } finally {
+    await journal.close();
+  }
+}
+
+function dropUndefined<T extends Record<string, unknown>>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
+}
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        ...SERVICE_FLAGS,
+        journal: { type: 'string' },
+        timeout: { type: 'string' },
+        'poll-initial': { type: 'string' },
+        'poll-factor': { type: 'string' },
+        'poll-max': { type: 'string' },
+        'max-attempts': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Progress for a person: one line rewritten in place on a terminal, plain lines otherwise (logs, CI),
+ * where only changes are printed.
+ */
+export class ProgressLine {
+  readonly #tty: boolean;
+  #last = '';
+
+  constructor(readonly stream: NodeJS.WriteStream = process.stderr) {
+    this.#tty = stream.isTTY === true;
+  }
+
+  update(text: string): void {
+    if (text === this.#last) return;
+    this.#last = text;
+    if (this.#tty) this.stream.write(`\r\x1b[2K${text}`);
+    else this.stream.write(`${text}\n`);
+  }
+
+  /** Ends the live line so the next output starts on a fresh line. */
+  done(): void {
+    if (this.#tty && this.#last !== '') this.stream.write('\n');
+    this.#last = '';
+  }
+}
