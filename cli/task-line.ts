@@ -1,4 +1,4 @@
-import type { VideoTask } from '../src/client/index.ts';
+import type { VideoTask } from '../src/spec/index.ts';
 
 /** One line for a person: `task_… completed 100% (model) …`. */
 export function describeTask(task: VideoTask): string {

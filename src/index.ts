@@ -4,3 +4,4 @@
  */
 export * from './spec/index.ts';
 export type { components, paths, operations } from './generated/openapi.ts';
+export * from './client/index.ts';

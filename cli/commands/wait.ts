@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { PollTimeoutError, type VideoTask } from '../../src/client/index.ts';
+import { PollTimeoutError } from '../../src/client/index.ts';
+import type { VideoTask } from '../../src/spec/index.ts';
 import { FileJournal } from '../../src/client/journal.ts';
 import { pollTask } from '../../src/client/poller.ts';
 import { resumeJournal } from '../../src/client/resume.ts';
