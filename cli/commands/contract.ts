@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { DOCUMENTED_POLL, renderSummary, runContract, TargetError, writeReports, type ContractTarget } from '../../contracts/index.ts';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { Command } from '../commands.ts';
-import { numberOption } from '../options.ts';
+import { dropUndefined, numberOption, parseFlags, secondsOption } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
 
 const HELP = `Usage: videotask contract [options]
@@ -41,10 +40,6 @@ export const contractCommand: Command = {
     const tier = values.tier ?? env['VIDEOTASK_TIER'] ?? 'lifecycle';
     if (tier !== 'free' && tier !== 'lifecycle') throw new UsageError(`--tier must be free or lifecycle, got "${tier}"`);
     const budget = numberOption('--budget', values.budget ?? env['VIDEOTASK_BUDGET'], { integer: true, min: 0, max: 100 }) ?? 2;
-    const seconds = (flag: string, raw: string | undefined) => {
-      const n = numberOption(flag, raw, { min: 0.001 });
-      return n === undefined ? undefined : n * 1000;
-    };
     let apiKey = values['api-key'] ?? env['VIDEOTASK_API_KEY'];
     let otherApiKey = values['other-api-key'] ?? env['VIDEOTASK_OTHER_API_KEY'];
     let mock: Awaited<ReturnType<typeof startMockServer>> | undefined;
@@ -62,7 +57,7 @@ export const contractCommand: Command = {
     const poll = {
       ...DOCUMENTED_POLL,
       ...pollDefaults,
-      ...defined({ initialMs: seconds('--poll-initial', values['poll-initial']), maxMs: seconds('--poll-max', values['poll-max']), timeoutMs: seconds('--timeout', values.timeout), factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }) }),
+      ...dropUndefined({ initialMs: secondsOption('--poll-initial', values['poll-initial']), maxMs: secondsOption('--poll-max', values['poll-max']), timeoutMs: secondsOption('--timeout', values.timeout), factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }) }),
     };
     if (baseUrl === undefined) {
       mock = await startMockServer({ port: 0, speed: 100 });
@@ -99,33 +94,20 @@ export const contractCommand: Command = {
   },
 };
 
-function defined<T extends Record<string, unknown>>(value: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
-}
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'base-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        'other-api-key': { type: 'string' },
-        model: { type: 'string' },
-        tier: { type: 'string' },
-        budget: { type: 'string' },
-        strict: { type: 'boolean' },
-        'report-dir': { type: 'string' },
-        'poll-initial': { type: 'string' },
-        'poll-factor': { type: 'string' },
-        'poll-max': { type: 'string' },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(argv, {
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'other-api-key': { type: 'string' },
+    model: { type: 'string' },
+    tier: { type: 'string' },
+    budget: { type: 'string' },
+    strict: { type: 'boolean' },
+    'report-dir': { type: 'string' },
+    'poll-initial': { type: 'string' },
+    'poll-factor': { type: 'string' },
+    'poll-max': { type: 'string' },
+    timeout: { type: 'string' },
+  });
 }

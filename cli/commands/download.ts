@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { Command } from '../commands.ts';
+import { parseFlags } from '../options.ts';
 import { ProgressLine } from '../progress-line.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom, explain } from '../service-options.ts';
 import { UsageError } from '../usage-error.ts';
@@ -49,9 +49,5 @@ export const downloadCommand: Command = {
 const kib = (bytes: number) => (bytes < 10_240 ? `${bytes} B` : `${(bytes / 1024).toFixed(0)} KiB`);
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { ...SERVICE_FLAGS, output: { type: 'string', short: 'o' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(argv, { ...SERVICE_FLAGS, output: { type: 'string', short: 'o' }, force: { type: 'boolean' } }, true);
 }

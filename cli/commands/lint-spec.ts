@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { CONTROL_SPEC_PATH, SERVICE_SPEC_PATH, loadSpecFile, readLifecycle } from '../../src/spec/index.ts';
 import type { Command } from '../commands.ts';
-import { UsageError } from '../usage-error.ts';
+import { parseFlags } from '../options.ts';
 
 export const lintSpecCommand: Command = {
   name: 'lint-spec',
@@ -28,9 +27,5 @@ export const lintSpecCommand: Command = {
 };
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({ args: [...argv], options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(argv, {}, true);
 }

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import { BUILT_IN_TOKENS, maskKey, tokensFromConfig, type MockToken } from '../../mocks/core/tokens.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
 import type { Command } from '../commands.ts';
 import { UsageError } from '../usage-error.ts';
-import { numberOption } from '../options.ts';
+import { numberOption, parseFlags } from '../options.ts';
 
 const HELP = `Usage: videotask mock [options]
 
@@ -135,31 +134,21 @@ function readConfig(file: string): ReturnType<typeof tokensFromConfig> {
 }
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        speed: { type: 'string' },
-        seed: { type: 'string' },
-        config: { type: 'string' },
-        'content-redirect': { type: 'boolean' },
-        'failure-rate': { type: 'string' },
-        'artifact-ttl': { type: 'string' },
-        'family-bound': { type: 'boolean' },
-        'admin-token': { type: 'string' },
-        profile: { type: 'string' },
-        clock: { type: 'string' },
-        'rate-limit': { type: 'string' },
-        defect: { type: 'string', multiple: true },
-        'list-defects': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    speed: { type: 'string' },
+    seed: { type: 'string' },
+    config: { type: 'string' },
+    'content-redirect': { type: 'boolean' },
+    'failure-rate': { type: 'string' },
+    'artifact-ttl': { type: 'string' },
+    'family-bound': { type: 'boolean' },
+    'admin-token': { type: 'string' },
+    profile: { type: 'string' },
+    clock: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    defect: { type: 'string', multiple: true },
+    'list-defects': { type: 'boolean' },
+  });
 }

@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import type { Command } from '../commands.ts';
+import { parseFlags } from '../options.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom, explain } from '../service-options.ts';
 import { UsageError } from '../usage-error.ts';
 import { describeTask } from '../task-line.ts';
@@ -46,9 +46,5 @@ export const statusCommand: Command = {
 };
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { ...SERVICE_FLAGS, wrapper: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(argv, { ...SERVICE_FLAGS, wrapper: { type: 'boolean' }, json: { type: 'boolean' } }, true);
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { ApiError, SubmissionUnconfirmedError, type SubmitRequest, type VideoTaskClient } from '../../src/client/index.ts';
 import { FileJournal } from '../../src/client/journal.ts';
 import { submitWithRetry } from '../../src/client/retry.ts';
 import type { Command } from '../commands.ts';
+import { parseFlags } from '../options.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom, explain } from '../service-options.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -85,26 +85,16 @@ function parseMetadata(raw: string): Record<string, unknown> {
 }
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...SERVICE_FLAGS,
-        model: { type: 'string' },
-        prompt: { type: 'string' },
-        image: { type: 'string', multiple: true },
-        metadata: { type: 'string' },
-        seconds: { type: 'string' },
-        size: { type: 'string' },
-        endpoint: { type: 'string' },
-        journal: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(argv, {
+    ...SERVICE_FLAGS,
+    model: { type: 'string' },
+    prompt: { type: 'string' },
+    image: { type: 'string', multiple: true },
+    metadata: { type: 'string' },
+    seconds: { type: 'string' },
+    size: { type: 'string' },
+    endpoint: { type: 'string' },
+    journal: { type: 'string' },
+    json: { type: 'boolean' },
+  });
 }

@@ -1,11 +1,10 @@
-import { parseArgs } from 'node:util';
 import { PollTimeoutError } from '../../src/client/index.ts';
 import type { VideoTask } from '../../src/spec/index.ts';
 import { FileJournal } from '../../src/client/journal.ts';
 import { pollTask } from '../../src/client/poller.ts';
 import { resumeJournal } from '../../src/client/resume.ts';
 import type { Command } from '../commands.ts';
-import { numberOption } from '../options.ts';
+import { dropUndefined, numberOption, parseFlags, secondsOption } from '../options.ts';
 import { ProgressLine } from '../progress-line.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom, explain } from '../service-options.ts';
 import { describeTask } from '../task-line.ts';
@@ -39,15 +38,11 @@ export const waitCommand: Command = {
       return 0;
     }
     if ((positionals.length === 1) === (values.journal !== undefined) || positionals.length > 1) throw new UsageError('give one task ID or --journal FILE (not both)');
-    const ms = (flag: string, raw: string | undefined) => {
-      const n = numberOption(flag, raw, { min: 0.001 });
-      return n === undefined ? undefined : n * 1000;
-    };
     const pollOptions = dropUndefined({
-      initialIntervalMs: ms('--poll-initial', values['poll-initial']),
+      initialIntervalMs: secondsOption('--poll-initial', values['poll-initial']),
       factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }),
-      maxIntervalMs: ms('--poll-max', values['poll-max']),
-      timeoutMs: ms('--timeout', values.timeout),
+      maxIntervalMs: secondsOption('--poll-max', values['poll-max']),
+      timeoutMs: secondsOption('--timeout', values.timeout),
       maxAttempts: numberOption('--max-attempts', values['max-attempts'], { integer: true, min: 1 }),
     });
     const client = clientFrom(values);
@@ -103,29 +98,16 @@ async function waitJournal(path: string, client: ReturnType<typeof clientFrom>, 
   }
 }
 
-function dropUndefined<T extends Record<string, unknown>>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
-}
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        ...SERVICE_FLAGS,
-        journal: { type: 'string' },
-        timeout: { type: 'string' },
-        'poll-initial': { type: 'string' },
-        'poll-factor': { type: 'string' },
-        'poll-max': { type: 'string' },
-        'max-attempts': { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(argv, {
+    ...SERVICE_FLAGS,
+    journal: { type: 'string' },
+    timeout: { type: 'string' },
+    'poll-initial': { type: 'string' },
+    'poll-factor': { type: 'string' },
+    'poll-max': { type: 'string' },
+    'max-attempts': { type: 'string' },
+    json: { type: 'boolean' },
+  }, true);
 }

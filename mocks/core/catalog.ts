@@ -52,7 +52,7 @@ export type Routing =
   | { readonly ok: false; readonly reason: 'token_model_not_allowed' | 'no_channel' };
 
 /** Where a submission for `modelId` by `token` goes: the gateway's model routing. */
-export function route(models: ReadonlyMap<string, CatalogModel>, family: FamilyState, token: MockToken, modelId: string): Routing {
+export function route(models: ReadonlyMap<string, CatalogModel>, token: MockToken, modelId: string): Routing {
   if (token.models !== undefined && !token.models.includes(modelId)) return { ok: false, reason: 'token_model_not_allowed' };
   const model = models.get(modelId);
   if (model === undefined || !model.groups.includes(token.group)) return { ok: false, reason: 'no_channel' };

@@ -49,7 +49,7 @@ export function admit(context: RouteContext, operationId: string, bodyOverride?:
   const model = body['model'];
   if (model === undefined || model === null || model === '') return { kind: 'model_required' };
   if (typeof model !== 'string') return { kind: 'invalid_request', detail: { problem: 'model must be a string' } };
-  const routing = routeModel(state.models, state.family, token, model);
+  const routing = routeModel(state.models, token, model);
   if (!routing.ok) return { kind: routing.reason === 'token_model_not_allowed' ? 'model_not_allowed' : 'model_not_found', detail: { model, group: token.group } };
 
   const invalid = checkFields(context, operationId, body, routing.model);
