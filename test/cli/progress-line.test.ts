@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { ProgressLine } from '../../cli/progress-line.ts';
+
+function stream(isTTY: boolean) {
+  const chunks: string[] = [];
+  return { chunks, out: { isTTY, write: (s: string) => chunks.push(s) > 0 } as unknown as NodeJS.WriteStream };
+}
+
+describe('ProgressLine', () => {
+  it('rewrites one line in place on a terminal and ends it with a newline', () => {
+    const { chunks, out } = stream(true);
+    const line = new ProgressLine(out);
+    line.update('queued 0%');
+    line.update('queued 0%');
+    line.update('in_progress 40%');
+    line.done();
+    expect(chunks).toEqual(['\r\x1b[2Kqueued 0%', '\r\x1b[2Kin_progress 40%', '\n']);
+  });
+
+  it('prints plain lines, changes only, when not on a terminal', () => {
+    const { chunks, out } = stream(false);
+    const line = new ProgressLine(out);
+    line.update('queued 0%');
+    line.update('queued 0%');
+    line.update('completed 100%');
+    line.done();
+    expect(chunks).toEqual(['queued 0%\n', 'completed 100%\n']);
+  });
+});
