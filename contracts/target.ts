@@ -1,3 +1,5 @@
+import { SECOND_FAMILY as SECOND_FAMILY_SPEC } from '../src/spec/second-family.ts';
+
 /**
  * What a contract run points at and how far it may go. Built from flags or `VIDEOTASK_*` variables;
  * the API keys live here and nowhere else (reports and messages mask them).
@@ -36,4 +38,5 @@ export interface ContractTarget {
 
 export const DOCUMENTED_POLL: PollSchedule = { initialMs: 5_000, factor: 1.5, maxMs: 30_000, timeoutMs: 15 * 60_000, maxAttempts: 60 };
 
-export const SECOND_FAMILY = ['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'] as const;
+/** The second family's model IDs (§1). */
+export const SECOND_FAMILY: readonly string[] = SECOND_FAMILY_SPEC.models;

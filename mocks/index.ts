@@ -13,3 +13,4 @@ export { DEFAULT_TIMING, type TaskPlan, type Timing, type Outcome } from './core
 export { TaskStore, TaskRecord } from './core/store.ts';
 export { sampleVideo } from './core/media.ts';
 export type { CoreRequest, CoreResponse } from './core/http-types.ts';
+export { readStateFile, StateFileError, type StateFile, type StateFileOptions, type RestoredState } from './core/state-file.ts';

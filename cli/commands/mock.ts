@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
+import { createMockService, type MockService } from '../../mocks/core/service.ts';
+import { StateFileError } from '../../mocks/core/state-file.ts';
 import { BUILT_IN_TOKENS, maskKey, tokensFromConfig, type MockToken } from '../../mocks/core/tokens.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
@@ -27,6 +29,8 @@ Options:
   --defect NAME         play a deliberately broken deployment (repeatable; see --list-defects)
   --list-defects        print each defect's name and what it breaks, one per line, and exit
   --admin-token TOKEN   require this bearer token on the control API (/__mock/), reachable from anywhere
+  --state FILE          keep tasks, clock position and second-family binding in FILE across restarts
+                        (created if missing; changes written every second; compacted on SIGINT/SIGTERM)
   -h, --help            show this help`;
 
 export const mockCommand: Command = {
@@ -62,11 +66,11 @@ export const mockCommand: Command = {
     }
     const config = values.config === undefined ? { tokens: [], replaceBuiltIn: false } : readConfig(values.config);
 
-    let server;
+    const stateFile = values.state;
+    if (stateFile === '') throw new UsageError('--state needs a file name');
+    let service: MockService;
     try {
-      server = await startMockServer({
-        port,
-        host: values.host ?? '127.0.0.1',
+      service = createMockService({
         clock: { mode: clockMode, speed },
         seed,
         profile,
@@ -79,8 +83,19 @@ export const mockCommand: Command = {
         adminToken: values['admin-token'],
         tokens: config.tokens,
         replaceBuiltInTokens: config.replaceBuiltIn,
+        stateFile: stateFile === undefined ? undefined : { path: stateFile, onError: reportOnce() },
       });
     } catch (error) {
+      if (!(error instanceof StateFileError)) throw error;
+      console.error(`videotask mock: ${error.message}${error.line === undefined ? '' : '. Fix or move the file (a missing file starts afresh).'}`);
+      return 2;
+    }
+
+    let server;
+    try {
+      server = await startMockServer({ port, host: values.host ?? '127.0.0.1', service });
+    } catch (error) {
+      service.stateFile?.close();
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') console.error(`videotask mock: port ${port} is in use. Pick another with --port N, or --port 0 for a free one.`);
       else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') console.error(`videotask mock: cannot bind ${values.host}: use an address of this machine, e.g. --host 127.0.0.1.`);
@@ -95,6 +110,8 @@ export const mockCommand: Command = {
     console.log('  API keys (Authorization: Bearer <key>):');
     for (const t of tokens) console.log(`    ${(builtIn.has(t.key) ? t.key : maskKey(t.key)).padEnd(18)} ${describe(t)}`);
     console.log(`  control API: ${server.url}/__mock/ (${values['admin-token'] === undefined ? 'loopback only' : 'admin token required'})`);
+    console.log(`  API reference: ${server.url}/docs (keys pre-filled for "Try it out")`);
+    if (service.stateFile !== undefined) console.log(`  state file: ${describeState(service)}`);
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
@@ -102,9 +119,33 @@ export const mockCommand: Command = {
       process.once('SIGTERM', stop);
     });
     await server.close();
+    try {
+      service.stateFile?.close();
+    } catch (error) {
+      console.error(`videotask mock: ${(error as Error).message}`);
+      return 1;
+    }
     return 0;
   },
 };
+
+function describeState(service: MockService): string {
+  const file = service.stateFile!;
+  const restored = file.restored;
+  if (restored === undefined) return `${file.path} (new)`;
+  const torn = restored.ignoredBytes > 0 ? `; ignored a torn last line (${restored.ignoredBytes} bytes)` : '';
+  return `${file.path} (restored ${restored.tasks.size} task${restored.tasks.size === 1 ? '' : 's'}, clock ${new Date(restored.clock).toISOString()}, start ${restored.starts + 1}${torn})`;
+}
+
+/** Prints a state file write error once per distinct message (the timer retries every second). */
+function reportOnce(): (error: Error) => void {
+  let last = '';
+  return (error) => {
+    if (error.message === last) return;
+    last = error.message;
+    console.error(`videotask mock: ${error.message} (the mock keeps serving; retrying)`);
+  };
+}
 
 function parseRateLimit(raw: string): { requests: number; windowMs: number } {
   const match = /^(\d+)\/(\d+(?:\.\d+)?)s?$/.exec(raw.trim());
@@ -150,5 +191,6 @@ function parse(argv: readonly string[]) {
     'rate-limit': { type: 'string' },
     defect: { type: 'string', multiple: true },
     'list-defects': { type: 'boolean' },
+    state: { type: 'string' },
   });
 }

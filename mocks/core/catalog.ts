@@ -1,3 +1,4 @@
+import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
 import type { MockToken } from './tokens.ts';
 
 export type ModelFamily = 'primary' | 'second';
@@ -19,8 +20,9 @@ export interface CatalogModel {
 /** The gateway rejects a duration or `seconds` outside 1..3600 before any channel sees it. */
 export const GATEWAY_DURATION = { min: 1, max: 3600 } as const;
 
-export const SECOND_FAMILY_MODELS = ['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'] as const;
+export const SECOND_FAMILY_MODELS: readonly string[] = SECOND_FAMILY.models;
 
+// The document names the models (§1); their ranges, resolutions and prices are the mock's own (§8: not shown).
 const secondFamily = (id: string, resolutions: readonly string[], pricePerSecond: number): CatalogModel => ({
   id, family: 'second', groups: ['vip'], ownedBy: 'alt-video', duration: { min: 4, max: 12, default: 5 }, resolutions, pricePerSecond,
 });
@@ -44,7 +46,7 @@ export interface FamilyState {
 }
 
 export function channelType(family: FamilyState, model: CatalogModel): number {
-  return model.family === 'second' && family.bound ? 61 : 54;
+  return model.family === 'second' && family.bound ? SECOND_FAMILY.pluginChannelType : SECOND_FAMILY.builtInChannelType;
 }
 
 export type Routing =

@@ -1,4 +1,4 @@
-import { serviceContract } from '../../src/spec/index.ts';
+import { SECOND_FAMILY, serviceContract } from '../../src/spec/index.ts';
 import type { Defect } from '../defects/defect.ts';
 import { resolveDefects } from '../defects/registry.ts';
 import { ArtifactSigner } from './artifacts.ts';
@@ -11,6 +11,7 @@ import { DEFAULT_TIMING, type Timing } from './plan.ts';
 import { PROFILES, type ProfileName } from './profiles.ts';
 import { createRandom, randomSeed } from './random.ts';
 import { RateLimiter } from './rate-limiter.ts';
+import { openStateFile, randomSeedFor, readStateFile, type StateFile, type StateFileOptions } from './state-file.ts';
 import { ROUTES } from './route-table.ts';
 import { Router } from './router.ts';
 import { wrapperStatuses } from './render.ts';
@@ -49,6 +50,12 @@ export interface MockOptions {
   readonly adminToken?: string | undefined;
   /** Named deliberately broken behaviours (`videotask mock --list-defects`). */
   readonly defects?: readonly string[] | undefined;
+  /**
+   * Keep tasks, clock position, binding and row counter in this file across restarts
+   * ([decisions/007](../../decisions/007-mock-state-file.md)). What it holds wins over `seed`,
+   * `clock.start` and `familyBound`. Call `service.stateFile.close()` when done.
+   */
+  readonly stateFile?: string | StateFileOptions | undefined;
 }
 
 /** The simulated service: one engine behind both hosts. */
@@ -62,6 +69,8 @@ export interface MockService {
   readonly defects: readonly string[];
   /** Submissions seen per client request ID (`X-Request-Id` or `Idempotency-Key` header). */
   readonly submissionsByRequestId: ReadonlyMap<string, number>;
+  /** The state file kept up to date (`stateFile` option), if any. */
+  readonly stateFile: StateFile | undefined;
   /** Answers one request. Synchronous: all state is in memory. */
   handle(request: CoreRequest): CoreResponse;
   reset(): void;
@@ -78,15 +87,18 @@ export const DEFAULT_ARTIFACT_TTL_MS = 60 * 60 * 1000;
  * service.clock.advance(60_000);
  */
 export function createMockService(options: MockOptions = {}): MockService {
-  const clock = isClock(options.clock) ? options.clock : createClock({ ...options.clock, ...(options.speed !== undefined ? { speed: options.speed } : {}) });
-  const seed = options.seed ?? randomSeed();
+  const stateOptions = typeof options.stateFile === 'string' ? { path: options.stateFile } : options.stateFile;
+  if (stateOptions !== undefined && isClock(options.clock)) throw new RangeError('stateFile needs clock options, not a Clock: the service makes the clock that resumes from the saved time');
+  const restored = stateOptions === undefined ? undefined : readStateFile(stateOptions.path);
+  const clock = isClock(options.clock) ? options.clock : createClock({ ...options.clock, ...(options.speed !== undefined ? { speed: options.speed } : {}), ...(restored !== undefined ? { start: restored.clock } : {}) });
+  const seed = restored?.seed ?? options.seed ?? randomSeed();
   const failureRate = options.failureRate ?? 0;
   if (!(failureRate >= 0 && failureRate <= 1)) throw new RangeError(`failureRate must be between 0 and 1, got ${failureRate}`);
   const profile = PROFILES[options.profile ?? 'documented'];
   if (profile === undefined) throw new RangeError(`Unknown profile "${String(options.profile)}": use documented or observed`);
   const defects: readonly Defect[] = resolveDefects(options.defects ?? []);
   const { validators, lifecycle } = serviceContract();
-  const family: FamilyState = { bound: options.familyBound ?? false, pluginVersion: '1.0.5', pluginName: 'alt-video' };
+  const family: FamilyState = { bound: restored?.familyBound ?? options.familyBound ?? false, pluginVersion: SECOND_FAMILY.pluginVersion, pluginName: 'alt-video' };
   const store = new TaskStore();
   const tokens = new TokenDirectory(options.replaceBuiltInTokens === true ? (options.tokens ?? []) : [...BUILT_IN_TOKENS, ...(options.tokens ?? [])]);
   const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
@@ -94,7 +106,7 @@ export function createMockService(options: MockOptions = {}): MockService {
 
   const state: ServiceState = {
     clock,
-    random: createRandom(seed),
+    random: createRandom(randomSeedFor(seed, restored)),
     store,
     tokens,
     models: new Map<string, CatalogModel>(BUILT_IN_MODELS.map((m) => [m.id, m])),
@@ -122,6 +134,7 @@ export function createMockService(options: MockOptions = {}): MockService {
       family.bound = options.familyBound ?? false;
     },
   };
+  const stateFile = stateOptions === undefined ? undefined : openStateFile(stateOptions, { store, clock, family, seed }, restored);
   const router = new Router(ROUTES);
   let requestCounter = 0;
   const requestIdPrefix = new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14);
@@ -159,6 +172,7 @@ export function createMockService(options: MockOptions = {}): MockService {
     profile: profile.name,
     defects: defects.map((d) => d.name),
     submissionsByRequestId,
+    stateFile,
     reset: state.reset,
     handle(incoming) {
       const requestId = `${requestIdPrefix}${(++requestCounter).toString().padStart(8, '0')}`;

@@ -13,7 +13,7 @@ export class TaskRecord {
     readonly model: string,
     /** Simulated ms since the epoch. */
     readonly createdAt: number,
-    public plan: TaskPlan,
+    plan: TaskPlan,
     /** The channel type it was routed to (`"54"`, `"61"`): the wrapper's `platform`. */
     readonly platform: string,
     /** Seconds of video asked for (what the task is charged for). */
@@ -22,10 +22,47 @@ export class TaskRecord {
     readonly quota: number,
     /** Row number, as the gateway's task table numbers them. */
     readonly row: number,
-  ) {}
+  ) {
+    this.#plan = plan;
+  }
+
+  #plan: TaskPlan;
+  #queries = 0;
+  /** The store holding it, told of every change (a state file journals them). */
+  #store: TaskStore | undefined;
+
+  get plan(): TaskPlan {
+    return this.#plan;
+  }
+
+  /** Replaced when an outcome is forced (`forcePlan`). */
+  set plan(plan: TaskPlan) {
+    this.#plan = plan;
+    this.#store?.changed(this);
+  }
 
   /** Status queries answered so far (the `flaky` scenario fails every n-th). */
-  queries = 0;
+  get queries(): number {
+    return this.#queries;
+  }
+
+  set queries(count: number) {
+    this.#queries = count;
+    this.#store?.changed(this);
+  }
+
+  /** @internal Called by `TaskStore.add`. */
+  static attach(task: TaskRecord, store: TaskStore): void {
+    task.#store = store;
+  }
+}
+
+/** Told of every change to a store's tasks (`mocks/core/state-file.ts`). */
+export interface TaskStoreObserver {
+  /** A task was added, or its plan or query counter changed. */
+  changed(task: TaskRecord): void;
+  /** Every task was forgotten (`POST /__mock/reset`). */
+  cleared(): void;
 }
 
 /** Tasks by public ID: O(1) lookup and insert whatever the count. */
@@ -39,6 +76,8 @@ export class TaskStore {
   add(task: TaskRecord): void {
     if (this.#tasks.has(task.id)) throw new Error(`Task ${task.id} already exists`);
     this.#tasks.set(task.id, task);
+    TaskRecord.attach(task, this);
+    this.#observer?.changed(task);
   }
 
   get(id: string): TaskRecord | undefined {
@@ -58,6 +97,7 @@ export class TaskStore {
   clear(): void {
     this.#tasks.clear();
     this.#rows = 0;
+    this.#observer?.cleared();
   }
 
   #rows = 0;
@@ -65,5 +105,27 @@ export class TaskStore {
   /** The next row number. */
   nextRow(): number {
     return ++this.#rows;
+  }
+
+  /** The last row number handed out (0 after `clear`). */
+  get rows(): number {
+    return this.#rows;
+  }
+
+  /** Continues row numbering after `rows` (a restored store). */
+  resumeRows(rows: number): void {
+    this.#rows = Math.max(this.#rows, rows);
+  }
+
+  #observer: TaskStoreObserver | undefined;
+
+  /** Sets (or, with `undefined`, removes) the one observer of changes. */
+  observe(observer: TaskStoreObserver | undefined): void {
+    this.#observer = observer;
+  }
+
+  /** @internal A task of this store changed (its plan or query counter). */
+  changed(task: TaskRecord): void {
+    if (this.#observer !== undefined && this.#tasks.get(task.id) === task) this.#observer.changed(task);
   }
 }

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import { createMockService, DEFAULT_MAX_BODY_BYTES, type MockOptions, type MockService } from '../core/service.ts';
+import { docsResponse, isDocsPath } from './docs-page.ts';
 
 export interface MockServerOptions extends MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -55,8 +56,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return origin;
   };
 
-  const server: Server = createServer((req, res) => {
+  // requireHostHeader: node's own check answers a Host-less HTTP/1.1 request with an empty 400; this answers it in JSON.
+  const server: Server = createServer({ requireHostHeader: false }, (req, res) => {
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      req.resume();
+      return send(res, hostError(400, 'bad_request', 'Malformed HTTP request: HTTP/1.1 needs a Host header'));
+    }
     const url = req.url ?? '/';
+    // The API reference page (`/docs`, docs-page.ts): one char code compare for every other request.
+    if (url.charCodeAt(1) === 100 /* d */ && isDocsPath(url)) {
+      req.resume();
+      return send(res, docsResponse(req.method ?? 'GET', url, originOf(req.headers.host), service.tokens.list()));
+    }
     const q = url.indexOf('?');
     const method = req.method ?? 'GET';
     if (req.headers.origin !== undefined && method === 'OPTIONS') return send(res, preflight(req));
@@ -96,8 +107,17 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // Malformed HTTP never reaches the handler: answer it with JSON too, and never hang on a slow client.
   server.on('clientError', (_error, socket) => {
     if (!socket.writable) return socket.destroy();
-    const body = JSON.stringify({ error: { message: 'Malformed HTTP request', type: 'invalid_request_error', code: 'bad_request' } });
-    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(rawError(400, 'Bad Request', 'bad_request', 'Malformed HTTP request'));
+  });
+  // Without these listeners node answers `Expect: <not 100-continue>` with an empty 417 and drops CONNECT unanswered.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    send(res, hostError(417, 'expectation_failed', 'Only the expectation 100-continue is supported: send the request without this Expect header'));
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    // The socket leaves node's hands here: read it to its end (else it never closes), never let a reset throw.
+    socket.on('error', () => socket.destroy()).setTimeout(5_000, () => socket.destroy()).resume();
+    socket.end(rawError(405, 'Method Not Allowed', 'method_not_allowed', 'CONNECT is not allowed: this is not a proxy'));
   });
   server.requestTimeout = 30_000;
   server.headersTimeout = 20_000;
@@ -124,6 +144,17 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         setTimeout(() => server.closeAllConnections(), 1000).unref();
       }),
   };
+}
+
+/** A JSON error (OpenAI envelope) answered by the host itself, for requests the core never sees; closes the connection. */
+function hostError(status: number, code: string, message: string): CoreResponse {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' }, body: JSON.stringify({ error: { message, type: 'invalid_request_error', code } }) };
+}
+
+/** The same, as raw bytes for a socket that has no ServerResponse (malformed HTTP, CONNECT). */
+function rawError(status: number, reason: string, code: string, message: string): string {
+  const body = JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
 function send(res: ServerResponse, response: CoreResponse, then?: () => void): void {

@@ -6,6 +6,7 @@ export * from './spec-types.ts';
 export * from './load-spec.ts';
 export * from './lifecycle.ts';
 export * from './validators.ts';
+export * from './second-family.ts';
 
 let shared: { validators: SpecValidators; lifecycle: Lifecycle } | undefined;
 

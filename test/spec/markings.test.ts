@@ -62,3 +62,15 @@ describe('markings', () => {
     );
   });
 });
+
+describe('x-second-family', () => {
+  it('states the family as §1 does: three model IDs, plugin 1.0.5, channel types 54 and 61', async () => {
+    const { SECOND_FAMILY } = await import('../../src/spec/index.ts');
+    expect(SECOND_FAMILY).toEqual({ models: ['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'], pluginVersion: '1.0.5', builtInChannelType: 54, pluginChannelType: 61 });
+    const doc = readServiceDocument();
+    for (const model of SECOND_FAMILY.models) expect(doc).toContain(`\`${model}\``);
+    expect(doc).toMatch(/enabled at version 1\.0\.5/);
+    expect(doc).toMatch(/channel of type 54/);
+    expect(doc).toMatch(/type 61/);
+  });
+});

@@ -4,6 +4,7 @@ import { forcePlan, snapshot } from '../snapshot.ts';
 import { UPSTREAM_FAILURES } from '../plan.ts';
 import { SCENARIOS } from '../scenarios.ts';
 import { SECOND_FAMILY_MODELS, type FamilyState } from '../catalog.ts';
+import { SECOND_FAMILY } from '../../../src/spec/second-family.ts';
 import type { ServiceState } from '../service-state.ts';
 import type { TaskRecord } from '../store.ts';
 
@@ -73,7 +74,7 @@ export function forceOutcome(state: ServiceState, taskId: string, body: unknown)
 }
 
 export function familyState(family: FamilyState): Schemas['FamilyBinding'] {
-  return { bound: family.bound, channelType: family.bound ? 61 : 54, pluginVersion: family.pluginVersion, models: [...SECOND_FAMILY_MODELS] };
+  return { bound: family.bound, channelType: family.bound ? SECOND_FAMILY.pluginChannelType : SECOND_FAMILY.builtInChannelType, pluginVersion: family.pluginVersion, models: [...SECOND_FAMILY_MODELS] };
 }
 
 export function listTasks(state: ServiceState, query: string): CoreResponse {

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { maskKey } from '../../src/client/index.ts';
+import type { Command } from '../commands.ts';
+import { monitorRound } from '../monitor-round.ts';
+import { parseFlags, secondsOption } from '../options.ts';
+import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
+import { UsageError } from '../usage-error.ts';
+
+const DEFAULT_INTERVAL_S = 60;
+
+const HELP = `Usage: videotask monitor [options]
+
+Day-to-day monitoring that creates no video task (§9): authentication and the catalog (GET /v1/models),
+the visibility of the expected models, and one status query of each task a journal still has in
+progress. Prints one line per check on stdout, "OK|FAIL <check> <detail>"; never submits, never polls
+to completion, never writes the journal.
+
+Options:
+  --expect-model M      a model /v1/models must list for this key (repeatable)
+  --journal FILE        query each task this journal has in progress once (written by \`videotask submit --journal\`)
+  --once                one round, then exit (for cron)
+  --interval S          seconds between rounds (default ${DEFAULT_INTERVAL_S}); runs until SIGINT/SIGTERM
+${SERVICE_HELP}
+  -h, --help            show this help
+
+Exit status (--once, or the last round when stopped): 0 every check OK; 1 a check failed; 2 bad usage
+or the service unreachable; 130 stopped before the first round ended.`;
+
+export const monitorCommand: Command = {
+  name: 'monitor',
+  async run(argv) {
+    const { values } = parseFlags(argv, {
+      ...SERVICE_FLAGS,
+      'expect-model': { type: 'string', multiple: true },
+      journal: { type: 'string' },
+      interval: { type: 'string' },
+      once: { type: 'boolean' },
+    });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    if (values.once === true && values.interval !== undefined) throw new UsageError('give --once or --interval S, not both');
+    const intervalMs = secondsOption('--interval', values.interval) ?? DEFAULT_INTERVAL_S * 1000;
+    const expectModels = [...new Set(values['expect-model'] ?? [])];
+    if (expectModels.some((m) => m.trim() === '')) throw new UsageError('--expect-model must not be empty');
+    if (values.journal !== undefined && !existsSync(values.journal)) throw new UsageError(`--journal ${values.journal} does not exist`);
+    const client = clientFrom(values);
+    const apiKey = (values['api-key'] ?? process.env['VIDEOTASK_API_KEY'])!;
+    const options = { expectModels, journal: values.journal, secrets: [apiKey] };
+
+    if (values.once === true) return printRound(await monitorRound(client, options));
+
+    const stop = new AbortController();
+    const onSignal = () => stop.abort(new Error('stopped'));
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    console.error(`videotask monitor: checking ${client.baseUrl} with ${maskKey(apiKey)} every ${intervalMs / 1000} s; stop with Ctrl-C (SIGINT) or SIGTERM`);
+    let last: number | undefined;
+    try {
+      for (let round = 1; !stop.signal.aborted; round++) {
+        console.error(`round ${round} at ${new Date().toISOString()}`);
+        try {
+          last = printRound(await monitorRound(client, { ...options, signal: stop.signal }));
+        } catch (error) {
+          if (stop.signal.aborted) break;
+          throw error;
+        }
+        await sleep(intervalMs, stop.signal);
+      }
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    console.error(`videotask monitor: stopped${last === undefined ? ' before the first round ended' : `; the last round's status was ${last}`}`);
+    return last ?? 130;
+  },
+};
+
+function printRound(result: Awaited<ReturnType<typeof monitorRound>>): number {
+  for (const line of result.lines) console.log(`${line.ok ? 'OK' : 'FAIL'} ${line.check} ${line.detail}`);
+  const failed = result.lines.filter((l) => !l.ok).length;
+  console.error(`${result.lines.length - failed} OK, ${failed} FAIL${result.status === 2 ? ' (the service could not be reached)' : ''}`);
+  return result.status;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs the whole `npm test` (spec lint, generated-code check, tsc, vitest) under other Node majors,
+# taken from the npm registry's `node` package: `npx -p node@MAJOR` puts that Node first on PATH, so
+# npm, its scripts, vitest and every child process the tests spawn (process.execPath) run on it.
+#
+#   scripts/test-node-versions.sh          # Node 22 and 24
+#   scripts/test-node-versions.sh 22       # only 22
+#
+# Needs the dependencies installed (`npm install`) and the npm registry reachable (the first run per
+# major downloads Node, ~30 MB). Exits 1 when any version fails, after trying all, and says which.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+majors=("$@")
+[[ ${#majors[@]} -eq 0 ]] && majors=(22 24)
+
+declare -a summary=()
+failed=0
+for major in "${majors[@]}"; do
+  if [[ ! $major =~ ^[0-9]+$ ]]; then
+    echo "test-node-versions: \"$major\" is not a Node major version (e.g. 22)" >&2
+    exit 2
+  fi
+  echo "=== Node $major: npx -p node@$major … npm test ==="
+  started=$(date +%s)
+  version=$(npx -y -p "node@$major" node --version 2>/dev/null | tail -n 1)
+  if [[ ! $version =~ ^v$major\. ]]; then
+    echo "test-node-versions: could not get Node $major from the npm registry (got \"$version\")" >&2
+    summary+=("Node $major: FAILED (no Node $major binary)")
+    failed=1
+    continue
+  fi
+  # Inside -c, `node` and npm's script shell both resolve to the downloaded binary; check it once more.
+  if npx -y -p "node@$major" -c "test \"\$(node --version)\" = \"$version\" && echo \"node \$(node --version) at \$(command -v node)\" && npm test"; then
+    summary+=("Node $major ($version): passed in $(($(date +%s) - started)) s")
+  else
+    summary+=("Node $major ($version): FAILED after $(($(date +%s) - started)) s")
+    failed=1
+  fi
+done
+
+echo "=== test-node-versions summary ==="
+printf '%s\n' "${summary[@]}"
+exit $failed

@@ -1,0 +1,197 @@
+import { ArtifactSigner } from '../../mocks/core/artifacts.ts';
+import type { CoreRequest } from '../../mocks/core/http-types.ts';
+import { createMockService, DEFAULT_ARTIFACT_TTL_MS, type MockOptions, type MockService } from '../../mocks/core/service.ts';
+import type { TaskRecord } from '../../mocks/core/store.ts';
+import { ADMIN_TOKEN, BUILT_IN_KEYS, routeMethods, type BodySpec, type CallSpec, type IdMutation, type PathShape, type PreludeTask, type Segment, type TaskRef, type WorldSpec } from './arbitraries.ts';
+
+export const FUZZ_ORIGIN = 'http://fuzz.test';
+const encoder = new TextEncoder();
+
+/** A call made concrete: what goes on the wire (header names lower-case, in order, duplicates kept). */
+export interface ResolvedCall {
+  readonly method: string;
+  /** The request target's path part (may be absolute-form or odd: it is sent as is). */
+  readonly path: string;
+  readonly query: string;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: Uint8Array | undefined;
+}
+
+export function worldOptions(spec: WorldSpec): MockOptions {
+  return {
+    clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
+    seed: spec.seed,
+    profile: spec.profile,
+    familyBound: spec.familyBound,
+    contentRedirect: spec.contentRedirect,
+    rateLimit: spec.rateLimit ?? undefined,
+    adminToken: spec.adminToken ?? undefined,
+    maxBodyBytes: spec.maxBodyBytes,
+    failureRate: spec.failureRate,
+    tokens: spec.extraTokens,
+  };
+}
+
+/**
+ * A service plus what the fuzzer needs to aim at it: its keys, its tasks by owner, and a signer for
+ * artifact addresses (the same secret the service derives from its seed).
+ */
+export class FuzzWorld {
+  readonly keys: readonly string[];
+  readonly signer: ArtifactSigner;
+
+  constructor(
+    readonly service: MockService,
+    readonly maxBodyBytes: number,
+    readonly adminToken: string | null,
+  ) {
+    this.keys = [...BUILT_IN_KEYS, ...service.tokens.list().map((t) => t.key).filter((k) => !(BUILT_IN_KEYS as readonly string[]).includes(k))];
+    this.signer = new ArtifactSigner(`videotask-mock:${service.seed}`, DEFAULT_ARTIFACT_TTL_MS);
+  }
+
+  static create(spec: WorldSpec): FuzzWorld {
+    const world = new FuzzWorld(createMockService(worldOptions(spec)), spec.maxBodyBytes, spec.adminToken);
+    for (const task of spec.prelude) world.submit(task);
+    if (spec.advance > 0) world.service.clock.advance(spec.advance);
+    return world;
+  }
+
+  /** A plain submission (its answer is not checked here: the fuzzed calls are). */
+  submit(task: PreludeTask): void {
+    const key = this.keys[task.keyIndex % this.keys.length]!;
+    const path = task.via === 'generations' ? '/v1/video/generations' : task.via === 'videos' ? '/v1/videos' : '/alt-video/api/v3/contents/generations/tasks';
+    const body = task.via === 'native' ? { model: task.model, content: [{ type: 'text', text: 'a kite' }] } : { model: task.model, prompt: 'a kite' };
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    if (task.scenario !== null) headers['x-mock-scenario'] = task.scenario;
+    this.service.handle({ method: 'POST', path, query: '', headers, body: encoder.encode(JSON.stringify(body)), origin: FUZZ_ORIGIN });
+  }
+
+  /** The health probe run after every batch: it must answer 200. */
+  healthRequest(): CoreRequest {
+    const headers: Record<string, string> = this.adminToken === null ? {} : { authorization: `Bearer ${this.adminToken}` };
+    return { method: 'GET', path: '/__mock/health', query: '', headers, origin: FUZZ_ORIGIN, remoteAddress: '127.0.0.1' };
+  }
+
+  tasks(): TaskRecord[] {
+    return [...this.service.store.values()];
+  }
+
+  callerUser(call: CallSpec): string | undefined {
+    if (call.auth.kind !== 'key') return undefined;
+    return this.service.tokens.authenticate(`Bearer ${this.keys[call.auth.index % this.keys.length]!}`)?.user;
+  }
+
+  resolve(call: CallSpec): ResolvedCall {
+    const methods = routeMethods(call.template);
+    const method = call.method ?? methods[call.methodIndex % Math.max(1, methods.length)] ?? 'GET';
+    const user = this.callerUser(call);
+    let artifactQuery: string | undefined;
+    let index = 0;
+    let path = call.template.replace(/\{(\w+)\}/g, () => {
+      const segment: Segment = call.params[index++] ?? { kind: 'text', text: 'x' };
+      if (segment.kind === 'text') return segment.text;
+      const id = this.taskId(segment.ref, user);
+      if (segment.kind === 'task') return mutateId(id, segment.mutation);
+      const now = this.service.clock.now();
+      const address = new URL(this.signer.url(FUZZ_ORIGIN, id, segment.variant === 'expired' ? now - 1000 : now + this.signer.ttlMs));
+      if (segment.variant === 'forged') address.searchParams.set('sig', '0'.repeat(32));
+      if (segment.variant !== 'bare') artifactQuery = address.search.slice(1);
+      return segment.variant === 'no-ext' ? id : `${id}.mp4`;
+    });
+    path = reshape(path, call.shape);
+    const query = [artifactQuery, call.query].filter((q) => q !== undefined && q !== '').join('&');
+
+    const headers: [string, string][] = [];
+    const { auth } = call;
+    if (auth.kind === 'key') headers.push(['authorization', `${auth.scheme}${this.keys[auth.index % this.keys.length]!}`]);
+    else if (auth.kind === 'admin') headers.push(['authorization', `Bearer ${this.adminToken ?? ADMIN_TOKEN}`]);
+    else if (auth.kind === 'raw') headers.push(['authorization', auth.value]);
+    if (call.contentType !== null) headers.push(['content-type', call.contentType]);
+    if (call.scenario !== null) headers.push(['x-mock-scenario', call.scenario]);
+    for (const [name, value] of call.extraHeaders) headers.push([name, value]);
+    return { method, path, query, headers, body: encodeBody(call.body, this.maxBodyBytes) };
+  }
+
+  taskId(ref: TaskRef, user: string | undefined): string {
+    const all = this.tasks();
+    const pool = ref.who === 'own' ? all.filter((t) => t.owner === user) : ref.who === 'other' ? all.filter((t) => t.owner !== user) : ref.who === 'any' ? all : [];
+    return pool.length === 0 ? missingId(ref.index) : pool[ref.index % pool.length]!.id;
+  }
+}
+
+/** A well-formed ID no task has (task IDs are random over 62 symbols; these are all 'Z' and digits). */
+export function missingId(n: number): string {
+  return `task_${String(n).padStart(32, 'Z')}`;
+}
+
+function mutateId(id: string, mutation: IdMutation): string {
+  switch (mutation) {
+    case 'none': return id;
+    case 'upper': return id.toUpperCase();
+    case 'truncate': return id.slice(0, -1);
+    case 'extend': return `${id}0`;
+    case 'encode-one': return `%${id.charCodeAt(0).toString(16).toUpperCase()}${id.slice(1)}`; // decodes to the same ID
+    case 'encode-all': return [...id].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    case 'broken-escape': return `${id}%E0%A4%A`;
+    case 'space': return `%20${id}`;
+    case 'unicode': return `${id}é`;
+    case 'long': return `${id}${'a'.repeat(10_000)}`;
+    case 'nul': return `${id}%00`;
+    case 'dot-dot': return '..';
+    case 'empty': return '';
+  }
+}
+
+function reshape(path: string, shape: PathShape): string {
+  switch (shape) {
+    case 'none': return path;
+    case 'trailing-slash': return `${path}/`;
+    case 'double-slash': return path.replace(/^(\/[^/]*)\//, '$1//');
+    case 'leading-double-slash': return `/${path}`;
+    case 'dot': return path.replace(/^(\/[^/]*)\//, '$1/./');
+    case 'dot-dot': return path.replace(/^(\/[^/]*)\//, '$1/x/../');
+    case 'upper': return path.toUpperCase();
+    case 'encode-literal': return path.replace(/^\/([A-Za-z_])/, (_m, c: string) => `/%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    case 'no-leading-slash': return path.slice(1);
+    case 'absolute': return `http://127.0.0.1${path}`;
+    case 'fragment': return `${path}#frag`;
+    case 'backslash': return path.replace('/', '\\');
+  }
+}
+
+export function encodeBody(body: BodySpec, maxBodyBytes: number): Uint8Array | undefined {
+  switch (body.kind) {
+    case 'none': return undefined;
+    case 'text': return encoder.encode(body.text);
+    case 'bytes': return body.bytes;
+    case 'sized': {
+      const target = Math.max(2, maxBodyBytes + body.delta);
+      const base = JSON.stringify({ model: body.model, prompt: '' }).length;
+      return encoder.encode(JSON.stringify({ model: body.model, prompt: 'a'.repeat(Math.max(1, target - base)) }));
+    }
+    case 'json': {
+      const text = JSON.stringify(body.value) ?? 'null';
+      if (body.encoding === 'utf8') return encoder.encode(text);
+      if (body.encoding === 'utf8-bom') return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+      if (body.encoding === 'utf16le') return Buffer.from(`\ufeff${text}`, 'utf16le');
+      return Buffer.from(text, 'latin1');
+    }
+  }
+}
+
+/**
+ * Header names node:http keeps only the first of when repeated (`IncomingMessage.headers`); the others
+ * are joined with ", " (cookie with "; "). The core layer is fed exactly what node would give it.
+ */
+const FIRST_ONLY = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
+
+export function nodeHeaders(list: readonly (readonly [string, string])[]): Record<string, string> {
+  const headers = new Map<string, string>();
+  for (const [rawName, value] of list) {
+    const name = rawName.toLowerCase();
+    const before = headers.get(name);
+    if (before === undefined) headers.set(name, value);
+    else if (!FIRST_ONLY.has(name)) headers.set(name, `${before}${name === 'cookie' ? '; ' : ', '}${value}`);
+  }
+  return Object.fromEntries(headers);
+}
