@@ -81,7 +81,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       bodyTooLarge: false,
       // Asked only by the control API: reading it costs a getpeername() call.
       get remoteAddress() {
-        return req.socket.remoteAddress;
+        // A socket already gone has no address: '' is never taken for loopback by the control API.
+        return req.socket.remoteAddress ?? '';
       },
     };
     const declared = Number(req.headers['content-length'] ?? 0);

@@ -198,7 +198,7 @@ export interface components {
             speed: number;
         };
         ClockAdvance: {
-            /** @description Milliseconds to move forward. */
+            /** @description Milliseconds to move forward (at most ten years a call). */
             ms: number;
         };
         /** @enum {string} */
@@ -574,9 +574,27 @@ export interface operations {
                     "video/mp4": string;
                 };
             };
+            /** @description A byte range of the video (`Range`). */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                };
+            };
             403: components["responses"]["Forbidden"];
             /** @description The address has expired; download through `/v1/videos/{task_id}/content` instead. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description The range is outside the video. */
+            416: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -595,13 +595,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description An error on the native path, in the upstream's shape (§4.5: not shown; an assumption). */
+        /** @description An error on the native path: the upstream's shape from the plugin, or one of the gateway's envelopes from the layers in front of it (scenarios, quota, rate limits). §4.5: not shown; an assumption. */
         PluginError: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PluginErrorBody"];
+                "application/json": components["schemas"]["PluginErrorBody"] | components["schemas"]["ErrorBody"];
             };
         };
     };
@@ -801,6 +801,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            302: components["responses"]["ContentRedirect"];
             /** @description Task not completed (no body on `HEAD`). */
             400: {
                 headers: {
@@ -878,6 +879,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PluginError"];
             404: components["responses"]["PluginError"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["PluginError"];
             503: components["responses"]["ModelNotFound"];
         };
@@ -913,6 +916,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PluginError"];
+            429: components["responses"]["RateLimited"];
         };
     };
 }

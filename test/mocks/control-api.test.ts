@@ -26,7 +26,7 @@ describe('control API (spec/mock-control.yaml)', () => {
     expect((call('GET', `/v1/videos/${id}`).body as { status: string }).status).toBe('completed');
   });
 
-  it.each([{ ms: -1 }, { ms: 1.5 }, { ms: '10' }, {}, { ms: 10, extra: true }])('refuses a bad advance %j with a 400 naming ms', (body) => {
+  it.each([{ ms: -1 }, { ms: 1.5 }, { ms: '10' }, {}, { ms: 10, extra: true }, { ms: 1e308 }, { ms: 315_360_000_001 }])('refuses a bad advance %j with a 400 naming ms', (body) => {
     const { call } = coreClient();
     const response = call('POST', '/__mock/clock/advance', { key: null, body });
     expectControl('advanceMockClock', response);
@@ -118,6 +118,7 @@ describe('control API (spec/mock-control.yaml)', () => {
     expect(ask(open, '::ffff:127.0.0.1')).toBe(200);
     expect(ask(open, '::1')).toBe(200);
     expect(ask(open, '10.0.0.7')).toBe(403);
+    expect(ask(open, '')).toBe(403); // a socket already gone: not taken for loopback
     const guarded = createMockService({ clock: { mode: 'manual' }, adminToken: 'admin-secret' });
     expect(ask(guarded, '127.0.0.1')).toBe(403);
     expect(ask(guarded, '10.0.0.7', 'Bearer admin-secret')).toBe(200);

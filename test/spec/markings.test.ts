@@ -56,7 +56,7 @@ describe('markings', () => {
       [
         'createVideo 200', 'createVideo 429', 'createVideoGeneration 200', 'createVideoGeneration 429',
         'getVideo 200', 'getVideo 5XX', 'getVideoGeneration 200', 'getVideoGeneration 5XX',
-        'getVideoContent 200', 'getVideoContent 302',
+        'getVideoContent 200', 'getVideoContent 302', 'headVideoContent 302',
         'listModels 200',
       ].sort(),
     );

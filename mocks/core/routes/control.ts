@@ -84,10 +84,13 @@ export function listTasks(state: ServiceState, query: string): CoreResponse {
   return jsonResponse(200, { tasks });
 }
 
+export const MAX_ADVANCE_MS = 10 * 365 * 24 * 3_600_000;
+
 export function advanceClock(state: ServiceState, body: unknown): CoreResponse {
   const ms = (body as { ms?: unknown } | null)?.ms;
   const extra = Object.keys(body ?? {}).filter((k) => k !== 'ms');
-  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || extra.length > 0) return controlError(400, 'invalid_request', 'Send {"ms": <non-negative integer>}: the milliseconds to move the clock forward');
+  // One call moves at most ten years: the clock must stay a finite Unix time.
+  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_ADVANCE_MS || extra.length > 0) return controlError(400, 'invalid_request', 'Send {"ms": <integer from 0 to 315360000000>}: the milliseconds to move the clock forward (at most ten years a call)');
   state.clock.advance(ms);
   return jsonResponse(200, clockState(state));
 }
