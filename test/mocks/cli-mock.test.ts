@@ -1,57 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { killMockProcesses, LISTENING, listening, spawnMock, type MockProcess } from '../helpers/mock-process.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const LISTENING = /videotask mock listening on (http:\/\/\S+)/;
+/** The banner's last line: what a test reads of it is complete once this is printed. */
+const BANNER_END = /control API: .*\n/;
+
 const TEAM_KEY = 'sk-team-1234567890abcd';
 const dir = mkdtempSync(join(tmpdir(), 'videotask-cli-mock-'));
 
-interface Cli {
-  readonly child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves with the exit code (null when killed by a signal). */
-  readonly exited: Promise<number | null>;
-}
 
-const running = new Set<Cli>();
 
-function cli(...args: string[]): Cli {
-  const child = spawn(process.execPath, ['bin/videotask.js', 'mock', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const handle: Cli = { child, stdout: () => out, stderr: () => err, exited };
-  running.add(handle);
-  void exited.then(() => running.delete(handle));
-  return handle;
-}
 
-/**
- * Waits for the start-up banner (through its last line, so the key list is complete) and returns the
- * base URL; fails with the output if the process exits first.
- */
-async function listening(handle: Cli, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let exitCode: number | null | undefined;
-  void handle.exited.then((code) => (exitCode = code));
-  while (Date.now() < deadline) {
-    const match = LISTENING.exec(handle.stdout());
-    if (match !== null && /control API: .*\n/.test(handle.stdout())) return match[1]!;
-    if (exitCode !== undefined) throw new Error(`exited with ${exitCode} before listening:\n${handle.stdout()}${handle.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no start-up line within ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`);
-}
 
 /** The exit code, or a failure if the process has not exited within `timeoutMs`. */
-async function exitCode(handle: Cli, timeoutMs: number): Promise<number | null> {
+async function exitCode(handle: MockProcess, timeoutMs: number): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`)), timeoutMs);
@@ -71,15 +35,13 @@ async function submit(base: string, key: string): Promise<Response> {
   });
 }
 
-afterEach(() => {
-  for (const handle of running) handle.child.kill('SIGKILL');
-});
+afterEach(killMockProcesses);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('videotask mock', () => {
   it('serves a task from submission to download at --speed 100, then exits 0 on SIGTERM', async () => {
-    const mock = cli('--port', '0', '--seed', '5', '--speed', '100');
-    const base = await listening(mock);
+    const mock = spawnMock('--port', '0', '--seed', '5', '--speed', '100');
+    const base = await listening(mock, BANNER_END);
     for (const key of ['sk-mock-alice', 'sk-mock-bob', 'sk-mock-vip', 'sk-mock-limited', 'sk-mock-broke']) expect(mock.stdout()).toContain(key);
     expect(mock.stdout()).toMatch(/seed 5/);
 
@@ -114,7 +76,7 @@ describe('videotask mock', () => {
     { args: ['--port', 'http'], message: /--port must be an integer/ },
     { args: ['--port', '0', '--bogus'], message: /--bogus/ },
   ])('exits 2 on $args naming the flag', async ({ args, message }) => {
-    const mock = cli(...args);
+    const mock = spawnMock(...args);
     expect(await exitCode(mock, 10_000)).toBe(2);
     expect(mock.stderr()).toMatch(message);
     expect(mock.stderr()).toMatch(/videotask mock --help/);
@@ -124,8 +86,8 @@ describe('videotask mock', () => {
   it('accepts the keys of a --config file and prints them masked', async () => {
     const config = join(dir, 'tokens.json');
     writeFileSync(config, JSON.stringify({ tokens: [{ key: TEAM_KEY, user: 'carol', group: 'default' }] }));
-    const mock = cli('--port', '0', '--seed', '5', '--config', config);
-    const base = await listening(mock);
+    const mock = spawnMock('--port', '0', '--seed', '5', '--config', config);
+    const base = await listening(mock, BANNER_END);
     expect(mock.stdout()).toMatch(/sk-…abcd\s+user carol, group default/);
     expect(mock.stdout() + mock.stderr()).not.toContain(TEAM_KEY);
     expect(mock.stdout()).toContain('sk-mock-alice');
@@ -142,22 +104,22 @@ describe('videotask mock', () => {
   it('exits 2 naming the file when the --config file is not JSON', async () => {
     const config = join(dir, 'broken.json');
     writeFileSync(config, '{"tokens": [');
-    const mock = cli('--port', '0', '--config', config);
+    const mock = spawnMock('--port', '0', '--config', config);
     expect(await exitCode(mock, 10_000)).toBe(2);
     expect(mock.stderr()).toContain(`--config ${config}`);
   });
 
   it('exits 2 naming the file when the --config file does not exist', async () => {
     const config = join(dir, 'missing.json');
-    const mock = cli('--port', '0', '--config', config);
+    const mock = spawnMock('--port', '0', '--config', config);
     expect(await exitCode(mock, 10_000)).toBe(2);
     expect(mock.stderr()).toContain(`--config ${config}: no such file`);
   });
 
   it('exits 1 saying the port is in use when another instance holds it', async () => {
-    const first = cli('--port', '0');
-    const port = new URL(await listening(first)).port;
-    const second = cli('--port', port);
+    const first = spawnMock('--port', '0');
+    const port = new URL(await listening(first, BANNER_END)).port;
+    const second = spawnMock('--port', port);
     expect(await exitCode(second, 10_000)).toBe(1);
     expect(second.stderr()).toMatch(new RegExp(`port ${port} is in use`));
     // The first one is unaffected.

@@ -1,17 +1,17 @@
 // `videotask mock --state FILE`: tasks, clock position and the second family's binding survive a
 // restart (SIGTERM: nothing lost; kill -9: at most the last second), and a corrupt file is refused.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { pollTask, VideoTaskClient } from '../../src/index.ts';
 import { readStateFile, StateFileError } from '../../mocks/core/state-file.ts';
 import { coreClient } from '../helpers/core-client.ts';
+import { killMockProcesses, LISTENING, listening, spawnMock, type MockProcess } from '../helpers/mock-process.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const LISTENING = /videotask mock listening on (http:\/\/\S+)/;
+/** The banner's last line: what a test reads of it is complete once this is printed. */
+const BANNER_END = /state file: .*\n/;
+
 const dir = mkdtempSync(join(tmpdir(), 'videotask-state-'));
 const SPEED = 20;
 
@@ -196,45 +196,12 @@ describe('state file, in-process', () => {
 
 // ---------------------------------------------------------------------------------------------------
 
-interface Cli {
-  readonly child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  readonly exited: Promise<number | null>;
-}
 
-const running = new Set<Cli>();
-afterEach(() => {
-  for (const handle of running) handle.child.kill('SIGKILL');
-});
+afterEach(killMockProcesses);
 
-function cli(...args: string[]): Cli {
-  const child = spawn(process.execPath, ['bin/videotask.js', 'mock', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const handle: Cli = { child, stdout: () => out, stderr: () => err, exited };
-  running.add(handle);
-  void exited.then(() => running.delete(handle));
-  return handle;
-}
 
-async function listening(handle: Cli, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let exitCode: number | null | undefined;
-  void handle.exited.then((code) => (exitCode = code));
-  while (Date.now() < deadline) {
-    const match = LISTENING.exec(handle.stdout());
-    if (match !== null && /state file: .*\n/.test(handle.stdout())) return match[1]!;
-    if (exitCode !== undefined) throw new Error(`exited with ${exitCode} before listening:\n${handle.stdout()}${handle.stderr()}`);
-    await sleep(20);
-  }
-  throw new Error(`no start-up lines within ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`);
-}
 
-async function exitCode(handle: Cli, timeoutMs: number): Promise<number | null> {
+async function exitCode(handle: MockProcess, timeoutMs: number): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`)), timeoutMs);
@@ -269,8 +236,8 @@ const ORDER = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
 describe('videotask mock --state FILE (real processes)', () => {
   it('keeps tasks, owners, clock position and binding across SIGTERM; a polling client reaches completed', async () => {
     const file = join(dir, 'sigterm.state');
-    const a = cli('--state', file, '--port', '0', '--speed', String(SPEED));
-    const base = await listening(a);
+    const a = spawnMock('--state', file, '--port', '0', '--speed', String(SPEED));
+    const base = await listening(a, BANNER_END);
     expect(a.stdout()).toContain(`state file: ${file} (new)`);
 
     expect((await call(base, 'PUT', '/__mock/family', undefined, { bound: true })).status).toBe(200);
@@ -314,8 +281,8 @@ describe('videotask mock --state FILE (real processes)', () => {
     expect(saved.clock).toBeGreaterThanOrEqual(clockBefore);
 
     const port = new URL(base).port;
-    const b = cli('--state', file, '--port', port, '--speed', String(SPEED));
-    const base2 = await listening(b);
+    const b = spawnMock('--state', file, '--port', port, '--speed', String(SPEED));
+    const base2 = await listening(b, BANNER_END);
     const up = Date.now();
     expect(base2).toBe(base);
     expect(b.stdout()).toMatch(/restored 5 tasks, clock [^,]+, start 2\)/);
@@ -362,8 +329,8 @@ describe('videotask mock --state FILE (real processes)', () => {
 
   it('after kill -9 keeps every task submitted more than ~1.2 s before, and ignores a torn last line', async () => {
     const file = join(dir, 'kill9.state');
-    const a = cli('--state', file, '--port', '0', '--speed', String(SPEED));
-    const base = await listening(a);
+    const a = spawnMock('--state', file, '--port', '0', '--speed', String(SPEED));
+    const base = await listening(a, BANNER_END);
     const keys = ['sk-mock-alice', 'sk-mock-bob', 'sk-mock-vip'];
     const burst = (n: number, at = base) => Promise.all(Array.from({ length: n }, (_, i) => submit(at, keys[i % 3]!, undefined, i % 4 === 0 ? 'stuck' : undefined).then((id) => ({ id, key: keys[i % 3]! }))));
     const early = await burst(60);
@@ -375,8 +342,8 @@ describe('videotask mock --state FILE (real processes)', () => {
     expect(Date.now() - earlyDone).toBeGreaterThan(1_200);
     appendFileSync(file, '{"task":{"id":"task_torn'); // as if the crash had cut a write short
 
-    const b = cli('--state', file, '--port', '0', '--speed', String(SPEED));
-    const base2 = await listening(b);
+    const b = spawnMock('--state', file, '--port', '0', '--speed', String(SPEED));
+    const base2 = await listening(b, BANNER_END);
     expect(b.stdout()).toMatch(/ignored a torn last line/);
     for (const { id, key } of early) expect((await call(base2, 'GET', `/v1/video/generations/${id}`, key)).status).toBe(200);
     const kept = (await Promise.all(late.map(({ id, key }) => call(base2, 'GET', `/v1/videos/${id}`, key)))).filter((r) => r.status === 200).length;
@@ -396,7 +363,7 @@ describe('videotask mock --state FILE (real processes)', () => {
     const file = join(dir, 'corrupt.state');
     const text = '{"format":"videotask-mock-state","version":1,"seed":1,"starts":1,"clock":0,"familyBound":false,"rows":0}\n{"task":\n{"clock":1}\n';
     writeFileSync(file, text);
-    const mock = cli('--state', file, '--port', '0');
+    const mock = spawnMock('--state', file, '--port', '0');
     expect(await exitCode(mock, 15_000)).toBe(2);
     expect(mock.stderr()).toContain(`state file ${file}, line 2: not JSON`);
     expect(mock.stdout()).not.toMatch(LISTENING);

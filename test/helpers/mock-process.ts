@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const LISTENING = /videotask mock listening on (http:\/\/\S+)/;
+
+/** A real `videotask mock` process, as a black-box test drives it. */
+export interface MockProcess {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (null when killed by a signal). */
+  readonly exited: Promise<number | null>;
+}
+
+const running = new Set<MockProcess>();
+
+/** Starts `node bin/videotask.js mock ARGS…`; `killMockProcesses()` in afterEach ends what is left. */
+export function spawnMock(...args: string[]): MockProcess {
+  const child = spawn(process.execPath, ['bin/videotask.js', 'mock', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const handle: MockProcess = { child, stdout: () => out, stderr: () => err, exited };
+  running.add(handle);
+  void exited.then(() => running.delete(handle));
+  return handle;
+}
+
+export function killMockProcesses(): void {
+  for (const handle of running) handle.child.kill('SIGKILL');
+}
+
+/**
+ * Waits for the listening line and for the banner line matching `until` (so what the test reads of the
+ * banner is complete); returns the base URL. Fails with the output if the process exits first.
+ */
+export async function listening(handle: MockProcess, until: RegExp, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void handle.exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    const match = LISTENING.exec(handle.stdout());
+    if (match !== null && until.test(handle.stdout())) return match[1]!;
+    if (exitCode !== undefined) throw new Error(`exited with ${exitCode} before listening:\n${handle.stdout()}${handle.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no start-up lines within ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`);
+}
