@@ -1,0 +1,47 @@
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Streams `chunks` into `.<name>.<random>.part` beside `target`, fsyncs it, runs `check`, and renames it
+ * onto `target`. On any failure the temporary file is removed and `target` is left as it was.
+ */
+export async function writeAtomically(target: string, chunks: AsyncIterable<Uint8Array>, check: () => void): Promise<void> {
+  const dir = dirname(target);
+  const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.part`);
+  let handle: FileHandle | undefined = await open(temp, 'wx');
+  try {
+    for await (const chunk of chunks) await writeAll(handle, chunk);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    check();
+    await rename(temp, target);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+export async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.byteLength) {
+    const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
+    offset += bytesWritten;
+  }
+}
+
+/** Makes the rename durable where the platform allows it (best effort: not possible on Windows). */
+export async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Durability of the directory entry is a bonus, not a condition of success.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

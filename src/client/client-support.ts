@@ -1,0 +1,133 @@
+/** Argument checks, body helpers and the idle timeout used by `VideoTaskClient`. */
+import { maskKey, redact } from './mask.ts';
+
+export interface IdleTimeout {
+  readonly signal: AbortSignal;
+  reset(): void;
+  clear(): void;
+}
+
+/** An abort signal that fires when `reset()` has not been called for `ms`. */
+export function idleTimeout(ms: number): IdleTimeout {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    timer = setTimeout(() => controller.abort(new DOMException(`No data for ${ms} ms`, 'TimeoutError')), ms);
+    timer.unref?.();
+  };
+  arm();
+  return {
+    signal: controller.signal,
+    reset() {
+      if (controller.signal.aborted) return;
+      clearTimeout(timer);
+      arm();
+    },
+    clear() {
+      clearTimeout(timer);
+    },
+  };
+}
+
+export function checkBaseUrl(baseUrl: unknown): string {
+  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') throw new TypeError('baseUrl is required: the service address, like https://video.example.com');
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw new TypeError(`baseUrl ${JSON.stringify(baseUrl)} is not a URL: give the service address, like https://video.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must be an http or https URL, got ${url.protocol.replace(/:$/, '')}: ${JSON.stringify(baseUrl)}`);
+  if (url.username !== '' || url.password !== '') throw new TypeError('baseUrl must not contain credentials: pass the key as apiKey (sent as Authorization: Bearer, §5)');
+  if (url.search !== '' || url.hash !== '') throw new TypeError(`baseUrl must not have a query or fragment: ${JSON.stringify(`${url.origin}${url.pathname}`)} …`);
+  const base = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  if (/\/v1$/i.test(base)) throw new TypeError(`baseUrl ${JSON.stringify(baseUrl)} ends in /v1: give the address without it (${JSON.stringify(base.slice(0, -3))}); the paths carry the /v1 prefix (§9)`);
+  return base;
+}
+
+export function checkApiKey(apiKey: unknown): string {
+  if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('apiKey is required: the key sent as Authorization: Bearer <API_KEY> (§5)');
+  // An invalid header value would make fetch throw later with the value in its message: refuse it here, unnamed.
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new TypeError(`apiKey ${maskKey(apiKey)} contains whitespace or characters not allowed in an HTTP header`);
+  return apiKey;
+}
+
+export function checkTaskId(taskId: unknown): string {
+  if (typeof taskId !== 'string' || taskId === '') throw new TypeError('A task ID is required: the public task ID returned on submission (§1)');
+  // Path-encoded by openapi-fetch (encodeURIComponent); dot segments would still be normalised away by the URL parser.
+  if (taskId === '.' || taskId === '..') throw new TypeError(`${JSON.stringify(taskId)} is not a task ID`);
+  return taskId;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+export function preview(value: unknown): string {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+export function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function contentLength(value: string | null): number | undefined {
+  if (value === null || !/^\s*\d+\s*$/.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** The text of at most the first `limit` bytes of a body; the rest is cancelled, never read. */
+export async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      size += value.byteLength;
+      text += decoder.decode(value.subarray(0, Math.max(0, value.byteLength - (size - limit))), { stream: true });
+    }
+    return text;
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+/** Copies a parsed body with every string redacted (a server may echo the key it was sent). */
+export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
+  return value;
+}
+
+/** `connect ECONNREFUSED 127.0.0.1:1` from fetch's `TypeError: fetch failed` and its causes. */
+export function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
+    if (current instanceof Error) {
+      const code = (current as { code?: unknown }).code;
+      if (current.message && current.message !== 'fetch failed') parts.push(current.message);
+      else if (typeof code === 'string') parts.push(code);
+      current = current.cause;
+    } else {
+      parts.push(String(current));
+      break;
+    }
+  }
+  return parts.length === 0 ? 'network error' : [...new Set(parts)].join(': ');
+}
