@@ -1,25 +1,20 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
+import { type CliRun, closedPort, runVideotask } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SECRET = 'sk-team-secret-0123456789';
 let server: RunningMockServer;
 let dir: string;
 
-type Run = { code: number; stdout: string; stderr: string };
 
-function videotask(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/videotask.js', ...args], { cwd: ROOT, timeout: 30_000, env: { ...process.env, VIDEOTASK_BASE_URL: server.url, VIDEOTASK_API_KEY: SECRET, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 99, stdout, stderr }),
-    );
-  });
+function videotask(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runVideotask(args, { env: { ...process.env, VIDEOTASK_BASE_URL: server.url, VIDEOTASK_API_KEY: SECRET, ...env } });
 }
 
 /** The status of a task as its owner sees it (the test's own query, not the command's). */
@@ -126,12 +121,3 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
   });
 });
 
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -6,18 +6,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleVideo, startMockServer, type RunningMockServer } from '../../mocks/index.ts';
+import { type CliRun, runVideotask } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FAST = ['--poll-initial', '0.05', '--poll-max', '0.2'];
 let server: RunningMockServer;
 let dir: string;
 
-function videotask(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/videotask.js', ...args], { cwd: ROOT, timeout: 30_000, env: { ...process.env, VIDEOTASK_BASE_URL: server.url, VIDEOTASK_API_KEY: 'sk-mock-alice', ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 99, stdout, stderr }),
-    );
-  });
+function videotask(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runVideotask(args, { env: { ...process.env, VIDEOTASK_BASE_URL: server.url, VIDEOTASK_API_KEY: 'sk-mock-alice', ...env } });
 }
 
 beforeAll(async () => {

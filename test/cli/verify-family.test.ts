@@ -1,12 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleVideo, startMockServer, type RunningMockServer } from '../../mocks/index.ts';
 import type { VerificationRun } from '../../cli/verification-record.ts';
+import { type CliRun, closedPort, runVideotask } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/videotask.js');
@@ -16,18 +16,13 @@ const SECRET = 'sk-team-secret-0123456789';
 let dir: string;
 const servers: RunningMockServer[] = [];
 
-type Run = { code: number; stdout: string; stderr: string };
 
 /** Runs the real CLI in `cwd` (a fresh directory: the default --report-dir is relative to it). */
-function videotask(args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const env = { ...process.env };
-    delete env['VIDEOTASK_API_KEY'];
-    delete env['VIDEOTASK_BASE_URL'];
-    execFile(process.execPath, [BIN, ...args], { cwd, timeout: 30_000, env }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 99, stdout, stderr }),
-    );
-  });
+function videotask(args: string[], cwd: string): Promise<CliRun> {
+  const env = { ...process.env };
+  delete env['VIDEOTASK_API_KEY'];
+  delete env['VIDEOTASK_BASE_URL'];
+  return runVideotask(args, { env, cwd });
 }
 
 /** The record the run wrote in `reportDir`: exactly one JSON and one Markdown file, nothing temporary. */
@@ -238,12 +233,3 @@ function listeningUrl(child: ChildProcess): Promise<string> {
   });
 }
 
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

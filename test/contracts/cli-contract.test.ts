@@ -1,19 +1,16 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, runVideotask } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FAST = ['--poll-initial', '0.02', '--poll-max', '0.1', '--other-api-key', 'sk-mock-bob'];
 
-function videotask(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/videotask.js', ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 99, stdout, stderr });
-    });
-  });
+function videotask(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runVideotask(args, { env: { ...process.env, ...env }, timeoutMs: 60_000 });
 }
 
 /** A real `videotask mock` process (clock 100×: a task lives 0.2–0.7 s) with the given flags; resolves its URL once it listens. */

@@ -49,3 +49,16 @@ export async function listening(handle: MockProcess, until: RegExp, timeoutMs = 
   }
   throw new Error(`no start-up lines within ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`);
 }
+
+/** The exit code, or a failure if the process has not exited within `timeoutMs`. */
+export async function exitCode(handle: MockProcess, timeoutMs: number): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([handle.exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -2,30 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { killMockProcesses, LISTENING, listening, spawnMock, type MockProcess } from '../helpers/mock-process.ts';
+import { exitCode, killMockProcesses, LISTENING, listening, spawnMock } from '../helpers/mock-process.ts';
 
 /** The banner's last line: what a test reads of it is complete once this is printed. */
 const BANNER_END = /control API: .*\n/;
 
 const TEAM_KEY = 'sk-team-1234567890abcd';
 const dir = mkdtempSync(join(tmpdir(), 'videotask-cli-mock-'));
-
-
-
-
-
-/** The exit code, or a failure if the process has not exited within `timeoutMs`. */
-async function exitCode(handle: MockProcess, timeoutMs: number): Promise<number | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([handle.exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 async function submit(base: string, key: string): Promise<Response> {
   return fetch(`${base}/v1/video/generations`, {

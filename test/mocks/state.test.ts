@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { pollTask, VideoTaskClient } from '../../src/index.ts';
 import { readStateFile, StateFileError } from '../../mocks/core/state-file.ts';
 import { coreClient } from '../helpers/core-client.ts';
-import { killMockProcesses, LISTENING, listening, spawnMock, type MockProcess } from '../helpers/mock-process.ts';
+import { exitCode, killMockProcesses, LISTENING, listening, spawnMock } from '../helpers/mock-process.ts';
 
 /** The banner's last line: what a test reads of it is complete once this is printed. */
 const BANNER_END = /state file: .*\n/;
@@ -196,22 +196,7 @@ describe('state file, in-process', () => {
 
 // ---------------------------------------------------------------------------------------------------
 
-
 afterEach(killMockProcesses);
-
-
-
-async function exitCode(handle: MockProcess, timeoutMs: number): Promise<number | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([handle.exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
