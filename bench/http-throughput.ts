@@ -33,6 +33,7 @@ import {
   waitForHttp,
   waitForQuiet,
   watchdog,
+  runMain,
 } from './lib/processes.ts';
 import { fixed, machine, table, writeJson, type MachineInfo } from './lib/report.ts';
 import type { ChildMessage, ParentMessage } from './lib/server-child.ts';
@@ -554,12 +555,4 @@ async function main(): Promise<number> {
   return cfg.strict && met === false ? 1 : 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exitCode = 1;
-  },
-);
+runMain(main);

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { authHeaders } from './lib/mock-api.ts';
-import { sleep, stop, track, waitForExit, watchdog } from './lib/processes.ts';
+import { sleep, stop, track, waitForExit, watchdog, runMain } from './lib/processes.ts';
 import { fixed, machine, median, table, writeJson, type MachineInfo } from './lib/report.ts';
 
 const rootDir = fileURLToPath(new URL('../', import.meta.url));
@@ -225,12 +225,4 @@ async function main(): Promise<number> {
   return values.strict && !met ? 1 : 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exitCode = 1;
-  },
-);
+runMain(main);

@@ -184,3 +184,16 @@ export async function waitForQuiet(maxBusyPercent: number, maxWaitS: number, wha
   if (told) console.error(`${what}: starting with the machine ${busy === undefined ? '?' : busy.toFixed(0)}% busy.`);
   return busy;
 }
+
+/** Runs a benchmark's `main`, sets the exit code it returns, and prints the stack of an error (exit 1). */
+export function runMain(main: () => Promise<number>): void {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      process.exitCode = 1;
+    },
+  );
+}
