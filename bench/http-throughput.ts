@@ -42,7 +42,9 @@ const root = new URL('../', import.meta.url);
 const rootDir = fileURLToPath(root);
 const serverChild = fileURLToPath(new URL('./lib/server-child.ts', import.meta.url));
 const peersDir = fileURLToPath(new URL('./peers/', import.meta.url));
-const prismEntry = fileURLToPath(new URL('./peers/node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
+const prismEntry = fileURLToPath(
+  new URL('./peers/node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url),
+);
 const specPath = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
 const targetRatio = 0.5;
 const cores = cpus().length;
@@ -79,7 +81,8 @@ interface Config {
 
 function positive(name: string, raw: string): number {
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} wants a positive number, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name} wants a positive number, got "${raw}"`);
   return value;
 }
 
@@ -105,9 +108,13 @@ function config(): Config | undefined {
     console.log(usage);
     return undefined;
   }
-  const only = values.only.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const only = values.only
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   for (const name of only) {
-    if (!(targetNames as readonly string[]).includes(name)) throw new Error(`--only: unknown server "${name}"`);
+    if (!(targetNames as readonly string[]).includes(name))
+      throw new Error(`--only: unknown server "${name}"`);
   }
   return {
     durationS: positive('duration', values.duration),
@@ -138,7 +145,11 @@ let childExecArgv: string[] = ['--import', 'tsx'];
 
 async function forkServer(args: string[]): Promise<Started> {
   const child = track(
-    fork(serverChild, args, { cwd: rootDir, execArgv: childExecArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    fork(serverChild, args, {
+      cwd: rootDir,
+      execArgv: childExecArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
   );
   const ready = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server child not ready within 30 s')), 30_000);
@@ -194,7 +205,8 @@ async function submitTask(baseUrl: string): Promise<string> {
   const text = await response.text();
   if (response.status !== 200) throw new Error(`submit answered ${response.status}: ${text}`);
   const parsed: unknown = JSON.parse(text);
-  const id = typeof parsed === 'object' && parsed !== null ? (parsed as { id?: unknown }).id : undefined;
+  const id =
+    typeof parsed === 'object' && parsed !== null ? (parsed as { id?: unknown }).id : undefined;
   if (typeof id !== 'string') throw new Error(`submit answer has no string id: ${text}`);
   return `/v1/videos/${encodeURIComponent(id)}`;
 }
@@ -212,23 +224,36 @@ async function startMock(seed: number): Promise<Started> {
 /** Installs bench/peers (Prism) on first use; false (with the reason printed) when it cannot. */
 async function ensurePrism(): Promise<boolean> {
   if (existsSync(prismEntry)) return true;
-  console.error('Prism is not installed: running `npm ci --prefix bench/peers` (benchmark-only, once)…');
-  const npm = track(spawn('npm', ['ci', '--prefix', peersDir, '--no-audit', '--no-fund'], { cwd: rootDir, stdio: ['ignore', 2, 2] }));
+  console.error(
+    'Prism is not installed: running `npm ci --prefix bench/peers` (benchmark-only, once)…',
+  );
+  const npm = track(
+    spawn('npm', ['ci', '--prefix', peersDir, '--no-audit', '--no-fund'], {
+      cwd: rootDir,
+      stdio: ['ignore', 2, 2],
+    }),
+  );
   const timer = setTimeout(() => npm.kill('SIGKILL'), 300_000);
   const exit = await waitForExit(npm).catch(() => ({ code: null, signal: null }));
   clearTimeout(timer);
   if (exit.code === 0 && existsSync(prismEntry)) return true;
-  console.error(`Prism install failed (exit ${String(exit.code ?? exit.signal)}): skipping the Prism run.`);
+  console.error(
+    `Prism install failed (exit ${String(exit.code ?? exit.signal)}): skipping the Prism run.`,
+  );
   return false;
 }
 
 async function startPrism(logLevel: string): Promise<Started> {
   const port = await freePort();
   const child = track(
-    spawn(process.execPath, [prismEntry, 'mock', specPath, '-p', String(port), '-h', '127.0.0.1', '-v', logLevel], {
-      cwd: rootDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    spawn(
+      process.execPath,
+      [prismEntry, 'mock', specPath, '-p', String(port), '-h', '127.0.0.1', '-v', logLevel],
+      {
+        cwd: rootDir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   );
   // Drain its output (a full pipe would stall it) and keep the tail for error messages.
   let tail = '';
@@ -295,7 +320,10 @@ function summarize(answer: Answer): AnswerSummary {
   const out: AnswerSummary = { status: answer.status, bytes: answer.body.byteLength };
   try {
     const parsed: unknown = JSON.parse(answer.body.toString('utf8'));
-    const status = typeof parsed === 'object' && parsed !== null ? (parsed as { status?: unknown }).status : undefined;
+    const status =
+      typeof parsed === 'object' && parsed !== null
+        ? (parsed as { status?: unknown }).status
+        : undefined;
     if (typeof status === 'string') out.taskStatus = status;
   } catch {
     // not JSON: no task status
@@ -335,12 +363,15 @@ async function measure(name: TargetName, server: Started, cfg: Config): Promise<
   const serverCpuS = cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined;
   const after = await get(target);
   const statusCodes: Record<string, number> = {};
-  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count ?? 0;
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {}))
+    statusCodes[code] = stat.count ?? 0;
   const responses = result.requests.total;
   const serverCpuPercent = serverCpuS === undefined ? undefined : (100 * serverCpuS) / wallS;
   const loaderCpuPercent = (100 * (loader.user + loader.system)) / 1e6 / wallS;
   const otherCpuPercent =
-    busy === undefined || serverCpuPercent === undefined ? undefined : Math.max(0, 100 * busy - serverCpuPercent - loaderCpuPercent);
+    busy === undefined || serverCpuPercent === undefined
+      ? undefined
+      : Math.max(0, 100 * busy - serverCpuPercent - loaderCpuPercent);
   return {
     name,
     url: server.url,
@@ -361,7 +392,8 @@ async function measure(name: TargetName, server: Started, cfg: Config): Promise<
     serverCpuPercent,
     loaderCpuPercent,
     otherCpuPercent,
-    requestsPerServerCpuSecond: serverCpuS === undefined || serverCpuS <= 0 ? undefined : responses / serverCpuS,
+    requestsPerServerCpuSecond:
+      serverCpuS === undefined || serverCpuS <= 0 ? undefined : responses / serverCpuS,
   };
 }
 
@@ -372,7 +404,10 @@ async function probeMockAnswer(seed: number): Promise<Answer> {
   const mock = await startMock(seed);
   try {
     const answer = await get(`${mock.url}${mock.path}`);
-    if (answer.status !== 200) throw new Error(`GET ${mock.path} answered ${answer.status}: ${answer.body.toString('utf8')}`);
+    if (answer.status !== 200)
+      throw new Error(
+        `GET ${mock.path} answered ${answer.status}: ${answer.body.toString('utf8')}`,
+      );
     return answer;
   } finally {
     await mock.stop();
@@ -392,7 +427,15 @@ interface Report {
   benchmark: 'http-throughput';
   date: string;
   machine: MachineInfo;
-  config: { durationS: number; warmupS: number; connections: number; pipelining: 1; prismLog: string; seed: number; spinUs: number };
+  config: {
+    durationS: number;
+    warmupS: number;
+    connections: number;
+    pipelining: 1;
+    prismLog: string;
+    seed: number;
+    spinUs: number;
+  };
   bareBody: { bytes: number; from: 'mock' | 'fallback'; contentType: string };
   results: (Measured | Skipped)[];
   ratios: {
@@ -413,8 +456,12 @@ async function main(): Promise<number> {
   const cfg = config();
   if (cfg === undefined) return 0;
   const host = machine(); // before any load of ours, for its load average
-  if (cfg.cpuProfDir !== undefined) childExecArgv = [...childExecArgv, '--cpu-prof', '--cpu-prof-dir', cfg.cpuProfDir];
-  watchdog(cfg.only.length * (cfg.warmupS + cfg.durationS + 90 + cfg.quietWaitS) + 420, 'http-throughput');
+  if (cfg.cpuProfDir !== undefined)
+    childExecArgv = [...childExecArgv, '--cpu-prof', '--cpu-prof-dir', cfg.cpuProfDir];
+  watchdog(
+    cfg.only.length * (cfg.warmupS + cfg.durationS + 90 + cfg.quietWaitS) + 420,
+    'http-throughput',
+  );
 
   // 1. The bare server's body: a real mock answer (fallback: the spec's example, if the mock fails).
   let bareBody = fallbackAnswer;
@@ -425,7 +472,9 @@ async function main(): Promise<number> {
     bodyFrom = 'mock';
   } catch (error) {
     mockProblem = error instanceof Error ? error.message : String(error);
-    console.error(`The mock cannot run (${mockProblem.split('\n')[0]}); the bare body is the spec's example task.`);
+    console.error(
+      `The mock cannot run (${mockProblem.split('\n')[0]}); the bare body is the spec's example task.`,
+    );
   }
   console.error(`Answer to size the bare server: ${bareBody.body.byteLength} bytes (${bodyFrom}).`);
 
@@ -433,25 +482,40 @@ async function main(): Promise<number> {
   for (const name of cfg.only) {
     let server: Started | undefined;
     const busyBefore =
-      cfg.quietWaitS > 0 ? await waitForQuiet(15, cfg.quietWaitS, name) : await machineBusyPercent(500);
+      cfg.quietWaitS > 0
+        ? await waitForQuiet(15, cfg.quietWaitS, name)
+        : await machineBusyPercent(500);
     try {
       if (name === 'bare' || name === 'bare-spin') {
         const spin = name === 'bare-spin' ? String(cfg.spinUs) : '0';
-        server = await forkServer(['bare', bareBody.body.toString('base64'), bareBody.contentType || 'application/json', spin]);
+        server = await forkServer([
+          'bare',
+          bareBody.body.toString('base64'),
+          bareBody.contentType || 'application/json',
+          spin,
+        ]);
       } else if (name === 'mock') {
         if (mockProblem !== undefined) {
-          results.push({ name, skipped: `mock not available: ${mockProblem.split('\n')[0] ?? ''}` });
+          results.push({
+            name,
+            skipped: `mock not available: ${mockProblem.split('\n')[0] ?? ''}`,
+          });
           continue;
         }
         server = await startMock(cfg.seed);
       } else {
         if (!(await ensurePrism())) {
-          results.push({ name, skipped: 'Prism could not be installed (npm ci --prefix bench/peers failed)' });
+          results.push({
+            name,
+            skipped: 'Prism could not be installed (npm ci --prefix bench/peers failed)',
+          });
           continue;
         }
         server = await startPrism(cfg.prismLog);
       }
-      console.error(`${name}: ${server.url}${server.path} — warm-up ${cfg.warmupS} s, then ${cfg.durationS} s measured…`);
+      console.error(
+        `${name}: ${server.url}${server.path} — warm-up ${cfg.warmupS} s, then ${cfg.durationS} s measured…`,
+      );
       const measured = await measure(name, server, cfg);
       if (busyBefore !== undefined) measured.machineBusyBeforePercent = Math.round(busyBefore);
       results.push(measured);
@@ -481,12 +545,31 @@ async function main(): Promise<number> {
   setRatio('mockToBare', ratio(mock?.reqPerSecMean, bare?.reqPerSecMean));
   setRatio('prismToBare', ratio(prism?.reqPerSecMean, bare?.reqPerSecMean));
   setRatio('mockToPrism', ratio(mock?.reqPerSecMean, prism?.reqPerSecMean));
-  setRatio('mockToBareServerCpu', ratio(mock?.requestsPerServerCpuSecond, bare?.requestsPerServerCpuSecond));
+  setRatio(
+    'mockToBareServerCpu',
+    ratio(mock?.requestsPerServerCpuSecond, bare?.requestsPerServerCpuSecond),
+  );
   setRatio('bareSpinToBare', ratio(byName('bare-spin')?.reqPerSecMean, bare?.reqPerSecMean));
 
-  const label = (name: TargetName): string => (name === 'bare-spin' ? `bare+${cfg.spinUs}µs` : name);
+  const label = (name: TargetName): string =>
+    name === 'bare-spin' ? `bare+${cfg.spinUs}µs` : name;
   const rows: string[][] = [
-    ['server', 'req/s mean', '±sd', 'p50 ms', 'p99 ms', 'requests', 'errors', 'non-2xx', 'B/resp', 'server CPU%', 'loader CPU%', 'other CPU%', 'req/CPU-s', 'vs bare'],
+    [
+      'server',
+      'req/s mean',
+      '±sd',
+      'p50 ms',
+      'p99 ms',
+      'requests',
+      'errors',
+      'non-2xx',
+      'B/resp',
+      'server CPU%',
+      'loader CPU%',
+      'other CPU%',
+      'req/CPU-s',
+      'vs bare',
+    ],
   ];
   for (const r of results) {
     if (!isMeasured(r)) continue;
@@ -519,16 +602,28 @@ async function main(): Promise<number> {
     `mock / bare: ${fixed(ratios.mockToBare, 2)} (target ≥ ${targetRatio}: ${met === undefined ? 'not measured' : met ? 'met' : 'MISSED'})` +
       `   prism / bare: ${fixed(ratios.prismToBare, 2)}   mock / prism: ${fixed(ratios.mockToPrism, 2)}` +
       `   mock / bare per server CPU-second: ${fixed(ratios.mockToBareServerCpu, 2)}` +
-      (ratios.bareSpinToBare === undefined ? '' : `   bare+${cfg.spinUs}µs / bare: ${fixed(ratios.bareSpinToBare, 2)}`),
+      (ratios.bareSpinToBare === undefined
+        ? ''
+        : `   bare+${cfg.spinUs}µs / bare: ${fixed(ratios.bareSpinToBare, 2)}`),
   );
   for (const r of results) {
     if (isMeasured(r) && r.otherCpuPercent !== undefined && r.otherCpuPercent > 15) {
-      console.log(`warning: other processes used ${fixed(r.otherCpuPercent)}% of a core during the ${r.name} run: its figures are low; run again on a quiet machine`);
+      console.log(
+        `warning: other processes used ${fixed(r.otherCpuPercent)}% of a core during the ${r.name} run: its figures are low; run again on a quiet machine`,
+      );
     }
   }
   for (const r of results) {
-    if (isMeasured(r) && (r.errors > 0 || r.non2xx > 0 || r.answerBefore.status !== 200 || r.answerAfter.status !== 200)) {
-      console.log(`note: ${r.name} answered ${JSON.stringify(r.statusCodes)}, ${r.errors} errors (${r.timeouts} timeouts)`);
+    if (
+      isMeasured(r) &&
+      (r.errors > 0 ||
+        r.non2xx > 0 ||
+        r.answerBefore.status !== 200 ||
+        r.answerAfter.status !== 200)
+    ) {
+      console.log(
+        `note: ${r.name} answered ${JSON.stringify(r.statusCodes)}, ${r.errors} errors (${r.timeouts} timeouts)`,
+      );
     }
   }
 
@@ -545,10 +640,17 @@ async function main(): Promise<number> {
       seed: cfg.seed,
       spinUs: cfg.spinUs,
     },
-    bareBody: { bytes: bareBody.body.byteLength, from: bodyFrom, contentType: bareBody.contentType },
+    bareBody: {
+      bytes: bareBody.body.byteLength,
+      from: bodyFrom,
+      contentType: bareBody.contentType,
+    },
     results,
     ratios,
-    target: met === undefined ? { mockToBareAtLeast: targetRatio } : { mockToBareAtLeast: targetRatio, met },
+    target:
+      met === undefined
+        ? { mockToBareAtLeast: targetRatio }
+        : { mockToBareAtLeast: targetRatio, met },
   };
   writeJson(cfg.out, report);
   console.log(`\nwritten: ${fileURLToPath(cfg.out)}`);

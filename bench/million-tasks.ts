@@ -8,26 +8,54 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createMockService } from '../mocks/index.ts';
 
-const { values } = parseArgs({ options: { tasks: { type: 'string', default: '1000000' }, ops: { type: 'string', default: '20000' } } });
+const { values } = parseArgs({
+  options: {
+    tasks: { type: 'string', default: '1000000' },
+    ops: { type: 'string', default: '20000' },
+  },
+});
 const TOTAL = Number(values.tasks);
 const OPS = Number(values.ops);
 const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error('Run with node --expose-gc --import tsx bench/million-tasks.ts');
+if (gc === undefined)
+  throw new Error('Run with node --expose-gc --import tsx bench/million-tasks.ts');
 
-const service = createMockService({ clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) }, seed: 'bench' });
+const service = createMockService({
+  clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
+  seed: 'bench',
+});
 const encoder = new TextEncoder();
-const submitBody = encoder.encode(JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite over a green hill at dawn', metadata: { duration: 5 } }));
+const submitBody = encoder.encode(
+  JSON.stringify({
+    model: 'video-pro-v1',
+    prompt: 'a red kite over a green hill at dawn',
+    metadata: { duration: 5 },
+  }),
+);
 const headers = { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' };
 const ids: string[] = [];
 
 function submit(): string {
-  const response = service.handle({ method: 'POST', path: '/v1/video/generations', query: '', headers, body: submitBody, origin: 'http://bench' });
+  const response = service.handle({
+    method: 'POST',
+    path: '/v1/video/generations',
+    query: '',
+    headers,
+    body: submitBody,
+    origin: 'http://bench',
+  });
   if (response.status !== 200) throw new Error(`submission answered ${response.status}`);
   return (JSON.parse(response.body as string) as { id: string }).id;
 }
 
 function lookup(id: string): void {
-  const response = service.handle({ method: 'GET', path: `/v1/videos/${id}`, query: '', headers, origin: 'http://bench' });
+  const response = service.handle({
+    method: 'GET',
+    path: `/v1/videos/${id}`,
+    query: '',
+    headers,
+    origin: 'http://bench',
+  });
   if (response.status !== 200) throw new Error(`lookup answered ${response.status}`);
 }
 
@@ -82,14 +110,26 @@ const result = {
   at1k: small,
   at100k: middle,
   at1M: large,
-  ratios: { lookup: large.lookupUs / small.lookupUs, submit: large.submitUs / small.submitUs, lookup100kTo1M: large.lookupUs / middle.lookupUs, submit100kTo1M: large.submitUs / middle.submitUs },
+  ratios: {
+    lookup: large.lookupUs / small.lookupUs,
+    submit: large.submitUs / small.submitUs,
+    lookup100kTo1M: large.lookupUs / middle.lookupUs,
+    submit100kTo1M: large.submitUs / middle.submitUs,
+  },
   targets: { bytesPerTaskAtMost: 1024, met: bytesPerTask <= 1024 },
 };
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/million-tasks.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
-console.log(`tasks resident        ${result.tasks.toLocaleString('en')} (filled in ${fillSeconds.toFixed(1)} s)`);
+writeFileSync(
+  new URL('./results/million-tasks.json', import.meta.url),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
+console.log(
+  `tasks resident        ${result.tasks.toLocaleString('en')} (filled in ${fillSeconds.toFixed(1)} s)`,
+);
 console.log(`memory                ${result.bytesPerTask} bytes per task (target ≤ 1024)`);
 const row = (name: string, key: 'lookupUs' | 'submitUs') =>
-  console.log(`${name.padEnd(22)}${small[key].toFixed(2)} µs at 1k, ${middle[key].toFixed(2)} µs at 100k, ${large[key].toFixed(2)} µs at ${(TOTAL / 1e6).toFixed(1)}M (1M/1k ×${(large[key] / small[key]).toFixed(2)}, 1M/100k ×${(large[key] / middle[key]).toFixed(2)})`);
+  console.log(
+    `${name.padEnd(22)}${small[key].toFixed(2)} µs at 1k, ${middle[key].toFixed(2)} µs at 100k, ${large[key].toFixed(2)} µs at ${(TOTAL / 1e6).toFixed(1)}M (1M/1k ×${(large[key] / small[key]).toFixed(2)}, 1M/100k ×${(large[key] / middle[key]).toFixed(2)})`,
+  );
 row('lookup GET /v1/videos', 'lookupUs');
 row('submission', 'submitUs');

@@ -55,7 +55,8 @@ function timePerCall(
   let k = 0;
   const check = (i: number): void => {
     const found = lookup(i);
-    if (found === undefined || found !== ids[i]) throw new Error(`lookup of record ${i} returned ${String(found)}`);
+    if (found === undefined || found !== ids[i])
+      throw new Error(`lookup of record ${i} returned ${String(found)}`);
   };
   // Warm-up: a tenth of a batch.
   const warmEnd = performance.now() + budgetMs / 10;
@@ -96,7 +97,10 @@ interface SizeResult {
 
 function measureSize(size: number, budgetMs: number, batches: number): SizeResult {
   // The keys are built once: every lookup below gets a ready string, as a request handler would.
-  const tasks: Task[] = Array.from({ length: size }, (_, i) => ({ id: idOf(i), owner: ownerOf(i) }));
+  const tasks: Task[] = Array.from({ length: size }, (_, i) => ({
+    id: idOf(i),
+    owner: ownerOf(i),
+  }));
   const ids = tasks.map((t) => t.id);
   const owners = tasks.map((t) => t.owner);
   const db = factory({ task: { id: primaryKey(String), owner: String } });
@@ -105,10 +109,21 @@ function measureSize(size: number, budgetMs: number, batches: number): SizeResul
   const createMs = performance.now() - t0;
   const map = new Map<string, Task>(tasks.map((t) => [t.id, { ...t }]));
   const array: Task[] = tasks.map((t) => ({ ...t }));
-  if (db.task.count() !== size) throw new Error(`expected ${size} records, found ${db.task.count()}`);
+  if (db.task.count() !== size)
+    throw new Error(`expected ${size} records, found ${db.task.count()}`);
 
-  const findFirstById = timePerCall(ids, budgetMs, batches, (i) => db.task.findFirst({ where: { id: { equals: ids[i] ?? '' } } })?.id);
-  const findFirstByOwner = timePerCall(ids, budgetMs, batches, (i) => db.task.findFirst({ where: { owner: { equals: owners[i] ?? '' } } })?.id);
+  const findFirstById = timePerCall(
+    ids,
+    budgetMs,
+    batches,
+    (i) => db.task.findFirst({ where: { id: { equals: ids[i] ?? '' } } })?.id,
+  );
+  const findFirstByOwner = timePerCall(
+    ids,
+    budgetMs,
+    batches,
+    (i) => db.task.findFirst({ where: { owner: { equals: owners[i] ?? '' } } })?.id,
+  );
   const mapGet = timePerCall(ids, budgetMs, batches, (i) => map.get(ids[i] ?? '')?.id);
   const arrayFindByOwner = timePerCall(ids, budgetMs, batches, (i) => {
     const owner = owners[i];
@@ -119,7 +134,10 @@ function measureSize(size: number, budgetMs: number, batches: number): SizeResul
     createMs,
     createUsPerRecord: (createMs * 1000) / size,
     usPerLookup: { findFirstById, findFirstByOwner, mapGet, arrayFindByOwner },
-    nsPerRecordScanned: { findFirstById: (findFirstById * 1000) / size, findFirstByOwner: (findFirstByOwner * 1000) / size },
+    nsPerRecordScanned: {
+      findFirstById: (findFirstById * 1000) / size,
+      findFirstByOwner: (findFirstByOwner * 1000) / size,
+    },
     findFirstByIdOverMapGet: findFirstById / mapGet,
   };
 }
@@ -151,7 +169,8 @@ function main(): number {
   }
   const host = machine(); // before any load of ours, for its load average
   const sizes = values.sizes.split(',').map((s) => Math.round(Number(s)));
-  if (sizes.some((n) => !Number.isFinite(n) || n < 1)) throw new Error(`--sizes: bad list "${values.sizes}"`);
+  if (sizes.some((n) => !Number.isFinite(n) || n < 1))
+    throw new Error(`--sizes: bad list "${values.sizes}"`);
   const budgetMs = Math.max(10, Number(values['budget-ms']) || 300);
   const batches = Math.max(1, Math.round(Number(values.batches)) || 3);
   watchdog(600, 'msw-data');
@@ -166,12 +185,24 @@ function main(): number {
     const own = process.cpuUsage(own0);
     const busy = busyCores(machine0, cpuTimes(), cpus().length);
     const ownPercent = (100 * (own.user + own.system)) / 1e3 / (performance.now() - wall0);
-    if (busy !== undefined) result.otherCpuPercent = Math.max(0, Math.round(100 * busy - ownPercent));
+    if (busy !== undefined)
+      result.otherCpuPercent = Math.max(0, Math.round(100 * busy - ownPercent));
     results.push(result);
   }
 
   const rows: string[][] = [
-    ['records', 'create µs/rec', 'findFirst id µs', 'findFirst owner µs', 'Map.get µs', 'Array.find owner µs', 'findFirst id / Map.get', 'ns/record (id)', 'ns/record (owner)', 'other CPU%'],
+    [
+      'records',
+      'create µs/rec',
+      'findFirst id µs',
+      'findFirst owner µs',
+      'Map.get µs',
+      'Array.find owner µs',
+      'findFirst id / Map.get',
+      'ns/record (id)',
+      'ns/record (owner)',
+      'other CPU%',
+    ],
   ];
   for (const r of results) {
     rows.push([
@@ -187,9 +218,13 @@ function main(): number {
       fixed(r.otherCpuPercent),
     ]);
   }
-  console.log(`\n@mswjs/data 0.16.2 findFirst vs Map.get — µs per lookup (median of ${batches} batches ≥ ${budgetMs} ms; keys spread over all records)\n`);
+  console.log(
+    `\n@mswjs/data 0.16.2 findFirst vs Map.get — µs per lookup (median of ${batches} batches ≥ ${budgetMs} ms; keys spread over all records)\n`,
+  );
   console.log(table(rows));
-  console.log('\nns/record = µs per lookup ÷ records: flat across sizes means the lookup scans every record (O(n)).');
+  console.log(
+    '\nns/record = µs per lookup ÷ records: flat across sizes means the lookup scans every record (O(n)).',
+  );
 
   const report: Report = {
     benchmark: 'msw-data',

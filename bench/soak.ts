@@ -56,7 +56,8 @@ if (values.help) {
 }
 const positive = (name: string, raw: string): number => {
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} wants a positive number, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name} wants a positive number, got "${raw}"`);
   return value;
 };
 const durationS = Math.round(positive('duration', values.duration));
@@ -92,15 +93,36 @@ function rssMiB(pid: number): number {
 
 async function startMock(): Promise<{ child: ChildProcess; url: string }> {
   const child = track(
-    spawn(process.execPath, ['bin/videotask.js', 'mock', '--port', '0', '--host', '127.0.0.1', '--speed', String(speed), '--seed', '1'], {
-      cwd: rootDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    spawn(
+      process.execPath,
+      [
+        'bin/videotask.js',
+        'mock',
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+        '--speed',
+        String(speed),
+        '--seed',
+        '1',
+      ],
+      {
+        cwd: rootDir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   );
   let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-4000)));
+  child.stderr!.on(
+    'data',
+    (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-4000)),
+  );
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the mock did not listen within 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the mock did not listen within 30 s:\n${output}`)),
+      30_000,
+    );
     child.stdout!.on('data', (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-4000);
       const match = LISTENING.exec(output);
@@ -131,7 +153,8 @@ async function createTasks(url: string): Promise<{ id: string; key: string }[]> 
         signal: AbortSignal.timeout(10_000),
       });
       const text = await response.text();
-      if (response.status !== 200) throw new Error(`submission ${i} answered ${response.status}: ${text}`);
+      if (response.status !== 200)
+        throw new Error(`submission ${i} answered ${response.status}: ${text}`);
       tasks[i] = { id: (JSON.parse(text) as { id: string }).id, key: owner.key };
     }
   };
@@ -140,11 +163,17 @@ async function createTasks(url: string): Promise<{ id: string; key: string }[]> 
 }
 
 /** Status of `count` tasks spread over all of them (both forms must agree on existing). */
-async function statusMix(url: string, tasks: readonly { id: string; key: string }[], count = 200): Promise<Record<string, number>> {
+async function statusMix(
+  url: string,
+  tasks: readonly { id: string; key: string }[],
+  count = 200,
+): Promise<Record<string, number>> {
   const mix: Record<string, number> = {};
   for (let i = 0; i < count; i++) {
     const { id, key } = tasks[Math.floor((i * tasks.length) / count)]!;
-    const response = await fetch(`${url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${key}` } });
+    const response = await fetch(`${url}/v1/videos/${id}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     const body = (await response.json()) as { status?: string };
     const status = response.status === 200 ? (body.status ?? '?') : `HTTP ${response.status}`;
     mix[status] = (mix[status] ?? 0) + 1;
@@ -180,7 +209,8 @@ async function main(): Promise<number> {
   const tasks = await createTasks(url);
   const createSeconds = (performance.now() - created0) / 1000;
   const health = (await (await fetch(`${url}/__mock/health`)).json()) as { tasks: number };
-  if (health.tasks !== taskCount) throw new Error(`the mock holds ${health.tasks} tasks, expected ${taskCount}`);
+  if (health.tasks !== taskCount)
+    throw new Error(`the mock holds ${health.tasks} tasks, expected ${taskCount}`);
   const mixBefore = await statusMix(url, tasks);
 
   const requests = tasks.flatMap(({ id, key }) => {
@@ -230,7 +260,10 @@ async function main(): Promise<number> {
       phase,
       t: Math.round((performance.now() - measuredStart) / 100) / 10,
       rssMiB: Math.round(rssMiB(pid) * 10) / 10,
-      serverCpuPercent: cpu !== undefined && cpuBefore !== undefined ? Math.round((cpu - cpuBefore) * 100) : undefined,
+      serverCpuPercent:
+        cpu !== undefined && cpuBefore !== undefined
+          ? Math.round((cpu - cpuBefore) * 100)
+          : undefined,
       requests: perSecond,
     });
     cpuBefore = cpu;
@@ -253,14 +286,17 @@ async function main(): Promise<number> {
   const loader = process.cpuUsage(loader0);
   const busy = busyCores(machine0, cpuTimes(), info.cpus);
   const cpu1 = cpuSeconds(pid);
-  const serverCpuPercent = cpu0 !== undefined && cpu1 !== undefined ? (100 * (cpu1 - cpu0)) / wallS : undefined;
+  const serverCpuPercent =
+    cpu0 !== undefined && cpu1 !== undefined ? (100 * (cpu1 - cpu0)) / wallS : undefined;
   const loaderCpuPercent = (100 * (loader.user + loader.system)) / 1e6 / wallS;
 
   const mixAfter = await statusMix(url, tasks);
   const healthAfter = (await (await fetch(`${url}/__mock/health`)).json()) as { tasks: number };
   const exit = await stop(child, 'SIGTERM', 10_000);
 
-  const steady = samples.filter((s) => s.phase === 'measured').map((s) => ({ t: s.t, y: s.rssMiB }));
+  const steady = samples
+    .filter((s) => s.phase === 'measured')
+    .map((s) => ({ t: s.t, y: s.rssMiB }));
   const mean = steady.reduce((a, p) => a + p.y, 0) / Math.max(1, steady.length);
   const rawSlopeMiBPerMin = slope(steady) * 60;
   // The floor: the lowest sample of each 5 s window of the measured run, at the window's middle.
@@ -285,15 +321,55 @@ async function main(): Promise<number> {
     benchmark: 'soak',
     date: new Date().toISOString(),
     machine: info,
-    settings: { durationS, tasks: taskCount, clients, speed, warmupS, maxGrowthPercentPerMin: maxGrowth, paths: ['/v1/videos/{id}', '/v1/video/generations/{id}'], keys: OWNERS.map((o) => o.key) },
-    setup: { createSeconds: Math.round(createSeconds * 10) / 10, tasksHeld: health.tasks, tasksHeldAfter: healthAfter.tasks, statusMixBefore: mixBefore, statusMixAfter: mixAfter },
+    settings: {
+      durationS,
+      tasks: taskCount,
+      clients,
+      speed,
+      warmupS,
+      maxGrowthPercentPerMin: maxGrowth,
+      paths: ['/v1/videos/{id}', '/v1/video/generations/{id}'],
+      keys: OWNERS.map((o) => o.key),
+    },
+    setup: {
+      createSeconds: Math.round(createSeconds * 10) / 10,
+      tasksHeld: health.tasks,
+      tasksHeldAfter: healthAfter.tasks,
+      statusMixBefore: mixBefore,
+      statusMixAfter: mixAfter,
+    },
     requests: result.requests.total,
     reqPerSecMean: result.requests.average,
     reqPerSecStddev: result.requests.stddev,
-    latencyMs: { mean: result.latency.average, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
-    errors: { total: errors, connectionErrors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx, duringWarmup: warmupErrors },
-    warmup: warmup === undefined ? undefined : { seconds: warmupS, requests: warmup.requests.total, reqPerSecMean: warmup.requests.average },
-    cpu: { serverPercent: serverCpuPercent, loaderPercent: loaderCpuPercent, otherPercent: busy === undefined || serverCpuPercent === undefined ? undefined : Math.max(0, busy * 100 - serverCpuPercent - loaderCpuPercent) },
+    latencyMs: {
+      mean: result.latency.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    errors: {
+      total: errors,
+      connectionErrors: result.errors,
+      timeouts: result.timeouts,
+      non2xx: result.non2xx,
+      duringWarmup: warmupErrors,
+    },
+    warmup:
+      warmup === undefined
+        ? undefined
+        : {
+            seconds: warmupS,
+            requests: warmup.requests.total,
+            reqPerSecMean: warmup.requests.average,
+          },
+    cpu: {
+      serverPercent: serverCpuPercent,
+      loaderPercent: loaderCpuPercent,
+      otherPercent:
+        busy === undefined || serverCpuPercent === undefined
+          ? undefined
+          : Math.max(0, busy * 100 - serverCpuPercent - loaderCpuPercent),
+    },
     rssMiB: {
       idleBeforeTasks: Math.round(rssStartedMiB * 10) / 10,
       warmupStart: samples[0]?.rssMiB,
@@ -308,27 +384,57 @@ async function main(): Promise<number> {
       allSamplesGrowthPercentPerMin: Math.round(((100 * rawSlopeMiBPerMin) / mean) * 100) / 100,
     },
     exit: { code: exit.code, signal: exit.signal, killed: exit.killed },
-    targets: { zeroErrors: errors === 0, flatMemory: flat, exitedCleanly, met: errors === 0 && flat && exitedCleanly },
+    targets: {
+      zeroErrors: errors === 0,
+      flatMemory: flat,
+      exitedCleanly,
+      met: errors === 0 && flat && exitedCleanly,
+    },
     samples,
   };
   writeJson(out, report);
 
-  console.log(`soak: ${taskCount.toLocaleString('en')} tasks, ${clients} clients, ${durationS} s measured after ${warmupS} s of warm-up (${info.cpus} cores, ${info.node})`);
+  console.log(
+    `soak: ${taskCount.toLocaleString('en')} tasks, ${clients} clients, ${durationS} s measured after ${warmupS} s of warm-up (${info.cpus} cores, ${info.node})`,
+  );
   console.log(
     table([
       ['measure', 'value'],
       ['requests', result.requests.total.toLocaleString('en')],
       ['req/s (mean ± sd)', `${fixed(result.requests.average)} ± ${fixed(result.requests.stddev)}`],
-      ['latency p50 / p99 / max ms', `${result.latency.p50} / ${result.latency.p99} / ${result.latency.max}`],
-      ['errors (conn / timeouts / non-2xx; warm-up)', `${result.errors} / ${result.timeouts} / ${result.non2xx}; ${warmupErrors}`],
-      ['RSS MiB: idle / start / middle / end', `${fixed(rssStartedMiB, 1)} / ${fixed(first?.rssMiB, 1)} / ${fixed(middle?.rssMiB, 1)} / ${fixed(last?.rssMiB, 1)}`],
-      ['RSS floor slope (measured run)', `${fixed(slopeMiBPerMin, 2)} MiB/min = ${fixed(growthPercentPerMin, 2)} %/min (flat ≤ ${maxGrowth}); all samples ${fixed(rawSlopeMiBPerMin, 2)} MiB/min`],
-      ['CPU % server / loader / other', `${fixed(serverCpuPercent)} / ${fixed(loaderCpuPercent)} / ${fixed(report.cpu.otherPercent)}`],
-      ['status mix before → after (200 sampled)', `${JSON.stringify(mixBefore)} → ${JSON.stringify(mixAfter)}`],
-      ['mock exit after SIGTERM', `${String(exit.code ?? exit.signal)}${exit.killed ? ' (killed)' : ''}`],
+      [
+        'latency p50 / p99 / max ms',
+        `${result.latency.p50} / ${result.latency.p99} / ${result.latency.max}`,
+      ],
+      [
+        'errors (conn / timeouts / non-2xx; warm-up)',
+        `${result.errors} / ${result.timeouts} / ${result.non2xx}; ${warmupErrors}`,
+      ],
+      [
+        'RSS MiB: idle / start / middle / end',
+        `${fixed(rssStartedMiB, 1)} / ${fixed(first?.rssMiB, 1)} / ${fixed(middle?.rssMiB, 1)} / ${fixed(last?.rssMiB, 1)}`,
+      ],
+      [
+        'RSS floor slope (measured run)',
+        `${fixed(slopeMiBPerMin, 2)} MiB/min = ${fixed(growthPercentPerMin, 2)} %/min (flat ≤ ${maxGrowth}); all samples ${fixed(rawSlopeMiBPerMin, 2)} MiB/min`,
+      ],
+      [
+        'CPU % server / loader / other',
+        `${fixed(serverCpuPercent)} / ${fixed(loaderCpuPercent)} / ${fixed(report.cpu.otherPercent)}`,
+      ],
+      [
+        'status mix before → after (200 sampled)',
+        `${JSON.stringify(mixBefore)} → ${JSON.stringify(mixAfter)}`,
+      ],
+      [
+        'mock exit after SIGTERM',
+        `${String(exit.code ?? exit.signal)}${exit.killed ? ' (killed)' : ''}`,
+      ],
     ]),
   );
-  console.log(`targets: zero errors ${errors === 0 ? 'MET' : 'MISSED'} · flat memory ${flat ? 'MET' : 'MISSED'} · clean exit ${exitedCleanly ? 'MET' : 'MISSED'} → ${values.out}`);
+  console.log(
+    `targets: zero errors ${errors === 0 ? 'MET' : 'MISSED'} · flat memory ${flat ? 'MET' : 'MISSED'} · clean exit ${exitedCleanly ? 'MET' : 'MISSED'} → ${values.out}`,
+  );
   return report.targets.met ? 0 : 1;
 }
 

@@ -57,14 +57,19 @@ function listeningLine(child: ChildProcess): Promise<string> {
       if (match?.[1] !== undefined) resolve(match[1]);
       if (buffered.length > 64_000) buffered = buffered.slice(-1000);
     });
-    child.once('exit', (code, signal) => reject(new Error(`exited (code ${code}, signal ${signal}) before listening`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`exited (code ${code}, signal ${signal}) before listening`)),
+    );
   });
 }
 
 async function oneStart(run: number, timeoutS: number): Promise<Run> {
   const t0 = performance.now();
   const child = track(
-    spawn(process.execPath, [cli, 'mock', '--port', '0'], { cwd: rootDir, stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawn(process.execPath, [cli, 'mock', '--port', '0'], {
+      cwd: rootDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -103,7 +108,9 @@ async function oneStart(run: number, timeoutS: number): Promise<Run> {
 /** Wall time from spawn to exit of `node ARGS` (the floors a CLI start cannot go below). */
 async function timeToExitMs(args: readonly string[]): Promise<number> {
   const t0 = performance.now();
-  const child = track(spawn(process.execPath, args, { cwd: rootDir, stdio: ['ignore', 'ignore', 'inherit'] }));
+  const child = track(
+    spawn(process.execPath, args, { cwd: rootDir, stdio: ['ignore', 'ignore', 'inherit'] }),
+  );
   const limit = timeoutPromise(15_000);
   const exit = await Promise.race([waitForExit(child), limit.promise]).finally(limit.cancel);
   if (exit === 'timeout') {
@@ -184,8 +191,12 @@ async function main(): Promise<number> {
     await sleep(300);
   }
 
-  const listeningMs = summary(results.flatMap((r) => (r.listeningMs === undefined ? [] : [r.listeningMs])));
-  const firstAnswerMs = summary(results.flatMap((r) => (r.firstAnswerMs === undefined ? [] : [r.firstAnswerMs])));
+  const listeningMs = summary(
+    results.flatMap((r) => (r.listeningMs === undefined ? [] : [r.listeningMs])),
+  );
+  const firstAnswerMs = summary(
+    results.flatMap((r) => (r.firstAnswerMs === undefined ? [] : [r.firstAnswerMs])),
+  );
   const baselineNodeMs = summary(nodeOnly);
   const baselineVersionMs = summary(version);
   const allOk = results.every((r) => r.ok);

@@ -12,13 +12,49 @@ interface CommandEntry {
 }
 
 export const commands: readonly CommandEntry[] = [
-  { name: 'mock', summary: 'Run the simulated service over HTTP (what `npm start` runs)', load: async () => (await import('./commands/mock.ts')).mockCommand },
-  { name: 'submit', summary: 'Submit a video task and print its task ID', load: async () => (await import('./commands/submit.ts')).submitCommand },
-  { name: 'status', summary: "Show a task's state once", load: async () => (await import('./commands/status.ts')).statusCommand },
-  { name: 'wait', summary: 'Wait for a task (or every unfinished task of a journal) to finish', load: async () => (await import('./commands/wait.ts')).waitCommand },
-  { name: 'download', summary: "Download a completed task's video to a file", load: async () => (await import('./commands/download.ts')).downloadCommand },
-  { name: 'contract', summary: 'Check a deployment (or the mock) against the documented behaviour', load: async () => (await import('./commands/contract.ts')).contractCommand },
-  { name: 'verify-family', summary: "Verify the second model family end to end (§9 steps 3–5) and write a record", load: async () => (await import('./commands/verify-family.ts')).verifyFamilyCommand },
-  { name: 'monitor', summary: 'Monitor auth, catalog and journaled tasks without creating any task', load: async () => (await import('./commands/monitor.ts')).monitorCommand },
-  { name: 'lint-spec', summary: 'Validate spec/openapi.yaml (or a given file) and its x-lifecycle table', load: async () => (await import('./commands/lint-spec.ts')).lintSpecCommand },
+  {
+    name: 'mock',
+    summary: 'Run the simulated service over HTTP (what `npm start` runs)',
+    load: async () => (await import('./commands/mock.ts')).mockCommand,
+  },
+  {
+    name: 'submit',
+    summary: 'Submit a video task and print its task ID',
+    load: async () => (await import('./commands/submit.ts')).submitCommand,
+  },
+  {
+    name: 'status',
+    summary: "Show a task's state once",
+    load: async () => (await import('./commands/status.ts')).statusCommand,
+  },
+  {
+    name: 'wait',
+    summary: 'Wait for a task (or every unfinished task of a journal) to finish',
+    load: async () => (await import('./commands/wait.ts')).waitCommand,
+  },
+  {
+    name: 'download',
+    summary: "Download a completed task's video to a file",
+    load: async () => (await import('./commands/download.ts')).downloadCommand,
+  },
+  {
+    name: 'contract',
+    summary: 'Check a deployment (or the mock) against the documented behaviour',
+    load: async () => (await import('./commands/contract.ts')).contractCommand,
+  },
+  {
+    name: 'verify-family',
+    summary: 'Verify the second model family end to end (§9 steps 3–5) and write a record',
+    load: async () => (await import('./commands/verify-family.ts')).verifyFamilyCommand,
+  },
+  {
+    name: 'monitor',
+    summary: 'Monitor auth, catalog and journaled tasks without creating any task',
+    load: async () => (await import('./commands/monitor.ts')).monitorCommand,
+  },
+  {
+    name: 'lint-spec',
+    summary: 'Validate spec/openapi.yaml (or a given file) and its x-lifecycle table',
+    load: async () => (await import('./commands/lint-spec.ts')).lintSpecCommand,
+  },
 ];

@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { commands } from './commands.ts';
 import { UsageError } from './usage-error.ts';
 
-const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -14,7 +18,7 @@ function help(): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `videotask <command> --help` for a command\'s options.',
+    "Run `videotask <command> --help` for a command's options.",
   ].join('\n');
 }
 
@@ -31,7 +35,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const entry = commands.find((c) => c.name === name);
   if (entry === undefined) {
-    console.error(`videotask: unknown command "${name}". Run \`videotask --help\` to see the commands.`);
+    console.error(
+      `videotask: unknown command "${name}". Run \`videotask --help\` to see the commands.`,
+    );
     return 2;
   }
   const command = await entry.load();
@@ -39,7 +45,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`videotask ${name}: ${error.message}\nRun \`videotask ${name} --help\` for its options.`);
+      console.error(
+        `videotask ${name}: ${error.message}\nRun \`videotask ${name} --help\` for its options.`,
+      );
       return 2;
     }
     throw error;

@@ -40,12 +40,17 @@ export interface RoundOptions {
   readonly retryDelaysMs?: readonly number[] | undefined;
 }
 
-export const NOT_LISTED_HINT = 'the administrator checks §9 steps 1–2: the binding to a plugin channel (type 61) with the enabled plugin version, the group opening, the token\'s permission, the price';
+export const NOT_LISTED_HINT =
+  "the administrator checks §9 steps 1–2: the binding to a plugin channel (type 61) with the enabled plugin version, the group opening, the token's permission, the price";
 
-export async function monitorRound(client: VideoTaskClient, options: RoundOptions): Promise<RoundResult> {
+export async function monitorRound(
+  client: VideoTaskClient,
+  options: RoundOptions,
+): Promise<RoundResult> {
   const lines: CheckLine[] = [];
   const { secrets, signal } = options;
-  const say = (ok: boolean, check: string, detail: string) => lines.push({ ok, check, detail: redact(detail, secrets) });
+  const say = (ok: boolean, check: string, detail: string) =>
+    lines.push({ ok, check, detail: redact(detail, secrets) });
 
   // Authentication and the catalog: one GET /v1/models.
   let listed: ReadonlySet<string> | undefined;
@@ -53,7 +58,11 @@ export async function monitorRound(client: VideoTaskClient, options: RoundOption
     const list = await client.listModels({ signal });
     listed = new Set(list.data.map((m) => m.id));
     say(true, 'auth', `GET /v1/models answered 200 to the key`);
-    say(true, 'catalog', `${listed.size} model(s) listed for this key${listed.size === 0 ? '' : `: ${preview([...listed])}`}`);
+    say(
+      true,
+      'catalog',
+      `${listed.size} model(s) listed for this key${listed.size === 0 ? '' : `: ${preview([...listed])}`}`,
+    );
   } catch (error) {
     signal?.throwIfAborted();
     const message = (error as Error).message;
@@ -61,14 +70,20 @@ export async function monitorRound(client: VideoTaskClient, options: RoundOption
       say(false, 'reach', `${client.baseUrl} is unreachable: ${message}`);
       return { lines, status: 2 };
     }
-    if (error instanceof AuthenticationError) say(false, 'auth', `the key was refused (HTTP 401): ${message}; check --api-key (§5)`);
+    if (error instanceof AuthenticationError)
+      say(false, 'auth', `the key was refused (HTTP 401): ${message}; check --api-key (§5)`);
     else if (error instanceof ApiError) {
-      say(true, 'auth', `the key is accepted (GET /v1/models answered HTTP ${error.status}, not 401)`);
+      say(
+        true,
+        'auth',
+        `the key is accepted (GET /v1/models answered HTTP ${error.status}, not 401)`,
+      );
       say(false, 'catalog', `GET /v1/models failed: ${message}`);
     } else say(false, 'catalog', `GET /v1/models did not answer a model list: ${message}`);
   }
   for (const model of options.expectModels) {
-    if (listed === undefined) say(false, `model:${model}`, 'not checked: the catalog could not be read');
+    if (listed === undefined)
+      say(false, `model:${model}`, 'not checked: the catalog could not be read');
     else if (listed.has(model)) say(true, `model:${model}`, 'listed by /v1/models for this key');
     else say(false, `model:${model}`, `not listed by /v1/models for this key: ${NOT_LISTED_HINT}`);
   }
@@ -78,7 +93,12 @@ export async function monitorRound(client: VideoTaskClient, options: RoundOption
   return { lines, status };
 }
 
-async function journalChecks(client: VideoTaskClient, path: string, options: RoundOptions, say: (ok: boolean, check: string, detail: string) => void): Promise<void> {
+async function journalChecks(
+  client: VideoTaskClient,
+  path: string,
+  options: RoundOptions,
+  say: (ok: boolean, check: string, detail: string) => void,
+): Promise<void> {
   const journal = new FileJournal(path);
   let records: readonly JournalRecord[];
   let torn: boolean;
@@ -90,12 +110,18 @@ async function journalChecks(client: VideoTaskClient, path: string, options: Rou
   } finally {
     await journal.close();
   }
-  const active = records.filter((r): r is JournalRecord & { taskId: string } => r.state === 'active' && r.taskId !== undefined);
+  const active = records.filter(
+    (r): r is JournalRecord & { taskId: string } => r.state === 'active' && r.taskId !== undefined,
+  );
   const byHand = records.filter((r) => r.state === 'submitting' || r.state === 'unconfirmed');
   const settled = records.length - active.length - byHand.length;
   const notes = [
     `${active.length} task(s) in progress, ${settled} settled`,
-    ...(byHand.length === 0 ? [] : [`${byHand.length} submission(s) to check by hand by request ID (${byHand.map((r) => r.requestId).join(', ')}), never resubmitted (§7)`]),
+    ...(byHand.length === 0
+      ? []
+      : [
+          `${byHand.length} submission(s) to check by hand by request ID (${byHand.map((r) => r.requestId).join(', ')}), never resubmitted (§7)`,
+        ]),
     ...(torn ? ['its last line was cut off by a crash and is ignored'] : []),
   ];
   say(true, 'journal', `${path}: ${notes.join('; ')}`);
@@ -107,31 +133,67 @@ async function journalChecks(client: VideoTaskClient, path: string, options: Rou
     } catch (error) {
       options.signal?.throwIfAborted();
       const message = (error as Error).message;
-      if (error instanceof NotFoundError || (error instanceof ApiError && error.code === 'task_not_exist'))
-        say(false, check, `not found for this key (HTTP ${error.status}): ${message}; it is missing, or was submitted with another key (§5)`);
-      else if (error instanceof ConnectionError || error instanceof RequestTimeoutError) say(false, check, `no answer: ${message}`);
+      if (
+        error instanceof NotFoundError ||
+        (error instanceof ApiError && error.code === 'task_not_exist')
+      )
+        say(
+          false,
+          check,
+          `not found for this key (HTTP ${error.status}): ${message}; it is missing, or was submitted with another key (§5)`,
+        );
+      else if (error instanceof ConnectionError || error instanceof RequestTimeoutError)
+        say(false, check, `no answer: ${message}`);
       else say(false, check, `the status query failed: ${message}`);
       continue;
     }
     const what = `${task.status} ${task.progress}% (${record.model}, submitted ${record.submittedAt})`;
     if (task.status === 'queued' || task.status === 'in_progress') say(true, check, what);
-    else if (task.status === 'completed') say(true, check, `${what}: record it in the journal with \`videotask wait --journal ${path}\``);
-    else if (task.status === 'failed') say(false, check, `${what}: error ${task.error?.code ?? '(no code)'}: ${task.error?.message ?? ''}; record it with \`videotask wait --journal ${path}\` and investigate by the message (§7)`);
-    else say(true, check, `${what}: state not recognised; keep querying at a lower rate, or ask an administrator if it persists (§3)`);
+    else if (task.status === 'completed')
+      say(
+        true,
+        check,
+        `${what}: record it in the journal with \`videotask wait --journal ${path}\``,
+      );
+    else if (task.status === 'failed')
+      say(
+        false,
+        check,
+        `${what}: error ${task.error?.code ?? '(no code)'}: ${task.error?.message ?? ''}; record it with \`videotask wait --journal ${path}\` and investigate by the message (§7)`,
+      );
+    else
+      say(
+        true,
+        check,
+        `${what}: state not recognised; keep querying at a lower rate, or ask an administrator if it persists (§3)`,
+      );
   }
 }
 
 /** One status query; a temporary failure (5xx, 429, no answer) is retried a limited number of times (§7). */
-async function queryOnce(client: VideoTaskClient, taskId: string, options: RoundOptions): Promise<VideoTask> {
+async function queryOnce(
+  client: VideoTaskClient,
+  taskId: string,
+  options: RoundOptions,
+): Promise<VideoTask> {
   const delays = options.retryDelaysMs ?? [500, 1_000];
   for (let attempt = 0; ; attempt++) {
     try {
       return await client.getVideo(taskId, { signal: options.signal });
     } catch (error) {
-      const temporary = error instanceof ServerError || error instanceof RateLimitError || error instanceof ConnectionError || error instanceof RequestTimeoutError;
+      const temporary =
+        error instanceof ServerError ||
+        error instanceof RateLimitError ||
+        error instanceof ConnectionError ||
+        error instanceof RequestTimeoutError;
       const delay = delays[attempt];
       if (!temporary || delay === undefined || options.signal?.aborted) throw error;
-      await new Promise((resolve) => setTimeout(resolve, error instanceof RateLimitError ? Math.max(delay, error.retryAfterMs ?? 0) : delay));
+      await new Promise((resolve) =>
+        setTimeout(
+          resolve,
+          error instanceof RateLimitError ? Math.max(delay, error.retryAfterMs ?? 0) : delay,
+        ),
+      );
     }
   }
 }

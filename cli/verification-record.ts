@@ -23,7 +23,13 @@ export interface VerificationRun {
     /** `--seconds` or why the value is an assumption. */
     readonly secondsSource: string;
     readonly prompt: string;
-    readonly poll: { readonly initialMs: number; readonly factor: number; readonly maxMs: number; readonly maxAttempts: number; readonly timeoutMs: number };
+    readonly poll: {
+      readonly initialMs: number;
+      readonly factor: number;
+      readonly maxMs: number;
+      readonly maxAttempts: number;
+      readonly timeoutMs: number;
+    };
     readonly pluginName: string | null;
   };
   readonly ok: boolean;
@@ -35,7 +41,10 @@ export const DEFAULT_REPORT_DIR = 'verification-records';
 
 /** `verification-2026-11-22T101530Z`: sortable, one per run (the time of day keeps two runs of one day apart). */
 export function recordStem(date: Date): string {
-  return `verification-${date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '')}`;
+  return `verification-${date
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '')}`;
 }
 
 /** The two paths of a run's record in `dir`, not taken by an earlier run (`-2`, `-3`, … appended if needed). */
@@ -43,7 +52,8 @@ export function recordPaths(dir: string, date: Date): { json: string; md: string
   const stem = recordStem(date);
   for (let n = 1; ; n++) {
     const base = join(dir, n === 1 ? stem : `${stem}-${n}`);
-    if (!existsSync(`${base}.json`) && !existsSync(`${base}.md`)) return { json: `${base}.json`, md: `${base}.md` };
+    if (!existsSync(`${base}.json`) && !existsSync(`${base}.md`))
+      return { json: `${base}.json`, md: `${base}.md` };
   }
 }
 
@@ -109,19 +119,28 @@ export function renderMarkdown(run: VerificationRun): string {
   ];
   for (const m of run.models) {
     lines.push(`## ${m.model}: ${m.ok ? 'passed' : 'failed'}`, '');
-    lines.push(`Started ${m.date}${m.requestId === null ? '' : `; request ID \`${m.requestId}\``}${m.taskId === null ? '' : `; task \`${m.taskId}\``}.`, '');
+    lines.push(
+      `Started ${m.date}${m.requestId === null ? '' : `; request ID \`${m.requestId}\``}${m.taskId === null ? '' : `; task \`${m.taskId}\``}.`,
+      '',
+    );
     lines.push('| step | check | outcome | detail |', '|---|---|---|---|');
     for (const s of m.steps) lines.push(row([String(s.step), s.name, s.outcome, s.detail]));
     lines.push('');
     if (m.failedStep !== null) {
-      lines.push(`**Failed at step ${m.failedStep.step} (${m.failedStep.name}).**${m.errorCode === null && m.errorMessage === null ? '' : ` Error${m.httpStatus === null ? '' : ` HTTP ${m.httpStatus}`}${m.errorCode === null ? '' : ` \`${m.errorCode}\``}${m.errorMessage === null ? '' : `: ${inline(m.errorMessage)}`}`}`, '');
+      lines.push(
+        `**Failed at step ${m.failedStep.step} (${m.failedStep.name}).**${m.errorCode === null && m.errorMessage === null ? '' : ` Error${m.httpStatus === null ? '' : ` HTTP ${m.httpStatus}`}${m.errorCode === null ? '' : ` \`${m.errorCode}\``}${m.errorMessage === null ? '' : `: ${inline(m.errorMessage)}`}`}`,
+        '',
+      );
       lines.push(`**Next:** ${inline(m.advice ?? '')}`, '');
     }
     lines.push(`Usage and charge: ${inline(m.usage.detail)}`, '');
   }
   lines.push('## Next (§9 step 5)', '');
   if (run.dryRun) lines.push('A dry run checks the catalog only: run without --dry-run to verify.');
-  else if (failed.length === 0) lines.push(`Every model passed: update the verification date of the catalog and of the service document to ${day}.`);
+  else if (failed.length === 0)
+    lines.push(
+      `Every model passed: update the verification date of the catalog and of the service document to ${day}.`,
+    );
   else
     lines.push(
       `Do not update the verification date. Keep this record (task ID, error code, redacted message) and investigate by the error message; fix what the "Next" lines name and run \`videotask verify-family\` again (${failed.map((m) => m.model).join(', ')}).`,

@@ -48,10 +48,32 @@ export class HttpRecorder {
     this.#fetch = options.fetch ?? fetch;
   }
 
-  async send(label: string, method: string, path: string, init: { as?: KeyRole; json?: unknown; rawBody?: string; contentType?: string; headers?: Record<string, string>; requestId?: string } = {}): Promise<Exchange> {
+  async send(
+    label: string,
+    method: string,
+    path: string,
+    init: {
+      as?: KeyRole;
+      json?: unknown;
+      rawBody?: string;
+      contentType?: string;
+      headers?: Record<string, string>;
+      requestId?: string;
+    } = {},
+  ): Promise<Exchange> {
     const as = init.as ?? 'primary';
-    const headers: Record<string, string> = { accept: 'application/json, video/*;q=0.9, */*;q=0.1', ...init.headers };
-    const key = as === 'primary' ? this.options.keys.primary : as === 'other' ? this.options.keys.other : as === 'invalid' ? INVALID_KEY : undefined;
+    const headers: Record<string, string> = {
+      accept: 'application/json, video/*;q=0.9, */*;q=0.1',
+      ...init.headers,
+    };
+    const key =
+      as === 'primary'
+        ? this.options.keys.primary
+        : as === 'other'
+          ? this.options.keys.other
+          : as === 'invalid'
+            ? INVALID_KEY
+            : undefined;
     if (key !== undefined) headers['authorization'] = `Bearer ${key}`;
     let body: string | undefined;
     if (init.json !== undefined) {
@@ -68,15 +90,45 @@ export class HttpRecorder {
     const started = performance.now();
     let exchange: Exchange;
     try {
-      const response = await this.#fetch(new URL(path, this.options.baseUrl), { method, headers, body: body ?? null, redirect: 'follow', signal: AbortSignal.timeout(this.options.requestTimeoutMs) });
+      const response = await this.#fetch(new URL(path, this.options.baseUrl), {
+        method,
+        headers,
+        body: body ?? null,
+        redirect: 'follow',
+        signal: AbortSignal.timeout(this.options.requestTimeoutMs),
+      });
       const { head, bytes } = await readHead(response);
       const contentType = response.headers.get('content-type') ?? '';
       exchange = {
-        label, method, path, as, status: response.status, contentType, head, bytes, ms: performance.now() - started,
-        headers: Object.fromEntries(response.headers), json: parseJson(head, bytes, contentType), redirected: response.redirected,
+        label,
+        method,
+        path,
+        as,
+        status: response.status,
+        contentType,
+        head,
+        bytes,
+        ms: performance.now() - started,
+        headers: Object.fromEntries(response.headers),
+        json: parseJson(head, bytes, contentType),
+        redirected: response.redirected,
       };
     } catch (error) {
-      exchange = { label, method, path, as, status: 0, contentType: '', headers: {}, json: undefined, head: new Uint8Array(), bytes: 0, ms: performance.now() - started, networkError: this.redact(describeNetworkError(error)), redirected: false };
+      exchange = {
+        label,
+        method,
+        path,
+        as,
+        status: 0,
+        contentType: '',
+        headers: {},
+        json: undefined,
+        head: new Uint8Array(),
+        bytes: 0,
+        ms: performance.now() - started,
+        networkError: this.redact(describeNetworkError(error)),
+        redirected: false,
+      };
     }
     this.exchanges.push(exchange);
     return exchange;
@@ -98,7 +150,9 @@ export function excerpt(exchange: Exchange, limit = 200): string {
   if (exchange.networkError !== undefined) return exchange.networkError;
   if (exchange.json !== undefined) return JSON.stringify(exchange.json).slice(0, limit);
   const text = new TextDecoder('utf-8', { fatal: false }).decode(exchange.head.subarray(0, limit));
-  return /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text) ? `<${exchange.bytes} bytes of binary>` : text;
+  return /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)
+    ? `<${exchange.bytes} bytes of binary>`
+    : text;
 }
 
 // Whole JSON bodies are kept (up to 1 MiB) so they can be parsed; other bodies keep their first bytes.
@@ -106,7 +160,9 @@ const JSON_LIMIT = 1 << 20;
 
 async function readHead(response: Response): Promise<{ head: Uint8Array; bytes: number }> {
   if (response.body === null) return { head: new Uint8Array(), bytes: 0 };
-  const isJson = /json/i.test(response.headers.get('content-type') ?? '') || response.headers.get('content-type') === null;
+  const isJson =
+    /json/i.test(response.headers.get('content-type') ?? '') ||
+    response.headers.get('content-type') === null;
   const keep = isJson ? JSON_LIMIT : HEAD_BYTES;
   const chunks: Uint8Array[] = [];
   let kept = 0;
@@ -131,7 +187,8 @@ async function readHead(response: Response): Promise<{ head: Uint8Array; bytes: 
 function parseJson(head: Uint8Array, bytes: number, contentType: string): unknown {
   if (bytes === 0 || head.byteLength < bytes) return undefined;
   const text = new TextDecoder().decode(head).trim();
-  if (!(text.startsWith('{') || text.startsWith('[') || /json/i.test(contentType))) return undefined;
+  if (!(text.startsWith('{') || text.startsWith('[') || /json/i.test(contentType)))
+    return undefined;
   try {
     return JSON.parse(text);
   } catch {
@@ -140,7 +197,11 @@ function parseJson(head: Uint8Array, bytes: number, contentType: string): unknow
 }
 
 function describeNetworkError(error: unknown): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const e = error as {
+    name?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
   if (e.name === 'TimeoutError') return 'no answer within the request time limit';
   return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
 }

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import type { CheckResult, Outcome } from './verdicts.ts';
 
 export interface ContractReport {
-  readonly target: { readonly baseUrl: string; readonly key: string; readonly model: string; readonly tier: string; readonly budget: number; readonly strict: boolean };
+  readonly target: {
+    readonly baseUrl: string;
+    readonly key: string;
+    readonly model: string;
+    readonly tier: string;
+    readonly budget: number;
+    readonly strict: boolean;
+  };
   readonly startedAt: string;
   readonly durationMs: number;
   /** Tasks the run created (never more than the budget). */
@@ -23,15 +30,27 @@ const MARK: Record<Outcome, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN'
 export function renderSummary(report: ContractReport): string {
   const lines: string[] = [];
   const t = report.target;
-  lines.push(`videotask contract — ${t.baseUrl} (key ${t.key}, model ${t.model}, tier ${t.tier}, budget ${t.budget}${t.strict ? ', strict' : ''})`);
+  lines.push(
+    `videotask contract — ${t.baseUrl} (key ${t.key}, model ${t.model}, tier ${t.tier}, budget ${t.budget}${t.strict ? ', strict' : ''})`,
+  );
   const order: Outcome[] = ['fail', 'warn', 'pass', 'skip'];
-  const sorted = [...report.results].sort((a, b) => order.indexOf(a.outcome) - order.indexOf(b.outcome) || a.id.localeCompare(b.id));
+  const sorted = [...report.results].sort(
+    (a, b) => order.indexOf(a.outcome) - order.indexOf(b.outcome) || a.id.localeCompare(b.id),
+  );
   for (const r of sorted) {
-    lines.push(`${MARK[r.outcome]}  ${r.id.padEnd(44)} ${r.basisText}${r.outcome === 'skip' ? ` — ${r.skipped}` : ''}`);
+    lines.push(
+      `${MARK[r.outcome]}  ${r.id.padEnd(44)} ${r.basisText}${r.outcome === 'skip' ? ` — ${r.skipped}` : ''}`,
+    );
     if (r.outcome === 'fail' || r.outcome === 'warn') {
       for (const v of r.violations.slice(0, 3)) {
         const e = v.evidence;
-        const where = [e?.taskId, e?.request, e?.status === undefined ? undefined : `HTTP ${e.status}`].filter(Boolean).join(' · ');
+        const where = [
+          e?.taskId,
+          e?.request,
+          e?.status === undefined ? undefined : `HTTP ${e.status}`,
+        ]
+          .filter(Boolean)
+          .join(' · ');
         lines.push(`      ${v.message}${where === '' ? '' : ` [${where}]`}`);
         if (e?.excerpt !== undefined) lines.push(`        ${e.excerpt}`);
       }
@@ -41,20 +60,37 @@ export function renderSummary(report: ContractReport): string {
   for (const note of report.notes) lines.push(`note  ${note}`);
   const c = report.counts;
   lines.push('');
-  lines.push(`${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped · ${report.tasksCreated} task(s) created · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`);
-  lines.push(report.ok ? 'Result: the deployment follows the documented behaviour.' : 'Result: the deployment breaks documented behaviour (see FAIL above).');
+  lines.push(
+    `${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped · ${report.tasksCreated} task(s) created · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`,
+  );
+  lines.push(
+    report.ok
+      ? 'Result: the deployment follows the documented behaviour.'
+      : 'Result: the deployment breaks documented behaviour (see FAIL above).',
+  );
   return lines.join('\n');
 }
 
 /** JUnit XML: one testcase per check; fail → <failure>, warn → <system-out> note, skip → <skipped>. */
 export function renderJUnit(report: ContractReport): string {
-  const esc = (s: string) => s.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch]!);
+  const esc = (s: string) =>
+    s.replace(
+      /[<>&"']/g,
+      (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch]!,
+    );
   const cases = report.results.map((r) => {
     const name = `${r.id} (${r.basisText})`;
-    const detail = r.violations.map((v) => `${v.message}${v.evidence?.excerpt === undefined ? '' : `\n  ${v.evidence.excerpt}`}`).join('\n');
+    const detail = r.violations
+      .map(
+        (v) =>
+          `${v.message}${v.evidence?.excerpt === undefined ? '' : `\n  ${v.evidence.excerpt}`}`,
+      )
+      .join('\n');
     let inner = '';
-    if (r.outcome === 'fail') inner = `<failure message="${esc(r.violations[0]?.message ?? r.title)}">${esc(detail)}</failure>`;
-    else if (r.outcome === 'warn') inner = `<system-out>${esc(`WARNING (assumption): ${detail}`)}</system-out>`;
+    if (r.outcome === 'fail')
+      inner = `<failure message="${esc(r.violations[0]?.message ?? r.title)}">${esc(detail)}</failure>`;
+    else if (r.outcome === 'warn')
+      inner = `<system-out>${esc(`WARNING (assumption): ${detail}`)}</system-out>`;
     else if (r.outcome === 'skip') inner = `<skipped message="${esc(r.skipped ?? '')}"/>`;
     return `    <testcase classname="videotask.contract" name="${esc(name)}">${inner}</testcase>`;
   });

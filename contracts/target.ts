@@ -36,7 +36,13 @@ export interface ContractTarget {
   readonly requestTimeoutMs: number;
 }
 
-export const DOCUMENTED_POLL: PollSchedule = { initialMs: 5_000, factor: 1.5, maxMs: 30_000, timeoutMs: 15 * 60_000, maxAttempts: 60 };
+export const DOCUMENTED_POLL: PollSchedule = {
+  initialMs: 5_000,
+  factor: 1.5,
+  maxMs: 30_000,
+  timeoutMs: 15 * 60_000,
+  maxAttempts: 60,
+};
 
 /** The second family's model IDs (§1). */
 export const SECOND_FAMILY: readonly string[] = SECOND_FAMILY_SPEC.models;

@@ -46,7 +46,10 @@ export interface CheckResult {
  * assumption (`x-documented: false`) warns, unless strict.
  */
 export class Verdicts {
-  readonly #entries = new Map<string, { definition: CheckDefinition; passes: number; violations: Violation[]; skipped?: string }>();
+  readonly #entries = new Map<
+    string,
+    { definition: CheckDefinition; passes: number; violations: Violation[]; skipped?: string }
+  >();
 
   /** `checks`: every check the run may report; one that sees nothing is reported as skipped. */
   constructor(
@@ -81,7 +84,8 @@ export class Verdicts {
     if (check.basis !== undefined) return check.basis;
     if (check.rule === undefined) return { documented: false };
     const rule = this.lifecycle.rules.get(check.rule);
-    if (rule === undefined) throw new Error(`Check ${check.id} names an unknown rule "${check.rule}"`);
+    if (rule === undefined)
+      throw new Error(`Check ${check.id} names an unknown rule "${check.rule}"`);
     return rule.basis;
   }
 

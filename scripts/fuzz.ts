@@ -16,9 +16,16 @@ import { fuzzIsolation } from '../test/fuzz/isolation.ts';
 import { FuzzStats } from '../test/fuzz/oracle.ts';
 import { fuzzCore, fuzzSeed, fuzzSocket } from '../test/fuzz/runners.ts';
 
-const USAGE = 'usage: npx tsx scripts/fuzz.ts [--cases N] [--socket-cases N] [--isolation-runs N] [--seed N] [--json]';
+const USAGE =
+  'usage: npx tsx scripts/fuzz.ts [--cases N] [--socket-cases N] [--isolation-runs N] [--seed N] [--json]';
 
-function parseArgs(argv: readonly string[]): { cases: number; socketCases: number; isolationRuns: number; seed: number; json: boolean } {
+function parseArgs(argv: readonly string[]): {
+  cases: number;
+  socketCases: number;
+  isolationRuns: number;
+  seed: number;
+  json: boolean;
+} {
   const values = new Map<string, string>();
   let json = false;
   for (let i = 0; i < argv.length; i++) {
@@ -71,14 +78,23 @@ async function main(): Promise<void> {
     await timed('core', () => {
       // Batches of fresh seeds (seed, seed+1, …) until the case count is reached: each batch replays alone.
       for (let batch = 0; stats.cases.core < options.cases; batch++) {
-        const runs = Math.min(CORE_BATCH_RUNS, Math.max(1, Math.ceil((options.cases - stats.cases.core) / 4.5)));
+        const runs = Math.min(
+          CORE_BATCH_RUNS,
+          Math.max(1, Math.ceil((options.cases - stats.cases.core) / 4.5)),
+        );
         fuzzCore({ seed: options.seed + batch, runs, stats });
         process.stderr.write(`fuzz core: ${stats.cases.core} cases\r`);
       }
       process.stderr.write('\n');
     });
-    if (options.socketCases > 0) await timed('socket', () => fuzzSocket({ seed: options.seed, runs: options.socketCases, stats }));
-    if (options.isolationRuns > 0) await timed('isolation', () => fuzzIsolation({ seed: options.seed, runs: options.isolationRuns, stats }));
+    if (options.socketCases > 0)
+      await timed('socket', () =>
+        fuzzSocket({ seed: options.seed, runs: options.socketCases, stats }),
+      );
+    if (options.isolationRuns > 0)
+      await timed('isolation', () =>
+        fuzzIsolation({ seed: options.seed, runs: options.isolationRuns, stats }),
+      );
   } catch (error) {
     console.error((error as Error).message);
     console.error(`\ncases before the failure: ${JSON.stringify(stats.cases)}`);
@@ -86,18 +102,24 @@ async function main(): Promise<void> {
   }
   const summary = { seed: options.seed, seconds, ...stats.summary() };
   if (options.json) return console.log(JSON.stringify(summary, null, 2));
-  const line = (label: string, value: unknown) => console.log(`${label.padEnd(22)}${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  const line = (label: string, value: unknown) =>
+    console.log(`${label.padEnd(22)}${typeof value === 'string' ? value : JSON.stringify(value)}`);
   console.log(`fuzz: every property held (seed ${options.seed})`);
   line('core', `${stats.cases.core} cases in ${seconds['core']} s`);
   line('socket', `${stats.cases.socket} cases in ${seconds['socket'] ?? 0} s`);
-  line('isolation', `${options.isolationRuns} interleavings, ${stats.cases.isolation} operations in ${seconds['isolation'] ?? 0} s`);
+  line(
+    'isolation',
+    `${options.isolationRuns} interleavings, ${stats.cases.isolation} operations in ${seconds['isolation'] ?? 0} s`,
+  );
   line('statuses (core)', summary.statuses.core);
   line('statuses (socket)', summary.statuses.socket);
   line('5xx allowed', summary.allowed5xx);
   line('socket outcomes', summary.socketOutcomes);
   line('isolation', summary.isolation);
   const notes = Object.entries(summary.specNotes);
-  console.log(`\nanswers that differ from the operation's declared response (${notes.length} kinds; not failures):`);
+  console.log(
+    `\nanswers that differ from the operation's declared response (${notes.length} kinds; not failures):`,
+  );
   for (const [note, count] of notes) console.log(`  ${String(count).padStart(7)}  ${note}`);
 }
 

@@ -29,9 +29,14 @@ try {
       throw new Error(`${yaml} is not a valid OpenAPI document: ${error.message}`);
     });
     const dereferenced = await SwaggerParser.dereference(api);
-    const json = { 'x-generated': `from ${yaml} by npm run generate; do not edit`, ...dereferenced };
+    const json = {
+      'x-generated': `from ${yaml} by npm run generate; do not edit`,
+      ...dereferenced,
+    };
     writeFileSync(join(work, `${base}.json`), `${JSON.stringify(json, null, 2)}\n`);
-    execFileSync(bin, [path, '--enum-values', '-o', join(work, `${base}.ts`)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(bin, [path, '--enum-values', '-o', join(work, `${base}.ts`)], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     for (const file of [`${base}.json`, `${base}.ts`]) {
       const fresh = readFileSync(join(work, file), 'utf8');
       const target = join(outDir, file);
@@ -46,7 +51,9 @@ try {
     }
   }
   if (stale.length > 0) {
-    console.error(`Generated files are stale: ${stale.join(', ')}. Run \`npm run generate\` and commit the result.`);
+    console.error(
+      `Generated files are stale: ${stale.join(', ')}. Run \`npm run generate\` and commit the result.`,
+    );
     process.exitCode = 1;
   } else if (check) console.log('generated files are up to date');
 } catch (error) {

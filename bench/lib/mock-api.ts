@@ -18,6 +18,7 @@ export async function loadMock(): Promise<MockModule> {
     throw new Error('mocks/index.ts does not exist');
   }
   const loaded = await import('../../mocks/index.ts');
-  if (typeof loaded.startMockServer !== 'function') throw new Error('mocks/index.ts does not export startMockServer');
+  if (typeof loaded.startMockServer !== 'function')
+    throw new Error('mocks/index.ts does not export startMockServer');
   return loaded;
 }

@@ -60,7 +60,11 @@ export function waitForExit(child: ChildProcess): Promise<Exit> {
 }
 
 /** Sends `signal`, waits up to `graceMs`, then SIGKILLs. Returns how the child ended. */
-export async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 5000): Promise<Exit & { killed: boolean }> {
+export async function stop(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+  graceMs = 5000,
+): Promise<Exit & { killed: boolean }> {
   if (child.exitCode !== null || child.signalCode !== null) {
     return { code: child.exitCode, signal: child.signalCode, killed: false };
   }
@@ -92,7 +96,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `url` until any HTTP answer comes back (or the child dies, or `timeoutMs` passes). */
 export async function waitForHttp(
@@ -105,7 +110,9 @@ export async function waitForHttp(
   let lastError = '';
   while (Date.now() < deadline) {
     if (child !== undefined && (child.exitCode !== null || child.signalCode !== null)) {
-      throw new Error(`server exited (code ${child.exitCode}, signal ${child.signalCode}) before answering ${url}`);
+      throw new Error(
+        `server exited (code ${child.exitCode}, signal ${child.signalCode}) before answering ${url}`,
+      );
     }
     try {
       const response = await fetch(url, { headers, signal: AbortSignal.timeout(1000) });
@@ -152,7 +159,11 @@ export function cpuTimes(): { idle: number; total: number } | undefined {
 
 /** Share (0–100) of all cores busy over the next `ms` milliseconds, from /proc/stat; undefined without it. */
 /** Cores' worth of CPU (1 = one full core) busy between two cpuTimes() readings. */
-export function busyCores(a: { idle: number; total: number } | undefined, b: { idle: number; total: number } | undefined, cores: number): number | undefined {
+export function busyCores(
+  a: { idle: number; total: number } | undefined,
+  b: { idle: number; total: number } | undefined,
+  cores: number,
+): number | undefined {
   if (a === undefined || b === undefined || b.total === a.total) return undefined;
   return cores * (1 - (b.idle - a.idle) / (b.total - a.total));
 }
@@ -169,19 +180,28 @@ export async function machineBusyPercent(ms = 1000): Promise<number | undefined>
  * Waits (up to `maxWaitS`) until the machine is quiet: under `maxBusyPercent` of all cores busy over a
  * second. Returns the last busy share seen (what the benchmark started with).
  */
-export async function waitForQuiet(maxBusyPercent: number, maxWaitS: number, what: string): Promise<number | undefined> {
+export async function waitForQuiet(
+  maxBusyPercent: number,
+  maxWaitS: number,
+  what: string,
+): Promise<number | undefined> {
   const deadline = Date.now() + maxWaitS * 1000;
   let busy = await machineBusyPercent();
   let told = false;
   while (busy !== undefined && busy > maxBusyPercent && Date.now() < deadline) {
     if (!told) {
-      console.error(`${what}: machine ${busy.toFixed(0)}% busy; waiting up to ${maxWaitS} s for it to fall under ${maxBusyPercent}%…`);
+      console.error(
+        `${what}: machine ${busy.toFixed(0)}% busy; waiting up to ${maxWaitS} s for it to fall under ${maxBusyPercent}%…`,
+      );
       told = true;
     }
     await sleep(2000);
     busy = await machineBusyPercent();
   }
-  if (told) console.error(`${what}: starting with the machine ${busy === undefined ? '?' : busy.toFixed(0)}% busy.`);
+  if (told)
+    console.error(
+      `${what}: starting with the machine ${busy === undefined ? '?' : busy.toFixed(0)}% busy.`,
+    );
   return busy;
 }
 

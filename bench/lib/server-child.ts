@@ -17,7 +17,11 @@ function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-async function startBare(bodyBase64: string, contentType: string, spinUs: number): Promise<{ url: string; close(): Promise<void> }> {
+async function startBare(
+  bodyBase64: string,
+  contentType: string,
+  spinUs: number,
+): Promise<{ url: string; close(): Promise<void> }> {
   const body = Buffer.from(bodyBase64, 'base64');
   const headers = { 'content-type': contentType, 'content-length': String(body.byteLength) };
   const spinMs = spinUs / 1000;

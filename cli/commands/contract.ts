@@ -1,4 +1,11 @@
-import { DOCUMENTED_POLL, renderSummary, runContract, TargetError, writeReports, type ContractTarget } from '../../contracts/index.ts';
+import {
+  DOCUMENTED_POLL,
+  renderSummary,
+  runContract,
+  TargetError,
+  writeReports,
+  type ContractTarget,
+} from '../../contracts/index.ts';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { Command } from '../commands.ts';
 import { dropUndefined, numberOption, parseFlags, secondsOption } from '../options.ts';
@@ -38,8 +45,14 @@ export const contractCommand: Command = {
     const env = process.env;
     const baseUrl = values['base-url'] ?? env['VIDEOTASK_BASE_URL'];
     const tier = values.tier ?? env['VIDEOTASK_TIER'] ?? 'lifecycle';
-    if (tier !== 'free' && tier !== 'lifecycle') throw new UsageError(`--tier must be free or lifecycle, got "${tier}"`);
-    const budget = numberOption('--budget', values.budget ?? env['VIDEOTASK_BUDGET'], { integer: true, min: 0, max: 100 }) ?? 2;
+    if (tier !== 'free' && tier !== 'lifecycle')
+      throw new UsageError(`--tier must be free or lifecycle, got "${tier}"`);
+    const budget =
+      numberOption('--budget', values.budget ?? env['VIDEOTASK_BUDGET'], {
+        integer: true,
+        min: 0,
+        max: 100,
+      }) ?? 2;
     let apiKey = values['api-key'] ?? env['VIDEOTASK_API_KEY'];
     let otherApiKey = values['other-api-key'] ?? env['VIDEOTASK_OTHER_API_KEY'];
     let mock: Awaited<ReturnType<typeof startMockServer>> | undefined;
@@ -52,12 +65,18 @@ export const contractCommand: Command = {
       } catch {
         throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
       }
-      if (apiKey === undefined || apiKey === '') throw new UsageError('--api-key (or VIDEOTASK_API_KEY) is required with --base-url');
+      if (apiKey === undefined || apiKey === '')
+        throw new UsageError('--api-key (or VIDEOTASK_API_KEY) is required with --base-url');
     }
     const poll = {
       ...DOCUMENTED_POLL,
       ...pollDefaults,
-      ...dropUndefined({ initialMs: secondsOption('--poll-initial', values['poll-initial']), maxMs: secondsOption('--poll-max', values['poll-max']), timeoutMs: secondsOption('--timeout', values.timeout), factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }) }),
+      ...dropUndefined({
+        initialMs: secondsOption('--poll-initial', values['poll-initial']),
+        maxMs: secondsOption('--poll-max', values['poll-max']),
+        timeoutMs: secondsOption('--timeout', values.timeout),
+        factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }),
+      }),
     };
     if (baseUrl === undefined) {
       mock = await startMockServer({ port: 0, speed: 100 });
@@ -77,10 +96,13 @@ export const contractCommand: Command = {
       requestTimeoutMs: 30_000,
     };
     try {
-      const report = await runContract(target, { onProgress: (line) => console.error(`  … ${line}`) });
+      const report = await runContract(target, {
+        onProgress: (line) => console.error(`  … ${line}`),
+      });
       console.log(renderSummary(report));
       const reportDir = values['report-dir'] ?? env['VIDEOTASK_REPORT_DIR'];
-      if (reportDir !== undefined) for (const file of writeReports(report, reportDir)) console.log(`wrote ${file}`);
+      if (reportDir !== undefined)
+        for (const file of writeReports(report, reportDir)) console.log(`wrote ${file}`);
       return report.ok ? 0 : 1;
     } catch (error) {
       if (error instanceof TargetError) {
@@ -93,7 +115,6 @@ export const contractCommand: Command = {
     }
   },
 };
-
 
 function parse(argv: readonly string[]) {
   return parseFlags(argv, {

@@ -24,15 +24,23 @@ export const downloadCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if (positionals.length !== 1) throw new UsageError('give exactly one task ID: videotask download TASK_ID -o FILE');
-    if (values.output === undefined || values.output === '') throw new UsageError('-o FILE is required');
-    if (existsSync(values.output) && values.force !== true) throw new UsageError(`${values.output} exists: pass --force to replace it`);
+    if (positionals.length !== 1)
+      throw new UsageError('give exactly one task ID: videotask download TASK_ID -o FILE');
+    if (values.output === undefined || values.output === '')
+      throw new UsageError('-o FILE is required');
+    if (existsSync(values.output) && values.force !== true)
+      throw new UsageError(`${values.output} exists: pass --force to replace it`);
     const client = clientFrom(values);
     const line = new ProgressLine();
     try {
       const result = await client.downloadContent(positionals[0]!, {
         to: values.output,
-        onProgress: (received, total) => line.update(total === undefined ? `${kib(received)} received` : `${kib(received)} of ${kib(total)} (${Math.floor((received / total) * 100)}%)`),
+        onProgress: (received, total) =>
+          line.update(
+            total === undefined
+              ? `${kib(received)} received`
+              : `${kib(received)} of ${kib(total)} (${Math.floor((received / total) * 100)}%)`,
+          ),
       });
       line.done();
       console.log(`${result.sha256}  ${result.path ?? values.output}`);
@@ -49,5 +57,9 @@ export const downloadCommand: Command = {
 const kib = (bytes: number) => (bytes < 10_240 ? `${bytes} B` : `${(bytes / 1024).toFixed(0)} KiB`);
 
 function parse(argv: readonly string[]) {
-  return parseFlags(argv, { ...SERVICE_FLAGS, output: { type: 'string', short: 'o' }, force: { type: 'boolean' } }, true);
+  return parseFlags(
+    argv,
+    { ...SERVICE_FLAGS, output: { type: 'string', short: 'o' }, force: { type: 'boolean' } },
+    true,
+  );
 }

@@ -1,4 +1,9 @@
-import { CONTROL_SPEC_PATH, SERVICE_SPEC_PATH, loadSpecFile, readLifecycle } from '../../src/spec/index.ts';
+import {
+  CONTROL_SPEC_PATH,
+  SERVICE_SPEC_PATH,
+  loadSpecFile,
+  readLifecycle,
+} from '../../src/spec/index.ts';
 import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
 
@@ -7,7 +12,9 @@ export const lintSpecCommand: Command = {
   async run(argv) {
     const { values, positionals } = parse(argv);
     if (values.help) {
-      console.log('Usage: videotask lint-spec [FILE...]\n\nValidates each OpenAPI file (default: the service spec and the mock control spec).');
+      console.log(
+        'Usage: videotask lint-spec [FILE...]\n\nValidates each OpenAPI file (default: the service spec and the mock control spec).',
+      );
       return 0;
     }
     const files = positionals.length > 0 ? positionals : [SERVICE_SPEC_PATH, CONTROL_SPEC_PATH];

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import { createMockService, type MockService } from '../../mocks/core/service.ts';
 import { StateFileError } from '../../mocks/core/state-file.ts';
-import { BUILT_IN_TOKENS, maskKey, tokensFromConfig, type MockToken } from '../../mocks/core/tokens.ts';
+import {
+  BUILT_IN_TOKENS,
+  maskKey,
+  tokensFromConfig,
+  type MockToken,
+} from '../../mocks/core/tokens.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
 import type { Command } from '../commands.ts';
@@ -44,7 +49,8 @@ export const mockCommand: Command = {
     const port = numberOption('--port', values.port, { integer: true, min: 0, max: 65535 }) ?? 4010;
     const speed = numberOption('--speed', values.speed, { min: Number.MIN_VALUE }) ?? 1;
     const seed = numberOption('--seed', values.seed, { integer: true });
-    const failureRate = numberOption('--failure-rate', values['failure-rate'], { min: 0, max: 1 }) ?? 0;
+    const failureRate =
+      numberOption('--failure-rate', values['failure-rate'], { min: 0, max: 1 }) ?? 0;
     const ttl = numberOption('--artifact-ttl', values['artifact-ttl'], { min: 1 });
     if (values['list-defects']) {
       const defects = listDefects();
@@ -53,18 +59,25 @@ export const mockCommand: Command = {
       return 0;
     }
     const profile = values.profile ?? 'documented';
-    if (!isProfileName(profile)) throw new UsageError(`--profile must be documented or observed, got "${profile}"`);
+    if (!isProfileName(profile))
+      throw new UsageError(`--profile must be documented or observed, got "${profile}"`);
     const clockMode = values.clock ?? 'real';
-    if (clockMode !== 'real' && clockMode !== 'manual') throw new UsageError(`--clock must be real or manual, got "${clockMode}"`);
-    if (clockMode === 'manual' && values.speed !== undefined) throw new UsageError('--speed applies to the real clock only; drop it or use --clock real');
-    const rateLimit = values['rate-limit'] === undefined ? undefined : parseRateLimit(values['rate-limit']);
+    if (clockMode !== 'real' && clockMode !== 'manual')
+      throw new UsageError(`--clock must be real or manual, got "${clockMode}"`);
+    if (clockMode === 'manual' && values.speed !== undefined)
+      throw new UsageError('--speed applies to the real clock only; drop it or use --clock real');
+    const rateLimit =
+      values['rate-limit'] === undefined ? undefined : parseRateLimit(values['rate-limit']);
     const defectNames = values.defect ?? [];
     try {
       resolveDefects(defectNames);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    const config = values.config === undefined ? { tokens: [], replaceBuiltIn: false } : readConfig(values.config);
+    const config =
+      values.config === undefined
+        ? { tokens: [], replaceBuiltIn: false }
+        : readConfig(values.config);
 
     const stateFile = values.state;
     if (stateFile === '') throw new UsageError('--state needs a file name');
@@ -87,7 +100,9 @@ export const mockCommand: Command = {
       });
     } catch (error) {
       if (!(error instanceof StateFileError)) throw error;
-      console.error(`videotask mock: ${error.message}${error.line === undefined ? '' : '. Fix or move the file (a missing file starts afresh).'}`);
+      console.error(
+        `videotask mock: ${error.message}${error.line === undefined ? '' : '. Fix or move the file (a missing file starts afresh).'}`,
+      );
       return 2;
     }
 
@@ -97,19 +112,31 @@ export const mockCommand: Command = {
     } catch (error) {
       service.stateFile?.close();
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') console.error(`videotask mock: port ${port} is in use. Pick another with --port N, or --port 0 for a free one.`);
-      else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') console.error(`videotask mock: cannot bind ${values.host}: use an address of this machine, e.g. --host 127.0.0.1.`);
+      if (code === 'EADDRINUSE')
+        console.error(
+          `videotask mock: port ${port} is in use. Pick another with --port N, or --port 0 for a free one.`,
+        );
+      else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+        console.error(
+          `videotask mock: cannot bind ${values.host}: use an address of this machine, e.g. --host 127.0.0.1.`,
+        );
       else console.error(`videotask mock: cannot listen: ${(error as Error).message}`);
       return 1;
     }
     console.log(`videotask mock listening on ${server.url}`);
     const tokens = server.service.tokens.list();
     const builtIn = new Set(BUILT_IN_TOKENS.map((t) => t.key));
-    console.log(`  profile ${profile} · clock ${clockMode === 'manual' ? 'manual' : `${speed}×`} · seed ${server.service.seed} · second family ${server.service.family.bound ? 'bound (type 61)' : 'not bound (type 54, plugin 1.0.5 enabled)'}${rateLimit === undefined ? '' : ` · rate limit ${values['rate-limit']}`}`);
-    if (defectNames.length > 0) console.log(`  DEFECTS (a deliberately broken deployment): ${defectNames.join(', ')}`);
+    console.log(
+      `  profile ${profile} · clock ${clockMode === 'manual' ? 'manual' : `${speed}×`} · seed ${server.service.seed} · second family ${server.service.family.bound ? 'bound (type 61)' : 'not bound (type 54, plugin 1.0.5 enabled)'}${rateLimit === undefined ? '' : ` · rate limit ${values['rate-limit']}`}`,
+    );
+    if (defectNames.length > 0)
+      console.log(`  DEFECTS (a deliberately broken deployment): ${defectNames.join(', ')}`);
     console.log('  API keys (Authorization: Bearer <key>):');
-    for (const t of tokens) console.log(`    ${(builtIn.has(t.key) ? t.key : maskKey(t.key)).padEnd(18)} ${describe(t)}`);
-    console.log(`  control API: ${server.url}/__mock/ (${values['admin-token'] === undefined ? 'loopback only' : 'admin token required'})`);
+    for (const t of tokens)
+      console.log(`    ${(builtIn.has(t.key) ? t.key : maskKey(t.key)).padEnd(18)} ${describe(t)}`);
+    console.log(
+      `  control API: ${server.url}/__mock/ (${values['admin-token'] === undefined ? 'loopback only' : 'admin token required'})`,
+    );
     console.log(`  API reference: ${server.url}/docs (keys pre-filled for "Try it out")`);
     if (service.stateFile !== undefined) console.log(`  state file: ${describeState(service)}`);
 
@@ -133,7 +160,8 @@ function describeState(service: MockService): string {
   const file = service.stateFile!;
   const restored = file.restored;
   if (restored === undefined) return `${file.path} (new)`;
-  const torn = restored.ignoredBytes > 0 ? `; ignored a torn last line (${restored.ignoredBytes} bytes)` : '';
+  const torn =
+    restored.ignoredBytes > 0 ? `; ignored a torn last line (${restored.ignoredBytes} bytes)` : '';
   return `${file.path} (restored ${restored.tasks.size} task${restored.tasks.size === 1 ? '' : 's'}, clock ${new Date(restored.clock).toISOString()}, start ${restored.starts + 1}${torn})`;
 }
 
@@ -149,7 +177,10 @@ function reportOnce(): (error: Error) => void {
 
 function parseRateLimit(raw: string): { requests: number; windowMs: number } {
   const match = /^(\d+)\/(\d+(?:\.\d+)?)s?$/.exec(raw.trim());
-  if (match === null || Number(match[1]) < 1 || Number(match[2]) <= 0) throw new UsageError(`--rate-limit must look like 60/60 (60 requests per 60 seconds), got "${raw}"`);
+  if (match === null || Number(match[1]) < 1 || Number(match[2]) <= 0)
+    throw new UsageError(
+      `--rate-limit must look like 60/60 (60 requests per 60 seconds), got "${raw}"`,
+    );
   return { requests: Number(match[1]), windowMs: Number(match[2]) * 1000 };
 }
 
@@ -165,7 +196,9 @@ function readConfig(file: string): ReturnType<typeof tokensFromConfig> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read --config ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new UsageError(
+      `cannot read --config ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
   try {
     return tokensFromConfig(JSON.parse(text));

@@ -40,11 +40,14 @@ export const monitorCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if (values.once === true && values.interval !== undefined) throw new UsageError('give --once or --interval S, not both');
+    if (values.once === true && values.interval !== undefined)
+      throw new UsageError('give --once or --interval S, not both');
     const intervalMs = secondsOption('--interval', values.interval) ?? DEFAULT_INTERVAL_S * 1000;
     const expectModels = [...new Set(values['expect-model'] ?? [])];
-    if (expectModels.some((m) => m.trim() === '')) throw new UsageError('--expect-model must not be empty');
-    if (values.journal !== undefined && !existsSync(values.journal)) throw new UsageError(`--journal ${values.journal} does not exist`);
+    if (expectModels.some((m) => m.trim() === ''))
+      throw new UsageError('--expect-model must not be empty');
+    if (values.journal !== undefined && !existsSync(values.journal))
+      throw new UsageError(`--journal ${values.journal} does not exist`);
     const client = clientFrom(values);
     const apiKey = (values['api-key'] ?? process.env['VIDEOTASK_API_KEY'])!;
     const options = { expectModels, journal: values.journal, secrets: [apiKey] };
@@ -55,7 +58,9 @@ export const monitorCommand: Command = {
     const onSignal = () => stop.abort(new Error('stopped'));
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
-    console.error(`videotask monitor: checking ${client.baseUrl} with ${maskKey(apiKey)} every ${intervalMs / 1000} s; stop with Ctrl-C (SIGINT) or SIGTERM`);
+    console.error(
+      `videotask monitor: checking ${client.baseUrl} with ${maskKey(apiKey)} every ${intervalMs / 1000} s; stop with Ctrl-C (SIGINT) or SIGTERM`,
+    );
     let last: number | undefined;
     try {
       for (let round = 1; !stop.signal.aborted; round++) {
@@ -72,15 +77,20 @@ export const monitorCommand: Command = {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
-    console.error(`videotask monitor: stopped${last === undefined ? ' before the first round ended' : `; the last round's status was ${last}`}`);
+    console.error(
+      `videotask monitor: stopped${last === undefined ? ' before the first round ended' : `; the last round's status was ${last}`}`,
+    );
     return last ?? 130;
   },
 };
 
 function printRound(result: Awaited<ReturnType<typeof monitorRound>>): number {
-  for (const line of result.lines) console.log(`${line.ok ? 'OK' : 'FAIL'} ${line.check} ${line.detail}`);
+  for (const line of result.lines)
+    console.log(`${line.ok ? 'OK' : 'FAIL'} ${line.check} ${line.detail}`);
   const failed = result.lines.filter((l) => !l.ok).length;
-  console.error(`${result.lines.length - failed} OK, ${failed} FAIL${result.status === 2 ? ' (the service could not be reached)' : ''}`);
+  console.error(
+    `${result.lines.length - failed} OK, ${failed} FAIL${result.status === 2 ? ' (the service could not be reached)' : ''}`,
+  );
   return result.status;
 }
 

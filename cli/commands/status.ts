@@ -22,7 +22,8 @@ export const statusCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if (positionals.length !== 1) throw new UsageError('give exactly one task ID: videotask status TASK_ID');
+    if (positionals.length !== 1)
+      throw new UsageError('give exactly one task ID: videotask status TASK_ID');
     const taskId = positionals[0]!;
     const client = clientFrom(values);
     try {
@@ -31,7 +32,17 @@ export const statusCommand: Command = {
         if (values.json) console.log(JSON.stringify(wrapper, null, 2));
         else {
           const d = wrapper.data;
-          console.log([taskId, d?.status, d?.progress, d?.result_url === undefined ? '' : `result ${d.result_url}`, d?.fail_reason ? `reason: ${d.fail_reason}` : ''].filter(Boolean).join('  '));
+          console.log(
+            [
+              taskId,
+              d?.status,
+              d?.progress,
+              d?.result_url === undefined ? '' : `result ${d.result_url}`,
+              d?.fail_reason ? `reason: ${d.fail_reason}` : '',
+            ]
+              .filter(Boolean)
+              .join('  '),
+          );
         }
       } else {
         const task = await client.getVideo(taskId);
@@ -46,5 +57,9 @@ export const statusCommand: Command = {
 };
 
 function parse(argv: readonly string[]) {
-  return parseFlags(argv, { ...SERVICE_FLAGS, wrapper: { type: 'boolean' }, json: { type: 'boolean' } }, true);
+  return parseFlags(
+    argv,
+    { ...SERVICE_FLAGS, wrapper: { type: 'boolean' }, json: { type: 'boolean' } },
+    true,
+  );
 }

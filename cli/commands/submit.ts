@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, SubmissionUnconfirmedError, type SubmitRequest, type VideoTaskClient } from '../../src/client/index.ts';
+import {
+  ApiError,
+  SubmissionUnconfirmedError,
+  type SubmitRequest,
+  type VideoTaskClient,
+} from '../../src/client/index.ts';
 import { FileJournal } from '../../src/client/journal.ts';
 import { submitWithRetry } from '../../src/client/retry.ts';
 import type { Command } from '../commands.ts';
@@ -32,10 +37,13 @@ export const submitCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if (values.model === undefined || values.model.trim() === '') throw new UsageError('--model is required');
-    if (values.prompt === undefined || values.prompt.trim() === '') throw new UsageError('--prompt is required and must not be empty (§7)');
+    if (values.model === undefined || values.model.trim() === '')
+      throw new UsageError('--model is required');
+    if (values.prompt === undefined || values.prompt.trim() === '')
+      throw new UsageError('--prompt is required and must not be empty (§7)');
     const endpoint = values.endpoint ?? 'generations';
-    if (endpoint !== 'generations' && endpoint !== 'videos') throw new UsageError(`--endpoint must be generations or videos, got "${endpoint}"`);
+    if (endpoint !== 'generations' && endpoint !== 'videos')
+      throw new UsageError(`--endpoint must be generations or videos, got "${endpoint}"`);
     const body: SubmitRequest = { model: values.model, prompt: values.prompt };
     const images = values.image ?? [];
     if (images.length === 1) body.image = images[0]!;
@@ -49,17 +57,24 @@ export const submitCommand: Command = {
     const requestId = `vt-${randomUUID()}`;
     try {
       await journal?.append({ type: 'submitting', requestId, model: body.model, endpoint });
-      const task = await submitWithRetry((id, signal) => client.submit(body, { endpoint, requestId: id, signal }), {
-        requestId,
-        onRetry: (info) => console.error(`rate limited (HTTP 429): retry ${info.retry} in ${(info.delayMs / 1000).toFixed(1)} s`),
-      });
+      const task = await submitWithRetry(
+        (id, signal) => client.submit(body, { endpoint, requestId: id, signal }),
+        {
+          requestId,
+          onRetry: (info) =>
+            console.error(
+              `rate limited (HTTP 429): retry ${info.retry} in ${(info.delayMs / 1000).toFixed(1)} s`,
+            ),
+        },
+      );
       await journal?.append({ type: 'submitted', requestId, taskId: task.id, model: body.model });
       console.log(values.json ? JSON.stringify(task, null, 2) : task.id);
       return 0;
     } catch (error) {
       await record(journal, requestId, error);
       console.error(`videotask submit: ${explain(error, client as VideoTaskClient)}`);
-      if (journal !== undefined && error instanceof SubmissionUnconfirmedError) console.error(`  The journal ${journal.path} marks request ${requestId} as unconfirmed.`);
+      if (journal !== undefined && error instanceof SubmissionUnconfirmedError)
+        console.error(`  The journal ${journal.path} marks request ${requestId} as unconfirmed.`);
       return 1;
     } finally {
       await journal?.close();
@@ -67,10 +82,22 @@ export const submitCommand: Command = {
   },
 };
 
-async function record(journal: FileJournal | undefined, requestId: string, error: unknown): Promise<void> {
+async function record(
+  journal: FileJournal | undefined,
+  requestId: string,
+  error: unknown,
+): Promise<void> {
   if (journal === undefined) return;
-  if (error instanceof SubmissionUnconfirmedError) await journal.append({ type: 'unconfirmed', requestId, reason: error.message });
-  else if (error instanceof ApiError && error.status < 500) await journal.append({ type: 'refused', requestId, status: error.status, ...(error.code === undefined ? {} : { code: error.code }), message: error.message });
+  if (error instanceof SubmissionUnconfirmedError)
+    await journal.append({ type: 'unconfirmed', requestId, reason: error.message });
+  else if (error instanceof ApiError && error.status < 500)
+    await journal.append({
+      type: 'refused',
+      requestId,
+      status: error.status,
+      ...(error.code === undefined ? {} : { code: error.code }),
+      message: error.message,
+    });
 }
 
 function parseMetadata(raw: string): Record<string, unknown> {
@@ -78,9 +105,12 @@ function parseMetadata(raw: string): Record<string, unknown> {
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    throw new UsageError(`--metadata must be a JSON object, e.g. '{"duration":5}': ${(error as Error).message}`);
+    throw new UsageError(
+      `--metadata must be a JSON object, e.g. '{"duration":5}': ${(error as Error).message}`,
+    );
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('--metadata must be a JSON object, e.g. \'{"duration":5}\'');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError('--metadata must be a JSON object, e.g. \'{"duration":5}\'');
   return value as Record<string, unknown>;
 }
 

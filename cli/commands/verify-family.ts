@@ -1,10 +1,23 @@
 import { SECOND_FAMILY as SECOND_FAMILY_SPEC } from '../../src/spec/second-family.ts';
-import { AuthenticationError, ConnectionError, RequestTimeoutError, maskKey, redact, type VideoTaskClient } from '../../src/client/index.ts';
+import {
+  AuthenticationError,
+  ConnectionError,
+  RequestTimeoutError,
+  maskKey,
+  redact,
+  type VideoTaskClient,
+} from '../../src/client/index.ts';
 import type { Command } from '../commands.ts';
 import { verifyModel, type CatalogCheck, type ModelVerification } from '../family-verification.ts';
 import { numberOption, parseFlags, secondsOption } from '../options.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
-import { DEFAULT_REPORT_DIR, prepareReportDir, recordPaths, writeRecord, type VerificationRun } from '../verification-record.ts';
+import {
+  DEFAULT_REPORT_DIR,
+  prepareReportDir,
+  recordPaths,
+  writeRecord,
+  type VerificationRun,
+} from '../verification-record.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** The second family's model IDs, as the service document states them (§1). */
@@ -69,7 +82,10 @@ export const verifyFamilyCommand: Command = {
     const prompt = values.prompt ?? DEFAULT_PROMPT;
     if (prompt.trim() === '') throw new UsageError('--prompt must not be empty (§7)');
     const pluginName = values['plugin-name'];
-    if (pluginName !== undefined && !/^[A-Za-z0-9._-]+$/.test(pluginName)) throw new UsageError(`--plugin-name must be a path segment like alt-video, got "${pluginName}"`);
+    if (pluginName !== undefined && !/^[A-Za-z0-9._-]+$/.test(pluginName))
+      throw new UsageError(
+        `--plugin-name must be a path segment like alt-video, got "${pluginName}"`,
+      );
     const poll = {
       initialIntervalMs: secondsOption('--poll-initial', values['poll-initial']) ?? 5_000,
       factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }) ?? 1.5,
@@ -77,7 +93,8 @@ export const verifyFamilyCommand: Command = {
       timeoutMs: secondsOption('--timeout', values.timeout) ?? DEFAULT_TIMEOUT_S * 1000,
       maxAttempts: 60,
     };
-    if (poll.maxIntervalMs < poll.initialIntervalMs) throw new UsageError('--poll-max must be at least --poll-initial');
+    if (poll.maxIntervalMs < poll.initialIntervalMs)
+      throw new UsageError('--poll-max must be at least --poll-initial');
     const dryRun = values['dry-run'] === true;
     const client = clientFrom(values);
     const apiKey = (values['api-key'] ?? process.env['VIDEOTASK_API_KEY'])!;
@@ -87,7 +104,9 @@ export const verifyFamilyCommand: Command = {
       try {
         prepareReportDir(reportDir);
       } catch (error) {
-        throw new UsageError(`--report-dir ${reportDir} cannot be written (${(error as Error).message}); nothing was submitted`);
+        throw new UsageError(
+          `--report-dir ${reportDir} cannot be written (${(error as Error).message}); nothing was submitted`,
+        );
       }
     }
     const started = new Date();
@@ -101,17 +120,23 @@ export const verifyFamilyCommand: Command = {
     } catch (error) {
       const message = redact((error as Error).message, secrets);
       if (error instanceof ConnectionError || error instanceof RequestTimeoutError) {
-        console.error(`videotask verify-family: the service at ${client.baseUrl} is unreachable: ${message}\n  → nothing was submitted and no record was written; check --base-url.`);
+        console.error(
+          `videotask verify-family: the service at ${client.baseUrl} is unreachable: ${message}\n  → nothing was submitted and no record was written; check --base-url.`,
+        );
         return 2;
       }
       if (error instanceof AuthenticationError) {
-        console.error(`videotask verify-family: the key ${token} was refused by ${client.baseUrl} (HTTP 401): ${message}\n  → nothing was submitted and no record was written; check --api-key (§5).`);
+        console.error(
+          `videotask verify-family: the key ${token} was refused by ${client.baseUrl} (HTTP 401): ${message}\n  → nothing was submitted and no record was written; check --api-key (§5).`,
+        );
         return 2;
       }
       catalog = { ok: false, error };
     }
 
-    console.error(`${dryRun ? 'dry run: checking the catalog for' : 'verifying'} ${models.join(', ')} at ${client.baseUrl} with ${token}`);
+    console.error(
+      `${dryRun ? 'dry run: checking the catalog for' : 'verifying'} ${models.join(', ')} at ${client.baseUrl} with ${token}`,
+    );
     const abort = new AbortController();
     const onSignal = () => abort.abort(new Error('interrupted'));
     process.once('SIGINT', onSignal);
@@ -127,9 +152,12 @@ export const verifyFamilyCommand: Command = {
         secrets,
         native: pluginName === undefined ? undefined : nativeReader(client, pluginName, apiKey),
         signal: abort.signal,
-        log: (model: string, text: string) => console.error(`  … ${model}: ${redact(text, secrets)}`),
+        log: (model: string, text: string) =>
+          console.error(`  … ${model}: ${redact(text, secrets)}`),
       };
-      results = await Promise.all(models.map((model) => verifyModel(client, model, catalog, settings)));
+      results = await Promise.all(
+        models.map((model) => verifyModel(client, model, catalog, settings)),
+      );
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -142,8 +170,13 @@ export const verifyFamilyCommand: Command = {
       paths = recordPaths(reportDir, started);
       for (const r of results) {
         const s = r.steps.find((x) => x.step === 5)!;
-        if (r.ok) Object.assign(s, { outcome: 'passed', detail: `recorded in ${paths.json} and .md: update the verification date of the catalog and of the document to ${started.toISOString().slice(0, 10)} (§9 step 5)` });
-        else s.detail = `not verified: this record (${paths.json} and .md) is kept for investigation by the error message (§9 step 5); do not update the verification date`;
+        if (r.ok)
+          Object.assign(s, {
+            outcome: 'passed',
+            detail: `recorded in ${paths.json} and .md: update the verification date of the catalog and of the document to ${started.toISOString().slice(0, 10)} (§9 step 5)`,
+          });
+        else
+          s.detail = `not verified: this record (${paths.json} and .md) is kept for investigation by the error message (§9 step 5); do not update the verification date`;
       }
     }
     const run: VerificationRun = {
@@ -156,9 +189,18 @@ export const verifyFamilyCommand: Command = {
       settings: {
         endpoint: 'POST /v1/videos',
         seconds,
-        secondsSource: values.seconds !== undefined ? 'given with --seconds' : `assumed: ${DEFAULT_SECONDS} s is the default, the smallest the mock and the gateway plugin accept; the document does not show the family's durations (§8), pass --seconds N to state it`,
+        secondsSource:
+          values.seconds !== undefined
+            ? 'given with --seconds'
+            : `assumed: ${DEFAULT_SECONDS} s is the default, the smallest the mock and the gateway plugin accept; the document does not show the family's durations (§8), pass --seconds N to state it`,
         prompt,
-        poll: { initialMs: poll.initialIntervalMs, factor: poll.factor, maxMs: poll.maxIntervalMs, maxAttempts: poll.maxAttempts, timeoutMs: poll.timeoutMs },
+        poll: {
+          initialMs: poll.initialIntervalMs,
+          factor: poll.factor,
+          maxMs: poll.maxIntervalMs,
+          maxAttempts: poll.maxAttempts,
+          timeoutMs: poll.timeoutMs,
+        },
         pluginName: pluginName ?? null,
       },
       ok,
@@ -172,7 +214,9 @@ export const verifyFamilyCommand: Command = {
         writeRecord(run, paths);
         console.log(`record: ${paths.json}\n        ${paths.md}`);
       } catch (error) {
-        console.error(`videotask verify-family: could not write the record to ${reportDir}: ${(error as Error).message}. Here it is instead:`);
+        console.error(
+          `videotask verify-family: could not write the record to ${reportDir}: ${(error as Error).message}. Here it is instead:`,
+        );
         console.log(JSON.stringify(run, null, 2));
         return 1;
       }
@@ -194,8 +238,13 @@ function summary(run: VerificationRun): string {
       continue;
     }
     const failed = m.steps.find((s) => s.outcome === 'failed')!;
-    lines.push(`${m.model.padEnd(width)}  FAILED  at step ${failed.step} (${failed.name}): ${failed.detail}`);
-    if (m.taskId !== null) lines.push(`${' '.repeat(width)}          task ${m.taskId}${m.finalStatus === null ? '' : `, last status ${m.finalStatus}`}${m.errorCode === null ? '' : `, error code ${m.errorCode}`}`);
+    lines.push(
+      `${m.model.padEnd(width)}  FAILED  at step ${failed.step} (${failed.name}): ${failed.detail}`,
+    );
+    if (m.taskId !== null)
+      lines.push(
+        `${' '.repeat(width)}          task ${m.taskId}${m.finalStatus === null ? '' : `, last status ${m.finalStatus}`}${m.errorCode === null ? '' : `, error code ${m.errorCode}`}`,
+      );
     lines.push(`${' '.repeat(width)}          next: ${m.advice}`);
   }
   return lines.join('\n');
@@ -203,9 +252,14 @@ function summary(run: VerificationRun): string {
 
 function closing(run: VerificationRun): string {
   const failed = run.models.filter((m) => !m.ok);
-  if (run.exitCode === 130) return 'Interrupted: tasks in progress go on (follow them with `videotask wait TASK_ID`); the record shows where each model stopped.';
-  if (run.dryRun) return failed.length === 0 ? 'Dry run: every model is listed; run without --dry-run to verify (one task per model).' : `Dry run: ${failed.length} of ${run.models.length} model(s) not listed; nothing was submitted or written.`;
-  if (failed.length === 0) return `All ${run.models.length} model(s) passed: update the verification date of the catalog and of the service document to ${run.date.slice(0, 10)} (§9 step 5).`;
+  if (run.exitCode === 130)
+    return 'Interrupted: tasks in progress go on (follow them with `videotask wait TASK_ID`); the record shows where each model stopped.';
+  if (run.dryRun)
+    return failed.length === 0
+      ? 'Dry run: every model is listed; run without --dry-run to verify (one task per model).'
+      : `Dry run: ${failed.length} of ${run.models.length} model(s) not listed; nothing was submitted or written.`;
+  if (failed.length === 0)
+    return `All ${run.models.length} model(s) passed: update the verification date of the catalog and of the service document to ${run.date.slice(0, 10)} (§9 step 5).`;
   return `${failed.length} of ${run.models.length} model(s) failed (${failed.map((m) => `${m.model} at step ${m.failedStep?.step}`).join(', ')}): do not update the verification date; keep the record and investigate by the error message (§9 step 5).`;
 }
 
@@ -218,7 +272,8 @@ function nativeReader(client: VideoTaskClient, pluginName: string, apiKey: strin
       signal: AbortSignal.any([signal, AbortSignal.timeout(client.requestTimeoutMs)]),
     });
     const text = await response.text();
-    if (!response.ok) throw new Error(`GET ${path} answered HTTP ${response.status}: ${text.slice(0, 200)}`);
+    if (!response.ok)
+      throw new Error(`GET ${path} answered HTTP ${response.status}: ${text.slice(0, 200)}`);
     try {
       return JSON.parse(text) as unknown;
     } catch {

@@ -37,13 +37,17 @@ export const waitCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if ((positionals.length === 1) === (values.journal !== undefined) || positionals.length > 1) throw new UsageError('give one task ID or --journal FILE (not both)');
+    if ((positionals.length === 1) === (values.journal !== undefined) || positionals.length > 1)
+      throw new UsageError('give one task ID or --journal FILE (not both)');
     const pollOptions = dropUndefined({
       initialIntervalMs: secondsOption('--poll-initial', values['poll-initial']),
       factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }),
       maxIntervalMs: secondsOption('--poll-max', values['poll-max']),
       timeoutMs: secondsOption('--timeout', values.timeout),
-      maxAttempts: numberOption('--max-attempts', values['max-attempts'], { integer: true, min: 1 }),
+      maxAttempts: numberOption('--max-attempts', values['max-attempts'], {
+        integer: true,
+        min: 1,
+      }),
     });
     const client = clientFrom(values);
     const abort = new AbortController();
@@ -51,20 +55,29 @@ export const waitCommand: Command = {
     process.once('SIGINT', onSignal);
     const line = new ProgressLine();
     try {
-      if (values.journal !== undefined) return await waitJournal(values.journal, client, pollOptions, abort.signal, line);
+      if (values.journal !== undefined)
+        return await waitJournal(values.journal, client, pollOptions, abort.signal, line);
       const taskId = positionals[0]!;
-      const { task } = await pollTask((id, signal) => client.getVideo(id, { signal }), taskId, { ...pollOptions, signal: abort.signal, onUpdate: (t) => line.update(describeTask(t)) });
+      const { task } = await pollTask((id, signal) => client.getVideo(id, { signal }), taskId, {
+        ...pollOptions,
+        signal: abort.signal,
+        onUpdate: (t) => line.update(describeTask(t)),
+      });
       line.done();
       console.log(values.json ? JSON.stringify(task, null, 2) : describeTask(task));
       return task.status === 'completed' ? 0 : 1;
     } catch (error) {
       line.done();
       if (abort.signal.aborted) {
-        console.error('videotask wait: interrupted; the task goes on. Wait again with the same command.');
+        console.error(
+          'videotask wait: interrupted; the task goes on. Wait again with the same command.',
+        );
         return 130;
       }
       if (error instanceof PollTimeoutError) {
-        console.error(`videotask wait: ${error.message}\n  → the task may still finish: wait again later with the same command. Do not resubmit it (§3).`);
+        console.error(
+          `videotask wait: ${error.message}\n  → the task may still finish: wait again later with the same command. Do not resubmit it (§3).`,
+        );
         return 3;
       }
       console.error(`videotask wait: ${explain(error, client)}`);
@@ -75,21 +88,38 @@ export const waitCommand: Command = {
   },
 };
 
-async function waitJournal(path: string, client: ReturnType<typeof clientFrom>, pollOptions: object, signal: AbortSignal, line: ProgressLine): Promise<number> {
+async function waitJournal(
+  path: string,
+  client: ReturnType<typeof clientFrom>,
+  pollOptions: object,
+  signal: AbortSignal,
+  line: ProgressLine,
+): Promise<number> {
   const journal = new FileJournal(path);
   try {
-    const summary = await resumeJournal(journal, (id, s) => client.getVideo(id, { signal: s }), { ...pollOptions, signal }, {
-      onUpdate: (_record, task: VideoTask) => line.update(describeTask(task)),
-    });
+    const summary = await resumeJournal(
+      journal,
+      (id, s) => client.getVideo(id, { signal: s }),
+      { ...pollOptions, signal },
+      {
+        onUpdate: (_record, task: VideoTask) => line.update(describeTask(task)),
+      },
+    );
     line.done();
-    if (summary.tornTail) console.error(`note: the last line of ${path} was cut off by a crash and was ignored; nothing before it was lost.`);
+    if (summary.tornTail)
+      console.error(
+        `note: the last line of ${path} was cut off by a crash and was ignored; nothing before it was lost.`,
+      );
     for (const r of summary.results) {
       if (r.outcome === 'completed' || r.outcome === 'failed') console.log(describeTask(r.task));
-      else if (r.outcome === 'timed-out') console.log(`${r.taskId} still ${r.lastStatus ?? 'running'}: timed out (wait again later)`);
+      else if (r.outcome === 'timed-out')
+        console.log(`${r.taskId} still ${r.lastStatus ?? 'running'}: timed out (wait again later)`);
       else if (r.outcome === 'error') console.log(`${r.taskId} error: ${explain(r.error, client)}`);
     }
     for (const check of summary.needsCheck) console.error(`check by hand: ${check.message}`);
-    console.error(`${summary.results.length} task(s) followed, ${summary.settled} already settled, ${summary.needsCheck.length} to check by hand.`);
+    console.error(
+      `${summary.results.length} task(s) followed, ${summary.settled} already settled, ${summary.needsCheck.length} to check by hand.`,
+    );
     if (summary.results.some((r) => r.outcome === 'failed' || r.outcome === 'error')) return 1;
     if (summary.results.some((r) => r.outcome === 'timed-out')) return 3;
     return 0;
@@ -98,16 +128,19 @@ async function waitJournal(path: string, client: ReturnType<typeof clientFrom>, 
   }
 }
 
-
 function parse(argv: readonly string[]) {
-  return parseFlags(argv, {
-    ...SERVICE_FLAGS,
-    journal: { type: 'string' },
-    timeout: { type: 'string' },
-    'poll-initial': { type: 'string' },
-    'poll-factor': { type: 'string' },
-    'poll-max': { type: 'string' },
-    'max-attempts': { type: 'string' },
-    json: { type: 'boolean' },
-  }, true);
+  return parseFlags(
+    argv,
+    {
+      ...SERVICE_FLAGS,
+      journal: { type: 'string' },
+      timeout: { type: 'string' },
+      'poll-initial': { type: 'string' },
+      'poll-factor': { type: 'string' },
+      'poll-max': { type: 'string' },
+      'max-attempts': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    true,
+  );
 }

@@ -18,16 +18,24 @@ export class ArtifactSigner {
   }
 
   /** Checks a request for an artifact: the task it names, or why it is refused. */
-  verify(file: string, query: URLSearchParams, now: number): { ok: true; taskId: string } | { ok: false; reason: 'invalid' | 'expired'; taskId: string } {
+  verify(
+    file: string,
+    query: URLSearchParams,
+    now: number,
+  ): { ok: true; taskId: string } | { ok: false; reason: 'invalid' | 'expired'; taskId: string } {
     const taskId = file.endsWith('.mp4') ? file.slice(0, -4) : file;
     const expires = Number(query.get('expires'));
     const sig = query.get('sig') ?? '';
-    if (!Number.isInteger(expires) || sig !== this.#sign(taskId, expires)) return { ok: false, reason: 'invalid', taskId };
+    if (!Number.isInteger(expires) || sig !== this.#sign(taskId, expires))
+      return { ok: false, reason: 'invalid', taskId };
     if (now >= expires * 1000) return { ok: false, reason: 'expired', taskId };
     return { ok: true, taskId };
   }
 
   #sign(taskId: string, expires: number): string {
-    return createHmac('sha256', this.secret).update(`${taskId}:${expires}`).digest('hex').slice(0, 32);
+    return createHmac('sha256', this.secret)
+      .update(`${taskId}:${expires}`)
+      .digest('hex')
+      .slice(0, 32);
   }
 }

@@ -23,13 +23,37 @@ export const GATEWAY_DURATION = { min: 1, max: 3600 } as const;
 export const SECOND_FAMILY_MODELS: readonly string[] = SECOND_FAMILY.models;
 
 // The document names the models (§1); their ranges, resolutions and prices are the mock's own (§8: not shown).
-const secondFamily = (id: string, resolutions: readonly string[], pricePerSecond: number): CatalogModel => ({
-  id, family: 'second', groups: ['vip'], ownedBy: 'alt-video', duration: { min: 4, max: 12, default: 5 }, resolutions, pricePerSecond,
+const secondFamily = (
+  id: string,
+  resolutions: readonly string[],
+  pricePerSecond: number,
+): CatalogModel => ({
+  id,
+  family: 'second',
+  groups: ['vip'],
+  ownedBy: 'alt-video',
+  duration: { min: 4, max: 12, default: 5 },
+  resolutions,
+  pricePerSecond,
 });
 
 export const BUILT_IN_MODELS: readonly CatalogModel[] = [
-  { id: 'video-pro-v1', family: 'primary', groups: ['default', 'vip'], ownedBy: 'videotask', duration: { min: 1, max: 3600, default: 5 }, pricePerSecond: 0.5 },
-  { id: 'video-lite-v1', family: 'primary', groups: ['default', 'vip'], ownedBy: 'videotask', duration: { min: 1, max: 3600, default: 5 }, pricePerSecond: 0.2 },
+  {
+    id: 'video-pro-v1',
+    family: 'primary',
+    groups: ['default', 'vip'],
+    ownedBy: 'videotask',
+    duration: { min: 1, max: 3600, default: 5 },
+    pricePerSecond: 0.5,
+  },
+  {
+    id: 'video-lite-v1',
+    family: 'primary',
+    groups: ['default', 'vip'],
+    ownedBy: 'videotask',
+    duration: { min: 1, max: 3600, default: 5 },
+    pricePerSecond: 0.2,
+  },
   secondFamily('alt-video-v2', ['480p', '720p', '1080p'], 0.8),
   secondFamily('alt-video-v2-fast', ['480p', '720p'], 0.4),
   secondFamily('alt-video-v2.5', ['480p', '720p', '1080p'], 1.2),
@@ -46,7 +70,9 @@ export interface FamilyState {
 }
 
 export function channelType(family: FamilyState, model: CatalogModel): number {
-  return model.family === 'second' && family.bound ? SECOND_FAMILY.pluginChannelType : SECOND_FAMILY.builtInChannelType;
+  return model.family === 'second' && family.bound
+    ? SECOND_FAMILY.pluginChannelType
+    : SECOND_FAMILY.builtInChannelType;
 }
 
 export type Routing =
@@ -54,10 +80,16 @@ export type Routing =
   | { readonly ok: false; readonly reason: 'token_model_not_allowed' | 'no_channel' };
 
 /** Where a submission for `modelId` by `token` goes: the gateway's model routing. */
-export function route(models: ReadonlyMap<string, CatalogModel>, token: MockToken, modelId: string): Routing {
-  if (token.models !== undefined && !token.models.includes(modelId)) return { ok: false, reason: 'token_model_not_allowed' };
+export function route(
+  models: ReadonlyMap<string, CatalogModel>,
+  token: MockToken,
+  modelId: string,
+): Routing {
+  if (token.models !== undefined && !token.models.includes(modelId))
+    return { ok: false, reason: 'token_model_not_allowed' };
   const model = models.get(modelId);
-  if (model === undefined || !model.groups.includes(token.group)) return { ok: false, reason: 'no_channel' };
+  if (model === undefined || !model.groups.includes(token.group))
+    return { ok: false, reason: 'no_channel' };
   return { ok: true, model };
 }
 
@@ -65,8 +97,15 @@ export function route(models: ReadonlyMap<string, CatalogModel>, token: MockToke
  * The models `/v1/models` lists for a token: its group's, narrowed by the token's own list. The second
  * family is not listed while unbound (§1: the public listing did not show it).
  */
-export function visibleModels(models: Iterable<CatalogModel>, family: FamilyState, token: MockToken): CatalogModel[] {
+export function visibleModels(
+  models: Iterable<CatalogModel>,
+  family: FamilyState,
+  token: MockToken,
+): CatalogModel[] {
   return [...models].filter(
-    (m) => m.groups.includes(token.group) && (token.models === undefined || token.models.includes(m.id)) && (m.family === 'primary' || family.bound),
+    (m) =>
+      m.groups.includes(token.group) &&
+      (token.models === undefined || token.models.includes(m.id)) &&
+      (m.family === 'primary' || family.bound),
   );
 }

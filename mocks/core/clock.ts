@@ -24,16 +24,21 @@ export interface ClockOptions {
 export function createClock(options: ClockOptions = {}): Clock {
   const mode = options.mode ?? 'real';
   const speed = mode === 'manual' ? 1 : (options.speed ?? 1);
-  if (!Number.isFinite(speed) || speed <= 0) throw new RangeError(`Clock speed must be a positive number, got ${String(options.speed)}`);
+  if (!Number.isFinite(speed) || speed <= 0)
+    throw new RangeError(`Clock speed must be a positive number, got ${String(options.speed)}`);
   const start = options.start ?? Date.now();
   const realStart = performance.now();
   let offset = 0;
   return {
     mode,
     speed,
-    now: mode === 'manual' ? () => start + offset : () => Math.floor(start + offset + (performance.now() - realStart) * speed),
+    now:
+      mode === 'manual'
+        ? () => start + offset
+        : () => Math.floor(start + offset + (performance.now() - realStart) * speed),
     advance(ms) {
-      if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`A clock only moves forward: advance(${String(ms)})`);
+      if (!Number.isFinite(ms) || ms < 0)
+        throw new RangeError(`A clock only moves forward: advance(${String(ms)})`);
       offset += ms;
     },
   };

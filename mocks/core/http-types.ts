@@ -24,6 +24,14 @@ export interface CoreResponse {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): CoreResponse {
-  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify(value) };
+export function jsonResponse(
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): CoreResponse {
+  return {
+    status,
+    headers: { 'content-type': JSON_TYPE, ...headers },
+    body: JSON.stringify(value),
+  };
 }

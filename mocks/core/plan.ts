@@ -36,9 +36,18 @@ export const DEFAULT_TIMING: Timing = { queueMs: [2_000, 8_000], runMs: [20_000,
 
 /** Upstream-like failures a task may end with (`error.code`, `error.message` come from the upstream, §2.2). */
 export const UPSTREAM_FAILURES: readonly { readonly code: string; readonly message: string }[] = [
-  { code: 'OutputVideoSensitiveContentDetected', message: 'The generated video may contain sensitive content.' },
-  { code: 'InputTextSensitiveContentDetected', message: 'The request failed because the input text may contain sensitive information.' },
-  { code: 'InternalServiceError', message: 'The service encountered an unexpected internal error.' },
+  {
+    code: 'OutputVideoSensitiveContentDetected',
+    message: 'The generated video may contain sensitive content.',
+  },
+  {
+    code: 'InputTextSensitiveContentDetected',
+    message: 'The request failed because the input text may contain sensitive information.',
+  },
+  {
+    code: 'InternalServiceError',
+    message: 'The service encountered an unexpected internal error.',
+  },
   { code: 'GenerationTimeout', message: 'The generation did not finish within the allowed time.' },
 ];
 
@@ -52,14 +61,28 @@ export interface PlanRequest {
 }
 
 /** The default plan: queue, run, then succeed (or fail at `failureRate`). */
-export function drawPlan({ random, timing, failureRate, unknownFirstMs = [0, 0] }: PlanRequest): TaskPlan {
-  const unknownMs = unknownFirstMs[1] > 0 ? Math.round(random.between(unknownFirstMs[0], unknownFirstMs[1])) : 0;
+export function drawPlan({
+  random,
+  timing,
+  failureRate,
+  unknownFirstMs = [0, 0],
+}: PlanRequest): TaskPlan {
+  const unknownMs =
+    unknownFirstMs[1] > 0 ? Math.round(random.between(unknownFirstMs[0], unknownFirstMs[1])) : 0;
   const queueMs = unknownMs + Math.round(random.between(timing.queueMs[0], timing.queueMs[1]));
   const runMs = Math.round(random.between(timing.runMs[0], timing.runMs[1]));
   if (failureRate > 0 && random.next() < failureRate) {
     const failure = UPSTREAM_FAILURES[random.int(0, UPSTREAM_FAILURES.length - 1)]!;
     // A failing task stops part-way through its run.
-    return { unknownMs, queueMs, runMs: Math.round(runMs * random.between(0.3, 0.9)), outcome: 'fail', errorCode: failure.code, errorMessage: failure.message, scenario: 'fail' };
+    return {
+      unknownMs,
+      queueMs,
+      runMs: Math.round(runMs * random.between(0.3, 0.9)),
+      outcome: 'fail',
+      errorCode: failure.code,
+      errorMessage: failure.message,
+      scenario: 'fail',
+    };
   }
   return { unknownMs, queueMs, runMs, outcome: 'succeed', scenario: 'succeed' };
 }

@@ -11,7 +11,10 @@ export interface Random {
 export function createRandom(seed: number | string): Random {
   let [a, b, c, d] = seedWords(String(seed));
   const u32 = (): number => {
-    a |= 0; b |= 0; c |= 0; d |= 0;
+    a |= 0;
+    b |= 0;
+    c |= 0;
+    d |= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
@@ -36,7 +39,10 @@ export function randomSeed(): number {
 
 function seedWords(seed: string): [number, number, number, number] {
   // cyrb128: spreads any string over four 32-bit words.
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703,
+    h2 = 3144134277,
+    h3 = 1013904242,
+    h4 = 2773480762;
   for (let i = 0; i < seed.length; i++) {
     const k = seed.charCodeAt(i);
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);

@@ -5,8 +5,10 @@ export class RateLimiter {
   readonly #windows = new Map<string, { start: number; count: number }>();
 
   constructor(readonly limit: RateLimit) {
-    if (!Number.isInteger(limit.requests) || limit.requests < 1) throw new RangeError(`rateLimit.requests must be a positive integer, got ${limit.requests}`);
-    if (!(limit.windowMs > 0)) throw new RangeError(`rateLimit.windowMs must be positive, got ${limit.windowMs}`);
+    if (!Number.isInteger(limit.requests) || limit.requests < 1)
+      throw new RangeError(`rateLimit.requests must be a positive integer, got ${limit.requests}`);
+    if (!(limit.windowMs > 0))
+      throw new RangeError(`rateLimit.windowMs must be positive, got ${limit.windowMs}`);
   }
 
   /** Counts a request; `undefined` when allowed, else the whole seconds to wait (Retry-After). */

@@ -1,5 +1,10 @@
 import type { components } from '../../src/generated/openapi.ts';
-import { toNativeStatus, toWrapperStatus, type Lifecycle, type VideoStatus } from '../../src/spec/lifecycle.ts';
+import {
+  toNativeStatus,
+  toWrapperStatus,
+  type Lifecycle,
+  type VideoStatus,
+} from '../../src/spec/lifecycle.ts';
 import type { Profile } from './profiles.ts';
 import type { TaskSnapshot } from './snapshot.ts';
 import type { TaskRecord } from './store.ts';
@@ -24,7 +29,12 @@ export function shownProgress(snap: TaskSnapshot, profile: Profile): number {
  * `task_id` and `created_at` (required on submission and completion; sent always), `completed_at` and
  * `metadata.url` once completed, `error` once failed; plus the profile's habits.
  */
-export function renderVideoTask(task: TaskRecord, snap: TaskSnapshot, resultUrl: string | undefined, profile: Profile): VideoTask {
+export function renderVideoTask(
+  task: TaskRecord,
+  snap: TaskSnapshot,
+  resultUrl: string | undefined,
+  profile: Profile,
+): VideoTask {
   const body: VideoTask = {
     id: task.id,
     task_id: task.id,
@@ -40,18 +50,30 @@ export function renderVideoTask(task: TaskRecord, snap: TaskSnapshot, resultUrl:
   } else {
     if (profile.completedAtWhileRunning) body.completed_at = seconds(snap.updatedAt);
     if (profile.emptyUrlUntilDone) body.metadata = { url: '' };
-    if (snap.status === 'failed') body.error = { code: task.plan.errorCode ?? 'UnknownError', message: task.plan.errorMessage ?? 'The task failed.' };
+    if (snap.status === 'failed')
+      body.error = {
+        code: task.plan.errorCode ?? 'UnknownError',
+        message: task.plan.errorMessage ?? 'The task failed.',
+      };
   }
   return body;
 }
 
 /** Canonical wrapper status per OpenAI status, read once from `x-lifecycle.mapping`. */
 export function wrapperStatuses(lifecycle: Lifecycle): Readonly<Record<VideoStatus, string>> {
-  return Object.fromEntries(lifecycle.states.values.map((s) => [s, toWrapperStatus(lifecycle, s)])) as Record<VideoStatus, string>;
+  return Object.fromEntries(
+    lifecycle.states.values.map((s) => [s, toWrapperStatus(lifecycle, s)]),
+  ) as Record<VideoStatus, string>;
 }
 
 /** The generic task wrapper (§2.3) telling the same story as `renderVideoTask` at the same instant. */
-export function renderWrapper(task: TaskRecord, snap: TaskSnapshot, resultUrl: string | undefined, statuses: Readonly<Record<VideoStatus, string>>, profile: Profile): TaskWrapper {
+export function renderWrapper(
+  task: TaskRecord,
+  snap: TaskSnapshot,
+  resultUrl: string | undefined,
+  statuses: Readonly<Record<VideoStatus, string>>,
+  profile: Profile,
+): TaskWrapper {
   const data: NonNullable<TaskWrapper['data']> = {
     task_id: task.id,
     platform: task.platform,
@@ -82,7 +104,12 @@ export function renderWrapper(task: TaskRecord, snap: TaskSnapshot, resultUrl: s
 }
 
 /** The second family's native task (upstream shape, §4.5) for the same task at the same instant. */
-export function renderPluginTask(task: TaskRecord, snap: TaskSnapshot, resultUrl: string | undefined, lifecycle: Lifecycle): PluginTask {
+export function renderPluginTask(
+  task: TaskRecord,
+  snap: TaskSnapshot,
+  resultUrl: string | undefined,
+  lifecycle: Lifecycle,
+): PluginTask {
   const body: PluginTask = {
     id: task.id,
     model: task.model,
@@ -96,7 +123,11 @@ export function renderPluginTask(task: TaskRecord, snap: TaskSnapshot, resultUrl
     const tokens = task.seconds * 21_780;
     body.usage = { completion_tokens: tokens, total_tokens: tokens };
   }
-  if (snap.status === 'failed') body.error = { code: task.plan.errorCode ?? 'UnknownError', message: task.plan.errorMessage ?? 'The task failed.' };
+  if (snap.status === 'failed')
+    body.error = {
+      code: task.plan.errorCode ?? 'UnknownError',
+      message: task.plan.errorMessage ?? 'The task failed.',
+    };
   return body;
 }
 

@@ -15,7 +15,11 @@ export interface RouteDefinition<Context> {
 }
 
 export type RouteMatch<Context> =
-  | { readonly kind: 'found'; readonly route: RouteDefinition<Context>; readonly params: Record<string, string> }
+  | {
+      readonly kind: 'found';
+      readonly route: RouteDefinition<Context>;
+      readonly params: Record<string, string>;
+    }
   | { readonly kind: 'method-not-allowed'; readonly allow: readonly string[] }
   | { readonly kind: 'not-found' }
   | { readonly kind: 'bad-path' };
@@ -32,7 +36,10 @@ export class Router<Context> {
 
   constructor(readonly routes: readonly RouteDefinition<Context>[]) {
     for (const route of routes) {
-      const segments = route.template.split('/').slice(1).map((s) => (s.startsWith('{') ? `:${s.slice(1, -1)}` : s));
+      const segments = route.template
+        .split('/')
+        .slice(1)
+        .map((s) => (s.startsWith('{') ? `:${s.slice(1, -1)}` : s));
       const list = this.#bySegmentCount.get(segments.length) ?? [];
       list.push({ route, segments });
       this.#bySegmentCount.set(segments.length, list);
@@ -60,7 +67,10 @@ export class Router<Context> {
 }
 
 /** The parameters, `undefined` when the path does not match, `null` when a parameter is badly encoded. */
-function matchSegments(segments: readonly string[], parts: readonly string[]): Record<string, string> | undefined | null {
+function matchSegments(
+  segments: readonly string[],
+  parts: readonly string[],
+): Record<string, string> | undefined | null {
   let params: Record<string, string> | undefined;
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;

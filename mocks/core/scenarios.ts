@@ -11,7 +11,11 @@ export interface Scenario {
   readonly argument?: string;
   readonly description: string;
   /** Throws `ScenarioArgumentError` for a bad argument. */
-  readonly refuse?: (arg: string | undefined) => { readonly kind: ErrorKind; readonly detail: ErrorDetail; readonly headers?: Record<string, string> };
+  readonly refuse?: (arg: string | undefined) => {
+    readonly kind: ErrorKind;
+    readonly detail: ErrorDetail;
+    readonly headers?: Record<string, string>;
+  };
   /** When the refusal happens: before any check (a limiter in front), or after validation (the upstream). */
   readonly stage?: 'front' | 'upstream';
   readonly plan?: (base: TaskPlan, arg: string | undefined, random: Random) => TaskPlan;
@@ -22,18 +26,33 @@ export class ScenarioArgumentError extends Error {}
 function seconds(arg: string | undefined, fallback: number, name: string): number {
   if (arg === undefined || arg === '') return fallback;
   const n = Number(arg);
-  if (!Number.isFinite(n) || n < 0 || n > 86_400) throw new ScenarioArgumentError(`${name} takes a number of seconds (0–86400), got "${arg}"`);
+  if (!Number.isFinite(n) || n < 0 || n > 86_400)
+    throw new ScenarioArgumentError(`${name} takes a number of seconds (0–86400), got "${arg}"`);
   return n;
 }
 
 export const SCENARIOS: readonly Scenario[] = [
-  { name: 'succeed', description: 'queued for seconds, runs for tens of seconds, completes (the default)', plan: (base) => ({ ...base, outcome: 'succeed', scenario: 'succeed', errorCode: undefined, errorMessage: undefined }) },
+  {
+    name: 'succeed',
+    description: 'queued for seconds, runs for tens of seconds, completes (the default)',
+    plan: (base) => ({
+      ...base,
+      outcome: 'succeed',
+      scenario: 'succeed',
+      errorCode: undefined,
+      errorMessage: undefined,
+    }),
+  },
   {
     name: 'fail',
     argument: 'CODE',
-    description: 'runs a while, then fails with an upstream-like error.code (default OutputVideoSensitiveContentDetected)',
+    description:
+      'runs a while, then fails with an upstream-like error.code (default OutputVideoSensitiveContentDetected)',
     plan: (base, arg, random) => {
-      if (arg !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(arg)) throw new ScenarioArgumentError(`fail takes an error code of letters, digits, _ . -, got "${arg}"`);
+      if (arg !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(arg))
+        throw new ScenarioArgumentError(
+          `fail takes an error code of letters, digits, _ . -, got "${arg}"`,
+        );
       const known = UPSTREAM_FAILURES.find((f) => f.code === (arg ?? UPSTREAM_FAILURES[0]!.code));
       return {
         ...base,
@@ -48,37 +67,68 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'fail-at-submit',
     argument: 'STATUS',
-    description: 'the upstream refuses the submission: 400 fail_to_fetch_task (or the given 4xx/5xx status); no task is created',
+    description:
+      'the upstream refuses the submission: 400 fail_to_fetch_task (or the given 4xx/5xx status); no task is created',
     stage: 'upstream',
     refuse: (arg) => {
       const status = arg === undefined ? 400 : Number(arg);
-      if (!Number.isInteger(status) || status < 400 || status > 599) throw new ScenarioArgumentError(`fail-at-submit takes an HTTP status 400–599, got "${arg}"`);
-      const upstream = JSON.stringify({ error: { code: 'InvalidParameter', message: 'The request failed because the input parameters are invalid (mock scenario fail-at-submit).' } });
+      if (!Number.isInteger(status) || status < 400 || status > 599)
+        throw new ScenarioArgumentError(
+          `fail-at-submit takes an HTTP status 400–599, got "${arg}"`,
+        );
+      const upstream = JSON.stringify({
+        error: {
+          code: 'InvalidParameter',
+          message:
+            'The request failed because the input parameters are invalid (mock scenario fail-at-submit).',
+        },
+      });
       return { kind: 'upstream_refused', detail: { upstream, httpStatus: status } };
     },
   },
   {
     name: 'slow',
     description: 'queued for 30–90 s, runs for 3–6 min, then completes',
-    plan: (base, _arg, random) => ({ ...base, queueMs: base.unknownMs + Math.round(random.between(30_000, 90_000)), runMs: Math.round(random.between(180_000, 360_000)), scenario: 'slow' }),
+    plan: (base, _arg, random) => ({
+      ...base,
+      queueMs: base.unknownMs + Math.round(random.between(30_000, 90_000)),
+      runMs: Math.round(random.between(180_000, 360_000)),
+      scenario: 'slow',
+    }),
   },
-  { name: 'stuck', description: 'starts running and never finishes', plan: (base) => ({ ...base, runMs: Number.POSITIVE_INFINITY, outcome: 'stuck', scenario: 'stuck' }) },
+  {
+    name: 'stuck',
+    description: 'starts running and never finishes',
+    plan: (base) => ({
+      ...base,
+      runMs: Number.POSITIVE_INFINITY,
+      outcome: 'stuck',
+      scenario: 'stuck',
+    }),
+  },
   {
     name: 'unknown',
     argument: 'SECONDS',
     description: 'reports `unknown` for a while (default 15 s), then goes on normally',
     plan: (base, arg) => {
       const unknownMs = seconds(arg, 15, 'unknown') * 1000;
-      return { ...base, unknownMs, queueMs: unknownMs + (base.queueMs - base.unknownMs), scenario: arg === undefined ? 'unknown' : `unknown:${arg}` };
+      return {
+        ...base,
+        unknownMs,
+        queueMs: unknownMs + (base.queueMs - base.unknownMs),
+        scenario: arg === undefined ? 'unknown' : `unknown:${arg}`,
+      };
     },
   },
   {
     name: 'flaky',
     argument: 'EVERY',
-    description: 'every EVERY-th status query (default 2: the 1st, 3rd, …) answers a temporary 503; the task itself completes',
+    description:
+      'every EVERY-th status query (default 2: the 1st, 3rd, …) answers a temporary 503; the task itself completes',
     plan: (base, arg) => {
       const every = arg === undefined ? 2 : Number(arg);
-      if (!Number.isInteger(every) || every < 1 || every > 1000) throw new ScenarioArgumentError(`flaky takes a whole number 1–1000, got "${arg}"`);
+      if (!Number.isInteger(every) || every < 1 || every > 1000)
+        throw new ScenarioArgumentError(`flaky takes a whole number 1–1000, got "${arg}"`);
       return { ...base, flakyEvery: every, scenario: arg === undefined ? 'flaky' : `flaky:${arg}` };
     },
   },
@@ -89,7 +139,11 @@ export const SCENARIOS: readonly Scenario[] = [
     stage: 'front',
     refuse: (arg) => {
       const wait = Math.ceil(seconds(arg, 2, 'rate-limit'));
-      return { kind: 'upstream_rate_limited', detail: { problem: String(wait) }, headers: { 'retry-after': String(wait) } };
+      return {
+        kind: 'upstream_rate_limited',
+        detail: { problem: String(wait) },
+        headers: { 'retry-after': String(wait) },
+      };
     },
   },
 ];
@@ -107,7 +161,10 @@ const PROMPT_TAG = /\[mock:([a-z-]+)(?::([^\]\s]*))?\]/;
  * The scenario a submission asks for: the header wins over a prompt tag; none means `succeed`.
  * Returns the unknown name as a string when there is no such scenario.
  */
-export function chooseScenario(header: string | undefined, prompt: unknown): ScenarioChoice | { unknown: string } {
+export function chooseScenario(
+  header: string | undefined,
+  prompt: unknown,
+): ScenarioChoice | { unknown: string } {
   let name: string | undefined;
   let arg: string | undefined;
   if (header !== undefined && header.trim() !== '') {
@@ -121,7 +178,9 @@ export function chooseScenario(header: string | undefined, prompt: unknown): Sce
   }
   if (name === undefined) return { scenario: BY_NAME.get('succeed')!, arg: undefined };
   const scenario = BY_NAME.get(name.toLowerCase());
-  return scenario === undefined ? { unknown: name } : { scenario, arg: arg === '' ? undefined : arg };
+  return scenario === undefined
+    ? { unknown: name }
+    : { scenario, arg: arg === '' ? undefined : arg };
 }
 
 export function scenarioNames(): string {

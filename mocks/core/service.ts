@@ -11,7 +11,13 @@ import { DEFAULT_TIMING, type Timing } from './plan.ts';
 import { PROFILES, type ProfileName } from './profiles.ts';
 import { createRandom, randomSeed } from './random.ts';
 import { RateLimiter } from './rate-limiter.ts';
-import { openStateFile, randomSeedFor, readStateFile, type StateFile, type StateFileOptions } from './state-file.ts';
+import {
+  openStateFile,
+  randomSeedFor,
+  readStateFile,
+  type StateFile,
+  type StateFileOptions,
+} from './state-file.ts';
 import { ROUTES } from './route-table.ts';
 import { Router } from './router.ts';
 import { wrapperStatuses } from './render.ts';
@@ -87,20 +93,42 @@ export const DEFAULT_ARTIFACT_TTL_MS = 60 * 60 * 1000;
  * service.clock.advance(60_000);
  */
 export function createMockService(options: MockOptions = {}): MockService {
-  const stateOptions = typeof options.stateFile === 'string' ? { path: options.stateFile } : options.stateFile;
-  if (stateOptions !== undefined && isClock(options.clock)) throw new RangeError('stateFile needs clock options, not a Clock: the service makes the clock that resumes from the saved time');
+  const stateOptions =
+    typeof options.stateFile === 'string' ? { path: options.stateFile } : options.stateFile;
+  if (stateOptions !== undefined && isClock(options.clock))
+    throw new RangeError(
+      'stateFile needs clock options, not a Clock: the service makes the clock that resumes from the saved time',
+    );
   const restored = stateOptions === undefined ? undefined : readStateFile(stateOptions.path);
-  const clock = isClock(options.clock) ? options.clock : createClock({ ...options.clock, ...(options.speed !== undefined ? { speed: options.speed } : {}), ...(restored !== undefined ? { start: restored.clock } : {}) });
+  const clock = isClock(options.clock)
+    ? options.clock
+    : createClock({
+        ...options.clock,
+        ...(options.speed !== undefined ? { speed: options.speed } : {}),
+        ...(restored !== undefined ? { start: restored.clock } : {}),
+      });
   const seed = restored?.seed ?? options.seed ?? randomSeed();
   const failureRate = options.failureRate ?? 0;
-  if (!(failureRate >= 0 && failureRate <= 1)) throw new RangeError(`failureRate must be between 0 and 1, got ${failureRate}`);
+  if (!(failureRate >= 0 && failureRate <= 1))
+    throw new RangeError(`failureRate must be between 0 and 1, got ${failureRate}`);
   const profile = PROFILES[options.profile ?? 'documented'];
-  if (profile === undefined) throw new RangeError(`Unknown profile "${String(options.profile)}": use documented or observed`);
+  if (profile === undefined)
+    throw new RangeError(
+      `Unknown profile "${String(options.profile)}": use documented or observed`,
+    );
   const defects: readonly Defect[] = resolveDefects(options.defects ?? []);
   const { validators, lifecycle } = serviceContract();
-  const family: FamilyState = { bound: restored?.familyBound ?? options.familyBound ?? false, pluginVersion: SECOND_FAMILY.pluginVersion, pluginName: 'alt-video' };
+  const family: FamilyState = {
+    bound: restored?.familyBound ?? options.familyBound ?? false,
+    pluginVersion: SECOND_FAMILY.pluginVersion,
+    pluginName: 'alt-video',
+  };
   const store = new TaskStore();
-  const tokens = new TokenDirectory(options.replaceBuiltInTokens === true ? (options.tokens ?? []) : [...BUILT_IN_TOKENS, ...(options.tokens ?? [])]);
+  const tokens = new TokenDirectory(
+    options.replaceBuiltInTokens === true
+      ? (options.tokens ?? [])
+      : [...BUILT_IN_TOKENS, ...(options.tokens ?? [])],
+  );
   const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
   const submissionsByRequestId = new Map<string, number>();
 
@@ -111,7 +139,10 @@ export function createMockService(options: MockOptions = {}): MockService {
     tokens,
     models: new Map<string, CatalogModel>(BUILT_IN_MODELS.map((m) => [m.id, m])),
     family,
-    signer: new ArtifactSigner(`videotask-mock:${seed}`, options.artifactTtlMs ?? DEFAULT_ARTIFACT_TTL_MS),
+    signer: new ArtifactSigner(
+      `videotask-mock:${seed}`,
+      options.artifactTtlMs ?? DEFAULT_ARTIFACT_TTL_MS,
+    ),
     media: sampleVideo(),
     lifecycle,
     validators,
@@ -134,15 +165,24 @@ export function createMockService(options: MockOptions = {}): MockService {
       family.bound = options.familyBound ?? false;
     },
   };
-  const stateFile = stateOptions === undefined ? undefined : openStateFile(stateOptions, { store, clock, family, seed }, restored);
+  const stateFile =
+    stateOptions === undefined
+      ? undefined
+      : openStateFile(stateOptions, { store, clock, family, seed }, restored);
   const router = new Router(ROUTES);
   let requestCounter = 0;
   const requestIdPrefix = new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14);
 
   function dispatch(request: CoreRequest): CoreResponse {
     const match = router.match(request.method, request.path);
-    if (match.kind === 'not-found' || match.kind === 'bad-path') return state.error('route_not_found', { method: request.method, path: request.path });
-    if (match.kind === 'method-not-allowed') return state.error('method_not_allowed', { method: request.method, path: request.path }, { allow: match.allow.join(', ') });
+    if (match.kind === 'not-found' || match.kind === 'bad-path')
+      return state.error('route_not_found', { method: request.method, path: request.path });
+    if (match.kind === 'method-not-allowed')
+      return state.error(
+        'method_not_allowed',
+        { method: request.method, path: request.path },
+        { allow: match.allow.join(', ') },
+      );
     const { route, params } = match;
     const head = request.method === 'HEAD';
     if (route.access === 'control') {
@@ -150,14 +190,26 @@ export function createMockService(options: MockOptions = {}): MockService {
       if (refusal !== undefined) return refusal;
       return route.handle({ request, state, token: NO_TOKEN, head }, params);
     }
-    if (route.access === 'public') return route.handle({ request, state, token: NO_TOKEN, head }, params);
+    if (route.access === 'public')
+      return route.handle({ request, state, token: NO_TOKEN, head }, params);
     const authorization = request.headers['authorization'];
     const token = tokens.authenticate(authorization);
-    if (token === undefined) return state.error(authorization === undefined ? 'missing_api_key' : 'invalid_api_key', {}, { 'www-authenticate': 'Bearer' });
+    if (token === undefined)
+      return state.error(
+        authorization === undefined ? 'missing_api_key' : 'invalid_api_key',
+        {},
+        { 'www-authenticate': 'Bearer' },
+      );
     const wait = limiter?.take(token.key, clock.now());
     if (wait !== undefined) {
       const { requests, windowMs } = options.rateLimit!;
-      return state.error('rate_limited', { problem: `${requests} requests per ${windowMs / 1000} s for this key; retry after ${wait} s` }, { 'retry-after': String(wait) });
+      return state.error(
+        'rate_limited',
+        {
+          problem: `${requests} requests per ${windowMs / 1000} s for this key; retry after ${wait} s`,
+        },
+        { 'retry-after': String(wait) },
+      );
     }
     const context: RouteContext = { request, state, token, head };
     return route.handle(context, params);
@@ -179,15 +231,19 @@ export function createMockService(options: MockOptions = {}): MockService {
       let request = incoming;
       let response: CoreResponse;
       try {
-        for (const defect of defects) if (defect.before !== undefined) request = defect.before(request, state);
+        for (const defect of defects)
+          if (defect.before !== undefined) request = defect.before(request, state);
         response = dispatch(request);
-        for (const defect of defects) if (defect.after !== undefined) response = defect.after(request, response, state);
+        for (const defect of defects)
+          if (defect.after !== undefined) response = defect.after(request, response, state);
       } catch (error) {
         // Never expected: the fuzz tests hunt for this. A 500 JSON beats a dropped connection.
         response = errorResponse('internal_error', { problem: (error as Error).message });
       }
-      if (request.method === 'HEAD' && response.body !== undefined) response = { status: response.status, headers: response.headers };
-      if (profile.requestIdSuffix && response.status >= 400) response = withRequestIdSuffix(response, requestId);
+      if (request.method === 'HEAD' && response.body !== undefined)
+        response = { status: response.status, headers: response.headers };
+      if (profile.requestIdSuffix && response.status >= 400)
+        response = withRequestIdSuffix(response, requestId);
       response.headers['x-oneapi-request-id'] = requestId;
       return response;
     },
@@ -203,20 +259,34 @@ function isClock(value: MockOptions['clock']): value is Clock {
 
 /** The deployed gateway ends OpenAI-style error messages with ` (request id: …)`. */
 function withRequestIdSuffix(response: CoreResponse, requestId: string): CoreResponse {
-  if (typeof response.body !== 'string' || response.headers['content-type'] !== JSON_TYPE) return response;
+  if (typeof response.body !== 'string' || response.headers['content-type'] !== JSON_TYPE)
+    return response;
   const body = JSON.parse(response.body) as { error?: { message?: unknown; type?: unknown } };
   if (typeof body.error?.message !== 'string' || body.error.type === undefined) return response;
   body.error.message = `${body.error.message} (request id: ${requestId})`;
   return { ...response, body: JSON.stringify(body) };
 }
 
-function controlRefusal(request: CoreRequest, adminToken: string | undefined): CoreResponse | undefined {
+function controlRefusal(
+  request: CoreRequest,
+  adminToken: string | undefined,
+): CoreResponse | undefined {
   if (adminToken !== undefined) {
-    return request.headers['authorization'] === `Bearer ${adminToken}` ? undefined : controlError(403, 'forbidden', 'The control API needs Authorization: Bearer <admin token> (the mock runs with --admin-token)');
+    return request.headers['authorization'] === `Bearer ${adminToken}`
+      ? undefined
+      : controlError(
+          403,
+          'forbidden',
+          'The control API needs Authorization: Bearer <admin token> (the mock runs with --admin-token)',
+        );
   }
   const address = request.remoteAddress;
   if (address === undefined || isLoopback(address)) return undefined; // in-process (msw) or loopback
-  return controlError(403, 'forbidden', 'The control API is reachable from loopback only; start the mock with --admin-token to reach it from elsewhere');
+  return controlError(
+    403,
+    'forbidden',
+    'The control API is reachable from loopback only; start the mock with --admin-token to reach it from elsewhere',
+  );
 }
 
 export function isLoopback(address: string): boolean {

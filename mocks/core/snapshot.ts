@@ -18,14 +18,20 @@ export interface TaskSnapshot {
 export function snapshot(createdAt: number, plan: TaskPlan, now: number): TaskSnapshot {
   const t = now - createdAt;
   if (t < plan.unknownMs) return { status: 'unknown', progress: 0, updatedAt: createdAt };
-  if (t < plan.queueMs) return { status: 'queued', progress: 0, updatedAt: createdAt + plan.unknownMs };
+  if (t < plan.queueMs)
+    return { status: 'queued', progress: 0, updatedAt: createdAt + plan.unknownMs };
   const running = t - plan.queueMs;
   if (running < plan.runMs || plan.outcome === 'stuck') {
     const progress = Math.max(plan.progressFloor ?? 0, runningProgress(running, plan.runMs));
     return { status: 'in_progress', progress, updatedAt: Math.max(createdAt + plan.queueMs, now) };
   }
   const finishedAt = createdAt + plan.queueMs + plan.runMs;
-  return { status: plan.outcome === 'fail' ? 'failed' : 'completed', progress: 100, finishedAt, updatedAt: finishedAt };
+  return {
+    status: plan.outcome === 'fail' ? 'failed' : 'completed',
+    progress: 100,
+    finishedAt,
+    updatedAt: finishedAt,
+  };
 }
 
 /**
@@ -33,14 +39,25 @@ export function snapshot(createdAt: number, plan: TaskPlan, now: number): TaskSn
  * waiting in line starts running now, a running task keeps its progress as a floor. `undefined` when the
  * task has already finished (its final state never changes).
  */
-export function forcePlan(createdAt: number, plan: TaskPlan, now: number, force: { outcome: TaskPlan['outcome']; afterMs?: number | undefined; errorCode?: string | undefined; errorMessage?: string | undefined }): TaskPlan | undefined {
+export function forcePlan(
+  createdAt: number,
+  plan: TaskPlan,
+  now: number,
+  force: {
+    outcome: TaskPlan['outcome'];
+    afterMs?: number | undefined;
+    errorCode?: string | undefined;
+    errorMessage?: string | undefined;
+  },
+): TaskPlan | undefined {
   const snap = snapshot(createdAt, plan, now);
   if (snap.status === 'completed' || snap.status === 'failed') return undefined;
   const elapsed = now - createdAt;
   const waiting = snap.status === 'unknown' || snap.status === 'queued';
   const queueMs = waiting ? elapsed : plan.queueMs;
   const unknownMs = Math.min(plan.unknownMs, queueMs);
-  const runMs = force.outcome === 'stuck' ? Number.POSITIVE_INFINITY : elapsed - queueMs + (force.afterMs ?? 0);
+  const runMs =
+    force.outcome === 'stuck' ? Number.POSITIVE_INFINITY : elapsed - queueMs + (force.afterMs ?? 0);
   return {
     unknownMs,
     queueMs,

@@ -1,4 +1,14 @@
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FamilyState } from './catalog.ts';
 import type { Clock } from './clock.ts';
@@ -76,8 +86,13 @@ export interface StateFile {
 }
 
 /** The seed of the random source (task IDs, plans) for this start: the saved seed, varied per restart. */
-export function randomSeedFor(seed: number | string, restored: RestoredState | undefined): number | string {
-  return restored === undefined || restored.starts === 0 ? seed : `${seed}/start-${restored.starts + 1}`;
+export function randomSeedFor(
+  seed: number | string,
+  restored: RestoredState | undefined,
+): number | string {
+  return restored === undefined || restored.starts === 0
+    ? seed
+    : `${seed}/start-${restored.starts + 1}`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -148,8 +163,10 @@ function parse(path: string, fd: number): RestoredState {
       tasks.clear();
       header.rows = 0;
     }
-    if ('start' in value) header.starts = Math.max(header.starts, integer(value['start'], 'start', 1, fail));
-    if ('clock' in value) header.clock = Math.max(header.clock, finite(value['clock'], 'clock', fail));
+    if ('start' in value)
+      header.starts = Math.max(header.starts, integer(value['start'], 'start', 1, fail));
+    if ('clock' in value)
+      header.clock = Math.max(header.clock, finite(value['clock'], 'clock', fail));
     if ('familyBound' in value) {
       if (typeof value['familyBound'] !== 'boolean') fail('familyBound must be true or false');
       header.familyBound = value['familyBound'] as boolean;
@@ -164,7 +181,10 @@ function parse(path: string, fd: number): RestoredState {
     const read = readSync(fd, chunk, 0, chunk.length, position);
     if (read === 0) break;
     position += read;
-    const data = carry.length === 0 ? chunk.subarray(0, read) : Buffer.concat([carry, chunk.subarray(0, read)]);
+    const data =
+      carry.length === 0
+        ? chunk.subarray(0, read)
+        : Buffer.concat([carry, chunk.subarray(0, read)]);
     let start = 0;
     for (let nl = data.indexOf(10, start); nl >= 0; nl = data.indexOf(10, start)) {
       lineNumber++;
@@ -200,15 +220,35 @@ function parse(path: string, fd: number): RestoredState {
   const h: Header = header;
   let clock = h.clock;
   for (const task of tasks.values()) clock = Math.max(clock, task.createdAt);
-  return { seed: h.seed, starts: h.starts, clock, familyBound: h.familyBound, rows: h.rows, tasks, lines: lineNumber, validBytes, ignoredBytes, missingNewline };
+  return {
+    seed: h.seed,
+    starts: h.starts,
+    clock,
+    familyBound: h.familyBound,
+    rows: h.rows,
+    tasks,
+    lines: lineNumber,
+    validBytes,
+    ignoredBytes,
+    missingNewline,
+  };
 }
 
 function readHeader(value: Record<string, unknown>, fail: (problem: string) => never): Header {
-  if (value['format'] !== STATE_FORMAT) fail(`not a videotask mock state file (its first line has no "format": "${STATE_FORMAT}")`);
-  if (value['version'] !== STATE_VERSION) fail(`format version ${JSON.stringify(value['version'])} is not supported (this mock reads version ${STATE_VERSION})`);
-  onlyKeys(value, ['format', 'version', 'seed', 'starts', 'clock', 'familyBound', 'rows', 'savedAt'], fail);
+  if (value['format'] !== STATE_FORMAT)
+    fail(`not a videotask mock state file (its first line has no "format": "${STATE_FORMAT}")`);
+  if (value['version'] !== STATE_VERSION)
+    fail(
+      `format version ${JSON.stringify(value['version'])} is not supported (this mock reads version ${STATE_VERSION})`,
+    );
+  onlyKeys(
+    value,
+    ['format', 'version', 'seed', 'starts', 'clock', 'familyBound', 'rows', 'savedAt'],
+    fail,
+  );
   const seed = value['seed'];
-  if (!(typeof seed === 'string' || (typeof seed === 'number' && Number.isFinite(seed)))) fail('seed must be a number or a string');
+  if (!(typeof seed === 'string' || (typeof seed === 'number' && Number.isFinite(seed))))
+    fail('seed must be a number or a string');
   if (typeof value['familyBound'] !== 'boolean') fail('familyBound must be true or false');
   return {
     seed: seed as number | string,
@@ -223,8 +263,16 @@ const OUTCOMES: readonly string[] = ['succeed', 'fail', 'stuck'];
 
 function readTask(raw: unknown, fail: (problem: string) => never): TaskRecord {
   if (!isObject(raw)) return fail('task must be an object');
-  onlyKeys(raw, ['id', 'owner', 'model', 'createdAt', 'platform', 'seconds', 'quota', 'row', 'queries', 'plan'], fail, 'task.');
-  const text = (key: string): string => (typeof raw[key] === 'string' && raw[key] !== '' ? (raw[key] as string) : fail(`task.${key} must be a non-empty string`));
+  onlyKeys(
+    raw,
+    ['id', 'owner', 'model', 'createdAt', 'platform', 'seconds', 'quota', 'row', 'queries', 'plan'],
+    fail,
+    'task.',
+  );
+  const text = (key: string): string =>
+    typeof raw[key] === 'string' && raw[key] !== ''
+      ? (raw[key] as string)
+      : fail(`task.${key} must be a non-empty string`);
   const id = text('id');
   const owner = text('owner');
   const model = text('model');
@@ -234,20 +282,50 @@ function readTask(raw: unknown, fail: (problem: string) => never): TaskRecord {
   const quota = finite(raw['quota'], 'task.quota', fail);
   const row = integer(raw['row'], 'task.row', 0, fail);
   const queries = integer(raw['queries'], 'task.queries', 0, fail);
-  const task = new TaskRecord(id, owner, model, createdAt, readPlan(raw['plan'], fail), platform, seconds, quota, row);
+  const task = new TaskRecord(
+    id,
+    owner,
+    model,
+    createdAt,
+    readPlan(raw['plan'], fail),
+    platform,
+    seconds,
+    quota,
+    row,
+  );
   task.queries = queries;
   return task;
 }
 
 function readPlan(raw: unknown, fail: (problem: string) => never): TaskPlan {
   if (!isObject(raw)) return fail('task.plan must be an object');
-  onlyKeys(raw, ['unknownMs', 'queueMs', 'runMs', 'outcome', 'errorCode', 'errorMessage', 'scenario', 'flakyEvery', 'progressFloor'], fail, 'task.plan.');
-  const runMs = raw['runMs'] === 'Infinity' ? Number.POSITIVE_INFINITY : finite(raw['runMs'], 'task.plan.runMs (or "Infinity")', fail);
+  onlyKeys(
+    raw,
+    [
+      'unknownMs',
+      'queueMs',
+      'runMs',
+      'outcome',
+      'errorCode',
+      'errorMessage',
+      'scenario',
+      'flakyEvery',
+      'progressFloor',
+    ],
+    fail,
+    'task.plan.',
+  );
+  const runMs =
+    raw['runMs'] === 'Infinity'
+      ? Number.POSITIVE_INFINITY
+      : finite(raw['runMs'], 'task.plan.runMs (or "Infinity")', fail);
   const outcome = raw['outcome'];
-  if (typeof outcome !== 'string' || !OUTCOMES.includes(outcome)) fail(`task.plan.outcome must be one of ${OUTCOMES.join(', ')}`);
+  if (typeof outcome !== 'string' || !OUTCOMES.includes(outcome))
+    fail(`task.plan.outcome must be one of ${OUTCOMES.join(', ')}`);
   if (typeof raw['scenario'] !== 'string') fail('task.plan.scenario must be a string');
   for (const key of ['errorCode', 'errorMessage'])
-    if (raw[key] !== undefined && typeof raw[key] !== 'string') fail(`task.plan.${key} must be a string`);
+    if (raw[key] !== undefined && typeof raw[key] !== 'string')
+      fail(`task.plan.${key} must be a string`);
   const plan: { -readonly [K in keyof TaskPlan]: TaskPlan[K] } = {
     unknownMs: finite(raw['unknownMs'], 'task.plan.unknownMs', fail),
     queueMs: finite(raw['queueMs'], 'task.plan.queueMs', fail),
@@ -257,8 +335,10 @@ function readPlan(raw: unknown, fail: (problem: string) => never): TaskPlan {
   };
   if (raw['errorCode'] !== undefined) plan.errorCode = raw['errorCode'] as string;
   if (raw['errorMessage'] !== undefined) plan.errorMessage = raw['errorMessage'] as string;
-  if (raw['flakyEvery'] !== undefined) plan.flakyEvery = integer(raw['flakyEvery'], 'task.plan.flakyEvery', 1, fail);
-  if (raw['progressFloor'] !== undefined) plan.progressFloor = finite(raw['progressFloor'], 'task.plan.progressFloor', fail);
+  if (raw['flakyEvery'] !== undefined)
+    plan.flakyEvery = integer(raw['flakyEvery'], 'task.plan.flakyEvery', 1, fail);
+  if (raw['progressFloor'] !== undefined)
+    plan.progressFloor = finite(raw['progressFloor'], 'task.plan.progressFloor', fail);
   return plan;
 }
 
@@ -266,17 +346,31 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function onlyKeys(value: Record<string, unknown>, allowed: readonly string[], fail: (problem: string) => never, prefix = ''): void {
+function onlyKeys(
+  value: Record<string, unknown>,
+  allowed: readonly string[],
+  fail: (problem: string) => never,
+  prefix = '',
+): void {
   const unknown = Object.keys(value).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) fail(`unknown field ${unknown.map((k) => prefix + k).join(', ')}`);
 }
 
 function finite(value: unknown, name: string, fail: (problem: string) => never): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : fail(`${name} must be a number`);
+  return typeof value === 'number' && Number.isFinite(value)
+    ? value
+    : fail(`${name} must be a number`);
 }
 
-function integer(value: unknown, name: string, min: number, fail: (problem: string) => never): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min ? value : fail(`${name} must be an integer ≥ ${min}`);
+function integer(
+  value: unknown,
+  name: string,
+  min: number,
+  fail: (problem: string) => never,
+): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min
+    ? value
+    : fail(`${name} must be an integer ≥ ${min}`);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -314,10 +408,15 @@ export interface StateFileTarget {
  * from `readStateFile` on the same path), records this start (fsync'd before it returns, so a crash
  * cannot reuse the random source), then appends changes every `flushIntervalMs`.
  */
-export function openStateFile(options: StateFileOptions, target: StateFileTarget, restored: RestoredState | undefined): StateFile {
+export function openStateFile(
+  options: StateFileOptions,
+  target: StateFileTarget,
+  restored: RestoredState | undefined,
+): StateFile {
   const { path } = options;
   const interval = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
-  if (!(interval > 0 && Number.isFinite(interval))) throw new RangeError(`flushIntervalMs must be a positive number, got ${String(interval)}`);
+  if (!(interval > 0 && Number.isFinite(interval)))
+    throw new RangeError(`flushIntervalMs must be a positive number, got ${String(interval)}`);
   const { store, clock, family, seed } = target;
   const starts = (restored?.starts ?? 0) + 1;
 
@@ -335,7 +434,8 @@ export function openStateFile(options: StateFileOptions, target: StateFileTarget
   let size = 0;
   let closed = false;
 
-  const ioError = (what: string, error: unknown): StateFileError => new StateFileError(path, undefined, `cannot ${what}: ${(error as Error).message}`);
+  const ioError = (what: string, error: unknown): StateFileError =>
+    new StateFileError(path, undefined, `cannot ${what}: ${(error as Error).message}`);
 
   function openAppend(): void {
     if (fd !== undefined) closeSync(fd);
@@ -351,7 +451,7 @@ export function openStateFile(options: StateFileOptions, target: StateFileTarget
     try {
       for (let from = 0; from < lines.length; from += 4096) {
         const bytes = Buffer.from(`${lines.slice(from, from + 4096).join('\n')}\n`, 'utf8');
-        for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd!, bytes, offset);
+        for (let offset = 0; offset < bytes.length;) offset += writeSync(fd!, bytes, offset);
         written += bytes.length;
       }
       fsyncSync(fd!);
@@ -374,11 +474,20 @@ export function openStateFile(options: StateFileOptions, target: StateFileTarget
     let tmpFd: number | undefined;
     try {
       tmpFd = openSync(tmp, 'w');
-      const header = { format: STATE_FORMAT, version: STATE_VERSION, seed, starts, clock: now, familyBound: bound, rows: store.rows, savedAt: new Date().toISOString() };
+      const header = {
+        format: STATE_FORMAT,
+        version: STATE_VERSION,
+        seed,
+        starts,
+        clock: now,
+        familyBound: bound,
+        rows: store.rows,
+        savedAt: new Date().toISOString(),
+      };
       let batch: string[] = [JSON.stringify(header)];
       const write = (): void => {
         const bytes = Buffer.from(`${batch.join('\n')}\n`, 'utf8');
-        for (let offset = 0; offset < bytes.length; ) offset += writeSync(tmpFd!, bytes, offset);
+        for (let offset = 0; offset < bytes.length;) offset += writeSync(tmpFd!, bytes, offset);
         batch = [];
       };
       for (const task of store.values()) {
@@ -423,7 +532,8 @@ export function openStateFile(options: StateFileOptions, target: StateFileTarget
     for (const task of dirty) if (store.get(task.id) === task) lines.push(taskLine(task));
     const now = clock.now();
     const bound = family.bound;
-    if (lines.length > 0 || now !== lastClock || bound !== lastBound) lines.push(JSON.stringify({ clock: now, familyBound: bound }));
+    if (lines.length > 0 || now !== lastClock || bound !== lastBound)
+      lines.push(JSON.stringify({ clock: now, familyBound: bound }));
     if (lines.length === 0) return;
     try {
       append(lines);
@@ -444,7 +554,10 @@ export function openStateFile(options: StateFileOptions, target: StateFileTarget
   // Record this start before serving anything, so that even after a crash the next start draws
   // different task IDs (`randomSeedFor`).
   try {
-    if (restored === undefined || restored.lines - 1 - restored.tasks.size > Math.max(1_000, restored.tasks.size)) {
+    if (
+      restored === undefined ||
+      restored.lines - 1 - restored.tasks.size > Math.max(1_000, restored.tasks.size)
+    ) {
       compact();
     } else {
       openAppend();

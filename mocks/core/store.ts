@@ -126,6 +126,7 @@ export class TaskStore {
 
   /** @internal A task of this store changed (its plan or query counter). */
   changed(task: TaskRecord): void {
-    if (this.#observer !== undefined && this.#tasks.get(task.id) === task) this.#observer.changed(task);
+    if (this.#observer !== undefined && this.#tasks.get(task.id) === task)
+      this.#observer.changed(task);
   }
 }

@@ -17,10 +17,32 @@ export interface MockToken {
 
 export const BUILT_IN_TOKENS: readonly MockToken[] = [
   { key: 'sk-mock-alice', user: 'alice', group: 'default', description: 'ordinary user' },
-  { key: 'sk-mock-bob', user: 'bob', group: 'default', description: 'ordinary user (a second owner, for isolation tests)' },
-  { key: 'sk-mock-vip', user: 'vip', group: 'vip', description: 'vip group (second family, once bound)' },
-  { key: 'sk-mock-limited', user: 'limited', group: 'default', models: ['video-lite-v1'], description: 'allowed one model only: video-lite-v1' },
-  { key: 'sk-mock-broke', user: 'broke', group: 'default', quota: 'exhausted', description: 'quota exhausted' },
+  {
+    key: 'sk-mock-bob',
+    user: 'bob',
+    group: 'default',
+    description: 'ordinary user (a second owner, for isolation tests)',
+  },
+  {
+    key: 'sk-mock-vip',
+    user: 'vip',
+    group: 'vip',
+    description: 'vip group (second family, once bound)',
+  },
+  {
+    key: 'sk-mock-limited',
+    user: 'limited',
+    group: 'default',
+    models: ['video-lite-v1'],
+    description: 'allowed one model only: video-lite-v1',
+  },
+  {
+    key: 'sk-mock-broke',
+    user: 'broke',
+    group: 'default',
+    quota: 'exhausted',
+    description: 'quota exhausted',
+  },
 ];
 
 /** `sk-…abcd`: how a key may appear anywhere a person reads. */
@@ -52,10 +74,18 @@ export class TokenDirectory {
  * Reads the tokens of a config file's parsed JSON: `{ "tokens": [...], "replaceBuiltIn": false }`.
  * Throws naming the entry and field that is wrong.
  */
-export function tokensFromConfig(config: unknown): { tokens: MockToken[]; replaceBuiltIn: boolean } {
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new Error('the config must be a JSON object like {"tokens": [...]}');
-  const { tokens, replaceBuiltIn = false } = config as { tokens?: unknown; replaceBuiltIn?: unknown };
-  if (typeof replaceBuiltIn !== 'boolean') throw new Error('"replaceBuiltIn" must be true or false');
+export function tokensFromConfig(config: unknown): {
+  tokens: MockToken[];
+  replaceBuiltIn: boolean;
+} {
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    throw new Error('the config must be a JSON object like {"tokens": [...]}');
+  const { tokens, replaceBuiltIn = false } = config as {
+    tokens?: unknown;
+    replaceBuiltIn?: unknown;
+  };
+  if (typeof replaceBuiltIn !== 'boolean')
+    throw new Error('"replaceBuiltIn" must be true or false');
   if (tokens === undefined) return { tokens: [], replaceBuiltIn };
   if (!Array.isArray(tokens)) throw new Error('"tokens" must be a list');
   return {
@@ -65,15 +95,29 @@ export function tokensFromConfig(config: unknown): { tokens: MockToken[]; replac
       if (raw === null || typeof raw !== 'object') throw new Error(`${where} must be an object`);
       const t = raw as Record<string, unknown>;
       for (const field of ['key', 'user'] as const)
-        if (typeof t[field] !== 'string' || (t[field] as string).trim() === '') throw new Error(`${where}.${field} must be a non-empty string`);
+        if (typeof t[field] !== 'string' || (t[field] as string).trim() === '')
+          throw new Error(`${where}.${field} must be a non-empty string`);
       if (/\s/.test(t['key'] as string)) throw new Error(`${where}.key must not contain spaces`);
       const group = t['group'] ?? 'default';
-      if (typeof group !== 'string' || group === '') throw new Error(`${where}.group must be a non-empty string`);
+      if (typeof group !== 'string' || group === '')
+        throw new Error(`${where}.group must be a non-empty string`);
       const models = t['models'];
-      if (models !== undefined && (!Array.isArray(models) || !models.every((m) => typeof m === 'string'))) throw new Error(`${where}.models must be a list of model IDs`);
+      if (
+        models !== undefined &&
+        (!Array.isArray(models) || !models.every((m) => typeof m === 'string'))
+      )
+        throw new Error(`${where}.models must be a list of model IDs`);
       const quota = t['quota'] ?? 'ok';
-      if (quota !== 'ok' && quota !== 'exhausted') throw new Error(`${where}.quota must be "ok" or "exhausted"`);
-      return { key: t['key'] as string, user: t['user'] as string, group, models: models as string[] | undefined, quota, description: typeof t['description'] === 'string' ? t['description'] : undefined };
+      if (quota !== 'ok' && quota !== 'exhausted')
+        throw new Error(`${where}.quota must be "ok" or "exhausted"`);
+      return {
+        key: t['key'] as string,
+        user: t['user'] as string,
+        group,
+        models: models as string[] | undefined,
+        quota,
+        description: typeof t['description'] === 'string' ? t['description'] : undefined,
+      };
     }),
   };
 }

@@ -6,10 +6,13 @@ import { SUBMISSIONS, callerOf, keyOf, operationOf, withHeader } from './support
 /** Defects of authentication and ownership (§5), request checks (§2.1, §7) and error answers (§4.4, §7). */
 
 /** `before`: a request from another user for a task of `operations` is made as the task's owner. */
-function actAsOwner(operations: readonly string[]): (request: CoreRequest, state: ServiceState) => CoreRequest {
+function actAsOwner(
+  operations: readonly string[],
+): (request: CoreRequest, state: ServiceState) => CoreRequest {
   return (request, state) => {
     const operation = operationOf(request);
-    if (operation?.taskId === undefined || !operations.includes(operation.operationId)) return request;
+    if (operation?.taskId === undefined || !operations.includes(operation.operationId))
+      return request;
     const caller = callerOf(request, state);
     const task = state.store.get(operation.taskId);
     if (caller === undefined || task === undefined || task.owner === caller.user) return request;
@@ -24,13 +27,13 @@ const decoder = new TextDecoder();
 export const ACCESS_DEFECTS: readonly Defect[] = [
   {
     name: 'foreign-content',
-    description: 'content of another user\'s task is served to any valid key',
+    description: "content of another user's task is served to any valid key",
     breaks: ['owner-only', 'content-json-errors'],
     before: actAsOwner(['getVideoContent']),
   },
   {
     name: 'foreign-status',
-    description: 'the OpenAI-form status of another user\'s task is returned to any valid key',
+    description: "the OpenAI-form status of another user's task is returned to any valid key",
     breaks: ['owner-only'],
     before: actAsOwner(['getVideo']),
   },
@@ -55,7 +58,8 @@ export const ACCESS_DEFECTS: readonly Defect[] = [
     description: 'an empty or blank prompt creates a task instead of being refused',
     breaks: ['empty-prompt-invalid'],
     before(request) {
-      if (!SUBMISSIONS.has(operationOf(request)?.operationId ?? '') || request.body === undefined) return request;
+      if (!SUBMISSIONS.has(operationOf(request)?.operationId ?? '') || request.body === undefined)
+        return request;
       let body: unknown;
       try {
         body = JSON.parse(decoder.decode(request.body));
@@ -66,7 +70,10 @@ export const ACCESS_DEFECTS: readonly Defect[] = [
       const prompt = (body as Record<string, unknown>)['prompt'];
       if (typeof prompt !== 'string' || prompt.trim() !== '') return request;
       // The deployment fills a default prompt in instead of refusing.
-      return { ...request, body: encoder.encode(JSON.stringify({ ...body, prompt: 'untitled video' })) };
+      return {
+        ...request,
+        body: encoder.encode(JSON.stringify({ ...body, prompt: 'untitled video' })),
+      };
     },
   },
   {
@@ -74,11 +81,23 @@ export const ACCESS_DEFECTS: readonly Defect[] = [
     description: 'error answers are text/plain instead of JSON',
     breaks: ['content-json-errors', 'error-envelope'],
     after(request, response) {
-      if (response.status < 400 || request.path.startsWith('/__mock/') || !(response.headers['content-type'] ?? '').startsWith('application/json')) return response;
+      if (
+        response.status < 400 ||
+        request.path.startsWith('/__mock/') ||
+        !(response.headers['content-type'] ?? '').startsWith('application/json')
+      )
+        return response;
       const headers = { ...response.headers, 'content-type': 'text/plain; charset=utf-8' };
       if (typeof response.body !== 'string') return { status: response.status, headers };
-      const parsed = JSON.parse(response.body) as { error?: { message?: unknown }; message?: unknown };
-      return { status: response.status, headers, body: String(parsed.error?.message ?? parsed.message ?? 'error') };
+      const parsed = JSON.parse(response.body) as {
+        error?: { message?: unknown };
+        message?: unknown;
+      };
+      return {
+        status: response.status,
+        headers,
+        body: String(parsed.error?.message ?? parsed.message ?? 'error'),
+      };
     },
   },
 ];

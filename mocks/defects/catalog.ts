@@ -8,4 +8,10 @@ import { WRAPPER_DEFECTS } from './wrapper.ts';
 export { jsonOf, withJson } from './support.ts';
 
 /** Every defect `--defect NAME` can play, grouped by the part of the contract it breaks. */
-export const DEFECTS: readonly Defect[] = [...TASK_OBJECT_DEFECTS, ...LIFECYCLE_DEFECTS, ...WRAPPER_DEFECTS, ...CONTENT_DEFECTS, ...ACCESS_DEFECTS];
+export const DEFECTS: readonly Defect[] = [
+  ...TASK_OBJECT_DEFECTS,
+  ...LIFECYCLE_DEFECTS,
+  ...WRAPPER_DEFECTS,
+  ...CONTENT_DEFECTS,
+  ...ACCESS_DEFECTS,
+];

@@ -5,7 +5,8 @@ import { callersTask, operationOf } from './support.ts';
 
 /** Defects of the content endpoint `GET|HEAD /v1/videos/{task_id}/content` (§3 rule 2, §4.4). */
 
-const isContent = (request: Parameters<typeof operationOf>[0]) => operationOf(request)?.operationId === 'getVideoContent';
+const isContent = (request: Parameters<typeof operationOf>[0]) =>
+  operationOf(request)?.operationId === 'getVideoContent';
 
 export const CONTENT_DEFECTS: readonly Defect[] = [
   {
@@ -15,7 +16,12 @@ export const CONTENT_DEFECTS: readonly Defect[] = [
     after(request, response, state) {
       if (response.status !== 400 || !isContent(request)) return response;
       const found = callersTask(request, state);
-      if (found === undefined || found.snap.status === 'completed' || found.snap.status === 'failed') return response;
+      if (
+        found === undefined ||
+        found.snap.status === 'completed' ||
+        found.snap.status === 'failed'
+      )
+        return response;
       return serveMedia(state.media, request.headers['range'], request.method === 'HEAD');
     },
   },
@@ -27,7 +33,11 @@ export const CONTENT_DEFECTS: readonly Defect[] = [
       if (![200, 206, 302].includes(response.status) || !isContent(request)) return response;
       const found = callersTask(request, state);
       if (found === undefined || found.snap.status !== 'completed') return response;
-      const url = state.signer.url(request.origin, found.task.id, found.snap.finishedAt! + state.signer.ttlMs);
+      const url = state.signer.url(
+        request.origin,
+        found.task.id,
+        found.snap.finishedAt! + state.signer.ttlMs,
+      );
       return jsonResponse(200, { url });
     },
   },
@@ -39,7 +49,11 @@ export const CONTENT_DEFECTS: readonly Defect[] = [
       if (response.status !== 404 || !isContent(request)) return response;
       const taskId = operationOf(request)?.taskId;
       if (taskId === undefined || state.store.get(taskId) !== undefined) return response;
-      return { status: 200, headers: { 'content-type': state.media.contentType, 'content-length': '0' }, body: new Uint8Array(0) };
+      return {
+        status: 200,
+        headers: { 'content-type': state.media.contentType, 'content-length': '0' },
+        body: new Uint8Array(0),
+      };
     },
   },
 ];

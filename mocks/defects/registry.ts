@@ -7,7 +7,10 @@ const BY_NAME = new Map(DEFECTS.map((d) => [d.name, d]));
 export function resolveDefects(names: readonly string[]): Defect[] {
   return names.map((name) => {
     const defect = BY_NAME.get(name);
-    if (defect === undefined) throw new RangeError(`Unknown defect "${name}": run \`videotask mock --list-defects\` to see them`);
+    if (defect === undefined)
+      throw new RangeError(
+        `Unknown defect "${name}": run \`videotask mock --list-defects\` to see them`,
+      );
     return defect;
   });
 }

@@ -13,7 +13,11 @@ import type { MockToken } from '../core/tokens.ts';
 
 /** JSON body of a core response, or undefined when it is not JSON. */
 export function jsonOf(response: CoreResponse): Record<string, unknown> | undefined {
-  if (typeof response.body !== 'string' || !(response.headers['content-type'] ?? '').startsWith('application/json')) return undefined;
+  if (
+    typeof response.body !== 'string' ||
+    !(response.headers['content-type'] ?? '').startsWith('application/json')
+  )
+    return undefined;
   return JSON.parse(response.body) as Record<string, unknown>;
 }
 
@@ -30,7 +34,9 @@ export function withHeader(request: CoreRequest, name: string, value: string): C
 let router: Router<RouteContext> | undefined;
 
 /** The service operation a request is for (`getVideo`, …) and its path parameters; undefined otherwise. */
-export function operationOf(request: CoreRequest): { readonly operationId: string; readonly taskId: string | undefined } | undefined {
+export function operationOf(
+  request: CoreRequest,
+): { readonly operationId: string; readonly taskId: string | undefined } | undefined {
   router ??= new Router(ROUTES);
   const match = router.match(request.method, request.path);
   if (match.kind !== 'found' || match.route.access !== 'service') return undefined;
@@ -50,12 +56,17 @@ export function keyOf(user: string, state: ServiceState): string | undefined {
 }
 
 /** The task a request names when the caller owns it, with its state at this instant. */
-export function callersTask(request: CoreRequest, state: ServiceState): { task: TaskRecord; snap: TaskSnapshot } | undefined {
+export function callersTask(
+  request: CoreRequest,
+  state: ServiceState,
+): { task: TaskRecord; snap: TaskSnapshot } | undefined {
   const taskId = operationOf(request)?.taskId;
   const caller = callerOf(request, state);
   if (taskId === undefined || caller === undefined) return undefined;
   const task = state.store.getOwned(taskId, caller.user);
-  return task === undefined ? undefined : { task, snap: snapshot(task.createdAt, task.plan, state.clock.now()) };
+  return task === undefined
+    ? undefined
+    : { task, snap: snapshot(task.createdAt, task.plan, state.clock.now()) };
 }
 
 /**
@@ -64,7 +75,12 @@ export function callersTask(request: CoreRequest, state: ServiceState): { task: 
  */
 export function rewriteTaskAnswer(
   operations: readonly string[],
-  rewrite: (body: Record<string, unknown>, found: { task: TaskRecord; snap: TaskSnapshot; operationId: string }, state: ServiceState, request: CoreRequest) => Record<string, unknown> | undefined,
+  rewrite: (
+    body: Record<string, unknown>,
+    found: { task: TaskRecord; snap: TaskSnapshot; operationId: string },
+    state: ServiceState,
+    request: CoreRequest,
+  ) => Record<string, unknown> | undefined,
 ): (request: CoreRequest, response: CoreResponse, state: ServiceState) => CoreResponse {
   return (request, response, state) => {
     if (response.status !== 200) return response;

@@ -1,21 +1,38 @@
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import type { ServiceState } from '../core/service-state.ts';
 import type { Defect } from './defect.ts';
-import { SUBMISSIONS, jsonOf, operationOf, rewriteTaskAnswer, seconds, withJson, without } from './support.ts';
+import {
+  SUBMISSIONS,
+  jsonOf,
+  operationOf,
+  rewriteTaskAnswer,
+  seconds,
+  withJson,
+  without,
+} from './support.ts';
 
 /** Defects in the OpenAI-form task object (§2.2) of submission answers (§4.1) and status queries (§4.2). */
 
 /** Rewrites the 200 answer of a submission. */
-function rewriteSubmission(rewrite: (body: Record<string, unknown>) => Record<string, unknown>): (request: CoreRequest, response: CoreResponse) => CoreResponse {
+function rewriteSubmission(
+  rewrite: (body: Record<string, unknown>) => Record<string, unknown>,
+): (request: CoreRequest, response: CoreResponse) => CoreResponse {
   return (request, response) => {
     const body = jsonOf(response);
-    if (response.status !== 200 || body === undefined || !SUBMISSIONS.has(operationOf(request)?.operationId ?? '')) return response;
+    if (
+      response.status !== 200 ||
+      body === undefined ||
+      !SUBMISSIONS.has(operationOf(request)?.operationId ?? '')
+    )
+      return response;
     return withJson(response, rewrite(body));
   };
 }
 
 /** Rewrites both the submission answer and the OpenAI-form status answer. */
-function rewriteTaskObject(rewrite: (body: Record<string, unknown>) => Record<string, unknown>): (request: CoreRequest, response: CoreResponse, state: ServiceState) => CoreResponse {
+function rewriteTaskObject(
+  rewrite: (body: Record<string, unknown>) => Record<string, unknown>,
+): (request: CoreRequest, response: CoreResponse, state: ServiceState) => CoreResponse {
   const submission = rewriteSubmission(rewrite);
   const query = rewriteTaskAnswer(['getVideo'], (body) => rewrite(body));
   return (request, response, state) => query(request, submission(request, response), state);
@@ -30,7 +47,13 @@ export const TASK_OBJECT_DEFECTS: readonly Defect[] = [
     breaks: ['task-id-equals-id'],
     after(request, response) {
       const body = jsonOf(response);
-      if (response.status !== 200 || body === undefined || typeof body['task_id'] !== 'string' || !(isVideoQuery(request.path) || request.method === 'POST')) return response;
+      if (
+        response.status !== 200 ||
+        body === undefined ||
+        typeof body['task_id'] !== 'string' ||
+        !(isVideoQuery(request.path) || request.method === 'POST')
+      )
+        return response;
       return withJson(response, { ...body, task_id: `${body['task_id']}x` });
     },
   },
@@ -46,7 +69,8 @@ export const TASK_OBJECT_DEFECTS: readonly Defect[] = [
   },
   {
     name: 'model-not-echoed',
-    description: '`model` is the resolved internal name ("video-pro-v1-20260101") instead of the one requested',
+    description:
+      '`model` is the resolved internal name ("video-pro-v1-20260101") instead of the one requested',
     breaks: ['model-echoed'],
     after: rewriteTaskObject((body) => ({ ...body, model: `${String(body['model'])}-20260101` })),
   },
@@ -60,26 +84,36 @@ export const TASK_OBJECT_DEFECTS: readonly Defect[] = [
     name: 'completed-without-completed-at',
     description: 'a completed task leaves out `completed_at` on the OpenAI form',
     breaks: ['presence-when-completed'],
-    after: rewriteTaskAnswer(['getVideo'], (body, { snap }) => (snap.status === 'completed' ? without(body, 'completed_at') : undefined)),
+    after: rewriteTaskAnswer(['getVideo'], (body, { snap }) =>
+      snap.status === 'completed' ? without(body, 'completed_at') : undefined,
+    ),
   },
   {
     name: 'completed-without-url',
-    description: 'a completed task has `metadata` without `url` on the OpenAI form (the wrapper still has result_url)',
+    description:
+      'a completed task has `metadata` without `url` on the OpenAI form (the wrapper still has result_url)',
     breaks: ['presence-when-completed', 'forms-agree'],
-    after: rewriteTaskAnswer(['getVideo'], (body, { snap }) => (snap.status === 'completed' ? { ...body, metadata: {} } : undefined)),
+    after: rewriteTaskAnswer(['getVideo'], (body, { snap }) =>
+      snap.status === 'completed' ? { ...body, metadata: {} } : undefined,
+    ),
   },
   {
     name: 'failed-without-error',
     description: 'a failed task leaves out `error` on the OpenAI form',
     breaks: ['presence-when-failed'],
-    after: rewriteTaskAnswer(['getVideo'], (body, { snap }) => (snap.status === 'failed' ? without(body, 'error') : undefined)),
+    after: rewriteTaskAnswer(['getVideo'], (body, { snap }) =>
+      snap.status === 'failed' ? without(body, 'error') : undefined,
+    ),
   },
   {
     name: 'completed-at-duration',
-    description: '`completed_at` is the run time in seconds instead of a Unix timestamp, so it is before `created_at`',
+    description:
+      '`completed_at` is the run time in seconds instead of a Unix timestamp, so it is before `created_at`',
     breaks: ['timestamps-ordered'],
     after: rewriteTaskAnswer(['getVideo'], (body, { task, snap }) =>
-      snap.status === 'completed' ? { ...body, completed_at: seconds(snap.finishedAt! - task.createdAt - task.plan.queueMs) } : undefined,
+      snap.status === 'completed'
+        ? { ...body, completed_at: seconds(snap.finishedAt! - task.createdAt - task.plan.queueMs) }
+        : undefined,
     ),
   },
 ];

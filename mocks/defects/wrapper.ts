@@ -5,7 +5,8 @@ import { rewriteTaskAnswer, wrapperData } from './support.ts';
 
 /** Defects in the generic task wrapper (§2.3) of `GET /v1/video/generations/{task_id}`. */
 
-const wrapper = (rewrite: Parameters<typeof rewriteTaskAnswer>[1]) => rewriteTaskAnswer(['getVideoGeneration'], rewrite);
+const wrapper = (rewrite: Parameters<typeof rewriteTaskAnswer>[1]) =>
+  rewriteTaskAnswer(['getVideoGeneration'], rewrite);
 
 /** The upstream's task number for a task, as an upstream would name it (`cgt-<date>-<hex>`). */
 export function upstreamTaskNumber(taskId: string, createdAt: number): string {
@@ -16,11 +17,20 @@ export function upstreamTaskNumber(taskId: string, createdAt: number): string {
 export const WRAPPER_DEFECTS: readonly Defect[] = [
   {
     name: 'wrapper-disagrees',
-    description: 'the wrapper still says IN_PROGRESS at 99% (no result_url) while the OpenAI form says completed',
+    description:
+      'the wrapper still says IN_PROGRESS at 99% (no result_url) while the OpenAI form says completed',
     breaks: ['forms-agree'],
     after: wrapper((_body, { task, snap }, state) => {
       if (snap.status !== 'completed') return undefined;
-      return { ...renderWrapper(task, { status: 'in_progress', progress: 99, updatedAt: snap.finishedAt! }, undefined, state.wrapperStatuses, state.profile) };
+      return {
+        ...renderWrapper(
+          task,
+          { status: 'in_progress', progress: 99, updatedAt: snap.finishedAt! },
+          undefined,
+          state.wrapperStatuses,
+          state.profile,
+        ),
+      };
     }),
   },
   {
@@ -36,7 +46,11 @@ export const WRAPPER_DEFECTS: readonly Defect[] = [
     name: 'wrapper-failure-status',
     description: 'a failed task shows in the wrapper as status "ERROR" with an empty fail_reason',
     breaks: ['wrapper-failure-status', 'forms-agree'],
-    after: wrapper((body, { snap }) => (snap.status === 'failed' ? { ...body, data: { ...wrapperData(body), status: 'ERROR', fail_reason: '' } } : undefined)),
+    after: wrapper((body, { snap }) =>
+      snap.status === 'failed'
+        ? { ...body, data: { ...wrapperData(body), status: 'ERROR', fail_reason: '' } }
+        : undefined,
+    ),
   },
   {
     name: 'wrapper-success-message',
@@ -46,8 +60,12 @@ export const WRAPPER_DEFECTS: readonly Defect[] = [
   },
   {
     name: 'upstream-id-exposed',
-    description: 'the wrapper\'s `data.task_id` is the upstream\'s task number instead of the public task ID',
+    description:
+      "the wrapper's `data.task_id` is the upstream's task number instead of the public task ID",
     breaks: ['public-id-only'],
-    after: wrapper((body, { task }) => ({ ...body, data: { ...wrapperData(body), task_id: upstreamTaskNumber(task.id, task.createdAt) } })),
+    after: wrapper((body, { task }) => ({
+      ...body,
+      data: { ...wrapperData(body), task_id: upstreamTaskNumber(task.id, task.createdAt) },
+    })),
   },
 ];

@@ -29,7 +29,8 @@ const PNG_TYPE = 'image/png';
 const YAML_TYPE = 'application/yaml; charset=utf-8';
 
 /** Nothing but the mock's own origin, for scripts, styles, images and requests alike. */
-const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 /** Files of `swagger-ui-dist` served under `/docs/`: this list and nothing else. */
 const LIBRARY_FILES: Readonly<Record<string, string>> = {
@@ -53,7 +54,9 @@ const libraryCache = new Map<string, Uint8Array>();
 function libraryFile(name: string): Uint8Array {
   let bytes = libraryCache.get(name);
   if (bytes === undefined) {
-    libraryDirectory ??= dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+    libraryDirectory ??= dirname(
+      createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
+    );
     bytes = new Uint8Array(readFileSync(join(libraryDirectory, name)));
     libraryCache.set(name, bytes);
   }
@@ -74,8 +77,15 @@ function specFor(origin: string): string {
 
 /** The name of the spec's bearer scheme (`bearerAuth`), which the page pre-authorizes. */
 function bearerSchemeName(): string | undefined {
-  const schemes = (serviceSpec as { components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> } }).components?.securitySchemes ?? {};
-  return Object.entries(schemes).find(([, s]) => s.type === 'http' && s.scheme?.toLowerCase() === 'bearer')?.[0];
+  const schemes =
+    (
+      serviceSpec as {
+        components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> };
+      }
+    ).components?.securitySchemes ?? {};
+  return Object.entries(schemes).find(
+    ([, s]) => s.type === 'http' && s.scheme?.toLowerCase() === 'bearer',
+  )?.[0];
 }
 
 function escapeHtml(text: string): string {
@@ -90,10 +100,19 @@ function builtInKeys(tokens: readonly MockToken[]): MockToken[] {
 
 function page(origin: string, tokens: readonly MockToken[]): string {
   const keys = builtInKeys(tokens);
-  const preauthorize = keys.some((t) => t.key === DOCS_DEFAULT_KEY) ? DOCS_DEFAULT_KEY : keys[0]?.key;
-  const config = { spec: '/docs/openapi.json', scheme: bearerSchemeName(), key: preauthorize ?? null };
+  const preauthorize = keys.some((t) => t.key === DOCS_DEFAULT_KEY)
+    ? DOCS_DEFAULT_KEY
+    : keys[0]?.key;
+  const config = {
+    spec: '/docs/openapi.json',
+    scheme: bearerSchemeName(),
+    key: preauthorize ?? null,
+  };
   const rows = keys
-    .map((t) => `<tr><td><code>${escapeHtml(t.key)}</code></td><td>${escapeHtml(t.user)}</td><td>${escapeHtml(t.group)}</td><td>${escapeHtml(t.description ?? '')}</td></tr>`)
+    .map(
+      (t) =>
+        `<tr><td><code>${escapeHtml(t.key)}</code></td><td>${escapeHtml(t.user)}</td><td>${escapeHtml(t.group)}</td><td>${escapeHtml(t.description ?? '')}</td></tr>`,
+    )
     .join('');
   const keyText =
     preauthorize === undefined
@@ -157,7 +176,11 @@ const DOCS_CSS = `body { margin: 0; }
 `;
 
 /** A file of the page, or undefined. `name` is the path after `/docs/` ('' for the page itself). */
-function docsFile(name: string, origin: string, tokens: readonly MockToken[]): DocsFile | undefined {
+function docsFile(
+  name: string,
+  origin: string,
+  tokens: readonly MockToken[],
+): DocsFile | undefined {
   switch (name) {
     case '':
       return { type: HTML_TYPE, body: page(origin, tokens), cache: 'no-cache', csp: PAGE_CSP };
@@ -172,19 +195,35 @@ function docsFile(name: string, origin: string, tokens: readonly MockToken[]): D
       return { type: YAML_TYPE, body: specYaml, cache: 'no-cache' };
   }
   const type = Object.hasOwn(LIBRARY_FILES, name) ? LIBRARY_FILES[name] : undefined;
-  return type === undefined ? undefined : { type, body: libraryFile(name), cache: 'public, max-age=3600' };
+  return type === undefined
+    ? undefined
+    : { type, body: libraryFile(name), cache: 'public, max-age=3600' };
 }
 
-function docsError(status: number, code: string, message: string, headers: Record<string, string> = {}): CoreResponse {
+function docsError(
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): CoreResponse {
   const body = JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
-  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body };
+  return {
+    status,
+    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers },
+    body,
+  };
 }
 
 /**
  * Answers a request for which `isDocsPath(url)` holds. `origin` is how the browser addressed the mock;
  * `tokens` are the keys the mock accepts (only built-in ones are shown).
  */
-export function docsResponse(method: string, url: string, origin: string, tokens: readonly MockToken[]): CoreResponse {
+export function docsResponse(
+  method: string,
+  url: string,
+  origin: string,
+  tokens: readonly MockToken[],
+): CoreResponse {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const name = path === '/docs' ? '' : path.slice('/docs/'.length);
@@ -192,11 +231,22 @@ export function docsResponse(method: string, url: string, origin: string, tokens
   try {
     file = docsFile(name, origin, tokens);
   } catch (error) {
-    return docsError(500, 'docs_unavailable', `The API reference page could not be served: ${(error as Error).message}`);
+    return docsError(
+      500,
+      'docs_unavailable',
+      `The API reference page could not be served: ${(error as Error).message}`,
+    );
   }
   if (file === undefined) return docsError(404, 'not_found', `No such file under /docs: ${path}`);
-  if (method !== 'GET' && method !== 'HEAD') return docsError(405, 'method_not_allowed', `${method} is not allowed on ${path}: use GET or HEAD`, { allow: 'GET, HEAD' });
-  const length = typeof file.body === 'string' ? Buffer.byteLength(file.body) : file.body.byteLength;
+  if (method !== 'GET' && method !== 'HEAD')
+    return docsError(
+      405,
+      'method_not_allowed',
+      `${method} is not allowed on ${path}: use GET or HEAD`,
+      { allow: 'GET, HEAD' },
+    );
+  const length =
+    typeof file.body === 'string' ? Buffer.byteLength(file.body) : file.body.byteLength;
   const headers: Record<string, string> = {
     'content-type': file.type,
     'content-length': String(length),

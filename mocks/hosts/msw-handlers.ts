@@ -14,12 +14,17 @@ import { createMockService, type MockOptions, type MockService } from '../core/s
  * server.listen({ onUnhandledRequest: 'error' });
  */
 export function createHandlers(serviceOrOptions: MockService | MockOptions = {}): HttpHandler[] {
-  const service = 'handle' in serviceOrOptions ? serviceOrOptions : createMockService(serviceOrOptions);
-  const resolver = async ({ request }: { request: Request }) => service.handle(await toCoreRequest(request));
+  const service =
+    'handle' in serviceOrOptions ? serviceOrOptions : createMockService(serviceOrOptions);
+  const resolver = async ({ request }: { request: Request }) =>
+    service.handle(await toCoreRequest(request));
   const respond = async (args: { request: Request }) => {
     const response = await resolver(args);
     // HTTP never gives a HEAD response a body (node:http drops it; so must this host).
-    const body = response.body === undefined || args.request.method === 'HEAD' ? null : (response.body as BodyInit);
+    const body =
+      response.body === undefined || args.request.method === 'HEAD'
+        ? null
+        : (response.body as BodyInit);
     return new HttpResponse(body, { status: response.status, headers: response.headers });
   };
   const handlers: HttpHandler[] = [];
@@ -52,6 +57,16 @@ async function toCoreRequest(request: Request): Promise<CoreRequest> {
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : new Uint8Array(await request.arrayBuffer());
-  return { method: request.method, path: url.pathname, query: url.search.slice(1), headers, body, origin: url.origin };
+  const body =
+    request.method === 'GET' || request.method === 'HEAD'
+      ? undefined
+      : new Uint8Array(await request.arrayBuffer());
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: url.search.slice(1),
+    headers,
+    body,
+    origin: url.origin,
+  };
 }

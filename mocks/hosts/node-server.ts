@@ -1,7 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
-import { createMockService, DEFAULT_MAX_BODY_BYTES, type MockOptions, type MockService } from '../core/service.ts';
+import {
+  createMockService,
+  DEFAULT_MAX_BODY_BYTES,
+  type MockOptions,
+  type MockService,
+} from '../core/service.ts';
 import { docsResponse, isDocsPath } from './docs-page.ts';
 
 export interface MockServerOptions extends MockOptions {
@@ -58,15 +63,25 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   // requireHostHeader: node's own check answers a Host-less HTTP/1.1 request with an empty 400; this answers it in JSON.
   const server: Server = createServer({ requireHostHeader: false }, (req, res) => {
-    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+    if (
+      req.headers.host === undefined &&
+      req.httpVersionMajor === 1 &&
+      req.httpVersionMinor === 1
+    ) {
       req.resume();
-      return send(res, hostError(400, 'bad_request', 'Malformed HTTP request: HTTP/1.1 needs a Host header'));
+      return send(
+        res,
+        hostError(400, 'bad_request', 'Malformed HTTP request: HTTP/1.1 needs a Host header'),
+      );
     }
     const url = req.url ?? '/';
     // The API reference page (`/docs`, docs-page.ts): one char code compare for every other request.
     if (url.charCodeAt(1) === 100 /* d */ && isDocsPath(url)) {
       req.resume();
-      return send(res, docsResponse(req.method ?? 'GET', url, originOf(req.headers.host), service.tokens.list()));
+      return send(
+        res,
+        docsResponse(req.method ?? 'GET', url, originOf(req.headers.host), service.tokens.list()),
+      );
     }
     const q = url.indexOf('?');
     const method = req.method ?? 'GET';
@@ -86,7 +101,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       },
     };
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (method === 'GET' || method === 'HEAD' || (declared === 0 && req.headers['transfer-encoding'] === undefined)) {
+    if (
+      method === 'GET' ||
+      method === 'HEAD' ||
+      (declared === 0 && req.headers['transfer-encoding'] === undefined)
+    ) {
       req.resume();
       return send(res, withCors(req, service.handle(request)));
     }
@@ -113,12 +132,29 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // Without these listeners node answers `Expect: <not 100-continue>` with an empty 417 and drops CONNECT unanswered.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
-    send(res, hostError(417, 'expectation_failed', 'Only the expectation 100-continue is supported: send the request without this Expect header'));
+    send(
+      res,
+      hostError(
+        417,
+        'expectation_failed',
+        'Only the expectation 100-continue is supported: send the request without this Expect header',
+      ),
+    );
   });
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     // The socket leaves node's hands here: read it to its end (else it never closes), never let a reset throw.
-    socket.on('error', () => socket.destroy()).setTimeout(5_000, () => socket.destroy()).resume();
-    socket.end(rawError(405, 'Method Not Allowed', 'method_not_allowed', 'CONNECT is not allowed: this is not a proxy'));
+    socket
+      .on('error', () => socket.destroy())
+      .setTimeout(5_000, () => socket.destroy())
+      .resume();
+    socket.end(
+      rawError(
+        405,
+        'Method Not Allowed',
+        'method_not_allowed',
+        'CONNECT is not allowed: this is not a proxy',
+      ),
+    );
   });
   server.requestTimeout = 30_000;
   server.headersTimeout = 20_000;
@@ -149,7 +185,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
 /** A JSON error (OpenAI envelope) answered by the host itself, for requests the core never sees; closes the connection. */
 function hostError(status: number, code: string, message: string): CoreResponse {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' }, body: JSON.stringify({ error: { message, type: 'invalid_request_error', code } }) };
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+    body: JSON.stringify({ error: { message, type: 'invalid_request_error', code } }),
+  };
 }
 
 /** The same, as raw bytes for a socket that has no ServerResponse (malformed HTTP, CONNECT). */
@@ -162,7 +202,10 @@ function send(res: ServerResponse, response: CoreResponse, then?: () => void): v
   const { headers, body } = response;
   if (then !== undefined) headers['connection'] = 'close';
   // A known length spares the chunked framing; HEAD answers keep the length of the GET they mirror.
-  if (body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  if (body !== undefined && headers['content-length'] === undefined)
+    headers['content-length'] = String(
+      typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+    );
   res.writeHead(response.status, headers);
   res.end(body, then);
 }
@@ -187,7 +230,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | und
 function withCors(req: IncomingMessage, response: CoreResponse): CoreResponse {
   if (req.headers.origin === undefined) return response;
   response.headers['access-control-allow-origin'] = '*';
-  response.headers['access-control-expose-headers'] = 'x-oneapi-request-id, content-range, content-length, retry-after';
+  response.headers['access-control-expose-headers'] =
+    'x-oneapi-request-id, content-range, content-length, retry-after';
   return response;
 }
 
@@ -197,7 +241,8 @@ function preflight(req: IncomingMessage): CoreResponse {
     headers: {
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'GET, HEAD, POST, PUT',
-      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'authorization, content-type',
+      'access-control-allow-headers':
+        req.headers['access-control-request-headers'] ?? 'authorization, content-type',
       'access-control-max-age': '600',
     },
   };

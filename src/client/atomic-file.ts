@@ -6,7 +6,11 @@ import { basename, dirname, join } from 'node:path';
  * Streams `chunks` into `.<name>.<random>.part` beside `target`, fsyncs it, runs `check`, and renames it
  * onto `target`. On any failure the temporary file is removed and `target` is left as it was.
  */
-export async function writeAtomically(target: string, chunks: AsyncIterable<Uint8Array>, check: () => void): Promise<void> {
+export async function writeAtomically(
+  target: string,
+  chunks: AsyncIterable<Uint8Array>,
+  check: () => void,
+): Promise<void> {
   const dir = dirname(target);
   const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.part`);
   let handle: FileHandle | undefined = await open(temp, 'wx');

@@ -12,7 +12,10 @@ export function idleTimeout(ms: number): IdleTimeout {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {
-    timer = setTimeout(() => controller.abort(new DOMException(`No data for ${ms} ms`, 'TimeoutError')), ms);
+    timer = setTimeout(
+      () => controller.abort(new DOMException(`No data for ${ms} ms`, 'TimeoutError')),
+      ms,
+    );
     timer.unref?.();
   };
   arm();
@@ -30,32 +33,53 @@ export function idleTimeout(ms: number): IdleTimeout {
 }
 
 export function checkBaseUrl(baseUrl: unknown): string {
-  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') throw new TypeError('baseUrl is required: the service address, like https://video.example.com');
+  if (typeof baseUrl !== 'string' || baseUrl.trim() === '')
+    throw new TypeError('baseUrl is required: the service address, like https://video.example.com');
   let url: URL;
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw new TypeError(`baseUrl ${JSON.stringify(baseUrl)} is not a URL: give the service address, like https://video.example.com`);
+    throw new TypeError(
+      `baseUrl ${JSON.stringify(baseUrl)} is not a URL: give the service address, like https://video.example.com`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must be an http or https URL, got ${url.protocol.replace(/:$/, '')}: ${JSON.stringify(baseUrl)}`);
-  if (url.username !== '' || url.password !== '') throw new TypeError('baseUrl must not contain credentials: pass the key as apiKey (sent as Authorization: Bearer, §5)');
-  if (url.search !== '' || url.hash !== '') throw new TypeError(`baseUrl must not have a query or fragment: ${JSON.stringify(`${url.origin}${url.pathname}`)} …`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(
+      `baseUrl must be an http or https URL, got ${url.protocol.replace(/:$/, '')}: ${JSON.stringify(baseUrl)}`,
+    );
+  if (url.username !== '' || url.password !== '')
+    throw new TypeError(
+      'baseUrl must not contain credentials: pass the key as apiKey (sent as Authorization: Bearer, §5)',
+    );
+  if (url.search !== '' || url.hash !== '')
+    throw new TypeError(
+      `baseUrl must not have a query or fragment: ${JSON.stringify(`${url.origin}${url.pathname}`)} …`,
+    );
   const base = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-  if (/\/v1$/i.test(base)) throw new TypeError(`baseUrl ${JSON.stringify(baseUrl)} ends in /v1: give the address without it (${JSON.stringify(base.slice(0, -3))}); the paths carry the /v1 prefix (§9)`);
+  if (/\/v1$/i.test(base))
+    throw new TypeError(
+      `baseUrl ${JSON.stringify(baseUrl)} ends in /v1: give the address without it (${JSON.stringify(base.slice(0, -3))}); the paths carry the /v1 prefix (§9)`,
+    );
   return base;
 }
 
 export function checkApiKey(apiKey: unknown): string {
-  if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('apiKey is required: the key sent as Authorization: Bearer <API_KEY> (§5)');
+  if (typeof apiKey !== 'string' || apiKey === '')
+    throw new TypeError('apiKey is required: the key sent as Authorization: Bearer <API_KEY> (§5)');
   // An invalid header value would make fetch throw later with the value in its message: refuse it here, unnamed.
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new TypeError(`apiKey ${maskKey(apiKey)} contains whitespace or characters not allowed in an HTTP header`);
+  if (!/^[\x21-\x7e]+$/.test(apiKey))
+    throw new TypeError(
+      `apiKey ${maskKey(apiKey)} contains whitespace or characters not allowed in an HTTP header`,
+    );
   return apiKey;
 }
 
 export function checkTaskId(taskId: unknown): string {
-  if (typeof taskId !== 'string' || taskId === '') throw new TypeError('A task ID is required: the public task ID returned on submission (§1)');
+  if (typeof taskId !== 'string' || taskId === '')
+    throw new TypeError('A task ID is required: the public task ID returned on submission (§1)');
   // Path-encoded by openapi-fetch (encodeURIComponent); dot segments would still be normalised away by the URL parser.
-  if (taskId === '.' || taskId === '..') throw new TypeError(`${JSON.stringify(taskId)} is not a task ID`);
+  if (taskId === '.' || taskId === '..')
+    throw new TypeError(`${JSON.stringify(taskId)} is not a task ID`);
   return taskId;
 }
 
@@ -69,7 +93,7 @@ export function isPlainObject(value: object): boolean {
 }
 
 export function preview(value: unknown): string {
-  const text = value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
@@ -98,7 +122,9 @@ export async function readCapped(body: ReadableStream<Uint8Array>, limit: number
       const { done, value } = await reader.read();
       if (done) return text + decoder.decode();
       size += value.byteLength;
-      text += decoder.decode(value.subarray(0, Math.max(0, value.byteLength - (size - limit))), { stream: true });
+      text += decoder.decode(value.subarray(0, Math.max(0, value.byteLength - (size - limit))), {
+        stream: true,
+      });
     }
     return text;
   } finally {
@@ -110,7 +136,8 @@ export async function readCapped(body: ReadableStream<Uint8Array>, limit: number
 export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return redact(value, secrets);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
+  if (isObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
   return value;
 }
 

@@ -3,10 +3,32 @@ import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../generated/openapi.ts';
-import { apiErrorFrom, ConnectionError, describeBody, RequestTimeoutError, UnexpectedResponseError, VideoTaskError, type ApiError } from './errors.ts';
+import {
+  apiErrorFrom,
+  ConnectionError,
+  describeBody,
+  RequestTimeoutError,
+  UnexpectedResponseError,
+  VideoTaskError,
+  type ApiError,
+} from './errors.ts';
 import { maskKey, redact } from './mask.ts';
 import { writeAtomically } from './atomic-file.ts';
-import { checkApiKey, checkBaseUrl, checkTaskId, contentLength, describeCause, idleTimeout, isObject, type IdleTimeout, isPlainObject, preview, readCapped, redactDeep, safeJson } from './client-support.ts';
+import {
+  checkApiKey,
+  checkBaseUrl,
+  checkTaskId,
+  contentLength,
+  describeCause,
+  idleTimeout,
+  isObject,
+  type IdleTimeout,
+  isPlainObject,
+  preview,
+  readCapped,
+  redactDeep,
+  safeJson,
+} from './client-support.ts';
 
 /** The submission body (§2.1). */
 export type SubmitRequest = components['schemas']['SubmitRequest'];
@@ -100,13 +122,18 @@ export class VideoTaskClient {
   readonly #api: Client<paths>;
 
   constructor(options: VideoTaskClientOptions) {
-    if (options === null || typeof options !== 'object') throw new TypeError('VideoTaskClient needs options: { baseUrl, apiKey }');
+    if (options === null || typeof options !== 'object')
+      throw new TypeError('VideoTaskClient needs options: { baseUrl, apiKey }');
     this.baseUrl = checkBaseUrl(options.baseUrl);
     this.#apiKey = checkApiKey(options.apiKey);
     const timeout = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(timeout)}`);
+    if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)
+      throw new RangeError(
+        `requestTimeoutMs must be a positive number of milliseconds, got ${String(timeout)}`,
+      );
     this.requestTimeoutMs = timeout;
-    if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('fetch must be a function');
+    if (options.fetch !== undefined && typeof options.fetch !== 'function')
+      throw new TypeError('fetch must be a function');
     this.#fetch = options.fetch;
     try {
       this.#headers = new Headers(options.headers);
@@ -114,7 +141,10 @@ export class VideoTaskClient {
       throw new TypeError(this.#redact(`Invalid headers: ${(error as Error).message}`));
     }
     // The global fetch is looked up per request, not captured here: msw (and other interceptors) may patch it later.
-    this.#api = createClient<paths>({ baseUrl: this.baseUrl, fetch: (request: Request) => (this.#fetch ?? globalThis.fetch)(request) });
+    this.#api = createClient<paths>({
+      baseUrl: this.baseUrl,
+      fetch: (request: Request) => (this.#fetch ?? globalThis.fetch)(request),
+    });
   }
 
   /**
@@ -124,17 +154,28 @@ export class VideoTaskClient {
   async submit(body: SubmitRequest, options: SubmitOptions = {}): Promise<VideoTask> {
     const action = 'submit the task';
     if (body === null || typeof body !== 'object' || Array.isArray(body) || !isPlainObject(body)) {
-      throw new TypeError('submit() takes the request as a plain object ({ model, prompt, … }): the service accepts JSON only (§4.1, §5)');
+      throw new TypeError(
+        'submit() takes the request as a plain object ({ model, prompt, … }): the service accepts JSON only (§4.1, §5)',
+      );
     }
     const endpoint = options.endpoint ?? 'generations';
     const path = ENDPOINTS[endpoint];
-    if (path === undefined) throw new TypeError(`endpoint must be 'generations' or 'videos', got ${JSON.stringify(endpoint)}`);
+    if (path === undefined)
+      throw new TypeError(
+        `endpoint must be 'generations' or 'videos', got ${JSON.stringify(endpoint)}`,
+      );
     const headers = this.#requestHeaders(options.headers, 'application/json');
     if (options.requestId !== undefined) headers.set('x-request-id', options.requestId);
     headers.set('content-type', 'application/json');
-    const data = await this.#json(action, options.signal, (signal) => this.#api.POST(path, { body, headers, signal }));
+    const data = await this.#json(action, options.signal, (signal) =>
+      this.#api.POST(path, { body, headers, signal }),
+    );
     if (!isObject(data) || typeof data['id'] !== 'string' || data['id'] === '') {
-      throw new UnexpectedResponseError(this.#redact(`Failed to ${action}: the service answered 200 without a task ID (§4.1): ${preview(data)}`));
+      throw new UnexpectedResponseError(
+        this.#redact(
+          `Failed to ${action}: the service answered 200 without a task ID (§4.1): ${preview(data)}`,
+        ),
+      );
     }
     return data as VideoTask;
   }
@@ -144,9 +185,15 @@ export class VideoTaskClient {
     const task_id = checkTaskId(taskId);
     const action = `query ${task_id}`;
     const headers = this.#requestHeaders(options.headers, 'application/json');
-    const data = await this.#json(action, options.signal, (signal) => this.#api.GET('/v1/videos/{task_id}', { params: { path: { task_id } }, headers, signal }));
+    const data = await this.#json(action, options.signal, (signal) =>
+      this.#api.GET('/v1/videos/{task_id}', { params: { path: { task_id } }, headers, signal }),
+    );
     if (!isObject(data) || typeof data['id'] !== 'string' || typeof data['status'] !== 'string') {
-      throw new UnexpectedResponseError(this.#redact(`Failed to ${action}: the answer is not a task object (§2.2): ${preview(data)}`));
+      throw new UnexpectedResponseError(
+        this.#redact(
+          `Failed to ${action}: the answer is not a task object (§2.2): ${preview(data)}`,
+        ),
+      );
     }
     return data as VideoTask;
   }
@@ -156,9 +203,19 @@ export class VideoTaskClient {
     const task_id = checkTaskId(taskId);
     const action = `query ${task_id}`;
     const headers = this.#requestHeaders(options.headers, 'application/json');
-    const data = await this.#json(action, options.signal, (signal) => this.#api.GET('/v1/video/generations/{task_id}', { params: { path: { task_id } }, headers, signal }));
+    const data = await this.#json(action, options.signal, (signal) =>
+      this.#api.GET('/v1/video/generations/{task_id}', {
+        params: { path: { task_id } },
+        headers,
+        signal,
+      }),
+    );
     if (!isObject(data) || !isObject(data['data'])) {
-      throw new UnexpectedResponseError(this.#redact(`Failed to ${action}: the answer is not a task wrapper {code, message, data} (§2.3): ${preview(data)}`));
+      throw new UnexpectedResponseError(
+        this.#redact(
+          `Failed to ${action}: the answer is not a task wrapper {code, message, data} (§2.3): ${preview(data)}`,
+        ),
+      );
     }
     return data as TaskWrapper;
   }
@@ -167,9 +224,13 @@ export class VideoTaskClient {
   async listModels(options: RequestOptions = {}): Promise<ModelList> {
     const action = 'list models';
     const headers = this.#requestHeaders(options.headers, 'application/json');
-    const data = await this.#json(action, options.signal, (signal) => this.#api.GET('/v1/models', { headers, signal }));
+    const data = await this.#json(action, options.signal, (signal) =>
+      this.#api.GET('/v1/models', { headers, signal }),
+    );
     if (!isObject(data) || !Array.isArray(data['data'])) {
-      throw new UnexpectedResponseError(this.#redact(`Failed to ${action}: the answer has no data list: ${preview(data)}`));
+      throw new UnexpectedResponseError(
+        this.#redact(`Failed to ${action}: the answer has no data list: ${preview(data)}`),
+      );
     }
     return data as ModelList;
   }
@@ -189,43 +250,85 @@ export class VideoTaskClient {
    */
   async downloadContent(taskId: string, options: DownloadOptions): Promise<DownloadResult> {
     const task_id = checkTaskId(taskId);
-    if (options === null || typeof options !== 'object' || options.to === undefined || options.to === null) {
+    if (
+      options === null ||
+      typeof options !== 'object' ||
+      options.to === undefined ||
+      options.to === null
+    ) {
       throw new TypeError('downloadContent() needs { to }: a file path or a writable stream');
     }
     const { to, onProgress } = options;
-    if (typeof to !== 'string' && typeof (to as { write?: unknown }).write !== 'function') throw new TypeError('`to` must be a file path or a writable stream');
+    if (typeof to !== 'string' && typeof (to as { write?: unknown }).write !== 'function')
+      throw new TypeError('`to` must be a file path or a writable stream');
     if (typeof to === 'string' && to === '') throw new TypeError('`to` must not be an empty path');
     const action = `download the video of ${task_id}`;
     const idle = idleTimeout(this.requestTimeoutMs);
-    const signal = options.signal === undefined ? idle.signal : AbortSignal.any([options.signal, idle.signal]);
+    const signal =
+      options.signal === undefined ? idle.signal : AbortSignal.any([options.signal, idle.signal]);
     try {
       const headers = this.#requestHeaders(options.headers, undefined);
       let result: AnyResult;
       try {
-        result = await this.#api.GET('/v1/videos/{task_id}/content', { params: { path: { task_id } }, headers, signal, parseAs: 'stream' });
+        result = await this.#api.GET('/v1/videos/{task_id}/content', {
+          params: { path: { task_id } },
+          headers,
+          signal,
+          parseAs: 'stream',
+        });
       } catch (error) {
         throw this.#transportError(action, error, idle.signal, options.signal);
       }
       const { response } = result;
-      if (!response.ok) throw this.#apiError(action, response.status, result.error, response.headers);
+      if (!response.ok)
+        throw this.#apiError(action, response.status, result.error, response.headers);
       const body = result.data as ReadableStream<Uint8Array> | null | undefined;
       const contentType = response.headers.get('content-type') ?? '';
       if (response.status !== 200 || body === null || body === undefined) {
         body?.cancel().catch(() => undefined);
-        throw new UnexpectedResponseError(this.#redact(`Failed to ${action}: the service answered ${response.status}${body ? '' : ' with no body'} instead of the video (§4.4)`));
+        throw new UnexpectedResponseError(
+          this.#redact(
+            `Failed to ${action}: the service answered ${response.status}${body ? '' : ' with no body'} instead of the video (§4.4)`,
+          ),
+        );
       }
       if (/^\s*(application\/([\w.-]+\+)?json|text\/html)\b/i.test(contentType)) {
         const text = await readCapped(body, EXPLAIN_LIMIT).catch(() => '');
         const { message } = describeBody(safeJson(text));
-        throw new UnexpectedResponseError(this.#redact(`Failed to ${action}: the service answered 200 with ${contentType.split(';')[0]} instead of a video stream (§4.4)${message ? `: ${message}` : ''}`));
+        throw new UnexpectedResponseError(
+          this.#redact(
+            `Failed to ${action}: the service answered 200 with ${contentType.split(';')[0]} instead of a video stream (§4.4)${message ? `: ${message}` : ''}`,
+          ),
+        );
       }
-      const total = response.headers.has('content-encoding') && !/^\s*identity\s*$/i.test(response.headers.get('content-encoding') ?? '') ? undefined : contentLength(response.headers.get('content-length'));
+      const total =
+        response.headers.has('content-encoding') &&
+        !/^\s*identity\s*$/i.test(response.headers.get('content-encoding') ?? '')
+          ? undefined
+          : contentLength(response.headers.get('content-length'));
       const meter = { bytes: 0, hash: createHash('sha256') };
-      const chunks = this.#meteredChunks(action, body, meter, total, idle, options.signal, onProgress);
+      const chunks = this.#meteredChunks(
+        action,
+        body,
+        meter,
+        total,
+        idle,
+        options.signal,
+        onProgress,
+      );
       const checkComplete = (): void => {
-        if (total !== undefined && meter.bytes !== total) throw new UnexpectedResponseError(this.#redact(`Failed to ${action}: received ${meter.bytes} of the ${total} bytes announced`));
+        if (total !== undefined && meter.bytes !== total)
+          throw new UnexpectedResponseError(
+            this.#redact(
+              `Failed to ${action}: received ${meter.bytes} of the ${total} bytes announced`,
+            ),
+          );
       };
-      const summary = (): DownloadResult => ({ bytes: meter.bytes, sha256: meter.hash.digest('hex'), contentType: contentType || 'application/octet-stream' });
+      const summary = (): DownloadResult => ({
+        bytes: meter.bytes,
+        sha256: meter.hash.digest('hex'),
+        contentType: contentType || 'application/octet-stream',
+      });
       try {
         if (typeof to === 'string') {
           const target = resolve(to);
@@ -251,15 +354,26 @@ export class VideoTaskClient {
   }
 
   toJSON(): { baseUrl: string; apiKey: string; requestTimeoutMs: number } {
-    return { baseUrl: this.baseUrl, apiKey: maskKey(this.#apiKey), requestTimeoutMs: this.requestTimeoutMs };
+    return {
+      baseUrl: this.baseUrl,
+      apiKey: maskKey(this.#apiKey),
+      requestTimeoutMs: this.requestTimeoutMs,
+    };
   }
 
-  [INSPECT](_depth: number, options: object, inspect: (value: unknown, options?: object) => string): string {
+  [INSPECT](
+    _depth: number,
+    options: object,
+    inspect: (value: unknown, options?: object) => string,
+  ): string {
     return `VideoTaskClient ${inspect(this.toJSON(), options)}`;
   }
 
   /** Headers for one request: the client's, the call's, then the ones this client owns. */
-  #requestHeaders(extra: Readonly<Record<string, string>> | undefined, accept: string | undefined): Headers {
+  #requestHeaders(
+    extra: Readonly<Record<string, string>> | undefined,
+    accept: string | undefined,
+  ): Headers {
     const headers = new Headers(this.#headers);
     try {
       for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
@@ -272,7 +386,11 @@ export class VideoTaskClient {
   }
 
   /** Runs one JSON request with the time limit and maps every way it can fail to a typed error. */
-  async #json(action: string, callerSignal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<AnyResult>): Promise<unknown> {
+  async #json(
+    action: string,
+    callerSignal: AbortSignal | undefined,
+    run: (signal: AbortSignal) => Promise<AnyResult>,
+  ): Promise<unknown> {
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
     const signal = callerSignal === undefined ? timeout : AbortSignal.any([callerSignal, timeout]);
     let result: AnyResult;
@@ -283,7 +401,12 @@ export class VideoTaskClient {
     }
     const { response } = result;
     if (!response.ok) throw this.#apiError(action, response.status, result.error, response.headers);
-    if (result.data === undefined) throw new UnexpectedResponseError(this.#redact(`Failed to ${action}: the service answered ${response.status} with an empty body`));
+    if (result.data === undefined)
+      throw new UnexpectedResponseError(
+        this.#redact(
+          `Failed to ${action}: the service answered ${response.status} with an empty body`,
+        ),
+      );
     return result.data;
   }
 
@@ -298,23 +421,54 @@ export class VideoTaskClient {
   }
 
   /** A request that produced no HTTP answer: the caller's abort, the time limit, a bad body, or the network. */
-  #transportError(action: string, error: unknown, timeout: AbortSignal, callerSignal: AbortSignal | undefined): unknown {
+  #transportError(
+    action: string,
+    error: unknown,
+    timeout: AbortSignal,
+    callerSignal: AbortSignal | undefined,
+  ): unknown {
     if (callerSignal?.aborted) return callerSignal.reason;
-    if (timeout.aborted) return new RequestTimeoutError(this.#redact(`Failed to ${action}: no answer from ${this.baseUrl} within ${this.requestTimeoutMs} ms`), { cause: error });
+    if (timeout.aborted)
+      return new RequestTimeoutError(
+        this.#redact(
+          `Failed to ${action}: no answer from ${this.baseUrl} within ${this.requestTimeoutMs} ms`,
+        ),
+        { cause: error },
+      );
     if (error instanceof VideoTaskError) return error;
-    if (error instanceof SyntaxError) return new UnexpectedResponseError(this.#redact(`Failed to ${action}: the answer is not valid JSON (${error.message})`), { cause: error });
-    return new ConnectionError(this.#redact(`Failed to ${action}: could not reach ${this.baseUrl} (${describeCause(error)})`), error);
+    if (error instanceof SyntaxError)
+      return new UnexpectedResponseError(
+        this.#redact(`Failed to ${action}: the answer is not valid JSON (${error.message})`),
+        { cause: error },
+      );
+    return new ConnectionError(
+      this.#redact(
+        `Failed to ${action}: could not reach ${this.baseUrl} (${describeCause(error)})`,
+      ),
+      error,
+    );
   }
 
   /** An error while moving the bytes: the caller's abort, a stall, the source's (already typed) or the destination's own. */
-  #streamError(action: string, error: unknown, idle: AbortSignal, callerSignal: AbortSignal | undefined): unknown {
+  #streamError(
+    action: string,
+    error: unknown,
+    idle: AbortSignal,
+    callerSignal: AbortSignal | undefined,
+  ): unknown {
     if (callerSignal?.aborted) return callerSignal.reason;
-    if (idle.aborted) return error instanceof RequestTimeoutError ? error : this.#stalled(action, error);
+    if (idle.aborted)
+      return error instanceof RequestTimeoutError ? error : this.#stalled(action, error);
     return error;
   }
 
   #stalled(action: string, cause: unknown): RequestTimeoutError {
-    return new RequestTimeoutError(this.#redact(`Failed to ${action}: no data from ${this.baseUrl} for ${this.requestTimeoutMs} ms`), { cause });
+    return new RequestTimeoutError(
+      this.#redact(
+        `Failed to ${action}: no data from ${this.baseUrl} for ${this.requestTimeoutMs} ms`,
+      ),
+      { cause },
+    );
   }
 
   /** The body's chunks, hashed and counted as they pass; errors of the source come out typed. */
@@ -337,7 +491,12 @@ export class VideoTaskClient {
         } catch (error) {
           if (callerSignal?.aborted) throw callerSignal.reason;
           if (idle.signal.aborted) throw this.#stalled(action, error);
-          throw new ConnectionError(this.#redact(`Failed to ${action}: the connection broke after ${meter.bytes}${total === undefined ? '' : ` of ${total}`} bytes (${describeCause(error)})`), error);
+          throw new ConnectionError(
+            this.#redact(
+              `Failed to ${action}: the connection broke after ${meter.bytes}${total === undefined ? '' : ` of ${total}`} bytes (${describeCause(error)})`,
+            ),
+            error,
+          );
         }
         if (next.done) {
           done = true;

@@ -47,7 +47,14 @@ export class UnsupportedRequestError extends ApiError {
 /** 429: quota or rate limit (§7, §8); retry with backoff, honouring `retryAfterMs`. */
 export class RateLimitError extends ApiError {
   override readonly name = 'RateLimitError';
-  constructor(message: string, status: number, body: unknown, requestId: string | undefined, code: string | undefined, readonly retryAfterMs: number | undefined) {
+  constructor(
+    message: string,
+    status: number,
+    body: unknown,
+    requestId: string | undefined,
+    code: string | undefined,
+    readonly retryAfterMs: number | undefined,
+  ) {
     super(message, status, body, requestId, code);
   }
 }
@@ -59,7 +66,10 @@ export class ServerError extends ApiError {
 /** No HTTP answer at all (refused, reset, DNS). */
 export class ConnectionError extends VideoTaskError {
   override readonly name = 'ConnectionError';
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
   }
 }
@@ -72,7 +82,11 @@ export class RequestTimeoutError extends VideoTaskError {
 /** A submission whose outcome is unknown (timed out or the connection dropped): never blindly resubmitted (§7). */
 export class SubmissionUnconfirmedError extends VideoTaskError {
   override readonly name = 'SubmissionUnconfirmedError';
-  constructor(message: string, readonly requestId: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    readonly requestId: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
   }
 }
@@ -80,7 +94,12 @@ export class SubmissionUnconfirmedError extends VideoTaskError {
 /** The polling loop ran out of attempts or time (§8) before the task reached completed or failed. */
 export class PollTimeoutError extends VideoTaskError {
   override readonly name = 'PollTimeoutError';
-  constructor(message: string, readonly taskId: string, readonly attempts: number, readonly lastStatus: string | undefined) {
+  constructor(
+    message: string,
+    readonly taskId: string,
+    readonly attempts: number,
+    readonly lastStatus: string | undefined,
+  ) {
     super(message);
   }
 }
@@ -91,27 +110,56 @@ export class UnexpectedResponseError extends VideoTaskError {
 }
 
 /** Picks the error class for a status and builds its message: "Failed to <action>: <reason> (HTTP n)". */
-export function apiErrorFrom(action: string, status: number, body: unknown, headers: Headers): ApiError {
+export function apiErrorFrom(
+  action: string,
+  status: number,
+  body: unknown,
+  headers: Headers,
+): ApiError {
   const requestId = headers.get('x-oneapi-request-id') ?? headers.get('x-request-id') ?? undefined;
   const { code, message } = describeBody(body);
   const text = `Failed to ${action}: ${message ?? `HTTP ${status}`}${message === undefined ? '' : ` (HTTP ${status}${code ? `, ${code}` : ''})`}`;
   if (status === 401) return new AuthenticationError(text, status, body, requestId, code);
   if (status === 403) return new PermissionDeniedError(text, status, body, requestId, code);
   if (status === 404) return new NotFoundError(text, status, body, requestId, code);
-  if (status === 413 || status === 415) return new UnsupportedRequestError(text, status, body, requestId, code);
-  if (status === 429) return new RateLimitError(text, status, body, requestId, code, retryAfterMs(headers.get('retry-after')));
+  if (status === 413 || status === 415)
+    return new UnsupportedRequestError(text, status, body, requestId, code);
+  if (status === 429)
+    return new RateLimitError(
+      text,
+      status,
+      body,
+      requestId,
+      code,
+      retryAfterMs(headers.get('retry-after')),
+    );
   if (status >= 500) return new ServerError(text, status, body, requestId, code);
   return new BadRequestError(text, status, body, requestId, code);
 }
 
 /** The error code and message of either envelope (OpenAI style or task wrapper style), if any. */
-export function describeBody(body: unknown): { code: string | undefined; message: string | undefined } {
-  if (body === null || typeof body !== 'object') return { code: undefined, message: typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 300) : undefined };
-  const b = body as { error?: { code?: unknown; message?: unknown }; code?: unknown; message?: unknown };
+export function describeBody(body: unknown): {
+  code: string | undefined;
+  message: string | undefined;
+} {
+  if (body === null || typeof body !== 'object')
+    return {
+      code: undefined,
+      message:
+        typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 300) : undefined,
+    };
+  const b = body as {
+    error?: { code?: unknown; message?: unknown };
+    code?: unknown;
+    message?: unknown;
+  };
   const error = b.error !== null && typeof b.error === 'object' ? b.error : undefined;
   const code = error?.code ?? b.code;
   const message = error?.message ?? b.message;
-  return { code: typeof code === 'string' && code !== '' ? code : undefined, message: typeof message === 'string' && message !== '' ? message : undefined };
+  return {
+    code: typeof code === 'string' && code !== '' ? code : undefined,
+    message: typeof message === 'string' && message !== '' ? message : undefined,
+  };
 }
 
 /** `Retry-After` as milliseconds: seconds or an HTTP date. */

@@ -14,7 +14,19 @@ export {
 } from './client.ts';
 export * from './errors.ts';
 export { maskKey, redact } from './mask.ts';
-export { pollTask, pollInterval, type GetTask, type PollOptions, type PollResult } from './poller.ts';
+export {
+  pollTask,
+  pollInterval,
+  type GetTask,
+  type PollOptions,
+  type PollResult,
+} from './poller.ts';
 export { submitWithRetry, type SubmitRetryOptions, type RetryInfo } from './retry.ts';
-export { FileJournal, type TaskJournal, type JournalEntry, type JournalRecord, type JournalState } from './journal.ts';
+export {
+  FileJournal,
+  type TaskJournal,
+  type JournalEntry,
+  type JournalRecord,
+  type JournalState,
+} from './journal.ts';
 export { resumeJournal, type ResumeSummary, type ResumeResult } from './resume.ts';

@@ -8,15 +8,36 @@ import { redact } from './mask.ts';
  */
 export type JournalEntry =
   /** About to send a submission: if nothing follows, the process died mid-submission. */
-  | { readonly type: 'submitting'; readonly requestId: string; readonly model: string; readonly endpoint: string }
+  | {
+      readonly type: 'submitting';
+      readonly requestId: string;
+      readonly model: string;
+      readonly endpoint: string;
+    }
   /** The service answered 200 with a task (§4.1). */
-  | { readonly type: 'submitted'; readonly requestId: string; readonly taskId: string; readonly model: string }
+  | {
+      readonly type: 'submitted';
+      readonly requestId: string;
+      readonly taskId: string;
+      readonly model: string;
+    }
   /** The outcome is unknown (timeout, reset, 5xx, §7): the task may exist. */
   | { readonly type: 'unconfirmed'; readonly requestId: string; readonly reason: string }
   /** A 4xx: nothing was created (§7). */
-  | { readonly type: 'refused'; readonly requestId: string; readonly status: number; readonly code?: string; readonly message?: string }
+  | {
+      readonly type: 'refused';
+      readonly requestId: string;
+      readonly status: number;
+      readonly code?: string;
+      readonly message?: string;
+    }
   /** The task reached a stop status (§3). */
-  | { readonly type: 'final'; readonly taskId: string; readonly status: 'completed' | 'failed'; readonly errorCode?: string };
+  | {
+      readonly type: 'final';
+      readonly taskId: string;
+      readonly status: 'completed' | 'failed';
+      readonly errorCode?: string;
+    };
 
 /** Written by the journal itself, never by a caller: line `line` is a fragment left by a crash, ignored on read. */
 export type TornMarker = { readonly type: 'torn'; readonly line: number };
@@ -24,7 +45,9 @@ export type TornMarker = { readonly type: 'torn'; readonly line: number };
 /** An entry as stored: with the ISO time it was appended. */
 export type StoredEntry = (JournalEntry | TornMarker) & { readonly at: string };
 
-const FIELDS: Readonly<Record<StoredEntry['type'], Readonly<Record<string, 'string' | 'number' | 'string?'>>>> = {
+const FIELDS: Readonly<
+  Record<StoredEntry['type'], Readonly<Record<string, 'string' | 'number' | 'string?'>>>
+> = {
   submitting: { requestId: 'string', model: 'string', endpoint: 'string' },
   submitted: { requestId: 'string', taskId: 'string', model: 'string' },
   unconfirmed: { requestId: 'string', reason: 'string' },
@@ -55,7 +78,8 @@ export function entryLine(entry: JournalEntry | TornMarker, at: string): string 
 
 /** The entry a parsed line holds, or why it is not one. */
 export function parseEntry(value: unknown): StoredEntry | string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object';
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return 'not a JSON object';
   const at = (value as { at?: unknown }).at;
   if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) return '"at" is not an ISO time';
   const problem = checkEntry(value);
@@ -65,12 +89,19 @@ export function parseEntry(value: unknown): StoredEntry | string {
 function checkEntry(value: object): string | undefined {
   const v = value as Record<string, unknown>;
   const type = v['type'];
-  if (typeof type !== 'string' || !Object.hasOwn(FIELDS, type)) return `unknown type ${JSON.stringify(type)}`;
+  if (typeof type !== 'string' || !Object.hasOwn(FIELDS, type))
+    return `unknown type ${JSON.stringify(type)}`;
   for (const [field, kind] of Object.entries(FIELDS[type as StoredEntry['type']])) {
     const present = v[field];
     if (kind === 'string?' && present === undefined) continue;
-    if (kind === 'number' ? typeof present !== 'number' : typeof present !== 'string' || (kind === 'string' && present === '')) return `${type}.${field} is missing or not a ${kind.replace('?', '')}`;
+    if (
+      kind === 'number'
+        ? typeof present !== 'number'
+        : typeof present !== 'string' || (kind === 'string' && present === '')
+    )
+      return `${type}.${field} is missing or not a ${kind.replace('?', '')}`;
   }
-  if (type === 'final' && v['status'] !== 'completed' && v['status'] !== 'failed') return `final.status must be completed or failed, got ${JSON.stringify(v['status'])}`;
+  if (type === 'final' && v['status'] !== 'completed' && v['status'] !== 'failed')
+    return `final.status must be completed or failed, got ${JSON.stringify(v['status'])}`;
   return undefined;
 }

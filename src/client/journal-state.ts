@@ -5,7 +5,8 @@ import { parseEntry, type StoredEntry } from './journal-entries.ts';
  * after it means the process died mid-submission: like `unconfirmed`, the task may exist and must be
  * checked by request ID against the client's own records or with an administrator, never resubmitted blindly (§7).
  */
-export type RecordState = 'submitting' | 'unconfirmed' | 'refused' | 'active' | 'completed' | 'failed';
+export type RecordState =
+  'submitting' | 'unconfirmed' | 'refused' | 'active' | 'completed' | 'failed';
 
 export interface JournalRecord {
   readonly requestId: string;
@@ -51,10 +52,15 @@ export interface JournalScan {
 export function scanJournal(text: string): JournalScan {
   const raw = text.split('\n');
   const missingNewline = raw[raw.length - 1] !== '';
-  const parsed = raw.map((content, i) => ({ line: i + 1, content, result: content.trim() === '' ? undefined : parseLine(content) }));
+  const parsed = raw.map((content, i) => ({
+    line: i + 1,
+    content,
+    result: content.trim() === '' ? undefined : parseLine(content),
+  }));
   const lastLine = [...parsed].reverse().find((p) => p.result !== undefined)?.line;
   const marked = new Set<number>();
-  for (const p of parsed) if (typeof p.result === 'object' && p.result.type === 'torn') marked.add(p.result.line);
+  for (const p of parsed)
+    if (typeof p.result === 'object' && p.result.type === 'torn') marked.add(p.result.line);
 
   const entries: { line: number; entry: StoredEntry }[] = [];
   const corrupt: { line: number; problem: string }[] = [];
@@ -63,7 +69,8 @@ export function scanJournal(text: string): JournalScan {
   for (const p of parsed) {
     if (p.result === undefined) continue;
     if (marked.has(p.line)) terminatedFragments.push(p.line);
-    else if (p.line === lastLine && (missingNewline || typeof p.result === 'string')) tornLine = p.line;
+    else if (p.line === lastLine && (missingNewline || typeof p.result === 'string'))
+      tornLine = p.line;
     else if (typeof p.result === 'string') corrupt.push({ line: p.line, problem: p.result });
     else if (p.result.type !== 'torn') entries.push({ line: p.line, entry: p.result });
   }
@@ -76,28 +83,68 @@ export function scanJournal(text: string): JournalScan {
  */
 export function foldJournal(scan: JournalScan, file: string): JournalState {
   const first = scan.corrupt[0];
-  if (first !== undefined) throw new Error(`Task journal ${file} is damaged at line ${first.line}: ${first.problem}. Nothing was dropped; repair or move that line by hand.`);
+  if (first !== undefined)
+    throw new Error(
+      `Task journal ${file} is damaged at line ${first.line}: ${first.problem}. Nothing was dropped; repair or move that line by hand.`,
+    );
   const records = new Map<string, JournalRecord>();
   const byTask = new Map<string, string>();
   const orphans: { line: number; entry: StoredEntry }[] = [];
-  const update = (requestId: string, at: string, change: Partial<JournalRecord> & { state: RecordState }, model?: string): void => {
-    const before = records.get(requestId) ?? { requestId, model: model ?? '', submittedAt: at, state: change.state, updatedAt: at };
-    records.set(requestId, { ...before, ...(model !== undefined ? { model } : {}), ...change, updatedAt: at });
+  const update = (
+    requestId: string,
+    at: string,
+    change: Partial<JournalRecord> & { state: RecordState },
+    model?: string,
+  ): void => {
+    const before = records.get(requestId) ?? {
+      requestId,
+      model: model ?? '',
+      submittedAt: at,
+      state: change.state,
+      updatedAt: at,
+    };
+    records.set(requestId, {
+      ...before,
+      ...(model !== undefined ? { model } : {}),
+      ...change,
+      updatedAt: at,
+    });
   };
   for (const { line, entry } of scan.entries) {
-    if (entry.type === 'submitting') update(entry.requestId, entry.at, { state: 'submitting', endpoint: entry.endpoint }, entry.model);
+    if (entry.type === 'submitting')
+      update(
+        entry.requestId,
+        entry.at,
+        { state: 'submitting', endpoint: entry.endpoint },
+        entry.model,
+      );
     else if (entry.type === 'submitted') {
       byTask.set(entry.taskId, entry.requestId);
       update(entry.requestId, entry.at, { state: 'active', taskId: entry.taskId }, entry.model);
-    } else if (entry.type === 'unconfirmed') update(entry.requestId, entry.at, { state: 'unconfirmed', reason: entry.reason });
-    else if (entry.type === 'refused') update(entry.requestId, entry.at, { state: 'refused', ...(entry.code !== undefined ? { errorCode: entry.code } : {}), ...(entry.message !== undefined ? { reason: entry.message } : {}) });
+    } else if (entry.type === 'unconfirmed')
+      update(entry.requestId, entry.at, { state: 'unconfirmed', reason: entry.reason });
+    else if (entry.type === 'refused')
+      update(entry.requestId, entry.at, {
+        state: 'refused',
+        ...(entry.code !== undefined ? { errorCode: entry.code } : {}),
+        ...(entry.message !== undefined ? { reason: entry.message } : {}),
+      });
     else if (entry.type === 'final') {
       const requestId = byTask.get(entry.taskId);
       if (requestId === undefined) orphans.push({ line, entry });
-      else update(requestId, entry.at, { state: entry.status, ...(entry.errorCode !== undefined ? { errorCode: entry.errorCode } : {}) });
+      else
+        update(requestId, entry.at, {
+          state: entry.status,
+          ...(entry.errorCode !== undefined ? { errorCode: entry.errorCode } : {}),
+        });
     }
   }
-  return { records: [...records.values()], tornTail: scan.tornLine !== undefined, terminatedFragments: scan.terminatedFragments, orphans };
+  return {
+    records: [...records.values()],
+    tornTail: scan.tornLine !== undefined,
+    terminatedFragments: scan.terminatedFragments,
+    orphans,
+  };
 }
 
 function parseLine(content: string): StoredEntry | string {

@@ -47,13 +47,20 @@ export class FileJournal implements TaskJournal {
   #checkTail = true;
   #closed = false;
 
-  constructor(readonly path: string, options: FileJournalOptions = {}) {
-    if (typeof path !== 'string' || path === '') throw new RangeError('path must be a non-empty string');
+  constructor(
+    readonly path: string,
+    options: FileJournalOptions = {},
+  ) {
+    if (typeof path !== 'string' || path === '')
+      throw new RangeError('path must be a non-empty string');
     this.#now = options.now ?? (() => new Date());
   }
 
   append(entry: JournalEntry): Promise<void> {
-    if ((entry as { type?: unknown } | undefined)?.type === 'torn') return Promise.reject(new RangeError('A "torn" marker is written by the journal itself, not appended'));
+    if ((entry as { type?: unknown } | undefined)?.type === 'torn')
+      return Promise.reject(
+        new RangeError('A "torn" marker is written by the journal itself, not appended'),
+      );
     if (this.#closed) return Promise.reject(new Error(`Task journal ${this.path} is closed`));
     let line: string;
     try {
@@ -92,13 +99,15 @@ export class FileJournal implements TaskJournal {
     let text = line;
     if (this.#checkTail) {
       const scan = scanJournal(await readText(this.path));
-      if (scan.tornLine !== undefined) text = `${scan.missingNewline ? '\n' : ''}${entryLine({ type: 'torn', line: scan.tornLine }, this.#now().toISOString())}${line}`;
+      if (scan.tornLine !== undefined)
+        text = `${scan.missingNewline ? '\n' : ''}${entryLine({ type: 'torn', line: scan.tornLine }, this.#now().toISOString())}${line}`;
     }
     try {
       const bytes = Buffer.from(text, 'utf8');
       let written = 0;
       // One write in practice; a short write (disk full) continues where it stopped.
-      while (written < bytes.length) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
+      while (written < bytes.length)
+        written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
       await handle.sync();
       this.#checkTail = false;
     } catch (error) {
@@ -109,7 +118,10 @@ export class FileJournal implements TaskJournal {
 }
 
 async function openForAppend(path: string): Promise<FileHandle> {
-  const existed = await stat(path).then(() => true, () => false);
+  const existed = await stat(path).then(
+    () => true,
+    () => false,
+  );
   const handle = await open(path, 'a', 0o600);
   if (!existed) await syncDirectory(dirname(path));
   return handle;

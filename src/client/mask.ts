@@ -7,7 +7,11 @@ export function maskKey(key: string): string {
 /** Replaces every occurrence of each secret in `text` by its mask. */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
-  for (const secret of secrets) if (secret !== undefined && secret.length >= 4) out = out.split(secret).join(maskKey(secret));
+  for (const secret of secrets)
+    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join(maskKey(secret));
   // A bearer header that slipped into a message, whatever its key.
-  return out.replace(/(Bearer\s+)([A-Za-z0-9._~+/-]{6,})/g, (_m, prefix: string, key: string) => `${prefix}${maskKey(key)}`);
+  return out.replace(
+    /(Bearer\s+)([A-Za-z0-9._~+/-]{6,})/g,
+    (_m, prefix: string, key: string) => `${prefix}${maskKey(key)}`,
+  );
 }

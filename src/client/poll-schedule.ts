@@ -58,11 +58,19 @@ export function pollSettings(options: PollOptions = {}): PollSettings {
   const { lifecycle } = serviceContract();
   const initialIntervalMs = checkNumber('initialIntervalMs', options.initialIntervalMs ?? 5_000, 0);
   const maxIntervalMs = checkNumber('maxIntervalMs', options.maxIntervalMs ?? 30_000, 0);
-  if (maxIntervalMs < initialIntervalMs) throw new RangeError(`maxIntervalMs (${maxIntervalMs}) must be ≥ initialIntervalMs (${initialIntervalMs})`);
+  if (maxIntervalMs < initialIntervalMs)
+    throw new RangeError(
+      `maxIntervalMs (${maxIntervalMs}) must be ≥ initialIntervalMs (${initialIntervalMs})`,
+    );
   const stopOn = options.stopOn ?? lifecycle.stopPolling.values;
   const known = new Set<string>(lifecycle.states.values);
-  if (!Array.isArray(stopOn) || stopOn.length === 0) throw new RangeError('stopOn must list at least one status');
-  for (const status of stopOn) if (!known.has(status)) throw new RangeError(`stopOn: "${String(status)}" is not a status (${[...known].join(', ')})`);
+  if (!Array.isArray(stopOn) || stopOn.length === 0)
+    throw new RangeError('stopOn must list at least one status');
+  for (const status of stopOn)
+    if (!known.has(status))
+      throw new RangeError(
+        `stopOn: "${String(status)}" is not a status (${[...known].join(', ')})`,
+      );
   const slowDown = new Set<string>(lifecycle.slowDown.values);
   return {
     initialIntervalMs,
@@ -92,6 +100,9 @@ export function pollSettings(options: PollOptions = {}): PollSettings {
  * pollInterval(pollSettings(), 9, true);  // 60000
  */
 export function pollInterval(settings: PollSettings, attempt: number, slowed: boolean): number {
-  const base = Math.min(settings.initialIntervalMs * settings.factor ** (attempt - 1), settings.maxIntervalMs);
+  const base = Math.min(
+    settings.initialIntervalMs * settings.factor ** (attempt - 1),
+    settings.maxIntervalMs,
+  );
   return slowed ? base * settings.unknownSlowdown : base;
 }

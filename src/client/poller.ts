@@ -1,10 +1,27 @@
 import type { VideoTask } from '../spec/index.ts';
 import { checkFunction, checkId } from './check-options.ts';
-import { ConnectionError, PollTimeoutError, RateLimitError, RequestTimeoutError, ServerError } from './errors.ts';
-import { pollInterval, pollSettings, type PollOptions, type PollSettings } from './poll-schedule.ts';
+import {
+  ConnectionError,
+  PollTimeoutError,
+  RateLimitError,
+  RequestTimeoutError,
+  ServerError,
+} from './errors.ts';
+import {
+  pollInterval,
+  pollSettings,
+  type PollOptions,
+  type PollSettings,
+} from './poll-schedule.ts';
 import { raceAbort } from './sleep.ts';
 
-export { pollInterval, pollSettings, DEFAULT_POLL_TIMEOUT_MS, type PollOptions, type PollSettings } from './poll-schedule.ts';
+export {
+  pollInterval,
+  pollSettings,
+  DEFAULT_POLL_TIMEOUT_MS,
+  type PollOptions,
+  type PollSettings,
+} from './poll-schedule.ts';
 
 /** One status query of one task (§4.2). Throws the client's typed errors. */
 export type GetTask = (taskId: string, signal?: AbortSignal) => Promise<VideoTask>;
@@ -41,7 +58,11 @@ export interface PollResult {
  * const { task } = await pollTask((id, signal) => client.getVideo(id, { signal }), 'task_abc', { timeoutMs: 10 * 60_000 });
  * if (task.status === 'failed') console.error(task.id, task.error?.code);
  */
-export async function pollTask(getTask: GetTask, taskId: string, options: PollOptions = {}): Promise<PollResult> {
+export async function pollTask(
+  getTask: GetTask,
+  taskId: string,
+  options: PollOptions = {},
+): Promise<PollResult> {
   checkFunction('getTask', getTask);
   checkId('taskId', taskId);
   const settings = pollSettings(options);
@@ -57,13 +78,24 @@ export async function pollTask(getTask: GetTask, taskId: string, options: PollOp
   let minWait = 0;
 
   for (let attempt = 1; attempt <= settings.maxAttempts; attempt++) {
-    const interval = pollInterval(settings, attempt, lastStatus !== undefined && settings.slowsDown(lastStatus));
+    const interval = pollInterval(
+      settings,
+      attempt,
+      lastStatus !== undefined && settings.slowsDown(lastStatus),
+    );
     const before = settings.now();
     due += interval;
     // Fell behind (a query slower than this interval): wait a full interval from now, never back to back.
     if (due < before) due = before + interval;
     // After a 429, never sooner than its Retry-After; a Retry-After past the deadline ends the poll.
-    if (before + minWait > deadline) throw timedOut(taskId, attempt - 1, lastStatus, settings, `its total timeout of ${settings.timeoutMs} ms`);
+    if (before + minWait > deadline)
+      throw timedOut(
+        taskId,
+        attempt - 1,
+        lastStatus,
+        settings,
+        `its total timeout of ${settings.timeoutMs} ms`,
+      );
     due = Math.min(Math.max(due, before + minWait), deadline);
     minWait = 0;
     if (due > before) await raceAbort(settings.sleep(due - before, signal), signal);
@@ -76,25 +108,56 @@ export async function pollTask(getTask: GetTask, taskId: string, options: PollOp
     } catch (error) {
       signal?.throwIfAborted();
       if (!isTemporary(error) || ++failuresInRow > settings.queryRetries) throw error;
-      if (error instanceof RateLimitError && error.retryAfterMs !== undefined) minWait = error.retryAfterMs;
+      if (error instanceof RateLimitError && error.retryAfterMs !== undefined)
+        minWait = error.retryAfterMs;
     }
     if (task !== undefined) {
       lastStatus = task.status;
       onUpdate?.(task, attempt);
-      if (settings.stopOn.has(task.status)) return { task, attempts: attempt, elapsedMs: settings.now() - start };
+      if (settings.stopOn.has(task.status))
+        return { task, attempts: attempt, elapsedMs: settings.now() - start };
     }
 
-    if (settings.now() >= deadline) throw timedOut(taskId, attempt, lastStatus, settings, `its total timeout of ${settings.timeoutMs} ms`);
+    if (settings.now() >= deadline)
+      throw timedOut(
+        taskId,
+        attempt,
+        lastStatus,
+        settings,
+        `its total timeout of ${settings.timeoutMs} ms`,
+      );
   }
-  throw timedOut(taskId, settings.maxAttempts, lastStatus, settings, `${settings.maxAttempts} attempts`);
+  throw timedOut(
+    taskId,
+    settings.maxAttempts,
+    lastStatus,
+    settings,
+    `${settings.maxAttempts} attempts`,
+  );
 }
 
 /** §7: a temporary failure of a query, retried a limited number of times. */
 function isTemporary(error: unknown): boolean {
-  return error instanceof ServerError || error instanceof ConnectionError || error instanceof RequestTimeoutError || error instanceof RateLimitError;
+  return (
+    error instanceof ServerError ||
+    error instanceof ConnectionError ||
+    error instanceof RequestTimeoutError ||
+    error instanceof RateLimitError
+  );
 }
 
-function timedOut(taskId: string, attempts: number, lastStatus: string | undefined, settings: PollSettings, limit: string): PollTimeoutError {
+function timedOut(
+  taskId: string,
+  attempts: number,
+  lastStatus: string | undefined,
+  settings: PollSettings,
+  limit: string,
+): PollTimeoutError {
   const stopOn = [...settings.stopOn].join(' or ');
-  return new PollTimeoutError(`Task ${taskId} did not reach ${stopOn} within ${limit} (${attempts} queries, last status ${lastStatus ?? 'none read'}). It was not resubmitted; poll it again later.`, taskId, attempts, lastStatus);
+  return new PollTimeoutError(
+    `Task ${taskId} did not reach ${stopOn} within ${limit} (${attempts} queries, last status ${lastStatus ?? 'none read'}). It was not resubmitted; poll it again later.`,
+    taskId,
+    attempts,
+    lastStatus,
+  );
 }

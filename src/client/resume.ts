@@ -16,11 +16,29 @@ export interface ResumeOptions {
 
 /** How the poll of one journaled `active` task ended. */
 export type ResumeResult =
-  | { readonly requestId: string; readonly taskId: string; readonly outcome: 'completed' | 'failed'; readonly task: VideoTask; readonly attempts: number; readonly errorCode?: string }
+  | {
+      readonly requestId: string;
+      readonly taskId: string;
+      readonly outcome: 'completed' | 'failed';
+      readonly task: VideoTask;
+      readonly attempts: number;
+      readonly errorCode?: string;
+    }
   /** Still running when the poll gave up (`PollTimeoutError`): no `final` written; resume again later. */
-  | { readonly requestId: string; readonly taskId: string; readonly outcome: 'timed-out'; readonly error: PollTimeoutError; readonly lastStatus: string | undefined }
+  | {
+      readonly requestId: string;
+      readonly taskId: string;
+      readonly outcome: 'timed-out';
+      readonly error: PollTimeoutError;
+      readonly lastStatus: string | undefined;
+    }
   /** The query failed for good (404, 4xx, retries exhausted) or the `final` could not be written. */
-  | { readonly requestId: string; readonly taskId: string; readonly outcome: 'error'; readonly error: unknown };
+  | {
+      readonly requestId: string;
+      readonly taskId: string;
+      readonly outcome: 'error';
+      readonly error: unknown;
+    };
 
 /** A submission whose outcome is unknown: checked by hand, never resubmitted (§7). */
 export interface ManualCheck {
@@ -48,29 +66,55 @@ export interface ResumeSummary {
  * const summary = await resumeJournal(journal, (id, signal) => client.getVideo(id, { signal }), { timeoutMs: 20 * 60_000 });
  * for (const check of summary.needsCheck) console.warn(check.message);
  */
-export async function resumeJournal(journal: TaskJournal, getTask: GetTask, pollOptions: ResumePollOptions = {}, options: ResumeOptions = {}): Promise<ResumeSummary> {
+export async function resumeJournal(
+  journal: TaskJournal,
+  getTask: GetTask,
+  pollOptions: ResumePollOptions = {},
+  options: ResumeOptions = {},
+): Promise<ResumeSummary> {
   checkFunction('getTask', getTask);
   const concurrency = checkNumber('concurrency', options.concurrency ?? 4, 1, true);
   if (options.onUpdate !== undefined) checkFunction('onUpdate', options.onUpdate);
   pollOptions.signal?.throwIfAborted();
   const state = await journal.read();
-  const active = state.records.filter((r): r is JournalRecord & { taskId: string } => r.state === 'active' && r.taskId !== undefined);
-  const needsCheck = state.records.filter((r) => r.state === 'submitting' || r.state === 'unconfirmed').map(manualCheck);
+  const active = state.records.filter(
+    (r): r is JournalRecord & { taskId: string } => r.state === 'active' && r.taskId !== undefined,
+  );
+  const needsCheck = state.records
+    .filter((r) => r.state === 'submitting' || r.state === 'unconfirmed')
+    .map(manualCheck);
 
   const results: ResumeResult[] = new Array<ResumeResult>(active.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < active.length && pollOptions.signal?.aborted !== true) {
       const index = next++;
-      results[index] = await resumeOne(journal, getTask, active[index]!, pollOptions, options.onUpdate);
+      results[index] = await resumeOne(
+        journal,
+        getTask,
+        active[index]!,
+        pollOptions,
+        options.onUpdate,
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, active.length) }, worker));
   pollOptions.signal?.throwIfAborted();
-  return { results, needsCheck, settled: state.records.length - active.length - needsCheck.length, tornTail: state.tornTail };
+  return {
+    results,
+    needsCheck,
+    settled: state.records.length - active.length - needsCheck.length,
+    tornTail: state.tornTail,
+  };
 }
 
-async function resumeOne(journal: TaskJournal, getTask: GetTask, record: JournalRecord & { taskId: string }, pollOptions: ResumePollOptions, onUpdate: ResumeOptions['onUpdate']): Promise<ResumeResult> {
+async function resumeOne(
+  journal: TaskJournal,
+  getTask: GetTask,
+  record: JournalRecord & { taskId: string },
+  pollOptions: ResumePollOptions,
+  onUpdate: ResumeOptions['onUpdate'],
+): Promise<ResumeResult> {
   const { requestId, taskId } = record;
   const outer = pollOptions.onUpdate;
   try {
@@ -84,16 +128,32 @@ async function resumeOne(journal: TaskJournal, getTask: GetTask, record: Journal
     });
     const status = task.status === 'failed' ? 'failed' : 'completed';
     const errorCode = task.error?.code;
-    await journal.append({ type: 'final', taskId, status, ...(errorCode !== undefined ? { errorCode } : {}) });
-    return { requestId, taskId, outcome: status, task, attempts, ...(errorCode !== undefined ? { errorCode } : {}) };
+    await journal.append({
+      type: 'final',
+      taskId,
+      status,
+      ...(errorCode !== undefined ? { errorCode } : {}),
+    });
+    return {
+      requestId,
+      taskId,
+      outcome: status,
+      task,
+      attempts,
+      ...(errorCode !== undefined ? { errorCode } : {}),
+    };
   } catch (error) {
-    if (error instanceof PollTimeoutError) return { requestId, taskId, outcome: 'timed-out', error, lastStatus: error.lastStatus };
+    if (error instanceof PollTimeoutError)
+      return { requestId, taskId, outcome: 'timed-out', error, lastStatus: error.lastStatus };
     return { requestId, taskId, outcome: 'error', error };
   }
 }
 
 function manualCheck(record: JournalRecord): ManualCheck {
-  const what = record.state === 'submitting' ? 'the process stopped while submitting it' : `its submission could not be confirmed (${record.reason ?? 'no reason recorded'})`;
+  const what =
+    record.state === 'submitting'
+      ? 'the process stopped while submitting it'
+      : `its submission could not be confirmed (${record.reason ?? 'no reason recorded'})`;
   return {
     record,
     message: `Request ${record.requestId} (${record.model}, ${record.submittedAt}): ${what}. A task may exist. It was not resubmitted: check it by this request ID in your own records or with the service's administrator before submitting again (the service has no lookup by request ID).`,

@@ -52,7 +52,10 @@ export interface SubmitRetryOptions {
  * const requestId = crypto.randomUUID();
  * const task = await submitWithRetry((id, signal) => client.submit(body, { endpoint, requestId: id, signal }), { requestId });
  */
-export async function submitWithRetry<T = VideoTask>(submit: Submit<T>, options: SubmitRetryOptions): Promise<T> {
+export async function submitWithRetry<T = VideoTask>(
+  submit: Submit<T>,
+  options: SubmitRetryOptions,
+): Promise<T> {
   checkFunction('submit', submit);
   const requestId = checkId('requestId', options.requestId);
   const maxRetries = checkNumber('maxRetries', options.maxRetries ?? 4, 0, true);
@@ -73,7 +76,11 @@ export async function submitWithRetry<T = VideoTask>(submit: Submit<T>, options:
       if (outcome === 'unknown') throw unconfirmed(requestId, error);
       if (outcome !== 'rate-limited' || retry >= maxRetries) throw error;
       const rateLimit = error as RateLimitError;
-      const delayMs = backoffDelay(retry + 1, { baseDelayMs, maxDelayMs, jitter, random }, rateLimit.retryAfterMs);
+      const delayMs = backoffDelay(
+        retry + 1,
+        { baseDelayMs, maxDelayMs, jitter, random },
+        rateLimit.retryAfterMs,
+      );
       onRetry?.({ requestId, retry: retry + 1, delayMs, error: rateLimit });
       await raceAbort(sleep(delayMs, signal), signal);
     }
@@ -87,7 +94,11 @@ export async function submitWithRetry<T = VideoTask>(submit: Submit<T>, options:
  * @example
  * backoffDelay(3, { baseDelayMs: 1000, maxDelayMs: 30000, jitter: 0, random: Math.random }, undefined); // 4000
  */
-export function backoffDelay(n: number, o: { baseDelayMs: number; maxDelayMs: number; jitter: number; random: () => number }, retryAfterMs: number | undefined): number {
+export function backoffDelay(
+  n: number,
+  o: { baseDelayMs: number; maxDelayMs: number; jitter: number; random: () => number },
+  retryAfterMs: number | undefined,
+): number {
   const exponential = o.baseDelayMs * 2 ** (n - 1);
   const spread = exponential * (1 + o.jitter * (2 * o.random() - 1));
   return Math.max(Math.min(spread, o.maxDelayMs), retryAfterMs ?? 0);

@@ -1,4 +1,10 @@
-import { ApiError, ConnectionError, RateLimitError, RequestTimeoutError, ServerError } from './errors.ts';
+import {
+  ApiError,
+  ConnectionError,
+  RateLimitError,
+  RequestTimeoutError,
+  ServerError,
+} from './errors.ts';
 
 /**
  * What a failed submission means (§7), decided from the client's typed error alone:
@@ -21,7 +27,11 @@ export type SubmissionOutcome = 'rate-limited' | 'refused' | 'not-sent' | 'unkno
 export const REFUSED_5XX_CODES: ReadonlySet<string> = new Set(['model_not_found']);
 
 /** Socket error codes that mean no byte of the request left this machine. */
-export const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * Classifies an error thrown by a submission attempt.
@@ -32,7 +42,8 @@ export const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENO
  */
 export function submissionOutcome(error: unknown): SubmissionOutcome {
   if (error instanceof RateLimitError) return 'rate-limited';
-  if (error instanceof ServerError) return error.code !== undefined && REFUSED_5XX_CODES.has(error.code) ? 'refused' : 'unknown';
+  if (error instanceof ServerError)
+    return error.code !== undefined && REFUSED_5XX_CODES.has(error.code) ? 'refused' : 'unknown';
   if (error instanceof ApiError) return 'refused';
   if (error instanceof RequestTimeoutError) return 'unknown';
   if (error instanceof ConnectionError) return wasNeverSent(error.cause) ? 'not-sent' : 'unknown';
@@ -49,6 +60,7 @@ function wasNeverSent(cause: unknown, depth = 0): boolean {
   if (depth > 8 || cause === null || typeof cause !== 'object') return false;
   const node = cause as { code?: unknown; cause?: unknown; errors?: unknown };
   if (typeof node.code === 'string') return NOT_SENT_CODES.has(node.code);
-  if (Array.isArray(node.errors) && node.errors.length > 0) return node.errors.every((e) => wasNeverSent(e, depth + 1));
+  if (Array.isArray(node.errors) && node.errors.length > 0)
+    return node.errors.every((e) => wasNeverSent(e, depth + 1));
   return wasNeverSent(node.cause, depth + 1);
 }

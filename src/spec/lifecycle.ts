@@ -50,7 +50,10 @@ export interface Lifecycle {
   readonly slowDown: StateSet;
   readonly terminal: StateSet;
   /** Typed by the generated status union: a status added to the spec must get a row here. */
-  readonly transitions: { readonly table: Readonly<Record<VideoStatus, readonly VideoStatus[]>>; readonly basis: Basis };
+  readonly transitions: {
+    readonly table: Readonly<Record<VideoStatus, readonly VideoStatus[]>>;
+    readonly basis: Basis;
+  };
   readonly mapping: { readonly rows: readonly MappingRow[]; readonly basis: Basis };
   /** OpenAI status ↔ the second family's native-path status (§4.5; assumed). */
   readonly pluginMapping: { readonly rows: readonly PluginMappingRow[]; readonly basis: Basis };
@@ -71,7 +74,9 @@ export function readLifecycle(document: OpenApiDocument): Lifecycle {
   const stateSet = (key: string): StateSet => {
     const node = object(raw[key], `x-lifecycle.${key}`);
     const values = stringList(node['values'], `x-lifecycle.${key}.values`);
-    for (const v of values) if (!statuses.has(v)) throw new Error(`x-lifecycle.${key}: "${v}" is not a status of the VideoStatus enum`);
+    for (const v of values)
+      if (!statuses.has(v))
+        throw new Error(`x-lifecycle.${key}: "${v}" is not a status of the VideoStatus enum`);
     return { values: values as VideoStatus[], basis: basisOf(node) };
   };
   const fieldRule = (node: unknown, where: string): FieldRule => {
@@ -84,16 +89,21 @@ export function readLifecycle(document: OpenApiDocument): Lifecycle {
   const table = {} as Record<VideoStatus, readonly VideoStatus[]>;
   for (const status of videoStatusValues) {
     const next = stringList(tableNode[status], `x-lifecycle.transitions.table.${status}`);
-    for (const v of next) if (!statuses.has(v)) throw new Error(`x-lifecycle.transitions.table.${status}: "${v}" is not a status`);
+    for (const v of next)
+      if (!statuses.has(v))
+        throw new Error(`x-lifecycle.transitions.table.${status}: "${v}" is not a status`);
     table[status] = next as VideoStatus[];
   }
-  for (const key of Object.keys(tableNode)) if (!statuses.has(key)) throw new Error(`x-lifecycle.transitions.table: "${key}" is not a status`);
+  for (const key of Object.keys(tableNode))
+    if (!statuses.has(key))
+      throw new Error(`x-lifecycle.transitions.table: "${key}" is not a status`);
 
   const mappingNode = object(raw['mapping'], 'x-lifecycle.mapping');
   const rows = list(mappingNode['rows'], 'x-lifecycle.mapping.rows').map((row, i): MappingRow => {
     const r = object(row, `x-lifecycle.mapping.rows[${i}]`);
     const openai = String(r['openai']);
-    if (!statuses.has(openai)) throw new Error(`x-lifecycle.mapping.rows[${i}].openai: "${openai}" is not a status`);
+    if (!statuses.has(openai))
+      throw new Error(`x-lifecycle.mapping.rows[${i}].openai: "${openai}" is not a status`);
     const wrapper = stringList(r['wrapper'], `x-lifecycle.mapping.rows[${i}].wrapper`);
     if (wrapper.length === 0) throw new Error(`x-lifecycle.mapping.rows[${i}].wrapper is empty`);
     return { openai: openai as VideoStatus, wrapper, basis: basisOf(r) };
@@ -101,21 +111,28 @@ export function readLifecycle(document: OpenApiDocument): Lifecycle {
 
   const pluginNode = object(raw['pluginMapping'], 'x-lifecycle.pluginMapping');
   const nativeValues = new Set<string>(pluginTaskStatusValues);
-  const pluginRows = list(pluginNode['rows'], 'x-lifecycle.pluginMapping.rows').map((row, i): PluginMappingRow => {
-    const r = object(row, `x-lifecycle.pluginMapping.rows[${i}]`);
-    const openai = String(r['openai']);
-    if (!statuses.has(openai)) throw new Error(`x-lifecycle.pluginMapping.rows[${i}].openai: "${openai}" is not a status`);
-    const native = stringList(r['native'], `x-lifecycle.pluginMapping.rows[${i}].native`);
-    for (const v of native) if (!nativeValues.has(v)) throw new Error(`x-lifecycle.pluginMapping.rows[${i}]: "${v}" is not a PluginTaskStatus`);
-    if (native.length === 0) throw new Error(`x-lifecycle.pluginMapping.rows[${i}].native is empty`);
-    return { openai: openai as VideoStatus, native: native as PluginTaskStatus[] };
-  });
+  const pluginRows = list(pluginNode['rows'], 'x-lifecycle.pluginMapping.rows').map(
+    (row, i): PluginMappingRow => {
+      const r = object(row, `x-lifecycle.pluginMapping.rows[${i}]`);
+      const openai = String(r['openai']);
+      if (!statuses.has(openai))
+        throw new Error(`x-lifecycle.pluginMapping.rows[${i}].openai: "${openai}" is not a status`);
+      const native = stringList(r['native'], `x-lifecycle.pluginMapping.rows[${i}].native`);
+      for (const v of native)
+        if (!nativeValues.has(v))
+          throw new Error(`x-lifecycle.pluginMapping.rows[${i}]: "${v}" is not a PluginTaskStatus`);
+      if (native.length === 0)
+        throw new Error(`x-lifecycle.pluginMapping.rows[${i}].native is empty`);
+      return { openai: openai as VideoStatus, native: native as PluginTaskStatus[] };
+    },
+  );
 
   const presenceNode = object(raw['presence'], 'x-lifecycle.presence');
   const byStatusNode = object(presenceNode['byStatus'], 'x-lifecycle.presence.byStatus');
   const byStatus: Partial<Record<VideoStatus, FieldRule>> = {};
   for (const [status, node] of Object.entries(byStatusNode)) {
-    if (!statuses.has(status)) throw new Error(`x-lifecycle.presence.byStatus: "${status}" is not a status`);
+    if (!statuses.has(status))
+      throw new Error(`x-lifecycle.presence.byStatus: "${status}" is not a status`);
     byStatus[status as VideoStatus] = fieldRule(node, `x-lifecycle.presence.byStatus.${status}`);
   }
 
@@ -164,7 +181,10 @@ export function toWrapperStatus(lifecycle: Lifecycle, status: VideoStatus): stri
 }
 
 /** The OpenAI status a wrapper status maps to, or `undefined` for a wrapper value the table does not know. */
-export function fromWrapperStatus(lifecycle: Lifecycle, wrapperStatus: string): VideoStatus | undefined {
+export function fromWrapperStatus(
+  lifecycle: Lifecycle,
+  wrapperStatus: string,
+): VideoStatus | undefined {
   return lifecycle.mapping.rows.find((r) => r.wrapper.includes(wrapperStatus))?.openai;
 }
 
@@ -176,8 +196,14 @@ export function toNativeStatus(lifecycle: Lifecycle, status: VideoStatus): Plugi
 }
 
 /** The fields that must be present on a task object in a status, for a submission answer or a query. */
-export function requiredFields(lifecycle: Lifecycle, status: VideoStatus, moment: 'submission' | 'query'): FieldRule[] {
-  const rules = [moment === 'submission' ? lifecycle.presence.onSubmission : lifecycle.presence.always];
+export function requiredFields(
+  lifecycle: Lifecycle,
+  status: VideoStatus,
+  moment: 'submission' | 'query',
+): FieldRule[] {
+  const rules = [
+    moment === 'submission' ? lifecycle.presence.onSubmission : lifecycle.presence.always,
+  ];
   const byStatus = lifecycle.presence.byStatus[status];
   if (byStatus !== undefined) rules.push(byStatus);
   return rules;
@@ -202,7 +228,8 @@ export function lifecycleRule(lifecycle: Lifecycle, id: string): LifecycleRule {
 }
 
 function object(value: unknown, where: string): Raw {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${where} must be an object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${where} must be an object`);
   return value as Raw;
 }
 
@@ -213,6 +240,7 @@ function list(value: unknown, where: string): unknown[] {
 
 function stringList(value: unknown, where: string): string[] {
   const items = list(value, where);
-  for (const item of items) if (typeof item !== 'string') throw new Error(`${where} must list strings`);
+  for (const item of items)
+    if (typeof item !== 'string') throw new Error(`${where} must list strings`);
   return items as string[];
 }

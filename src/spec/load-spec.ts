@@ -5,7 +5,9 @@ import controlSpecJson from '../generated/mock-control.json' with { type: 'json'
 import type { OpenApiDocument } from './spec-types.ts';
 
 export const SERVICE_SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
-export const CONTROL_SPEC_PATH = fileURLToPath(new URL('../../spec/mock-control.yaml', import.meta.url));
+export const CONTROL_SPEC_PATH = fileURLToPath(
+  new URL('../../spec/mock-control.yaml', import.meta.url),
+);
 
 /**
  * The service contract (`spec/openapi.yaml`), validated and dereferenced by swagger-parser at

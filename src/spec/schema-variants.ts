@@ -15,13 +15,24 @@ export function schemaVariant(schema: JsonSchema, variant: SchemaVariant): JsonS
   return transform(schema, variant, new WeakMap()) as JsonSchema;
 }
 
-function transform(node: unknown, variant: SchemaVariant, seen: WeakMap<object, unknown>, isRoot = true): unknown {
+function transform(
+  node: unknown,
+  variant: SchemaVariant,
+  seen: WeakMap<object, unknown>,
+  isRoot = true,
+): unknown {
   if (Array.isArray(node)) return node.map((item) => transform(item, variant, seen, false));
   if (node === null || typeof node !== 'object') return node;
   const cached = seen.get(node);
   if (cached !== undefined) return cached;
   const source = node as JsonSchema;
-  if (!isRoot && variant === 'documented' && source['x-documented'] === false && looksLikeSchema(source)) return true;
+  if (
+    !isRoot &&
+    variant === 'documented' &&
+    source['x-documented'] === false &&
+    looksLikeSchema(source)
+  )
+    return true;
   const out: JsonSchema = {};
   seen.set(node, out);
   for (const [key, value] of Object.entries(source)) {
@@ -39,5 +50,15 @@ function transform(node: unknown, variant: SchemaVariant, seen: WeakMap<object, 
 const INSTANCE_DATA = new Set(['const', 'enum', 'examples', 'default', 'example']);
 
 function looksLikeSchema(node: JsonSchema): boolean {
-  return ['type', 'properties', 'anyOf', 'oneOf', 'allOf', 'items', 'enum', 'const', 'required'].some((k) => k in node);
+  return [
+    'type',
+    'properties',
+    'anyOf',
+    'oneOf',
+    'allOf',
+    'items',
+    'enum',
+    'const',
+    'required',
+  ].some((k) => k in node);
 }

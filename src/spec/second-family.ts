@@ -14,11 +14,19 @@ export interface SecondFamily {
 export function readSecondFamily(document: OpenApiDocument): SecondFamily {
   const raw = document['x-second-family'] as Record<string, unknown> | undefined;
   const models = raw?.['models'];
-  if (!Array.isArray(models) || models.length === 0 || !models.every((m) => typeof m === 'string')) throw new Error('x-second-family.models must list the model IDs');
+  if (!Array.isArray(models) || models.length === 0 || !models.every((m) => typeof m === 'string'))
+    throw new Error('x-second-family.models must list the model IDs');
   const pluginVersion = raw!['pluginVersion'];
   const builtIn = raw!['builtInChannelType'];
   const plugin = raw!['pluginChannelType'];
-  if (typeof pluginVersion !== 'string' || typeof builtIn !== 'number' || typeof plugin !== 'number') throw new Error('x-second-family needs pluginVersion, builtInChannelType and pluginChannelType');
+  if (
+    typeof pluginVersion !== 'string' ||
+    typeof builtIn !== 'number' ||
+    typeof plugin !== 'number'
+  )
+    throw new Error(
+      'x-second-family needs pluginVersion, builtInChannelType and pluginChannelType',
+    );
   return { models, pluginVersion, builtInChannelType: builtIn, pluginChannelType: plugin };
 }
 

@@ -36,11 +36,23 @@ export interface OperationObject extends Marked {
   readonly operationId: string;
   readonly security?: readonly Record<string, readonly string[]>[];
   readonly parameters?: readonly ParameterObject[];
-  readonly requestBody?: Marked & { readonly required?: boolean; readonly content?: Record<string, MediaTypeObject> };
+  readonly requestBody?: Marked & {
+    readonly required?: boolean;
+    readonly content?: Record<string, MediaTypeObject>;
+  };
   readonly responses: Record<string, ResponseObject>;
 }
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export const HTTP_METHODS = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export type PathItemObject = Partial<Record<HttpMethod, OperationObject>> & {
@@ -53,7 +65,10 @@ export interface OpenApiDocument {
   readonly paths: Record<string, PathItemObject>;
   readonly components?: {
     readonly schemas?: Record<string, JsonSchema>;
-    readonly securitySchemes?: Record<string, Marked & { readonly type: string; readonly scheme?: string }>;
+    readonly securitySchemes?: Record<
+      string,
+      Marked & { readonly type: string; readonly scheme?: string }
+    >;
     readonly [section: string]: unknown;
   };
   readonly 'x-lifecycle'?: unknown;
@@ -63,7 +78,8 @@ export interface OpenApiDocument {
 /** The basis of anything carrying the project's markings. */
 export function basisOf(node: Marked | undefined): Basis {
   const source = node?.['x-source'];
-  if (node?.['x-documented'] === false) return source === undefined ? { documented: false } : { documented: false, source };
+  if (node?.['x-documented'] === false)
+    return source === undefined ? { documented: false } : { documented: false, source };
   if (source !== undefined) return { documented: true, source };
   return { documented: false };
 }

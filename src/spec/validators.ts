@@ -49,7 +49,15 @@ export interface ResponseInfo {
   body(contentType: string): SchemaValidator | undefined;
 }
 
-const EXTENSION_KEYWORDS = ['x-source', 'x-documented', 'x-assumed-required', 'example', 'discriminator', 'xml', 'externalDocs'];
+const EXTENSION_KEYWORDS = [
+  'x-source',
+  'x-documented',
+  'x-assumed-required',
+  'example',
+  'discriminator',
+  'xml',
+  'externalDocs',
+];
 
 /**
  * ajv validators for every request and response schema of an OpenAPI document, by operation and
@@ -60,7 +68,12 @@ const EXTENSION_KEYWORDS = ['x-source', 'x-documented', 'x-assumed-required', 'e
  * const result = specs.response('getVideo', 200)?.body('application/json')?.validate(body);
  */
 export class SpecValidators {
-  readonly #ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, validateFormats: true });
+  readonly #ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    validateFormats: true,
+  });
   readonly #operations = new Map<string, OperationInfo>();
   readonly #compiled = new WeakMap<JsonSchema, Map<SchemaVariant, ValidateFunction | true>>();
 
@@ -71,7 +84,13 @@ export class SpecValidators {
       for (const method of HTTP_METHODS) {
         const operation = item[method];
         if (operation === undefined) continue;
-        this.#operations.set(operation.operationId, { operationId: operation.operationId, method, path, basis: basisOf(operation), operation });
+        this.#operations.set(operation.operationId, {
+          operationId: operation.operationId,
+          method,
+          path,
+          basis: basisOf(operation),
+          operation,
+        });
       }
     }
   }
@@ -82,7 +101,10 @@ export class SpecValidators {
 
   operation(operationId: string): OperationInfo {
     const info = this.#operations.get(operationId);
-    if (info === undefined) throw new Error(`Unknown operationId "${operationId}": the spec has ${[...this.#operations.keys()].join(', ')}`);
+    if (info === undefined)
+      throw new Error(
+        `Unknown operationId "${operationId}": the spec has ${[...this.#operations.keys()].join(', ')}`,
+      );
     return info;
   }
 
@@ -96,7 +118,9 @@ export class SpecValidators {
   /** The response the spec declares for a status: exact code, then its class (`4XX`), then `default`. */
   response(operationId: string, status: number): ResponseInfo | undefined {
     const responses = this.operation(operationId).operation.responses;
-    const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responses[k] !== undefined);
+    const key = [String(status), `${String(status)[0]}XX`, 'default'].find(
+      (k) => responses[k] !== undefined,
+    );
     if (key === undefined) return undefined;
     const response = responses[key] as ResponseObject;
     return {
@@ -139,7 +163,10 @@ export class SpecValidators {
   }
 }
 
-export function matchMediaType<T>(content: Record<string, T> | undefined, contentType: string): T | undefined {
+export function matchMediaType<T>(
+  content: Record<string, T> | undefined,
+  contentType: string,
+): T | undefined {
   if (content === undefined) return undefined;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   if (content[type] !== undefined) return content[type];
@@ -150,8 +177,11 @@ export function matchMediaType<T>(content: Record<string, T> | undefined, conten
 function formatError(error: ErrorObject): string {
   const where = error.instancePath === '' ? '(body)' : error.instancePath;
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'required') return `${where} is missing required property "${String(params['missingProperty'])}"`;
-  if (error.keyword === 'const') return `${where} must be ${JSON.stringify(params['allowedValue'])}`;
-  if (error.keyword === 'enum') return `${where} must be one of ${JSON.stringify(params['allowedValues'])}`;
+  if (error.keyword === 'required')
+    return `${where} is missing required property "${String(params['missingProperty'])}"`;
+  if (error.keyword === 'const')
+    return `${where} must be ${JSON.stringify(params['allowedValue'])}`;
+  if (error.keyword === 'enum')
+    return `${where} must be one of ${JSON.stringify(params['allowedValues'])}`;
   return `${where} ${error.message ?? error.keyword}`;
 }

@@ -12,23 +12,31 @@ const SECRET = 'sk-team-secret-0123456789';
 let server: RunningMockServer;
 let dir: string;
 
-
 function videotask(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return runVideotask(args, { env: { ...process.env, VIDEOTASK_BASE_URL: server.url, VIDEOTASK_API_KEY: SECRET, ...env } });
+  return runVideotask(args, {
+    env: { ...process.env, VIDEOTASK_BASE_URL: server.url, VIDEOTASK_API_KEY: SECRET, ...env },
+  });
 }
 
 /** The status of a task as its owner sees it (the test's own query, not the command's). */
 async function statusOf(id: string): Promise<string> {
-  const answer = await fetch(`${server.url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${SECRET}` } });
+  const answer = await fetch(`${server.url}/v1/videos/${id}`, {
+    headers: { authorization: `Bearer ${SECRET}` },
+  });
   return ((await answer.json()) as { status: string }).status;
 }
 
 async function until(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200 && !(await condition()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let i = 0; i < 200 && !(await condition()); i++)
+    await new Promise((resolve) => setTimeout(resolve, 25));
 }
 
 beforeAll(async () => {
-  server = await startMockServer({ port: 0, speed: 100, tokens: [{ key: SECRET, user: 'carol', group: 'default' }] });
+  server = await startMockServer({
+    port: 0,
+    speed: 100,
+    tokens: [{ key: SECRET, user: 'carol', group: 'default' }],
+  });
   dir = mkdtempSync(join(tmpdir(), 'videotask-monitor-'));
 });
 afterAll(async () => {
@@ -41,14 +49,31 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     const before = server.service.store.size;
     const [plain, expecting] = await Promise.all([
       videotask(['monitor', '--once']),
-      videotask(['monitor', '--once', '--api-key', 'sk-mock-vip', '--expect-model', 'alt-video-v2', '--expect-model', 'video-pro-v1']),
+      videotask([
+        'monitor',
+        '--once',
+        '--api-key',
+        'sk-mock-vip',
+        '--expect-model',
+        'alt-video-v2',
+        '--expect-model',
+        'video-pro-v1',
+      ]),
     ]);
     expect(plain.code).toBe(0);
-    expect(plain.stdout.trim().split('\n')).toEqual(['OK auth GET /v1/models answered 200 to the key', 'OK catalog 2 model(s) listed for this key: video-pro-v1, video-lite-v1']);
+    expect(plain.stdout.trim().split('\n')).toEqual([
+      'OK auth GET /v1/models answered 200 to the key',
+      'OK catalog 2 model(s) listed for this key: video-pro-v1, video-lite-v1',
+    ]);
     expect(expecting.code).toBe(1);
-    expect(expecting.stdout).toMatch(/^FAIL model:alt-video-v2 not listed by \/v1\/models for this key: .*plugin channel \(type 61\)/m);
-    expect(expecting.stdout).toMatch(/^OK model:video-pro-v1 listed by \/v1\/models for this key$/m);
-    for (const line of (plain.stdout + expecting.stdout).trim().split('\n')) expect(line).toMatch(/^(OK|FAIL) \S+ \S/);
+    expect(expecting.stdout).toMatch(
+      /^FAIL model:alt-video-v2 not listed by \/v1\/models for this key: .*plugin channel \(type 61\)/m,
+    );
+    expect(expecting.stdout).toMatch(
+      /^OK model:video-pro-v1 listed by \/v1\/models for this key$/m,
+    );
+    for (const line of (plain.stdout + expecting.stdout).trim().split('\n'))
+      expect(line).toMatch(/^(OK|FAIL) \S+ \S/);
     expect(server.service.store.size).toBe(before);
   });
 
@@ -56,15 +81,36 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     const journal = join(dir, 'tasks.jsonl');
     // Three submissions at once, each with its own journal (one writer per file), then gathered into one.
     const prompts = ['a kite [mock:stuck]', 'a kite [mock:fail:ContentPolicy]', 'a kite'];
-    const submitted = await Promise.all(prompts.map((prompt, i) => videotask(['submit', '--model', 'video-lite-v1', '--prompt', prompt, '--journal', `${journal}.${i}`])));
+    const submitted = await Promise.all(
+      prompts.map((prompt, i) =>
+        videotask([
+          'submit',
+          '--model',
+          'video-lite-v1',
+          '--prompt',
+          prompt,
+          '--journal',
+          `${journal}.${i}`,
+        ]),
+      ),
+    );
     for (const [i, s] of submitted.entries()) {
       expect(s.code).toBe(0);
       appendFileSync(journal, readFileSync(`${journal}.${i}`));
     }
-    const [running, failed, done] = submitted.map((s) => s.stdout.trim()) as [string, string, string];
-    await until(async () => (await statusOf(failed)) === 'failed' && (await statusOf(done)) === 'completed');
+    const [running, failed, done] = submitted.map((s) => s.stdout.trim()) as [
+      string,
+      string,
+      string,
+    ];
+    await until(
+      async () => (await statusOf(failed)) === 'failed' && (await statusOf(done)) === 'completed',
+    );
     // A task the service does not know (another key's, or lost).
-    appendFileSync(journal, `${JSON.stringify({ type: 'submitted', at: new Date().toISOString(), requestId: 'vt-gone', taskId: 'task_gone', model: 'video-lite-v1' })}\n`);
+    appendFileSync(
+      journal,
+      `${JSON.stringify({ type: 'submitted', at: new Date().toISOString(), requestId: 'vt-gone', taskId: 'task_gone', model: 'video-lite-v1' })}\n`,
+    );
     const journalBefore = readFileSync(journal, 'utf8');
     const tasksBefore = server.service.store.size;
 
@@ -72,10 +118,20 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
     expect(lines).toContain(`OK journal ${journal}: 4 task(s) in progress, 0 settled`);
-    expect(lines.find((l) => l.includes(running))).toMatch(new RegExp(`^OK task:${running} (queued|in_progress) \\d+% \\(video-lite-v1, submitted `));
-    expect(lines.find((l) => l.includes(failed))).toMatch(new RegExp(`^FAIL task:${failed} failed 100% .*error ContentPolicy: `));
-    expect(lines.find((l) => l.includes(done))).toMatch(new RegExp(`^OK task:${done} completed 100% .*record it in the journal with \`videotask wait --journal ${journal}\``));
-    expect(lines.find((l) => l.includes('task_gone'))).toMatch(/^FAIL task:task_gone not found for this key \(HTTP 404\)/);
+    expect(lines.find((l) => l.includes(running))).toMatch(
+      new RegExp(`^OK task:${running} (queued|in_progress) \\d+% \\(video-lite-v1, submitted `),
+    );
+    expect(lines.find((l) => l.includes(failed))).toMatch(
+      new RegExp(`^FAIL task:${failed} failed 100% .*error ContentPolicy: `),
+    );
+    expect(lines.find((l) => l.includes(done))).toMatch(
+      new RegExp(
+        `^OK task:${done} completed 100% .*record it in the journal with \`videotask wait --journal ${journal}\``,
+      ),
+    );
+    expect(lines.find((l) => l.includes('task_gone'))).toMatch(
+      /^FAIL task:task_gone not found for this key \(HTTP 404\)/,
+    );
     expect(run.stdout + run.stderr).not.toContain(SECRET);
 
     expect(server.service.store.size).toBe(tasksBefore);
@@ -94,24 +150,41 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     expect(badKey.stdout).toMatch(/^FAIL auth the key was refused \(HTTP 401\)/m);
     expect(badKey.stdout + badKey.stderr).not.toContain('sk-wrong-000000000');
     expect(unreachable.code).toBe(2);
-    expect(unreachable.stdout).toMatch(new RegExp(`^FAIL reach http://127\\.0\\.0\\.1:${port} is unreachable: `, 'm'));
+    expect(unreachable.stdout).toMatch(
+      new RegExp(`^FAIL reach http://127\\.0\\.0\\.1:${port} is unreachable: `, 'm'),
+    );
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--once or --interval S, not both/);
     expect(noJournal.code).toBe(2);
     expect(noJournal.stderr).toMatch(/--journal .*missing\.jsonl does not exist/);
   });
 
-  it('--interval repeats until SIGTERM, then exits with the last round\'s status', async () => {
+  it("--interval repeats until SIGTERM, then exits with the last round's status", async () => {
     const before = server.service.store.size;
-    const child = spawn(process.execPath, ['bin/videotask.js', 'monitor', '--interval', '0.1', '--api-key', 'sk-mock-vip', '--expect-model', 'alt-video-v2'], {
-      cwd: ROOT,
-      env: { ...process.env, VIDEOTASK_BASE_URL: server.url },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        'bin/videotask.js',
+        'monitor',
+        '--interval',
+        '0.1',
+        '--api-key',
+        'sk-mock-vip',
+        '--expect-model',
+        'alt-video-v2',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, VIDEOTASK_BASE_URL: server.url },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
     await until(async () => (stdout.match(/^FAIL model:alt-video-v2 /gm) ?? []).length >= 2);
     child.kill('SIGTERM');
     expect(await exited).toBe(1);
@@ -120,4 +193,3 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     expect(server.service.store.size).toBe(before);
   });
 });
-

@@ -3,7 +3,10 @@ import { ProgressLine } from '../../cli/progress-line.ts';
 
 function stream(isTTY: boolean) {
   const chunks: string[] = [];
-  return { chunks, out: { isTTY, write: (s: string) => chunks.push(s) > 0 } as unknown as NodeJS.WriteStream };
+  return {
+    chunks,
+    out: { isTTY, write: (s: string) => chunks.push(s) > 0 } as unknown as NodeJS.WriteStream,
+  };
 }
 
 describe('ProgressLine', () => {

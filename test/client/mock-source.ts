@@ -12,12 +12,25 @@ const AUTH = { authorization: 'Bearer sk-mock-alice' };
  * through `service.handle` and throws the client's typed errors; `sleep` advances the mock's manual
  * clock instead of waiting; `submit` is for test setup only.
  */
-export function mockSource(): { service: MockService; getTask: GetTask; sleep: Sleep; now: () => number; submit(scenario?: string, requestId?: string): string } {
+export function mockSource(): {
+  service: MockService;
+  getTask: GetTask;
+  sleep: Sleep;
+  now: () => number;
+  submit(scenario?: string, requestId?: string): string;
+} {
   const service = createMockService({ clock: { mode: 'manual' }, seed: 1 });
   const getTask: GetTask = async (taskId) => {
-    const response = service.handle({ method: 'GET', path: `/v1/videos/${encodeURIComponent(taskId)}`, query: '', headers: AUTH, origin: ORIGIN });
+    const response = service.handle({
+      method: 'GET',
+      path: `/v1/videos/${encodeURIComponent(taskId)}`,
+      query: '',
+      headers: AUTH,
+      origin: ORIGIN,
+    });
     const body = json(response);
-    if (response.status !== 200) throw apiErrorFrom('query the task', response.status, body, new Headers(response.headers));
+    if (response.status !== 200)
+      throw apiErrorFrom('query the task', response.status, body, new Headers(response.headers));
     return body as VideoTask;
   };
   const sleep: Sleep = async (ms, signal) => {
@@ -28,15 +41,26 @@ export function mockSource(): { service: MockService; getTask: GetTask; sleep: S
     const headers: Record<string, string> = { ...AUTH, 'content-type': 'application/json' };
     if (scenario !== undefined) headers['x-mock-scenario'] = scenario;
     if (requestId !== undefined) headers['x-request-id'] = requestId;
-    const body = new TextEncoder().encode(JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite' }));
-    const response = service.handle({ method: 'POST', path: '/v1/video/generations', query: '', headers, body, origin: ORIGIN });
-    if (response.status !== 200) throw new Error(`setup submit failed: ${response.status} ${String(response.body)}`);
+    const body = new TextEncoder().encode(
+      JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite' }),
+    );
+    const response = service.handle({
+      method: 'POST',
+      path: '/v1/video/generations',
+      query: '',
+      headers,
+      body,
+      origin: ORIGIN,
+    });
+    if (response.status !== 200)
+      throw new Error(`setup submit failed: ${response.status} ${String(response.body)}`);
     return (json(response) as VideoTask).id;
   };
   return { service, getTask, sleep, now: () => service.clock.now(), submit };
 }
 
 function json(response: CoreResponse): unknown {
-  const text = typeof response.body === 'string' ? response.body : new TextDecoder().decode(response.body);
+  const text =
+    typeof response.body === 'string' ? response.body : new TextDecoder().decode(response.body);
   return text === '' ? undefined : JSON.parse(text);
 }

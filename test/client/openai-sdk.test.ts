@@ -19,11 +19,19 @@ describe('openai SDK against the mock', () => {
   });
 
   /** A JSON submission through the SDK's generic POST (videos.create sends multipart). */
-  const submit = () => client.post<OpenAI.Videos.Video>('/videos', { body: { model: 'video-pro-v1', prompt: 'a red kite' } });
+  const submit = () =>
+    client.post<OpenAI.Videos.Video>('/videos', {
+      body: { model: 'video-pro-v1', prompt: 'a red kite' },
+    });
 
   it('submits JSON through client.post("/videos")', async () => {
     const task = await submit();
-    expect(task).toMatchObject({ object: 'video', model: 'video-pro-v1', status: 'queued', progress: 0 });
+    expect(task).toMatchObject({
+      object: 'video',
+      model: 'video-pro-v1',
+      status: 'queued',
+      progress: 0,
+    });
     expect(task.id).toMatch(/^task_/);
   });
 
@@ -32,7 +40,11 @@ describe('openai SDK against the mock', () => {
     const task = await client.videos.retrieve(id);
     expect(task).toMatchObject({ id, object: 'video', status: 'queued' });
     server.service.clock.advance(120_000);
-    expect(await client.videos.retrieve(id)).toMatchObject({ id, status: 'completed', progress: 100 });
+    expect(await client.videos.retrieve(id)).toMatchObject({
+      id,
+      status: 'completed',
+      progress: 100,
+    });
   });
 
   it('downloads the bytes with videos.downloadContent', async () => {
@@ -49,12 +61,16 @@ describe('openai SDK against the mock', () => {
     const { id } = await submit();
     const error = await client.videos.downloadContent(id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as APIError).message).toBe('400 Task is not completed yet, current status: QUEUED');
+    expect((error as APIError).message).toBe(
+      '400 Task is not completed yet, current status: QUEUED',
+    );
   });
 
   it('gets a 415 from videos.create, whose message says the service takes JSON only', async () => {
     const before = server.service.store.size;
-    const error = await client.videos.create({ model: 'video-pro-v1', prompt: 'x' }).catch((e: unknown) => e);
+    const error = await client.videos
+      .create({ model: 'video-pro-v1', prompt: 'x' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIError);
     const api = error as APIError;
     expect(api.status).toBe(415);
@@ -67,16 +83,21 @@ describe('openai SDK against the mock', () => {
 
   it('lists the models with models.list', async () => {
     const page = await client.models.list();
-    expect(page.data.map((m) => m.id)).toEqual(expect.arrayContaining(['video-pro-v1', 'video-lite-v1']));
+    expect(page.data.map((m) => m.id)).toEqual(
+      expect.arrayContaining(['video-pro-v1', 'video-lite-v1']),
+    );
   });
 
   it.each([
     ['videos.list', 405, () => client.videos.list()],
     ['videos.delete', 405, async () => client.videos.delete((await submit()).id)],
     ['videos.remix', 404, async () => client.videos.remix((await submit()).id, { prompt: 'y' })],
-  ] as const)('gets %s refused with %i (not a route of the service, §4)', async (_name, status, call) => {
-    const error = await call().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIError);
-    expect((error as APIError).status).toBe(status);
-  });
+  ] as const)(
+    'gets %s refused with %i (not a route of the service, §4)',
+    async (_name, status, call) => {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APIError);
+      expect((error as APIError).status).toBe(status);
+    },
+  );
 });

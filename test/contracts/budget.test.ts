@@ -9,17 +9,33 @@ describe('tiers and budget', () => {
     expect(report.tasksCreated).toBe(0);
     expect(report.ok).toBe(true);
     const skipped = report.results.filter((r) => r.outcome === 'skip').map((r) => r.id);
-    expect(skipped).toEqual(expect.arrayContaining(['input.empty-prompt', 'submission.both-paths', 'content.binary', 'owner.content', 'sequence.legal-transition']));
-    expect(report.results.find((r) => r.id === 'content.binary')!.skipped).toBe('--tier free creates no task');
+    expect(skipped).toEqual(
+      expect.arrayContaining([
+        'input.empty-prompt',
+        'submission.both-paths',
+        'content.binary',
+        'owner.content',
+        'sequence.legal-transition',
+      ]),
+    );
+    expect(report.results.find((r) => r.id === 'content.binary')!.skipped).toBe(
+      '--tier free creates no task',
+    );
   });
 
-  it.each([0, 1, 2, 3])('never creates more than --budget %i tasks, even when the deployment accepts what it should refuse', async (budget) => {
-    for (const defects of [[], ['empty-prompt-accepted', 'auth-skipped']]) {
-      const { report, server } = await checkMock({ defects }, { budget });
-      expect(server.service.store.size, `defects ${defects.join(',') || 'none'}`).toBeLessThanOrEqual(budget);
-      expect(report.tasksCreated).toBe(server.service.store.size);
-    }
-  });
+  it.each([0, 1, 2, 3])(
+    'never creates more than --budget %i tasks, even when the deployment accepts what it should refuse',
+    async (budget) => {
+      for (const defects of [[], ['empty-prompt-accepted', 'auth-skipped']]) {
+        const { report, server } = await checkMock({ defects }, { budget });
+        expect(
+          server.service.store.size,
+          `defects ${defects.join(',') || 'none'}`,
+        ).toBeLessThanOrEqual(budget);
+        expect(report.tasksCreated).toBe(server.service.store.size);
+      }
+    },
+  );
 
   it('reports what a small budget could not cover as skipped, never as passed', async () => {
     const { report, server } = await checkMock({}, { budget: 1 });
@@ -27,8 +43,12 @@ describe('tiers and budget', () => {
     const paths = report.results.find((r) => r.id === 'submission.both-paths')!;
     expect(paths.passes).toBe(1);
     const zero = await checkMock({}, { budget: 0 });
-    expect(zero.report.results.find((r) => r.id === 'submission.both-paths')).toMatchObject({ outcome: 'skip' });
-    expect(zero.report.results.find((r) => r.id === 'input.empty-prompt')).toMatchObject({ outcome: 'skip' });
+    expect(zero.report.results.find((r) => r.id === 'submission.both-paths')).toMatchObject({
+      outcome: 'skip',
+    });
+    expect(zero.report.results.find((r) => r.id === 'input.empty-prompt')).toMatchObject({
+      outcome: 'skip',
+    });
   });
 
   it('never resubmits: one submission per request ID, as the mock counted them', async () => {
@@ -41,13 +61,18 @@ describe('tiers and budget', () => {
 
   it('skips the ownership checks without a second key, and says why', async () => {
     const { report } = await checkMock({}, { otherApiKey: undefined });
-    expect(report.results.find((r) => r.id === 'owner.status')).toMatchObject({ outcome: 'skip', skipped: "needs a second user's key (--other-api-key)" });
+    expect(report.results.find((r) => r.id === 'owner.status')).toMatchObject({
+      outcome: 'skip',
+      skipped: "needs a second user's key (--other-api-key)",
+    });
   });
 
   it('warns, not fails, on a deployment that only breaks assumptions; --strict fails it', async () => {
     const lenient = await checkMock({ defects: ['progress-decrease'] });
     expect(lenient.report.ok).toBe(true);
-    expect(lenient.report.results.find((r) => r.id === 'sequence.progress-monotonic')!.outcome).toBe('warn');
+    expect(
+      lenient.report.results.find((r) => r.id === 'sequence.progress-monotonic')!.outcome,
+    ).toBe('warn');
     const strict = await checkMock({ defects: ['progress-decrease'] }, { strict: true });
     expect(strict.report.ok).toBe(false);
   });

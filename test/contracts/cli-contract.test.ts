@@ -15,7 +15,11 @@ function videotask(args: string[], env: Record<string, string> = {}): Promise<Cl
 
 /** A real `videotask mock` process (clock 100×: a task lives 0.2–0.7 s) with the given flags; resolves its URL once it listens. */
 function startMock(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/videotask.js', 'mock', '--port', '0', '--speed', '100', ...flags], { cwd: ROOT });
+  const child = spawn(
+    process.execPath,
+    ['bin/videotask.js', 'mock', '--port', '0', '--speed', '100', ...flags],
+    { cwd: ROOT },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -49,37 +53,75 @@ describe('videotask contract', () => {
   it('exits 1 against a broken deployment, naming the check, its basis, the task and the status', async () => {
     const mock = await startMock(['--defect', 'content-before-completion']);
     children.push(mock.child);
-    const run = await videotask(['contract', '--base-url', mock.url, '--api-key', 'sk-mock-alice', ...FAST]);
+    const run = await videotask([
+      'contract',
+      '--base-url',
+      mock.url,
+      '--api-key',
+      'sk-mock-alice',
+      ...FAST,
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/FAIL {2}content\.before-completion\s+documented §3/);
-    expect(run.stdout).toMatch(/content of a (queued|in_progress) task answered HTTP 200 .*\[task_[0-9A-Za-z]{32} · GET \/v1\/videos\/task_\w+\/content · HTTP 200\]/);
+    expect(run.stdout).toMatch(
+      /content of a (queued|in_progress) task answered HTTP 200 .*\[task_[0-9A-Za-z]{32} · GET \/v1\/videos\/task_\w+\/content · HTTP 200\]/,
+    );
   });
 
   it('reads the target from VIDEOTASK_* variables, writes JUnit and JSON reports, and never prints the key', async () => {
     const config = join(reportDir, 'keys.json');
-    (await import('node:fs')).writeFileSync(config, JSON.stringify({ tokens: [{ key: SECRET, user: 'qa', group: 'default' }] }));
+    (await import('node:fs')).writeFileSync(
+      config,
+      JSON.stringify({ tokens: [{ key: SECRET, user: 'qa', group: 'default' }] }),
+    );
     const mock = await startMock(['--config', config]);
     children.push(mock.child);
-    const run = await videotask(['contract', ...FAST, '--report-dir', reportDir], { VIDEOTASK_BASE_URL: mock.url, VIDEOTASK_API_KEY: SECRET, VIDEOTASK_TIER: 'free' });
+    const run = await videotask(['contract', ...FAST, '--report-dir', reportDir], {
+      VIDEOTASK_BASE_URL: mock.url,
+      VIDEOTASK_API_KEY: SECRET,
+      VIDEOTASK_TIER: 'free',
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/key sk-…5b4a/);
     const junit = readFileSync(join(reportDir, 'contract-junit.xml'), 'utf8');
     const json = readFileSync(join(reportDir, 'contract-report.json'), 'utf8');
     expect(junit).toMatch(/^<\?xml version="1.0"/);
-    expect(junit).toMatch(/<testcase classname="videotask.contract" name="auth.required \(documented §5\)">/);
+    expect(junit).toMatch(
+      /<testcase classname="videotask.contract" name="auth.required \(documented §5\)">/,
+    );
     expect(junit).toMatch(/<skipped message="--tier free creates no task"\/>/);
-    expect(JSON.parse(json)).toMatchObject({ ok: true, tasksCreated: 0, target: { key: 'sk-…5b4a', tier: 'free' } });
+    expect(JSON.parse(json)).toMatchObject({
+      ok: true,
+      tasksCreated: 0,
+      target: { key: 'sk-…5b4a', tier: 'free' },
+    });
     for (const text of [run.stdout, run.stderr, junit, json]) expect(text).not.toContain(SECRET);
   });
 
   it.each([
-    ['an unreachable target', ['--base-url', 'http://127.0.0.1:9', '--api-key', 'sk-x-123456789'], /cannot reach http:\/\/127\.0\.0\.1:9/],
-    ['a refused key', ['--api-key', 'sk-wrong-key-0000'], /refused the API key sk-…0000 \(HTTP 401\)/],
+    [
+      'an unreachable target',
+      ['--base-url', 'http://127.0.0.1:9', '--api-key', 'sk-x-123456789'],
+      /cannot reach http:\/\/127\.0\.0\.1:9/,
+    ],
+    [
+      'a refused key',
+      ['--api-key', 'sk-wrong-key-0000'],
+      /refused the API key sk-…0000 \(HTTP 401\)/,
+    ],
     ['a bad tier', ['--tier', 'gold'], /--tier must be free or lifecycle/],
     ['a bad budget', ['--budget=-1'], /--budget must be at least 0, got -1/],
-    ['a budget that is not a number', ['--budget', 'two'], /--budget must be an integer, got "two"/],
+    [
+      'a budget that is not a number',
+      ['--budget', 'two'],
+      /--budget must be an integer, got "two"/,
+    ],
     ['a base URL without a key', ['--base-url', 'http://127.0.0.1:9'], /--api-key .* is required/],
-    ['a malformed base URL', ['--base-url', 'ftp://x', '--api-key', 'k'], /must be an http\(s\) URL/],
+    [
+      'a malformed base URL',
+      ['--base-url', 'ftp://x', '--api-key', 'k'],
+      /must be an http\(s\) URL/,
+    ],
     ['an unknown flag', ['--fast'], /Unknown option '--fast'/],
   ])('exits 2 for %s, saying which', async (_name, args, message) => {
     const run = await videotask(['contract', ...args]);

@@ -31,10 +31,20 @@ describe('the contract suite catches every defect', () => {
     const documented = defect.breaks.some((id) => lifecycle.rules.get(id)!.basis.documented);
     const strict = !documented;
     // Failure-related defects need a task that fails; the suite itself never asks for one.
-    const needsFailure = defect.breaks.some((id) => id === 'presence-when-failed' || id === 'wrapper-failure-status');
-    const { report } = await checkMock({ defects: [name], failureRate: needsFailure ? 1 : 0 }, { strict });
-    const caught = report.results.filter((r) => r.outcome === 'fail' && r.rule !== undefined && defect.breaks.includes(r.rule));
-    expect(caught.map((r) => r.id), `failures were: ${failures(report).join(' | ') || 'none'}`).not.toEqual([]);
+    const needsFailure = defect.breaks.some(
+      (id) => id === 'presence-when-failed' || id === 'wrapper-failure-status',
+    );
+    const { report } = await checkMock(
+      { defects: [name], failureRate: needsFailure ? 1 : 0 },
+      { strict },
+    );
+    const caught = report.results.filter(
+      (r) => r.outcome === 'fail' && r.rule !== undefined && defect.breaks.includes(r.rule),
+    );
+    expect(
+      caught.map((r) => r.id),
+      `failures were: ${failures(report).join(' | ') || 'none'}`,
+    ).not.toEqual([]);
     expect(report.ok).toBe(false);
     score.push({ name, caughtBy: caught.map((r) => r.id).join(', '), strictOnly: strict });
   });
@@ -44,6 +54,9 @@ afterAll(() => {
   const total = listDefects().length;
   const strictOnly = score.filter((s) => s.strictOnly).length;
   const line = `defects caught: ${score.length}/${total} (${score.length - strictOnly} by documented checks in a default run, ${strictOnly} by assumption checks under --strict)`;
-  console.log(`\n${line}\n${score.map((s) => `  ${s.name.padEnd(32)} ${s.caughtBy}${s.strictOnly ? '  [--strict]' : ''}`).join('\n')}`);
-  if (process.env['VIDEOTASK_SCORE_FILE'] !== undefined) writeFileSync(process.env['VIDEOTASK_SCORE_FILE'], `${line}\n`);
+  console.log(
+    `\n${line}\n${score.map((s) => `  ${s.name.padEnd(32)} ${s.caughtBy}${s.strictOnly ? '  [--strict]' : ''}`).join('\n')}`,
+  );
+  if (process.env['VIDEOTASK_SCORE_FILE'] !== undefined)
+    writeFileSync(process.env['VIDEOTASK_SCORE_FILE'], `${line}\n`);
 });

@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockService, startMockServer, type MockService, type RunningMockServer } from '../../mocks/index.ts';
+import {
+  createMockService,
+  startMockServer,
+  type MockService,
+  type RunningMockServer,
+} from '../../mocks/index.ts';
 import { serviceSpec } from '../../src/spec/load-spec.ts';
 import { BUILT_IN_TOKENS } from '../../mocks/core/tokens.ts';
 
@@ -14,8 +19,18 @@ const CHROMIUM = '/usr/bin/chromium';
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /** Every operation of the spec, as Swagger UI labels it. */
-const OPERATIONS = Object.entries(serviceSpec.paths as Record<string, Record<string, { operationId?: string }>>)
-  .flatMap(([path, item]) => Object.entries(item).filter(([method]) => HTTP_METHODS.has(method)).map(([method, op]) => ({ method: method.toUpperCase(), path, operationId: op.operationId ?? '' })))
+const OPERATIONS = Object.entries(
+  serviceSpec.paths as Record<string, Record<string, { operationId?: string }>>,
+)
+  .flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.has(method))
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        operationId: op.operationId ?? '',
+      })),
+  )
   .sort((a, b) => a.operationId.localeCompare(b.operationId));
 
 let server: RunningMockServer;
@@ -29,39 +44,60 @@ const requested: string[] = [];
 const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (npm test runs it as pretest) or apt-get install chromium`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `${CHROMIUM} is missing: run scripts/ensure-chromium.sh (npm test runs it as pretest) or apt-get install chromium`,
+    );
   service = createMockService({ clock: { mode: 'manual' }, seed: 1 });
   const spy: MockService = {
     ...service,
     handle(request) {
-      seen.push({ method: request.method, path: request.path, authorization: request.headers['authorization'] });
+      seen.push({
+        method: request.method,
+        path: request.path,
+        authorization: request.headers['authorization'],
+      });
       return service.handle(request);
     },
   };
   server = await startMockServer({ port: 0, service: spy });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('request', (r) => requested.push(r.url()));
   page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+    if (m.type() === 'error' || m.type() === 'warning')
+      problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (r) =>
+    problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`),
+  );
   await page.goto(`${server.url}/docs`);
   await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
 });
 afterAll(async () => {
-  if (process.env['DOCS_SCREENSHOT'] && page !== undefined) await page.screenshot({ path: process.env['DOCS_SCREENSHOT'], fullPage: true });
+  if (process.env['DOCS_SCREENSHOT'] && page !== undefined)
+    await page.screenshot({ path: process.env['DOCS_SCREENSHOT'], fullPage: true });
   await browser?.close();
   await server?.close();
 });
 
 /** The operation block for METHOD PATH. */
 function operation(method: string, path: string) {
-  return page.locator(`.opblock.opblock-${method.toLowerCase()}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+  return page
+    .locator(`.opblock.opblock-${method.toLowerCase()}`)
+    .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
 }
 
 async function tryIt(method: string, path: string) {
@@ -71,7 +107,10 @@ async function tryIt(method: string, path: string) {
   await block.getByRole('button', { name: 'Execute' }).click();
   const answer = block.locator('.live-responses-table tr.response');
   await answer.waitFor({ timeout: 10_000 });
-  return { status: (await answer.locator('.response-col_status').innerText()).trim(), body: await answer.locator('.response-col_description').innerText() };
+  return {
+    status: (await answer.locator('.response-col_status').innerText()).trim(),
+    body: await answer.locator('.response-col_description').innerText(),
+  };
 }
 
 describe('API reference page (/docs)', () => {
@@ -89,8 +128,12 @@ describe('API reference page (/docs)', () => {
   });
 
   it('points "try it" at the mock with a built-in key pre-authorized and lists the other keys', async () => {
-    await expect.poll(() => page.locator('.servers select option').first().getAttribute('value')).toBe(server.url);
-    await expect.poll(() => page.locator('button.btn.authorize').getAttribute('class')).toContain('locked');
+    await expect
+      .poll(() => page.locator('.servers select option').first().getAttribute('value'))
+      .toBe(server.url);
+    await expect
+      .poll(() => page.locator('button.btn.authorize').getAttribute('class'))
+      .toContain('locked');
     const banner = await page.locator('#mock-banner').innerText();
     for (const token of BUILT_IN_TOKENS) expect(banner).toContain(token.key);
     expect(banner).toContain('Bearer sk-mock-alice');
@@ -102,7 +145,11 @@ describe('API reference page (/docs)', () => {
     expect(status).toBe('200');
     expect(body).toContain('video-pro-v1');
     expect(body).toContain('video-lite-v1');
-    expect(seen.slice(before)).toContainEqual({ method: 'GET', path: '/v1/models', authorization: 'Bearer sk-mock-alice' });
+    expect(seen.slice(before)).toContainEqual({
+      method: 'GET',
+      path: '/v1/models',
+      authorization: 'Bearer sk-mock-alice',
+    });
   });
 
   it('"try it" on POST /v1/video/generations submits the example body and creates a task', async () => {
@@ -111,13 +158,17 @@ describe('API reference page (/docs)', () => {
     expect(status).toBe('200');
     expect(body).toMatch(/"status": "queued"/);
     expect(service.store.size).toBe(1);
-    expect(seen.filter((r) => r.method === 'POST' && r.path === '/v1/video/generations')).toEqual([{ method: 'POST', path: '/v1/video/generations', authorization: 'Bearer sk-mock-alice' }]);
+    expect(seen.filter((r) => r.method === 'POST' && r.path === '/v1/video/generations')).toEqual([
+      { method: 'POST', path: '/v1/video/generations', authorization: 'Bearer sk-mock-alice' },
+    ]);
   });
 
   it('fetched nothing outside the mock and logged no error', () => {
     const origin = new URL(server.url).origin;
     expect(requested.length).toBeGreaterThan(5);
-    expect(requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin)).toEqual([]);
+    expect(
+      requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin),
+    ).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

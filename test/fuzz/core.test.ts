@@ -12,6 +12,8 @@ it(`core: ${RUNS} random worlds, never an exception, a 5xx unasked or an error t
   const seed = fuzzSeed();
   const stats = new FuzzStats();
   fuzzCore({ seed, runs: RUNS, stats });
-  console.log(`fuzz core: seed ${seed}, ${stats.cases.core} cases, statuses ${JSON.stringify(stats.summary().statuses.core)}`);
+  console.log(
+    `fuzz core: seed ${seed}, ${stats.cases.core} cases, statuses ${JSON.stringify(stats.summary().statuses.core)}`,
+  );
   expect(stats.cases.core).toBeGreaterThanOrEqual(5000);
 });

@@ -13,7 +13,9 @@ it(`isolation: ${RUNS} random interleavings, no cross-user read on any route`, (
   const stats = new FuzzStats();
   fuzzIsolation({ seed, runs: RUNS, stats });
   const { foreignAttempts, ownSuccesses, modelLists } = stats.isolation;
-  console.log(`fuzz isolation: seed ${seed}, ${stats.cases.isolation} operations: ${foreignAttempts} on other users' tasks, ${ownSuccesses} successes on own tasks, ${modelLists} catalog reads`);
+  console.log(
+    `fuzz isolation: seed ${seed}, ${stats.cases.isolation} operations: ${foreignAttempts} on other users' tasks, ${ownSuccesses} successes on own tasks, ${modelLists} catalog reads`,
+  );
   expect(foreignAttempts).toBeGreaterThan(2000);
   expect(ownSuccesses).toBeGreaterThan(500);
 });

@@ -76,14 +76,18 @@ export class FuzzStats {
   }
 
   summary() {
-    const sorted = (m: Map<number, number>) => Object.fromEntries([...m.entries()].sort((a, b) => a[0] - b[0]));
+    const sorted = (m: Map<number, number>) =>
+      Object.fromEntries([...m.entries()].sort((a, b) => a[0] - b[0]));
     return {
       cases: this.cases,
       statuses: { core: sorted(this.statuses.core), socket: sorted(this.statuses.socket) },
       codes: Object.fromEntries([...this.codes.entries()].sort((a, b) => b[1] - a[1])),
       allowed5xx: Object.fromEntries(this.allowed5xx),
       socketOutcomes: Object.fromEntries(this.outcomes),
-      isolation: { ...this.isolation, statuses: Object.fromEntries([...this.isolationStatuses.entries()].sort()) },
+      isolation: {
+        ...this.isolation,
+        statuses: Object.fromEntries([...this.isolationStatuses.entries()].sort()),
+      },
       specNotes: Object.fromEntries([...this.specNotes.entries()].sort((a, b) => b[1] - a[1])),
     };
   }
@@ -109,30 +113,44 @@ export function checkExchange(mock: MockService, ex: Exchange, stats: FuzzStats)
   stats.bump(stats.statuses[ex.layer], ex.status);
   const contentType = ex.responseHeaders['content-type'] ?? '';
   const hasBody = ex.responseBody !== undefined && ex.responseBody.byteLength > 0;
-  const json = hasBody && contentType.startsWith('application/json') ? parseJson(ex.responseBody) : undefined;
+  const json =
+    hasBody && contentType.startsWith('application/json') ? parseJson(ex.responseBody) : undefined;
   const code = errorCode(json);
   stats.bump(stats.codes, `${ex.status} ${ex.status >= 400 ? String(code) : '-'}`);
 
-  if (!(ex.status >= 100 && ex.status <= 599)) problems.push(`status ${ex.status} is not an HTTP status`);
+  if (!(ex.status >= 100 && ex.status <= 599))
+    problems.push(`status ${ex.status} is not an HTTP status`);
   if (code === 'internal_error') problems.push(`internal error: ${text(ex.responseBody)}`);
-  if (!ex.hostLevel && ex.responseHeaders['x-oneapi-request-id'] === undefined) problems.push('no X-Oneapi-Request-Id header');
-  if (ex.hostLevel && !HOST_ANSWERS.some((allowed) => allowed(ex, code))) problems.push(`answered without the core (no X-Oneapi-Request-Id) where the host has no reason to: ${ex.status} ${text(ex.responseBody)}`);
+  if (!ex.hostLevel && ex.responseHeaders['x-oneapi-request-id'] === undefined)
+    problems.push('no X-Oneapi-Request-Id header');
+  if (ex.hostLevel && !HOST_ANSWERS.some((allowed) => allowed(ex, code)))
+    problems.push(
+      `answered without the core (no X-Oneapi-Request-Id) where the host has no reason to: ${ex.status} ${text(ex.responseBody)}`,
+    );
   if (ex.method === 'HEAD' && hasBody) problems.push('a HEAD answer carries a body');
 
   const match = router.match(ex.method, ex.path);
   if (ex.status >= 400 && ex.method !== 'HEAD') {
     if (!hasBody) problems.push(`error ${ex.status} without a body`);
-    else if (!contentType.startsWith('application/json')) problems.push(`error ${ex.status} is ${contentType || 'untyped'}, not JSON: ${text(ex.responseBody)}`);
-    else if (json === undefined) problems.push(`error ${ex.status} body is not valid JSON: ${text(ex.responseBody)}`);
+    else if (!contentType.startsWith('application/json'))
+      problems.push(
+        `error ${ex.status} is ${contentType || 'untyped'}, not JSON: ${text(ex.responseBody)}`,
+      );
+    else if (json === undefined)
+      problems.push(`error ${ex.status} body is not valid JSON: ${text(ex.responseBody)}`);
     else {
       const names = errorSchemas(ex, match);
       const results = names.map((name) => SCHEMAS[name].validateFull(json));
-      if (!results.some((r) => r.valid)) problems.push(`error ${ex.status} body fits none of ${names.join(' | ')}: ${results.map((r) => r.errors.join(', ')).join(' | ')}: ${text(ex.responseBody)}`);
+      if (!results.some((r) => r.valid))
+        problems.push(
+          `error ${ex.status} body fits none of ${names.join(' | ')}: ${results.map((r) => r.errors.join(', ')).join(' | ')}: ${text(ex.responseBody)}`,
+        );
     }
   }
   if (ex.status >= 500) {
     const reason = allowed5xx(mock, ex, match, code);
-    if (reason === undefined) problems.push(`5xx not asked for: ${ex.status} ${text(ex.responseBody)}`);
+    if (reason === undefined)
+      problems.push(`5xx not asked for: ${ex.status} ${text(ex.responseBody)}`);
     else stats.bump(stats.allowed5xx, reason);
   }
   if (!ex.hostLevel) noteSpecConformance(ex, match, json, stats);
@@ -142,7 +160,8 @@ export function checkExchange(mock: MockService, ex: Exchange, stats: FuzzStats)
 /** What node:http answers itself (no request id): malformed HTTP, odd expectations, CONNECT, CORS preflight, /docs. */
 const HOST_ANSWERS: readonly ((ex: Exchange, code: unknown) => boolean)[] = [
   // (The raw 400 carries its body even after a HEAD; a client reading it as HEAD's answer sees none.)
-  (ex, code) => ex.status === 400 && (code === 'bad_request' || (ex.method === 'HEAD' && code === undefined)),
+  (ex, code) =>
+    ex.status === 400 && (code === 'bad_request' || (ex.method === 'HEAD' && code === undefined)),
   (ex, code) => ex.status === 417 && (code === 'expectation_failed' || ex.method === 'HEAD'),
   (ex, code) => ex.status === 405 && code === 'method_not_allowed' && ex.method === 'CONNECT',
   (ex) => ex.status === 204 && ex.method === 'OPTIONS' && ex.headers['origin'] !== undefined,
@@ -157,21 +176,45 @@ function errorSchemas(ex: Exchange, match: RouteMatch<RouteContext>): (keyof typ
   return ['ErrorBody'];
 }
 
-function allowed5xx(mock: MockService, ex: Exchange, match: RouteMatch<RouteContext>, code: unknown): string | undefined {
+function allowed5xx(
+  mock: MockService,
+  ex: Exchange,
+  match: RouteMatch<RouteContext>,
+  code: unknown,
+): string | undefined {
   if (match.kind !== 'found' || ex.hostLevel) return undefined;
   const op = match.route.operationId;
   const caller = mock.tokens.authenticate(ex.headers['authorization']);
   // A HEAD answer has no body to name its code: the flaky task decides.
-  if ((op === 'getVideo' || op === 'getVideoGeneration') && ex.status === 503 && (code === 'temporarily_unavailable' || (ex.method === 'HEAD' && code === undefined))) {
+  if (
+    (op === 'getVideo' || op === 'getVideoGeneration') &&
+    ex.status === 503 &&
+    (code === 'temporarily_unavailable' || (ex.method === 'HEAD' && code === undefined))
+  ) {
     const task = mock.store.get(match.params['task_id'] ?? '');
-    if (task !== undefined && task.plan.flakyEvery !== undefined && task.owner === caller?.user) return 'flaky task: 503 on a status query';
+    if (task !== undefined && task.plan.flakyEvery !== undefined && task.owner === caller?.user)
+      return 'flaky task: 503 on a status query';
   }
-  if (SUBMIT_OPS.has(op) && code === 'fail_to_fetch_task' && askedSubmitStatuses(ex).includes(ex.status)) return `fail-at-submit:${ex.status} asked`;
-  if (SUBMIT_OPS.has(op) && ex.status === 503 && code === 'model_not_found' && caller !== undefined) {
+  if (
+    SUBMIT_OPS.has(op) &&
+    code === 'fail_to_fetch_task' &&
+    askedSubmitStatuses(ex).includes(ex.status)
+  )
+    return `fail-at-submit:${ex.status} asked`;
+  if (
+    SUBMIT_OPS.has(op) &&
+    ex.status === 503 &&
+    code === 'model_not_found' &&
+    caller !== undefined
+  ) {
     const model = (parseJson(ex.body) as { model?: unknown } | undefined)?.model;
     const known = BUILT_IN_MODELS.find((m) => m.id === model);
-    const noChannel = op === 'createPluginTask' ? !mock.family.bound || known?.family !== 'second' : known === undefined || !known.groups.includes(caller.group);
-    if (typeof model === 'string' && noChannel) return 'model_not_found: 503 for a model without a channel';
+    const noChannel =
+      op === 'createPluginTask'
+        ? !mock.family.bound || known?.family !== 'second'
+        : known === undefined || !known.groups.includes(caller.group);
+    if (typeof model === 'string' && noChannel)
+      return 'model_not_found: 503 for a model without a channel';
   }
   return undefined;
 }
@@ -186,7 +229,12 @@ function askedSubmitStatuses(ex: Exchange): number[] {
  * Not a property: whether the answer is one the operation declares (status, and body against its schema).
  * Differences are counted and reported (scripts/fuzz.ts prints them) without failing the run.
  */
-function noteSpecConformance(ex: Exchange, match: RouteMatch<RouteContext>, json: unknown, stats: FuzzStats): void {
+function noteSpecConformance(
+  ex: Exchange,
+  match: RouteMatch<RouteContext>,
+  json: unknown,
+  stats: FuzzStats,
+): void {
   if (match.kind !== 'found') return;
   let op = match.route.operationId;
   if (ex.method === 'HEAD') {
@@ -195,13 +243,19 @@ function noteSpecConformance(ex: Exchange, match: RouteMatch<RouteContext>, json
   }
   const validators = match.route.access === 'service' ? service : control;
   const declared = validators.response(op, ex.status);
-  if (declared === undefined) return stats.bump(stats.specNotes, `${op} ${ex.status}: status not declared`);
+  if (declared === undefined)
+    return stats.bump(stats.specNotes, `${op} ${ex.status}: status not declared`);
   const contentType = ex.responseHeaders['content-type'] ?? '';
   if (json === undefined || ex.method === 'HEAD') return;
   const schema = declared.body(contentType);
-  if (schema === undefined) return stats.bump(stats.specNotes, `${op} ${ex.status}: ${contentType} not declared`);
+  if (schema === undefined)
+    return stats.bump(stats.specNotes, `${op} ${ex.status}: ${contentType} not declared`);
   const result = schema.validateFull(json);
-  if (!result.valid) stats.bump(stats.specNotes, `${op} ${ex.status} (code ${String(errorCode(json))}): ${result.errors[0]}`);
+  if (!result.valid)
+    stats.bump(
+      stats.specNotes,
+      `${op} ${ex.status} (code ${String(errorCode(json))}): ${result.errors[0]}`,
+    );
 }
 
 export function text(bytes: Uint8Array | string | undefined, max = 300): string {

@@ -50,13 +50,25 @@ export function sendRaw(send: RawSend): Promise<RawResult> {
       clearTimeout(timer);
       socket.destroy();
       const parsed = parseResponse(Buffer.concat(chunks), send.method, closedByServer || timedOut);
-      resolve({ response: parsed.response, interim: parsed.interim, closedByServer, timedOut, error, received, ms: performance.now() - started });
+      resolve({
+        response: parsed.response,
+        interim: parsed.interim,
+        closedByServer,
+        timedOut,
+        error,
+        received,
+        ms: performance.now() - started,
+      });
     };
     const timer = setTimeout(() => finish(false, true), send.timeoutMs);
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       received += chunk.byteLength;
-      if (send.after !== 'destroy' && parseResponse(Buffer.concat(chunks), send.method, false).response !== undefined) finish(false, false);
+      if (
+        send.after !== 'destroy' &&
+        parseResponse(Buffer.concat(chunks), send.method, false).response !== undefined
+      )
+        finish(false, false);
     });
     socket.on('error', (e: NodeJS.ErrnoException) => {
       error ??= e.code ?? e.message;
@@ -80,7 +92,11 @@ export function sendRaw(send: RawSend): Promise<RawResult> {
 const HEAD_END = Buffer.from('\r\n\r\n');
 
 /** The first final response in `bytes`, when complete (or, once the connection closed, what is there). */
-export function parseResponse(bytes: Buffer, method: string, closed: boolean): { response: RawResponse | undefined; interim: number } {
+export function parseResponse(
+  bytes: Buffer,
+  method: string,
+  closed: boolean,
+): { response: RawResponse | undefined; interim: number } {
   let offset = 0;
   let interim = 0;
   for (;;) {
@@ -102,23 +118,46 @@ export function parseResponse(bytes: Buffer, method: string, closed: boolean): {
       offset = bodyStart;
       continue;
     }
-    if (Number.isNaN(status)) return { response: { status: 0, headers, body: bytes.subarray(offset) }, interim };
-    if (method === 'HEAD' || status === 204 || status === 304) return { response: { status, headers, body: undefined }, interim };
+    if (Number.isNaN(status))
+      return { response: { status: 0, headers, body: bytes.subarray(offset) }, interim };
+    if (method === 'HEAD' || status === 204 || status === 304)
+      return { response: { status, headers, body: undefined }, interim };
     const length = headers['content-length'];
     if (length !== undefined) {
       const n = Number(length);
-      if (bytes.byteLength - bodyStart < n) return { response: closed ? { status, headers, body: bytes.subarray(bodyStart) } : undefined, interim };
-      return { response: { status, headers, body: n === 0 ? undefined : bytes.subarray(bodyStart, bodyStart + n) }, interim };
+      if (bytes.byteLength - bodyStart < n)
+        return {
+          response: closed ? { status, headers, body: bytes.subarray(bodyStart) } : undefined,
+          interim,
+        };
+      return {
+        response: {
+          status,
+          headers,
+          body: n === 0 ? undefined : bytes.subarray(bodyStart, bodyStart + n),
+        },
+        interim,
+      };
     }
     if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
       const body = dechunk(bytes.subarray(bodyStart));
-      if (body === undefined) return { response: closed ? { status, headers, body: bytes.subarray(bodyStart) } : undefined, interim };
-      return { response: { status, headers, body: body.byteLength === 0 ? undefined : body }, interim };
+      if (body === undefined)
+        return {
+          response: closed ? { status, headers, body: bytes.subarray(bodyStart) } : undefined,
+          interim,
+        };
+      return {
+        response: { status, headers, body: body.byteLength === 0 ? undefined : body },
+        interim,
+      };
     }
     // No framing: the body runs to the end of the connection.
     if (!closed) return { response: undefined, interim };
     const rest = bytes.subarray(bodyStart);
-    return { response: { status, headers, body: rest.byteLength === 0 ? undefined : rest }, interim };
+    return {
+      response: { status, headers, body: rest.byteLength === 0 ? undefined : rest },
+      interim,
+    };
   }
 }
 

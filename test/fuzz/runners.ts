@@ -7,7 +7,14 @@
 import fc from 'fast-check';
 import type { CoreRequest, CoreResponse } from '../../mocks/core/http-types.ts';
 import { startMockServer, type MockServerOptions } from '../../mocks/hosts/node-server.ts';
-import { callSpec, clockStep, worldSpec, type CallSpec, type PreludeTask, type WorldSpec } from './arbitraries.ts';
+import {
+  callSpec,
+  clockStep,
+  worldSpec,
+  type CallSpec,
+  type PreludeTask,
+  type WorldSpec,
+} from './arbitraries.ts';
 import { checkExchange, FuzzStats, text, type Exchange } from './oracle.ts';
 import { sendRaw, type RawResult } from './raw-http.ts';
 import { FUZZ_ORIGIN, FuzzWorld, nodeHeaders, type ResolvedCall } from './world.ts';
@@ -27,7 +34,9 @@ export function fuzzSeed(): number {
 
 function failure(layer: string, seed: number, stats: FuzzStats, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
-  return new Error(`fuzz ${layer} failed (FUZZ_SEED=${seed}; cases so far: core ${stats.cases.core}, socket ${stats.cases.socket}, isolation ${stats.cases.isolation}; replay with FUZZ_SEED=${seed})\n${message}`);
+  return new Error(
+    `fuzz ${layer} failed (FUZZ_SEED=${seed}; cases so far: core ${stats.cases.core}, socket ${stats.cases.socket}, isolation ${stats.cases.isolation}; replay with FUZZ_SEED=${seed})\n${message}`,
+  );
 }
 
 function show(call: ResolvedCall, extra = ''): string {
@@ -57,8 +66,17 @@ export const coreCase: fc.Arbitrary<CoreCase> = fc.record({
     fc.record({
       advance: clockStep,
       call: callSpec(8),
-      bodyTooLarge: fc.oneof({ weight: 20, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-      remoteAddress: fc.oneof({ weight: 8, arbitrary: fc.constantFrom<string | null>(null, '127.0.0.1', '::1', '::ffff:127.0.0.1') }, { weight: 1, arbitrary: fc.constantFrom('10.0.0.7', '::ffff:10.0.0.1', '', '127') }),
+      bodyTooLarge: fc.oneof(
+        { weight: 20, arbitrary: fc.constant(false) },
+        { weight: 1, arbitrary: fc.constant(true) },
+      ),
+      remoteAddress: fc.oneof(
+        {
+          weight: 8,
+          arbitrary: fc.constantFrom<string | null>(null, '127.0.0.1', '::1', '::ffff:127.0.0.1'),
+        },
+        { weight: 1, arbitrary: fc.constantFrom('10.0.0.7', '::ffff:10.0.0.1', '', '127') },
+      ),
     }),
     { minLength: 1, maxLength: 8 },
   ),
@@ -90,14 +108,34 @@ export function runCoreCase(c: CoreCase, stats: FuzzStats): void {
     }
     const ms = performance.now() - started;
     stats.cases.core++;
-    const body = response.body === undefined ? undefined : typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
-    const exchange: Exchange = { layer: 'core', method: request.method, path: request.path, query: request.query, headers: request.headers, body: request.body, status: response.status, responseHeaders: response.headers, responseBody: body, hostLevel: false };
+    const body =
+      response.body === undefined
+        ? undefined
+        : typeof response.body === 'string'
+          ? Buffer.from(response.body)
+          : response.body;
+    const exchange: Exchange = {
+      layer: 'core',
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      headers: request.headers,
+      body: request.body,
+      status: response.status,
+      responseHeaders: response.headers,
+      responseBody: body,
+      hostLevel: false,
+    };
     const problems = checkExchange(service, exchange, stats);
     if (ms > REQUEST_TIMEOUT_MS) problems.push(`took ${Math.round(ms)} ms`);
-    if (problems.length > 0) throw new Error(`${problems.join('\n  ')}\n  request: ${show(call)}\n  answer: ${response.status} ${text(body)}`);
+    if (problems.length > 0)
+      throw new Error(
+        `${problems.join('\n  ')}\n  request: ${show(call)}\n  answer: ${response.status} ${text(body)}`,
+      );
   }
   const health = service.handle(world.healthRequest());
-  if (health.status !== 200) throw new Error(`health check after the case answered ${health.status}: ${text(health.body)}`);
+  if (health.status !== 200)
+    throw new Error(`health check after the case answered ${health.status}: ${text(health.body)}`);
 }
 
 export function fuzzCore(options: { seed: number; runs: number; stats: FuzzStats }): void {
@@ -116,11 +154,31 @@ export function fuzzCore(options: { seed: number; runs: number; stats: FuzzStats
 // Socket layer
 
 export interface WireSpec {
-  readonly requestLine: 'normal' | 'extra-space' | 'tab' | 'lowercase-version' | 'no-version' | 'http10' | 'http2' | 'http12' | 'garbage' | 'bare-lf';
+  readonly requestLine:
+    | 'normal'
+    | 'extra-space'
+    | 'tab'
+    | 'lowercase-version'
+    | 'no-version'
+    | 'http10'
+    | 'http2'
+    | 'http12'
+    | 'garbage'
+    | 'bare-lf';
   readonly nameCase: 'lower' | 'title' | 'upper';
   readonly host: 'ok' | 'missing' | 'odd' | 'twice' | 'empty';
   readonly close: boolean;
-  readonly framing: 'auto' | 'chunked' | 'none' | 'length-dup' | 'length-conflict' | 'length-and-chunked' | 'bad-chunk' | 'length-lies-long' | 'length-lies-short' | 'length-garbage';
+  readonly framing:
+    | 'auto'
+    | 'chunked'
+    | 'none'
+    | 'length-dup'
+    | 'length-conflict'
+    | 'length-and-chunked'
+    | 'bad-chunk'
+    | 'length-lies-long'
+    | 'length-lies-short'
+    | 'length-garbage';
   readonly early: 'none' | 'destroy-after-headers' | 'destroy-mid-body' | 'half-close-mid-body';
   readonly injected: readonly Uint8Array[];
   readonly expect: string | null;
@@ -128,27 +186,112 @@ export interface WireSpec {
 }
 
 const injectedLine: fc.Arbitrary<Uint8Array> = fc.oneof(
+  fc
+    .constantFrom(
+      'X-Nul: a\u0000b',
+      'X-Del: a\u007fb',
+      'Bad Name: x',
+      ': no-name',
+      ' folded continuation',
+      'X-No-Colon',
+      'X-Tab:\tv',
+      'X-Bare-CR: a\rb',
+      'Content-Length: 5, 5',
+      'Transfer-Encoding: chunked, chunked',
+      'Transfer-Encoding: identity',
+      'Host: second.test',
+      'Authorization: Bearer sk-mock-bob',
+      'Content-Type: text/plain',
+      'X-Mock-Scenario: flaky',
+      'X-Mock-Scenario: fail-at-submit:503',
+      'Connection: upgrade',
+      'Upgrade: websocket',
+      'Upgrade: h2c',
+      'Expect: 100-continue',
+      'Expect: nonsense',
+      'Origin: http://app.test',
+      'Cookie: a=1',
+      'Cookie: b=2',
+    )
+    .map((s) => Buffer.from(s, 'latin1')),
   fc.constantFrom(
-    'X-Nul: a\u0000b', 'X-Del: a\u007fb', 'Bad Name: x', ': no-name', ' folded continuation', 'X-No-Colon', 'X-Tab:\tv', 'X-Bare-CR: a\rb',
-    'Content-Length: 5, 5', 'Transfer-Encoding: chunked, chunked', 'Transfer-Encoding: identity', 'Host: second.test', 'Authorization: Bearer sk-mock-bob',
-    'Content-Type: text/plain', 'X-Mock-Scenario: flaky', 'X-Mock-Scenario: fail-at-submit:503', 'Connection: upgrade', 'Upgrade: websocket', 'Upgrade: h2c',
-    'Expect: 100-continue', 'Expect: nonsense', 'Origin: http://app.test', 'Cookie: a=1', 'Cookie: b=2',
-  ).map((s) => Buffer.from(s, 'latin1')),
-  fc.constantFrom(Buffer.from('X-Obs: \xff\xfe\x80', 'latin1'), Buffer.from('X-Utf8: é🎥', 'utf8'), Buffer.from('X-Huge: ' + 'a'.repeat(20_000)), Buffer.from('X-Big: ' + 'b'.repeat(8_000))),
-  fc.nat(300).map((n) => Buffer.from(Array.from({ length: n }, (_, i) => `X-Many-${i}: v`).join('\r\n'))),
+    Buffer.from('X-Obs: \xff\xfe\x80', 'latin1'),
+    Buffer.from('X-Utf8: é🎥', 'utf8'),
+    Buffer.from('X-Huge: ' + 'a'.repeat(20_000)),
+    Buffer.from('X-Big: ' + 'b'.repeat(8_000)),
+  ),
+  fc
+    .nat(300)
+    .map((n) => Buffer.from(Array.from({ length: n }, (_, i) => `X-Many-${i}: v`).join('\r\n'))),
   fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)),
-  fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/), fc.string({ unit: 'binary-ascii', maxLength: 40 })).map(([n, v]) => Buffer.from(`${n}: ${v.replace(/[\r\n]/g, '')}`, 'latin1')),
+  fc
+    .tuple(
+      fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/),
+      fc.string({ unit: 'binary-ascii', maxLength: 40 }),
+    )
+    .map(([n, v]) => Buffer.from(`${n}: ${v.replace(/[\r\n]/g, '')}`, 'latin1')),
 );
 
 const mangledWire: fc.Arbitrary<WireSpec> = fc.record({
-  requestLine: fc.oneof({ weight: 20, arbitrary: fc.constant('normal' as const) }, { weight: 3, arbitrary: fc.constantFrom<WireSpec['requestLine']>('extra-space', 'tab', 'lowercase-version', 'no-version', 'http10', 'http2', 'http12', 'garbage', 'bare-lf') }),
+  requestLine: fc.oneof(
+    { weight: 20, arbitrary: fc.constant('normal' as const) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom<WireSpec['requestLine']>(
+        'extra-space',
+        'tab',
+        'lowercase-version',
+        'no-version',
+        'http10',
+        'http2',
+        'http12',
+        'garbage',
+        'bare-lf',
+      ),
+    },
+  ),
   nameCase: fc.constantFrom<WireSpec['nameCase']>('lower', 'lower', 'title', 'upper'),
-  host: fc.oneof({ weight: 12, arbitrary: fc.constant('ok' as const) }, { weight: 2, arbitrary: fc.constantFrom<WireSpec['host']>('missing', 'odd', 'twice', 'empty') }),
+  host: fc.oneof(
+    { weight: 12, arbitrary: fc.constant('ok' as const) },
+    { weight: 2, arbitrary: fc.constantFrom<WireSpec['host']>('missing', 'odd', 'twice', 'empty') },
+  ),
   close: fc.boolean(),
-  framing: fc.oneof({ weight: 14, arbitrary: fc.constant('auto' as const) }, { weight: 3, arbitrary: fc.constant('chunked' as const) }, { weight: 3, arbitrary: fc.constantFrom<WireSpec['framing']>('none', 'length-dup', 'length-conflict', 'length-and-chunked', 'bad-chunk', 'length-lies-long', 'length-lies-short', 'length-garbage') }),
-  early: fc.oneof({ weight: 14, arbitrary: fc.constant('none' as const) }, { weight: 2, arbitrary: fc.constantFrom<WireSpec['early']>('destroy-after-headers', 'destroy-mid-body', 'half-close-mid-body') }),
-  injected: fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 2, arbitrary: fc.array(injectedLine, { minLength: 1, maxLength: 3 }) }),
-  expect: fc.oneof({ weight: 10, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('100-continue', 'nonsense', '100-continue, foo') }),
+  framing: fc.oneof(
+    { weight: 14, arbitrary: fc.constant('auto' as const) },
+    { weight: 3, arbitrary: fc.constant('chunked' as const) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom<WireSpec['framing']>(
+        'none',
+        'length-dup',
+        'length-conflict',
+        'length-and-chunked',
+        'bad-chunk',
+        'length-lies-long',
+        'length-lies-short',
+        'length-garbage',
+      ),
+    },
+  ),
+  early: fc.oneof(
+    { weight: 14, arbitrary: fc.constant('none' as const) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom<WireSpec['early']>(
+        'destroy-after-headers',
+        'destroy-mid-body',
+        'half-close-mid-body',
+      ),
+    },
+  ),
+  injected: fc.oneof(
+    { weight: 6, arbitrary: fc.constant([]) },
+    { weight: 2, arbitrary: fc.array(injectedLine, { minLength: 1, maxLength: 3 }) },
+  ),
+  expect: fc.oneof(
+    { weight: 10, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom('100-continue', 'nonsense', '100-continue, foo') },
+  ),
   pieces: fc.integer({ min: 1, max: 4 }),
 });
 
@@ -174,18 +317,32 @@ export interface SocketCase {
   readonly wire: WireSpec;
 }
 
-export const socketCase: fc.Arbitrary<SocketCase> = fc.record({ advance: clockStep, call: callSpec(8), wire: wireSpec });
+export const socketCase: fc.Arbitrary<SocketCase> = fc.record({
+  advance: clockStep,
+  call: callSpec(8),
+  wire: wireSpec,
+});
 
 const CRLF = '\r\n';
 
 function headerName(name: string, style: WireSpec['nameCase']): string {
   if (style === 'upper') return name.toUpperCase();
-  if (style === 'title') return name.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase());
+  if (style === 'title')
+    return name.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase());
   return name;
 }
 
 /** The bytes of a request as the wire spec mangles it, and what node:http will make of its headers. */
-export function encodeRequest(call: ResolvedCall, wire: WireSpec, port: number): { head: Buffer; body: Buffer; after: 'keep' | 'half-close' | 'destroy'; sentHeaders: [string, string][] } {
+export function encodeRequest(
+  call: ResolvedCall,
+  wire: WireSpec,
+  port: number,
+): {
+  head: Buffer;
+  body: Buffer;
+  after: 'keep' | 'half-close' | 'destroy';
+  sentHeaders: [string, string][];
+} {
   const target = `${call.path}${call.query === '' ? '' : `?${call.query}`}`;
   const line = {
     normal: `${call.method} ${target} HTTP/1.1`,
@@ -204,7 +361,8 @@ export function encodeRequest(call: ResolvedCall, wire: WireSpec, port: number):
   const headers: [string, string][] = [];
   if (wire.host === 'ok') headers.push(['host', `127.0.0.1:${port}`]);
   else if (wire.host === 'odd') headers.push(['host', 'évil host/../x']);
-  else if (wire.host === 'twice') headers.push(['host', `127.0.0.1:${port}`], ['host', 'other.test']);
+  else if (wire.host === 'twice')
+    headers.push(['host', `127.0.0.1:${port}`], ['host', 'other.test']);
   else if (wire.host === 'empty') headers.push(['host', '']);
   headers.push(...call.headers.map(([n, v]): [string, string] => [n, v]));
   if (wire.close) headers.push(['connection', 'close']);
@@ -221,7 +379,11 @@ export function encodeRequest(call: ResolvedCall, wire: WireSpec, port: number):
       const parts: Buffer[] = [];
       for (let i = 0; i < body.byteLength; i += third) {
         const chunk = body.subarray(i, i + third);
-        parts.push(Buffer.from(`${chunk.byteLength.toString(16)}${CRLF}`), chunk, Buffer.from(CRLF));
+        parts.push(
+          Buffer.from(`${chunk.byteLength.toString(16)}${CRLF}`),
+          chunk,
+          Buffer.from(CRLF),
+        );
       }
       parts.push(Buffer.from(`0${CRLF}${CRLF}`));
       payload = Buffer.concat(parts);
@@ -230,17 +392,27 @@ export function encodeRequest(call: ResolvedCall, wire: WireSpec, port: number):
     case 'none':
       break;
     case 'length-dup':
-      headers.push(['content-length', String(body.byteLength)], ['content-length', String(body.byteLength)]);
+      headers.push(
+        ['content-length', String(body.byteLength)],
+        ['content-length', String(body.byteLength)],
+      );
       break;
     case 'length-conflict':
-      headers.push(['content-length', String(body.byteLength)], ['content-length', String(body.byteLength + 1)]);
+      headers.push(
+        ['content-length', String(body.byteLength)],
+        ['content-length', String(body.byteLength + 1)],
+      );
       break;
     case 'length-and-chunked':
       headers.push(['content-length', String(body.byteLength)], ['transfer-encoding', 'chunked']);
       break;
     case 'bad-chunk':
       headers.push(['transfer-encoding', 'chunked']);
-      payload = Buffer.concat([Buffer.from(`zz${CRLF}`), body, Buffer.from(`${CRLF}0${CRLF}${CRLF}`)]);
+      payload = Buffer.concat([
+        Buffer.from(`zz${CRLF}`),
+        body,
+        Buffer.from(`${CRLF}0${CRLF}${CRLF}`),
+      ]);
       break;
     case 'length-lies-long':
       headers.push(['content-length', String(body.byteLength + 10)]);
@@ -258,8 +430,10 @@ export function encodeRequest(call: ResolvedCall, wire: WireSpec, port: number):
     ...wire.injected.flatMap((l) => [l, Buffer.from(eol)]),
     Buffer.from(eol),
   ]);
-  let after: 'keep' | 'half-close' | 'destroy' = wire.framing === 'length-lies-long' ? 'half-close' : 'keep';
-  if (wire.early === 'destroy-after-headers') return { head, body: Buffer.alloc(0), after: 'destroy', sentHeaders: headers };
+  let after: 'keep' | 'half-close' | 'destroy' =
+    wire.framing === 'length-lies-long' ? 'half-close' : 'keep';
+  if (wire.early === 'destroy-after-headers')
+    return { head, body: Buffer.alloc(0), after: 'destroy', sentHeaders: headers };
   if (wire.early !== 'none') {
     payload = payload.subarray(0, Math.floor(payload.byteLength / 2));
     after = wire.early === 'destroy-mid-body' ? 'destroy' : 'half-close';
@@ -281,21 +455,40 @@ export interface SocketTarget {
 }
 
 /** Sends one socket case and checks what came back. */
-export async function runSocketCase(c: SocketCase, target: SocketTarget, stats: FuzzStats): Promise<void> {
+export async function runSocketCase(
+  c: SocketCase,
+  target: SocketTarget,
+  stats: FuzzStats,
+): Promise<void> {
   const { world, port } = target;
   const { service } = world;
   if (c.advance > 0) service.clock.advance(c.advance);
   const call = world.resolve(c.call);
   const wire = encodeRequest(call, c.wire, port);
-  const result = await sendRaw({ port, pieces: [...split(wire.head, c.wire.pieces), ...split(wire.body, c.wire.pieces)].filter((p) => p.byteLength > 0), after: wire.after, method: call.method, timeoutMs: REQUEST_TIMEOUT_MS });
+  const result = await sendRaw({
+    port,
+    pieces: [...split(wire.head, c.wire.pieces), ...split(wire.body, c.wire.pieces)].filter(
+      (p) => p.byteLength > 0,
+    ),
+    after: wire.after,
+    method: call.method,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+  });
   stats.cases.socket++;
-  const where = () => `\n  request: ${show(call, ` wire=${JSON.stringify({ ...c.wire, injected: c.wire.injected.map((l) => text(l, 60)) })}`)}\n  result: ${summarize(result)}`;
-  if (result.timedOut) throw new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms (hang)${where()}`);
+  const where = () =>
+    `\n  request: ${show(call, ` wire=${JSON.stringify({ ...c.wire, injected: c.wire.injected.map((l) => text(l, 60)) })}`)}\n  result: ${summarize(result)}`;
+  if (result.timedOut)
+    throw new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms (hang)${where()}`);
   if (result.ms > REQUEST_TIMEOUT_MS) throw new Error(`took ${Math.round(result.ms)} ms${where()}`);
-  if (wire.after === 'destroy') return stats.bump(stats.outcomes, 'client closed early on purpose (no answer expected)');
+  if (wire.after === 'destroy')
+    return stats.bump(stats.outcomes, 'client closed early on purpose (no answer expected)');
   if (result.response === undefined) {
     const oversize = wire.body.byteLength > world.maxBodyBytes;
-    if (oversize && (result.error === 'ECONNRESET' || result.error === 'EPIPE')) return stats.bump(stats.outcomes, `oversize body: connection reset before the 413 was read (${result.error})`);
+    if (oversize && (result.error === 'ECONNRESET' || result.error === 'EPIPE'))
+      return stats.bump(
+        stats.outcomes,
+        `oversize body: connection reset before the 413 was read (${result.error})`,
+      );
     throw new Error(`connection closed without an answer${where()}`);
   }
   const { response } = result;
@@ -305,7 +498,9 @@ export async function runSocketCase(c: SocketCase, target: SocketTarget, stats: 
   const q = targetText.indexOf('?');
   // The injected raw lines count too when node would read them as headers (after the generated ones, as sent).
   const injected = c.wire.injected.flatMap((line): [string, string][] => {
-    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/.exec(Buffer.from(line).toString('latin1'));
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/.exec(
+      Buffer.from(line).toString('latin1'),
+    );
     return m === null ? [] : [[m[1]!, m[2]!]];
   });
   const exchange: Exchange = {
@@ -354,7 +549,17 @@ const SOCKET_PRELUDE: readonly PreludeTask[] = [
 export const SOCKET_MAX_BODY = 512;
 
 async function health(port: number): Promise<void> {
-  const result = await sendRaw({ port, pieces: [Buffer.from(`GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`)], after: 'keep', method: 'GET', timeoutMs: REQUEST_TIMEOUT_MS });
+  const result = await sendRaw({
+    port,
+    pieces: [
+      Buffer.from(
+        `GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+      ),
+    ],
+    after: 'keep',
+    method: 'GET',
+    timeoutMs: REQUEST_TIMEOUT_MS,
+  });
   if (result.response?.status !== 200) throw new Error(`health check failed: ${summarize(result)}`);
 }
 
@@ -362,14 +567,26 @@ async function health(port: number): Promise<void> {
  * `runs` socket cases against real servers (half documented and unbound, half observed and bound),
  * a health check every `batch` cases and at the end.
  */
-export async function fuzzSocket(options: { seed: number; runs: number; stats: FuzzStats; batch?: number }): Promise<void> {
+export async function fuzzSocket(options: {
+  seed: number;
+  runs: number;
+  stats: FuzzStats;
+  batch?: number;
+}): Promise<void> {
   const { seed, runs, stats, batch = 25 } = options;
   const configs: MockServerOptions[] = [
     { profile: 'documented', familyBound: false },
     { profile: 'observed', familyBound: true },
   ];
   for (let i = 0; i < configs.length; i++) {
-    const server = await startMockServer({ ...configs[i], port: 0, host: '127.0.0.1', clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) }, seed, maxBodyBytes: SOCKET_MAX_BODY });
+    const server = await startMockServer({
+      ...configs[i],
+      port: 0,
+      host: '127.0.0.1',
+      clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
+      seed,
+      maxBodyBytes: SOCKET_MAX_BODY,
+    });
     const world = new FuzzWorld(server.service, SOCKET_MAX_BODY, null);
     const target = { port: server.port, world };
     let count = 0;
@@ -380,7 +597,12 @@ export async function fuzzSocket(options: { seed: number; runs: number; stats: F
           await runSocketCase(c, target, stats);
           if (++count % batch === 0) await health(server.port);
         }),
-        { seed: seed + i, numRuns: Math.ceil(runs / configs.length), endOnFailure: true, includeErrorInReport: true },
+        {
+          seed: seed + i,
+          numRuns: Math.ceil(runs / configs.length),
+          endOnFailure: true,
+          includeErrorInReport: true,
+        },
       );
       await health(server.port);
     } catch (error) {
@@ -389,6 +611,12 @@ export async function fuzzSocket(options: { seed: number; runs: number; stats: F
     }
     // Every connection must be gone: a socket the host forgot would keep close() waiting for ever.
     const closed = await within(server.close(), 3000);
-    if (!closed) throw failure(`socket (${JSON.stringify(configs[i])})`, seed, stats, new Error('the server did not close within 3 s after the run: a connection was left open'));
+    if (!closed)
+      throw failure(
+        `socket (${JSON.stringify(configs[i])})`,
+        seed,
+        stats,
+        new Error('the server did not close within 3 s after the run: a connection was left open'),
+      );
   }
 }

@@ -12,6 +12,8 @@ it(`socket: ${RUNS} raw requests, never a crash, a hang, a 5xx unasked or an err
   const seed = fuzzSeed();
   const stats = new FuzzStats();
   await fuzzSocket({ seed, runs: RUNS, stats });
-  console.log(`fuzz socket: seed ${seed}, ${stats.cases.socket} cases, statuses ${JSON.stringify(stats.summary().statuses.socket)}`);
+  console.log(
+    `fuzz socket: seed ${seed}, ${stats.cases.socket} cases, statuses ${JSON.stringify(stats.summary().statuses.socket)}`,
+  );
   expect(stats.cases.socket).toBe(RUNS);
 });

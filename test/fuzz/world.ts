@@ -1,8 +1,25 @@
 import { ArtifactSigner } from '../../mocks/core/artifacts.ts';
 import type { CoreRequest } from '../../mocks/core/http-types.ts';
-import { createMockService, DEFAULT_ARTIFACT_TTL_MS, type MockOptions, type MockService } from '../../mocks/core/service.ts';
+import {
+  createMockService,
+  DEFAULT_ARTIFACT_TTL_MS,
+  type MockOptions,
+  type MockService,
+} from '../../mocks/core/service.ts';
 import type { TaskRecord } from '../../mocks/core/store.ts';
-import { ADMIN_TOKEN, BUILT_IN_KEYS, routeMethods, type BodySpec, type CallSpec, type IdMutation, type PathShape, type PreludeTask, type Segment, type TaskRef, type WorldSpec } from './arbitraries.ts';
+import {
+  ADMIN_TOKEN,
+  BUILT_IN_KEYS,
+  routeMethods,
+  type BodySpec,
+  type CallSpec,
+  type IdMutation,
+  type PathShape,
+  type PreludeTask,
+  type Segment,
+  type TaskRef,
+  type WorldSpec,
+} from './arbitraries.ts';
 
 export const FUZZ_ORIGIN = 'http://fuzz.test';
 const encoder = new TextEncoder();
@@ -45,12 +62,22 @@ export class FuzzWorld {
     readonly maxBodyBytes: number,
     readonly adminToken: string | null,
   ) {
-    this.keys = [...BUILT_IN_KEYS, ...service.tokens.list().map((t) => t.key).filter((k) => !(BUILT_IN_KEYS as readonly string[]).includes(k))];
+    this.keys = [
+      ...BUILT_IN_KEYS,
+      ...service.tokens
+        .list()
+        .map((t) => t.key)
+        .filter((k) => !(BUILT_IN_KEYS as readonly string[]).includes(k)),
+    ];
     this.signer = new ArtifactSigner(`videotask-mock:${service.seed}`, DEFAULT_ARTIFACT_TTL_MS);
   }
 
   static create(spec: WorldSpec): FuzzWorld {
-    const world = new FuzzWorld(createMockService(worldOptions(spec)), spec.maxBodyBytes, spec.adminToken);
+    const world = new FuzzWorld(
+      createMockService(worldOptions(spec)),
+      spec.maxBodyBytes,
+      spec.adminToken,
+    );
     for (const task of spec.prelude) world.submit(task);
     if (spec.advance > 0) world.service.clock.advance(spec.advance);
     return world;
@@ -59,17 +86,43 @@ export class FuzzWorld {
   /** A plain submission (its answer is not checked here: the fuzzed calls are). */
   submit(task: PreludeTask): void {
     const key = this.keys[task.keyIndex % this.keys.length]!;
-    const path = task.via === 'generations' ? '/v1/video/generations' : task.via === 'videos' ? '/v1/videos' : '/alt-video/api/v3/contents/generations/tasks';
-    const body = task.via === 'native' ? { model: task.model, content: [{ type: 'text', text: 'a kite' }] } : { model: task.model, prompt: 'a kite' };
-    const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const path =
+      task.via === 'generations'
+        ? '/v1/video/generations'
+        : task.via === 'videos'
+          ? '/v1/videos'
+          : '/alt-video/api/v3/contents/generations/tasks';
+    const body =
+      task.via === 'native'
+        ? { model: task.model, content: [{ type: 'text', text: 'a kite' }] }
+        : { model: task.model, prompt: 'a kite' };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+    };
     if (task.scenario !== null) headers['x-mock-scenario'] = task.scenario;
-    this.service.handle({ method: 'POST', path, query: '', headers, body: encoder.encode(JSON.stringify(body)), origin: FUZZ_ORIGIN });
+    this.service.handle({
+      method: 'POST',
+      path,
+      query: '',
+      headers,
+      body: encoder.encode(JSON.stringify(body)),
+      origin: FUZZ_ORIGIN,
+    });
   }
 
   /** The health probe run after every batch: it must answer 200. */
   healthRequest(): CoreRequest {
-    const headers: Record<string, string> = this.adminToken === null ? {} : { authorization: `Bearer ${this.adminToken}` };
-    return { method: 'GET', path: '/__mock/health', query: '', headers, origin: FUZZ_ORIGIN, remoteAddress: '127.0.0.1' };
+    const headers: Record<string, string> =
+      this.adminToken === null ? {} : { authorization: `Bearer ${this.adminToken}` };
+    return {
+      method: 'GET',
+      path: '/__mock/health',
+      query: '',
+      headers,
+      origin: FUZZ_ORIGIN,
+      remoteAddress: '127.0.0.1',
+    };
   }
 
   tasks(): TaskRecord[] {
@@ -78,7 +131,9 @@ export class FuzzWorld {
 
   callerUser(call: CallSpec): string | undefined {
     if (call.auth.kind !== 'key') return undefined;
-    return this.service.tokens.authenticate(`Bearer ${this.keys[call.auth.index % this.keys.length]!}`)?.user;
+    return this.service.tokens.authenticate(
+      `Bearer ${this.keys[call.auth.index % this.keys.length]!}`,
+    )?.user;
   }
 
   resolve(call: CallSpec): ResolvedCall {
@@ -93,7 +148,13 @@ export class FuzzWorld {
       const id = this.taskId(segment.ref, user);
       if (segment.kind === 'task') return mutateId(id, segment.mutation);
       const now = this.service.clock.now();
-      const address = new URL(this.signer.url(FUZZ_ORIGIN, id, segment.variant === 'expired' ? now - 1000 : now + this.signer.ttlMs));
+      const address = new URL(
+        this.signer.url(
+          FUZZ_ORIGIN,
+          id,
+          segment.variant === 'expired' ? now - 1000 : now + this.signer.ttlMs,
+        ),
+      );
       if (segment.variant === 'forged') address.searchParams.set('sig', '0'.repeat(32));
       if (segment.variant !== 'bare') artifactQuery = address.search.slice(1);
       return segment.variant === 'no-ext' ? id : `${id}.mp4`;
@@ -103,8 +164,10 @@ export class FuzzWorld {
 
     const headers: [string, string][] = [];
     const { auth } = call;
-    if (auth.kind === 'key') headers.push(['authorization', `${auth.scheme}${this.keys[auth.index % this.keys.length]!}`]);
-    else if (auth.kind === 'admin') headers.push(['authorization', `Bearer ${this.adminToken ?? ADMIN_TOKEN}`]);
+    if (auth.kind === 'key')
+      headers.push(['authorization', `${auth.scheme}${this.keys[auth.index % this.keys.length]!}`]);
+    else if (auth.kind === 'admin')
+      headers.push(['authorization', `Bearer ${this.adminToken ?? ADMIN_TOKEN}`]);
     else if (auth.kind === 'raw') headers.push(['authorization', auth.value]);
     if (call.contentType !== null) headers.push(['content-type', call.contentType]);
     if (call.scenario !== null) headers.push(['x-mock-scenario', call.scenario]);
@@ -114,7 +177,14 @@ export class FuzzWorld {
 
   taskId(ref: TaskRef, user: string | undefined): string {
     const all = this.tasks();
-    const pool = ref.who === 'own' ? all.filter((t) => t.owner === user) : ref.who === 'other' ? all.filter((t) => t.owner !== user) : ref.who === 'any' ? all : [];
+    const pool =
+      ref.who === 'own'
+        ? all.filter((t) => t.owner === user)
+        : ref.who === 'other'
+          ? all.filter((t) => t.owner !== user)
+          : ref.who === 'any'
+            ? all
+            : [];
     return pool.length === 0 ? missingId(ref.index) : pool[ref.index % pool.length]!.id;
   }
 }
@@ -126,53 +196,87 @@ export function missingId(n: number): string {
 
 function mutateId(id: string, mutation: IdMutation): string {
   switch (mutation) {
-    case 'none': return id;
-    case 'upper': return id.toUpperCase();
-    case 'truncate': return id.slice(0, -1);
-    case 'extend': return `${id}0`;
-    case 'encode-one': return `%${id.charCodeAt(0).toString(16).toUpperCase()}${id.slice(1)}`; // decodes to the same ID
-    case 'encode-all': return [...id].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
-    case 'broken-escape': return `${id}%E0%A4%A`;
-    case 'space': return `%20${id}`;
-    case 'unicode': return `${id}é`;
-    case 'long': return `${id}${'a'.repeat(10_000)}`;
-    case 'nul': return `${id}%00`;
-    case 'dot-dot': return '..';
-    case 'empty': return '';
+    case 'none':
+      return id;
+    case 'upper':
+      return id.toUpperCase();
+    case 'truncate':
+      return id.slice(0, -1);
+    case 'extend':
+      return `${id}0`;
+    case 'encode-one':
+      return `%${id.charCodeAt(0).toString(16).toUpperCase()}${id.slice(1)}`; // decodes to the same ID
+    case 'encode-all':
+      return [...id].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    case 'broken-escape':
+      return `${id}%E0%A4%A`;
+    case 'space':
+      return `%20${id}`;
+    case 'unicode':
+      return `${id}é`;
+    case 'long':
+      return `${id}${'a'.repeat(10_000)}`;
+    case 'nul':
+      return `${id}%00`;
+    case 'dot-dot':
+      return '..';
+    case 'empty':
+      return '';
   }
 }
 
 function reshape(path: string, shape: PathShape): string {
   switch (shape) {
-    case 'none': return path;
-    case 'trailing-slash': return `${path}/`;
-    case 'double-slash': return path.replace(/^(\/[^/]*)\//, '$1//');
-    case 'leading-double-slash': return `/${path}`;
-    case 'dot': return path.replace(/^(\/[^/]*)\//, '$1/./');
-    case 'dot-dot': return path.replace(/^(\/[^/]*)\//, '$1/x/../');
-    case 'upper': return path.toUpperCase();
-    case 'encode-literal': return path.replace(/^\/([A-Za-z_])/, (_m, c: string) => `/%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-    case 'no-leading-slash': return path.slice(1);
-    case 'absolute': return `http://127.0.0.1${path}`;
-    case 'fragment': return `${path}#frag`;
-    case 'backslash': return path.replace('/', '\\');
+    case 'none':
+      return path;
+    case 'trailing-slash':
+      return `${path}/`;
+    case 'double-slash':
+      return path.replace(/^(\/[^/]*)\//, '$1//');
+    case 'leading-double-slash':
+      return `/${path}`;
+    case 'dot':
+      return path.replace(/^(\/[^/]*)\//, '$1/./');
+    case 'dot-dot':
+      return path.replace(/^(\/[^/]*)\//, '$1/x/../');
+    case 'upper':
+      return path.toUpperCase();
+    case 'encode-literal':
+      return path.replace(
+        /^\/([A-Za-z_])/,
+        (_m, c: string) => `/%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+      );
+    case 'no-leading-slash':
+      return path.slice(1);
+    case 'absolute':
+      return `http://127.0.0.1${path}`;
+    case 'fragment':
+      return `${path}#frag`;
+    case 'backslash':
+      return path.replace('/', '\\');
   }
 }
 
 export function encodeBody(body: BodySpec, maxBodyBytes: number): Uint8Array | undefined {
   switch (body.kind) {
-    case 'none': return undefined;
-    case 'text': return encoder.encode(body.text);
-    case 'bytes': return body.bytes;
+    case 'none':
+      return undefined;
+    case 'text':
+      return encoder.encode(body.text);
+    case 'bytes':
+      return body.bytes;
     case 'sized': {
       const target = Math.max(2, maxBodyBytes + body.delta);
       const base = JSON.stringify({ model: body.model, prompt: '' }).length;
-      return encoder.encode(JSON.stringify({ model: body.model, prompt: 'a'.repeat(Math.max(1, target - base)) }));
+      return encoder.encode(
+        JSON.stringify({ model: body.model, prompt: 'a'.repeat(Math.max(1, target - base)) }),
+      );
     }
     case 'json': {
       const text = JSON.stringify(body.value) ?? 'null';
       if (body.encoding === 'utf8') return encoder.encode(text);
-      if (body.encoding === 'utf8-bom') return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+      if (body.encoding === 'utf8-bom')
+        return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
       if (body.encoding === 'utf16le') return Buffer.from(`\ufeff${text}`, 'utf16le');
       return Buffer.from(text, 'latin1');
     }
@@ -183,7 +287,26 @@ export function encodeBody(body: BodySpec, maxBodyBytes: number): Uint8Array | u
  * Header names node:http keeps only the first of when repeated (`IncomingMessage.headers`); the others
  * are joined with ", " (cookie with "; "). The core layer is fed exactly what node would give it.
  */
-const FIRST_ONLY = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
+const FIRST_ONLY = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
 
 export function nodeHeaders(list: readonly (readonly [string, string])[]): Record<string, string> {
   const headers = new Map<string, string>();
@@ -191,7 +314,8 @@ export function nodeHeaders(list: readonly (readonly [string, string])[]): Recor
     const name = rawName.toLowerCase();
     const before = headers.get(name);
     if (before === undefined) headers.set(name, value);
-    else if (!FIRST_ONLY.has(name)) headers.set(name, `${before}${name === 'cookie' ? '; ' : ', '}${value}`);
+    else if (!FIRST_ONLY.has(name))
+      headers.set(name, `${before}${name === 'cookie' ? '; ' : ', '}${value}`);
   }
   return Object.fromEntries(headers);
 }

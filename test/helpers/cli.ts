@@ -15,10 +15,25 @@ export interface CliRun {
  * Runs the real `videotask` CLI as a child process and collects its output and exit code (99 when it
  * was killed). `env` is the whole environment the process gets; `cwd` defaults to the project root.
  */
-export function runVideotask(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runVideotask(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, timeout: options.timeoutMs ?? 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 99, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      {
+        cwd: options.cwd ?? ROOT,
+        env: options.env ?? process.env,
+        timeout: options.timeoutMs ?? 30_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : 99,
+          stdout,
+          stderr,
+        }),
     );
   });
 }

@@ -14,8 +14,16 @@ export interface CoreCall {
 }
 
 /** Drives the service core in-process, as the hosts do, with a manual clock by default. */
-export function coreClient(options: MockOptions = {}): { service: MockService; call(method: string, path: string, call?: CoreCall): SeenResponse; submit(body?: Record<string, unknown>, key?: string): string } {
-  const service = createMockService({ clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) }, seed: 'test', ...options });
+export function coreClient(options: MockOptions = {}): {
+  service: MockService;
+  call(method: string, path: string, call?: CoreCall): SeenResponse;
+  submit(body?: Record<string, unknown>, key?: string): string;
+} {
+  const service = createMockService({
+    clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
+    seed: 'test',
+    ...options,
+  });
   const call = (method: string, path: string, c: CoreCall = {}): SeenResponse => {
     const headers: Record<string, string> = { ...c.headers };
     const key = c.key === undefined ? 'sk-mock-alice' : c.key;
@@ -26,11 +34,17 @@ export function coreClient(options: MockOptions = {}): { service: MockService; c
       body = encoder.encode(JSON.stringify(c.body));
       headers['content-type'] ??= 'application/json';
     }
-    return seen(service.handle({ method, path, query: c.query ?? '', headers, body, origin: ORIGIN }));
+    return seen(
+      service.handle({ method, path, query: c.query ?? '', headers, body, origin: ORIGIN }),
+    );
   };
-  const submit = (body: Record<string, unknown> = { model: 'video-pro-v1', prompt: 'a red kite' }, key = 'sk-mock-alice'): string => {
+  const submit = (
+    body: Record<string, unknown> = { model: 'video-pro-v1', prompt: 'a red kite' },
+    key = 'sk-mock-alice',
+  ): string => {
     const response = call('POST', '/v1/video/generations', { body, key });
-    if (response.status !== 200) throw new Error(`submit failed: ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== 200)
+      throw new Error(`submit failed: ${response.status} ${JSON.stringify(response.body)}`);
     return (response.body as { id: string }).id;
   };
   return { service, call, submit };

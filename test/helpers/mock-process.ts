@@ -17,12 +17,17 @@ const running = new Set<MockProcess>();
 
 /** Starts `node bin/videotask.js mock ARGS…`; `killMockProcesses()` in afterEach ends what is left. */
 export function spawnMock(...args: string[]): MockProcess {
-  const child = spawn(process.execPath, ['bin/videotask.js', 'mock', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/videotask.js', 'mock', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const handle: MockProcess = { child, stdout: () => out, stderr: () => err, exited };
   running.add(handle);
   void exited.then(() => running.delete(handle));
@@ -37,24 +42,39 @@ export function killMockProcesses(): void {
  * Waits for the listening line and for the banner line matching `until` (so what the test reads of the
  * banner is complete); returns the base URL. Fails with the output if the process exits first.
  */
-export async function listening(handle: MockProcess, until: RegExp, timeoutMs = 15_000): Promise<string> {
+export async function listening(
+  handle: MockProcess,
+  until: RegExp,
+  timeoutMs = 15_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void handle.exited.then((code) => (exitCode = code));
   while (Date.now() < deadline) {
     const match = LISTENING.exec(handle.stdout());
     if (match !== null && until.test(handle.stdout())) return match[1]!;
-    if (exitCode !== undefined) throw new Error(`exited with ${exitCode} before listening:\n${handle.stdout()}${handle.stderr()}`);
+    if (exitCode !== undefined)
+      throw new Error(
+        `exited with ${exitCode} before listening:\n${handle.stdout()}${handle.stderr()}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`no start-up lines within ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`);
+  throw new Error(
+    `no start-up lines within ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`,
+  );
 }
 
 /** The exit code, or a failure if the process has not exited within `timeoutMs`. */
 export async function exitCode(handle: MockProcess, timeoutMs: number): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(`still running after ${timeoutMs} ms:\n${handle.stdout()}${handle.stderr()}`),
+        ),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([handle.exited, timeout]);

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { exitCode, killMockProcesses, LISTENING, listening, spawnMock } from '../helpers/mock-process.ts';
+import {
+  exitCode,
+  killMockProcesses,
+  LISTENING,
+  listening,
+  spawnMock,
+} from '../helpers/mock-process.ts';
 
 /** The banner's last line: what a test reads of it is complete once this is printed. */
 const BANNER_END = /control API: .*\n/;
@@ -25,7 +31,14 @@ describe('videotask mock', () => {
   it('serves a task from submission to download at --speed 100, then exits 0 on SIGTERM', async () => {
     const mock = spawnMock('--port', '0', '--seed', '5', '--speed', '100');
     const base = await listening(mock, BANNER_END);
-    for (const key of ['sk-mock-alice', 'sk-mock-bob', 'sk-mock-vip', 'sk-mock-limited', 'sk-mock-broke']) expect(mock.stdout()).toContain(key);
+    for (const key of [
+      'sk-mock-alice',
+      'sk-mock-bob',
+      'sk-mock-vip',
+      'sk-mock-limited',
+      'sk-mock-broke',
+    ])
+      expect(mock.stdout()).toContain(key);
     expect(mock.stdout()).toMatch(/seed 5/);
 
     const submitted = await submit(base, 'sk-mock-alice');
@@ -35,14 +48,20 @@ describe('videotask mock', () => {
     let status = '';
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
-      const task = (await (await fetch(`${base}/v1/videos/${id}`, { headers: { authorization: 'Bearer sk-mock-alice' } })).json()) as { status: string };
+      const task = (await (
+        await fetch(`${base}/v1/videos/${id}`, {
+          headers: { authorization: 'Bearer sk-mock-alice' },
+        })
+      ).json()) as { status: string };
       status = task.status;
       if (status === 'completed' || status === 'failed') break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(status).toBe('completed');
 
-    const content = await fetch(`${base}/v1/videos/${id}/content`, { headers: { authorization: 'Bearer sk-mock-alice' } });
+    const content = await fetch(`${base}/v1/videos/${id}/content`, {
+      headers: { authorization: 'Bearer sk-mock-alice' },
+    });
     expect(content.status).toBe(200);
     expect(content.headers.get('content-type')).toBe('video/mp4');
     const bytes = new Uint8Array(await content.arrayBuffer());
@@ -68,7 +87,10 @@ describe('videotask mock', () => {
 
   it('accepts the keys of a --config file and prints them masked', async () => {
     const config = join(dir, 'tokens.json');
-    writeFileSync(config, JSON.stringify({ tokens: [{ key: TEAM_KEY, user: 'carol', group: 'default' }] }));
+    writeFileSync(
+      config,
+      JSON.stringify({ tokens: [{ key: TEAM_KEY, user: 'carol', group: 'default' }] }),
+    );
     const mock = spawnMock('--port', '0', '--seed', '5', '--config', config);
     const base = await listening(mock, BANNER_END);
     expect(mock.stdout()).toMatch(/sk-…abcd\s+user carol, group default/);
@@ -78,9 +100,13 @@ describe('videotask mock', () => {
     const submitted = await submit(base, TEAM_KEY);
     expect(submitted.status).toBe(200);
     const { id } = (await submitted.json()) as { id: string };
-    const asCarol = await fetch(`${base}/v1/videos/${id}`, { headers: { authorization: `Bearer ${TEAM_KEY}` } });
+    const asCarol = await fetch(`${base}/v1/videos/${id}`, {
+      headers: { authorization: `Bearer ${TEAM_KEY}` },
+    });
     expect(asCarol.status).toBe(200);
-    const asAlice = await fetch(`${base}/v1/videos/${id}`, { headers: { authorization: 'Bearer sk-mock-alice' } });
+    const asAlice = await fetch(`${base}/v1/videos/${id}`, {
+      headers: { authorization: 'Bearer sk-mock-alice' },
+    });
     expect(asAlice.status).toBe(404);
   });
 
@@ -106,6 +132,12 @@ describe('videotask mock', () => {
     expect(await exitCode(second, 10_000)).toBe(1);
     expect(second.stderr()).toMatch(new RegExp(`port ${port} is in use`));
     // The first one is unaffected.
-    expect((await fetch(`http://127.0.0.1:${port}/v1/models`, { headers: { authorization: 'Bearer sk-mock-alice' } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`http://127.0.0.1:${port}/v1/models`, {
+          headers: { authorization: 'Bearer sk-mock-alice' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -8,7 +8,10 @@ const control = new SpecValidators(controlSpec);
 
 function expectControl(operationId: string, response: SeenResponse): void {
   const declared = control.response(operationId, response.status);
-  expect(declared, `${operationId} answered ${response.status}, not declared in spec/mock-control.yaml`).toBeDefined();
+  expect(
+    declared,
+    `${operationId} answered ${response.status}, not declared in spec/mock-control.yaml`,
+  ).toBeDefined();
   const schema = declared!.body('application/json');
   if (schema !== undefined) expect(schema.validateFull(response.body).errors).toEqual([]);
 }
@@ -22,11 +25,21 @@ describe('control API (spec/mock-control.yaml)', () => {
     expect(before.body).toMatchObject({ mode: 'manual', speed: 1 });
     const advanced = call('POST', '/__mock/clock/advance', { key: null, body: { ms: 600_000 } });
     expectControl('advanceMockClock', advanced);
-    expect((advanced.body as { now: number }).now).toBe((before.body as { now: number }).now + 600_000);
+    expect((advanced.body as { now: number }).now).toBe(
+      (before.body as { now: number }).now + 600_000,
+    );
     expect((call('GET', `/v1/videos/${id}`).body as { status: string }).status).toBe('completed');
   });
 
-  it.each([{ ms: -1 }, { ms: 1.5 }, { ms: '10' }, {}, { ms: 10, extra: true }, { ms: 1e308 }, { ms: 315_360_000_001 }])('refuses a bad advance %j with a 400 naming ms', (body) => {
+  it.each([
+    { ms: -1 },
+    { ms: 1.5 },
+    { ms: '10' },
+    {},
+    { ms: 10, extra: true },
+    { ms: 1e308 },
+    { ms: 315_360_000_001 },
+  ])('refuses a bad advance %j with a 400 naming ms', (body) => {
     const { call } = coreClient();
     const response = call('POST', '/__mock/clock/advance', { key: null, body });
     expectControl('advanceMockClock', response);
@@ -40,14 +53,25 @@ describe('control API (spec/mock-control.yaml)', () => {
     service.clock.advance(1_000); // queues last at least 2 s
     const list = call('GET', '/__mock/tasks', { key: null });
     expectControl('listMockTasks', list);
-    const tasks = (list.body as { tasks: { id: string; owner: string; status: string; plan: { queueMs: number } }[] }).tasks;
+    const tasks = (
+      list.body as {
+        tasks: { id: string; owner: string; status: string; plan: { queueMs: number } }[];
+      }
+    ).tasks;
     expect(tasks.map((t) => t.owner)).toEqual(['alice', 'bob']);
     expect(JSON.stringify(list.body)).not.toMatch(/sk-mock/);
     const onlyBob = call('GET', '/__mock/tasks', { key: null, query: 'owner=bob' });
     expect((onlyBob.body as { tasks: unknown[] }).tasks).toHaveLength(1);
     const one = call('GET', `/__mock/tasks/${a}`, { key: null });
     expectControl('getMockTask', one);
-    expect(one.body).toMatchObject({ id: a, owner: 'alice', model: 'video-pro-v1', status: 'queued', charge: { seconds: 5, quota: 2.5 }, channelType: 54 });
+    expect(one.body).toMatchObject({
+      id: a,
+      owner: 'alice',
+      model: 'video-pro-v1',
+      status: 'queued',
+      charge: { seconds: 5, quota: 2.5 },
+      channelType: 54,
+    });
     expectControl('getMockTask', call('GET', '/__mock/tasks/task_nope', { key: null }));
   });
 
@@ -57,13 +81,24 @@ describe('control API (spec/mock-control.yaml)', () => {
     const plan = service.store.get(id)!.plan;
     service.clock.advance(plan.queueMs + plan.runMs / 2);
     const before = (call('GET', `/v1/videos/${id}`).body as { progress: number }).progress;
-    const forced = call('POST', `/__mock/tasks/${id}/outcome`, { key: null, body: { outcome: 'fail', code: 'ContentPolicy', message: 'blocked', afterMs: 5_000 } });
+    const forced = call('POST', `/__mock/tasks/${id}/outcome`, {
+      key: null,
+      body: { outcome: 'fail', code: 'ContentPolicy', message: 'blocked', afterMs: 5_000 },
+    });
     expectControl('forceMockTaskOutcome', forced);
     expect(forced.body).toMatchObject({ status: 'in_progress' });
-    expect((call('GET', `/v1/videos/${id}`).body as { progress: number }).progress).toBeGreaterThanOrEqual(before);
+    expect(
+      (call('GET', `/v1/videos/${id}`).body as { progress: number }).progress,
+    ).toBeGreaterThanOrEqual(before);
     service.clock.advance(5_000);
-    expect(call('GET', `/v1/videos/${id}`).body).toMatchObject({ status: 'failed', error: { code: 'ContentPolicy', message: 'blocked' } });
-    const again = call('POST', `/__mock/tasks/${id}/outcome`, { key: null, body: { outcome: 'succeed' } });
+    expect(call('GET', `/v1/videos/${id}`).body).toMatchObject({
+      status: 'failed',
+      error: { code: 'ContentPolicy', message: 'blocked' },
+    });
+    const again = call('POST', `/__mock/tasks/${id}/outcome`, {
+      key: null,
+      body: { outcome: 'succeed' },
+    });
     expectControl('forceMockTaskOutcome', again);
     expect(again.status).toBe(409);
   });
@@ -72,14 +107,24 @@ describe('control API (spec/mock-control.yaml)', () => {
     const { call, submit, service } = coreClient();
     const done = submit();
     const stuck = submit();
-    expect(call('POST', `/__mock/tasks/${done}/outcome`, { key: null, body: { outcome: 'succeed' } }).body).toMatchObject({ status: 'completed' });
+    expect(
+      call('POST', `/__mock/tasks/${done}/outcome`, { key: null, body: { outcome: 'succeed' } })
+        .body,
+    ).toMatchObject({ status: 'completed' });
     call('POST', `/__mock/tasks/${stuck}/outcome`, { key: null, body: { outcome: 'stuck' } });
     service.clock.advance(24 * 3_600_000);
-    expect((call('GET', `/v1/videos/${stuck}`).body as { status: string }).status).toBe('in_progress');
+    expect((call('GET', `/v1/videos/${stuck}`).body as { status: string }).status).toBe(
+      'in_progress',
+    );
     expect(call('GET', `/v1/videos/${done}/content`).status).toBe(200);
   });
 
-  it.each([{ outcome: 'explode' }, { outcome: 'fail', code: '' }, { outcome: 'succeed', afterMs: -5 }, { outcome: 'succeed', when: 1 }])('refuses a bad forced outcome %j', (body) => {
+  it.each([
+    { outcome: 'explode' },
+    { outcome: 'fail', code: '' },
+    { outcome: 'succeed', afterMs: -5 },
+    { outcome: 'succeed', when: 1 },
+  ])('refuses a bad forced outcome %j', (body) => {
     const { call, submit } = coreClient();
     const id = submit();
     const response = call('POST', `/__mock/tasks/${id}/outcome`, { key: null, body });
@@ -91,20 +136,44 @@ describe('control API (spec/mock-control.yaml)', () => {
     const { call } = coreClient();
     const response = call('GET', '/__mock/scenarios', { key: null });
     expectControl('listMockScenarios', response);
-    expect((response.body as { scenarios: { name: string }[] }).scenarios.map((s) => s.name)).toEqual(['succeed', 'fail', 'fail-at-submit', 'slow', 'stuck', 'unknown', 'flaky', 'rate-limit']);
+    expect(
+      (response.body as { scenarios: { name: string }[] }).scenarios.map((s) => s.name),
+    ).toEqual([
+      'succeed',
+      'fail',
+      'fail-at-submit',
+      'slow',
+      'stuck',
+      'unknown',
+      'flaky',
+      'rate-limit',
+    ]);
   });
 
   it('binds and unbinds the second family, and reset restores the start-up state', () => {
     const { call, submit, service } = coreClient();
-    expect(call('GET', '/__mock/family', { key: null }).body).toMatchObject({ bound: false, channelType: 54, pluginVersion: '1.0.5' });
+    expect(call('GET', '/__mock/family', { key: null }).body).toMatchObject({
+      bound: false,
+      channelType: 54,
+      pluginVersion: '1.0.5',
+    });
     const bound = call('PUT', '/__mock/family', { key: null, body: { bound: true } });
     expectControl('setMockFamily', bound);
     expect(bound.body).toMatchObject({ bound: true, channelType: 61 });
-    expectControl('setMockFamily', call('PUT', '/__mock/family', { key: null, body: { bound: 'yes' } }));
+    expectControl(
+      'setMockFamily',
+      call('PUT', '/__mock/family', { key: null, body: { bound: 'yes' } }),
+    );
     submit();
     const health = call('GET', '/__mock/health', { key: null });
     expectControl('getMockHealth', health);
-    expect(health.body).toMatchObject({ status: 'ok', profile: 'documented', tasks: 1, family: { bound: true }, defects: [] });
+    expect(health.body).toMatchObject({
+      status: 'ok',
+      profile: 'documented',
+      tasks: 1,
+      family: { bound: true },
+      defects: [],
+    });
     expectControl('resetMock', call('POST', '/__mock/reset', { key: null }));
     expect(service.store.size).toBe(0);
     expect(service.family.bound).toBe(false);
@@ -113,7 +182,14 @@ describe('control API (spec/mock-control.yaml)', () => {
   it('is refused from a non-loopback peer, and needs the admin token when one is set', () => {
     const open = createMockService({ clock: { mode: 'manual' } });
     const ask = (service: typeof open, remoteAddress: string, authorization?: string) =>
-      service.handle({ method: 'GET', path: '/__mock/clock', query: '', headers: authorization === undefined ? {} : { authorization }, origin: ORIGIN, remoteAddress }).status;
+      service.handle({
+        method: 'GET',
+        path: '/__mock/clock',
+        query: '',
+        headers: authorization === undefined ? {} : { authorization },
+        origin: ORIGIN,
+        remoteAddress,
+      }).status;
     expect(ask(open, '127.0.0.1')).toBe(200);
     expect(ask(open, '::ffff:127.0.0.1')).toBe(200);
     expect(ask(open, '::1')).toBe(200);

@@ -4,7 +4,13 @@ import { isDeepStrictEqual, promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { sampleVideo, snapshot } from '../../mocks/index.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
-import { canTransition, fromWrapperStatus, missingFields, serviceContract, type VideoStatus } from '../../src/spec/index.ts';
+import {
+  canTransition,
+  fromWrapperStatus,
+  missingFields,
+  serviceContract,
+  type VideoStatus,
+} from '../../src/spec/index.ts';
 import type { SeenResponse } from '../helpers/conformance.ts';
 import { coreClient } from '../helpers/core-client.ts';
 
@@ -15,8 +21,29 @@ const KEYS = { alice: 'sk-mock-alice', bob: 'sk-mock-bob', none: null } as const
 const MISSING = `task_${'x'.repeat(32)}`;
 const KITE = { model: 'video-pro-v1', prompt: 'a red kite' };
 
-type Task = { id: string; task_id?: string; object: string; model: string; status: string; progress: number; created_at?: number; completed_at?: number; metadata?: { url?: string }; error?: unknown };
-type Wrapper = { code: string; message: string; data: { task_id: string; status: string; progress: string; result_url?: string; fail_reason: string } };
+type Task = {
+  id: string;
+  task_id?: string;
+  object: string;
+  model: string;
+  status: string;
+  progress: number;
+  created_at?: number;
+  completed_at?: number;
+  metadata?: { url?: string };
+  error?: unknown;
+};
+type Wrapper = {
+  code: string;
+  message: string;
+  data: {
+    task_id: string;
+    status: string;
+    progress: string;
+    result_url?: string;
+    fail_reason: string;
+  };
+};
 
 // ---------------------------------------------------------------------------------------------------
 // A client with the defects, and a way to move one task to a point of its own plan.
@@ -30,19 +57,31 @@ function client(defects: readonly string[] = []): Client {
 /** Moves the clock to `fraction` of the task's run (0: it starts running, 1: it finishes) plus `extraMs`. */
 function moveTo({ service }: Client, id: string, fraction: number, extraMs = 0): void {
   const task = service.store.get(id)!;
-  const target = task.createdAt + task.plan.queueMs + Math.ceil(task.plan.runMs * fraction) + extraMs;
+  const target =
+    task.createdAt + task.plan.queueMs + Math.ceil(task.plan.runMs * fraction) + extraMs;
   if (target > service.clock.now()) service.clock.advance(target - service.clock.now());
 }
 
-const video = (c: Client, id: string, key: string | null = KEYS.alice) => c.call('GET', `/v1/videos/${id}`, { key });
-const wrapper = (c: Client, id: string, key: string | null = KEYS.alice) => c.call('GET', `/v1/video/generations/${id}`, { key });
-const content = (c: Client, id: string, key: string | null = KEYS.alice, method = 'GET') => c.call(method, `/v1/videos/${id}/content`, { key });
+const video = (c: Client, id: string, key: string | null = KEYS.alice) =>
+  c.call('GET', `/v1/videos/${id}`, { key });
+const wrapper = (c: Client, id: string, key: string | null = KEYS.alice) =>
+  c.call('GET', `/v1/video/generations/${id}`, { key });
+const content = (c: Client, id: string, key: string | null = KEYS.alice, method = 'GET') =>
+  c.call(method, `/v1/videos/${id}/content`, { key });
 const failing = (c: Client) => c.submit({ ...KITE, prompt: 'a storm [mock:fail]' });
 
 // ---------------------------------------------------------------------------------------------------
 // The fixed scripted session: every response, labelled, with what the test needs to know of it.
 
-type Op = 'submit' | 'submit-empty' | 'video' | 'wrapper' | 'content' | 'content-head' | 'content-range' | 'models';
+type Op =
+  | 'submit'
+  | 'submit-empty'
+  | 'video'
+  | 'wrapper'
+  | 'content'
+  | 'content-head'
+  | 'content-range'
+  | 'models';
 type Who = keyof typeof KEYS;
 
 interface Step {
@@ -64,23 +103,55 @@ function session(defects: readonly string[]): Step[] {
   const steps: Step[] = [];
   const ids: Partial<Record<'A' | 'B' | 'missing', string>> = { missing: MISSING };
   const lastTaskId = () => [...service.store.values()].at(-1)!.id;
-  const record = (label: string, op: Op, who: Who, task: Step['task'], send: (id: string) => SeenResponse) => {
-    const record = task === undefined || task === 'missing' ? undefined : service.store.get(ids[task]!);
-    const snap = record === undefined ? undefined : snapshot(record.createdAt, record.plan, service.clock.now());
+  const record = (
+    label: string,
+    op: Op,
+    who: Who,
+    task: Step['task'],
+    send: (id: string) => SeenResponse,
+  ) => {
+    const record =
+      task === undefined || task === 'missing' ? undefined : service.store.get(ids[task]!);
+    const snap =
+      record === undefined
+        ? undefined
+        : snapshot(record.createdAt, record.plan, service.clock.now());
     const response = send(task === undefined ? '' : ids[task]!);
-    steps.push({ label, op, who, task, status: snap?.status, sinceFinishMs: snap?.finishedAt === undefined ? undefined : service.clock.now() - snap.finishedAt, response });
+    steps.push({
+      label,
+      op,
+      who,
+      task,
+      status: snap?.status,
+      sinceFinishMs:
+        snap?.finishedAt === undefined ? undefined : service.clock.now() - snap.finishedAt,
+      response,
+    });
   };
 
-  record('alice submits A', 'submit', 'alice', undefined, () => call('POST', '/v1/video/generations', { body: KITE }));
+  record('alice submits A', 'submit', 'alice', undefined, () =>
+    call('POST', '/v1/video/generations', { body: KITE }),
+  );
   ids.A = lastTaskId();
-  record('alice submits B (fails)', 'submit', 'alice', undefined, () => call('POST', '/v1/videos', { body: { ...KITE, prompt: 'a storm' }, headers: { 'x-mock-scenario': 'fail' } }));
+  record('alice submits B (fails)', 'submit', 'alice', undefined, () =>
+    call('POST', '/v1/videos', {
+      body: { ...KITE, prompt: 'a storm' },
+      headers: { 'x-mock-scenario': 'fail' },
+    }),
+  );
   ids.B = lastTaskId();
 
   const start = service.clock.now();
   const planOf = (t: 'A' | 'B') => service.store.get(ids[t]!)!.plan;
   const end = (t: 'A' | 'B') => planOf(t).queueMs + planOf(t).runMs;
   const a = planOf('A');
-  const points = [1_000, ...[0.25, 0.5, 0.75].map((f) => a.queueMs + Math.round(a.runMs * f)), end('A') + 1_000, end('B') + 1_000, Math.max(end('A'), end('B')) + 60_000];
+  const points = [
+    1_000,
+    ...[0.25, 0.5, 0.75].map((f) => a.queueMs + Math.round(a.runMs * f)),
+    end('A') + 1_000,
+    end('B') + 1_000,
+    Math.max(end('A'), end('B')) + 60_000,
+  ];
   for (const at of [...new Set(points)].sort((x, y) => x - y)) {
     service.clock.advance(start + at - service.clock.now());
     const when = `t+${(at / 1000).toFixed(1)}s`;
@@ -90,8 +161,12 @@ function session(defects: readonly string[]): Step[] {
       record(`${when} alice downloads ${t}`, 'content', 'alice', t, (id) => content(c, id));
     }
   }
-  record('HEAD content of A', 'content-head', 'alice', 'A', (id) => content(c, id, KEYS.alice, 'HEAD'));
-  record('range of A', 'content-range', 'alice', 'A', (id) => call('GET', `/v1/videos/${id}/content`, { headers: { range: 'bytes=0-99' } }));
+  record('HEAD content of A', 'content-head', 'alice', 'A', (id) =>
+    content(c, id, KEYS.alice, 'HEAD'),
+  );
+  record('range of A', 'content-range', 'alice', 'A', (id) =>
+    call('GET', `/v1/videos/${id}/content`, { headers: { range: 'bytes=0-99' } }),
+  );
   record('bob polls A', 'video', 'bob', 'A', (id) => video(c, id, KEYS.bob));
   record('bob polls A (wrapper)', 'wrapper', 'bob', 'A', (id) => wrapper(c, id, KEYS.bob));
   record('bob downloads A', 'content', 'bob', 'A', (id) => content(c, id, KEYS.bob));
@@ -101,12 +176,20 @@ function session(defects: readonly string[]): Step[] {
   record('no key polls A', 'video', 'none', 'A', (id) => video(c, id, null));
   record('no key polls A (wrapper)', 'wrapper', 'none', 'A', (id) => wrapper(c, id, null));
   record('no key downloads A', 'content', 'none', 'A', (id) => content(c, id, null));
-  record('no key lists models', 'models', 'none', undefined, () => call('GET', '/v1/models', { key: null }));
-  record('no key submits', 'submit', 'none', undefined, () => call('POST', '/v1/video/generations', { body: KITE, key: null }));
+  record('no key lists models', 'models', 'none', undefined, () =>
+    call('GET', '/v1/models', { key: null }),
+  );
+  record('no key submits', 'submit', 'none', undefined, () =>
+    call('POST', '/v1/video/generations', { body: KITE, key: null }),
+  );
   record('alice lists models', 'models', 'alice', undefined, () => call('GET', '/v1/models'));
   // Last: a defect that accepts them creates tasks, which draws from the seeded random.
-  record('alice submits an empty prompt', 'submit-empty', 'alice', undefined, () => call('POST', '/v1/video/generations', { body: { ...KITE, prompt: '' } }));
-  record('alice submits a blank prompt', 'submit-empty', 'alice', undefined, () => call('POST', '/v1/videos', { body: { ...KITE, prompt: '  \n ' } }));
+  record('alice submits an empty prompt', 'submit-empty', 'alice', undefined, () =>
+    call('POST', '/v1/video/generations', { body: { ...KITE, prompt: '' } }),
+  );
+  record('alice submits a blank prompt', 'submit-empty', 'alice', undefined, () =>
+    call('POST', '/v1/videos', { body: { ...KITE, prompt: '  \n ' } }),
+  );
   return steps;
 }
 
@@ -116,7 +199,8 @@ function session(defects: readonly string[]): Step[] {
 const own = (s: Step) => s.who === 'alice' && (s.task === 'A' || s.task === 'B');
 const ok = (s: Step) => s.response.status === 200;
 const query = (s: Step) => own(s) && (s.op === 'video' || s.op === 'wrapper');
-const running = (s: Step) => s.status === 'queued' || s.status === 'in_progress' || s.status === 'unknown';
+const running = (s: Step) =>
+  s.status === 'queued' || s.status === 'in_progress' || s.status === 'unknown';
 const downloads = (s: Step) => own(s) && s.op.startsWith('content');
 
 type Case = readonly [name: string, changes: (s: Step) => boolean, shows: () => void];
@@ -137,7 +221,9 @@ const CASES: readonly Case[] = [
     (s) => ok(s) && (s.op === 'submit' || (own(s) && s.op === 'video')),
     () => {
       const c = client(['wrong-object']);
-      expect((c.call('POST', '/v1/video/generations', { body: KITE }).body as Task).object).toBe('video.generation');
+      expect((c.call('POST', '/v1/video/generations', { body: KITE }).body as Task).object).toBe(
+        'video.generation',
+      );
     },
   ],
   [
@@ -156,7 +242,9 @@ const CASES: readonly Case[] = [
     () => {
       const c = client(['submission-without-created-at']);
       const submitted = c.call('POST', '/v1/video/generations', { body: KITE }).body as Task;
-      expect(missingFields(submitted, lifecycle.presence.onSubmission.fields)).toEqual(['created_at']);
+      expect(missingFields(submitted, lifecycle.presence.onSubmission.fields)).toEqual([
+        'created_at',
+      ]);
       expect((video(c, submitted.id).body as Task).created_at).toBeTypeOf('number');
     },
   ],
@@ -169,7 +257,9 @@ const CASES: readonly Case[] = [
       moveTo(c, id, 1, 1);
       const task = video(c, id).body as Task;
       expect(task.status).toBe('completed');
-      expect(missingFields(task, lifecycle.presence.byStatus.completed!.fields)).toEqual(['completed_at']);
+      expect(missingFields(task, lifecycle.presence.byStatus.completed!.fields)).toEqual([
+        'completed_at',
+      ]);
     },
   ],
   [
@@ -180,7 +270,9 @@ const CASES: readonly Case[] = [
       const id = c.submit();
       moveTo(c, id, 1, 1);
       const task = video(c, id).body as Task;
-      expect(missingFields(task, lifecycle.presence.byStatus.completed!.fields)).toEqual(['metadata.url']);
+      expect(missingFields(task, lifecycle.presence.byStatus.completed!.fields)).toEqual([
+        'metadata.url',
+      ]);
       expect((wrapper(c, id).body as Wrapper).data.result_url).toMatch(/^http/);
     },
   ],
@@ -193,7 +285,11 @@ const CASES: readonly Case[] = [
       moveTo(c, id, 1, 1);
       const task = video(c, id).body as Task;
       expect(task.status).toBe('failed');
-      expect(missingFields(task, lifecycle.presence.byStatus.failed!.fields)).toEqual(['error', 'error.code', 'error.message']);
+      expect(missingFields(task, lifecycle.presence.byStatus.failed!.fields)).toEqual([
+        'error',
+        'error.code',
+        'error.message',
+      ]);
     },
   ],
   [
@@ -230,9 +326,15 @@ const CASES: readonly Case[] = [
       const c = client(['progress-decrease']);
       const id = c.submit();
       moveTo(c, id, 0.25);
-      const first = [(video(c, id).body as Task).progress, parseInt((wrapper(c, id).body as Wrapper).data.progress, 10)];
+      const first = [
+        (video(c, id).body as Task).progress,
+        parseInt((wrapper(c, id).body as Wrapper).data.progress, 10),
+      ];
       moveTo(c, id, 0.75);
-      const later = [(video(c, id).body as Task).progress, parseInt((wrapper(c, id).body as Wrapper).data.progress, 10)];
+      const later = [
+        (video(c, id).body as Task).progress,
+        parseInt((wrapper(c, id).body as Wrapper).data.progress, 10),
+      ];
       expect(later[0]!).toBeLessThan(first[0]!);
       expect(later).toEqual([later[0], later[0]]); // both forms tell the same (wrong) story
     },
@@ -270,7 +372,13 @@ const CASES: readonly Case[] = [
       const response = video(c, id);
       expect((response.body as Task).status).toBe('processing');
       expect(lifecycle.states.values).not.toContain('processing');
-      expect(validators.response('getVideo', 200)!.body(response.contentType)!.validate(response.body).errors.join()).toMatch(/status/);
+      expect(
+        validators
+          .response('getVideo', 200)!
+          .body(response.contentType)!
+          .validate(response.body)
+          .errors.join(),
+      ).toMatch(/status/);
       expect((wrapper(c, id).body as Wrapper).data.status).toBe('IN_PROGRESS');
     },
   ],
@@ -307,7 +415,10 @@ const CASES: readonly Case[] = [
       const c = client(['wrapper-failure-status']);
       const id = failing(c);
       moveTo(c, id, 1, 1);
-      expect((wrapper(c, id).body as Wrapper).data).toMatchObject({ status: 'ERROR', fail_reason: '' });
+      expect((wrapper(c, id).body as Wrapper).data).toMatchObject({
+        status: 'ERROR',
+        fail_reason: '',
+      });
     },
   ],
   [
@@ -315,7 +426,10 @@ const CASES: readonly Case[] = [
     (s) => s.op === 'wrapper' && own(s) && ok(s),
     () => {
       const c = client(['wrapper-success-message']);
-      expect(wrapper(c, c.submit()).body as Wrapper).toMatchObject({ code: 'success', message: 'ok' });
+      expect(wrapper(c, c.submit()).body as Wrapper).toMatchObject({
+        code: 'success',
+        message: 'ok',
+      });
     },
   ],
   [
@@ -339,8 +453,14 @@ const CASES: readonly Case[] = [
       expect((video(c, id).body as Task).status).toBe('queued');
       const response = content(c, id);
       expect(response).toMatchObject({ status: 200, contentType: 'video/mp4' });
-      expect(Buffer.from(response.body as Uint8Array).equals(Buffer.from(sampleVideo().bytes))).toBe(true);
-      expect(content(c, id, KEYS.alice, 'HEAD')).toEqual({ status: 200, contentType: 'video/mp4', body: undefined });
+      expect(
+        Buffer.from(response.body as Uint8Array).equals(Buffer.from(sampleVideo().bytes)),
+      ).toBe(true);
+      expect(content(c, id, KEYS.alice, 'HEAD')).toEqual({
+        status: 200,
+        contentType: 'video/mp4',
+        body: undefined,
+      });
     },
   ],
   [
@@ -353,7 +473,9 @@ const CASES: readonly Case[] = [
       const response = content(c, id);
       expect(response.status).toBe(200);
       expect(response.contentType).toMatch(/^application\/json/);
-      expect((response.body as { url: string }).url).toBe((video(c, id).body as Task).metadata!.url);
+      expect((response.body as { url: string }).url).toBe(
+        (video(c, id).body as Task).metadata!.url,
+      );
     },
   ],
   [
@@ -403,7 +525,10 @@ const CASES: readonly Case[] = [
     (s) => s.op === 'submit-empty',
     () => {
       const c = client(['empty-prompt-accepted']);
-      for (const prompt of ['', '   ']) expect(c.call('POST', '/v1/video/generations', { body: { ...KITE, prompt } }).status).toBe(200);
+      for (const prompt of ['', '   '])
+        expect(c.call('POST', '/v1/video/generations', { body: { ...KITE, prompt } }).status).toBe(
+          200,
+        );
       expect(c.service.store.size).toBe(2);
     },
   ],
@@ -439,21 +564,31 @@ describe('defect catalogue', () => {
     for (const name of names) expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
   });
 
-  it.each(defects.map((d) => [d.name, d] as const))('%s names rules that exist and a one-line description', (_name, defect) => {
-    expect(defect.breaks.length).toBeGreaterThan(0);
-    for (const id of defect.breaks) expect(lifecycle.rules.has(id), `unknown rule ${id}`).toBe(true);
-    expect(defect.description).toMatch(/^[^\n]{10,140}$/);
-    expect(defect.before ?? defect.after).toBeDefined();
-  });
+  it.each(defects.map((d) => [d.name, d] as const))(
+    '%s names rules that exist and a one-line description',
+    (_name, defect) => {
+      expect(defect.breaks.length).toBeGreaterThan(0);
+      for (const id of defect.breaks)
+        expect(lifecycle.rules.has(id), `unknown rule ${id}`).toBe(true);
+      expect(defect.description).toMatch(/^[^\n]{10,140}$/);
+      expect(defect.before ?? defect.after).toBeDefined();
+    },
+  );
 
   it('refuses an unknown defect naming --list-defects', () => {
     expect(() => resolveDefects(['nope'])).toThrow(/"nope".*--list-defects/);
   });
 
   it('lists one line per defect from the CLI and exits 0', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/videotask.js', 'mock', '--list-defects'], { cwd: ROOT });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['bin/videotask.js', 'mock', '--list-defects'],
+      { cwd: ROOT },
+    );
     const lines = stdout.trimEnd().split('\n');
-    expect(lines.map((line) => /^(\S+) {2,}(\S.*)$/.exec(line)?.slice(1))).toEqual(defects.map((d) => [d.name, d.description]));
+    expect(lines.map((line) => /^(\S+) {2,}(\S.*)$/.exec(line)?.slice(1))).toEqual(
+      defects.map((d) => [d.name, d.description]),
+    );
   });
 });
 
@@ -461,9 +596,15 @@ describe('each defect', () => {
   const clean = session([]);
 
   it('runs a session in which the clean mock keeps the contract it is compared against', () => {
-    expect(clean.map((s) => `${s.label}: ${s.response.status}`)).toContain('alice submits an empty prompt: 400');
-    expect(new Set(clean.filter((s) => s.task === 'A').map((s) => s.status))).toEqual(new Set(['queued', 'in_progress', 'completed']));
-    expect(new Set(clean.filter((s) => s.task === 'B').map((s) => s.status))).toEqual(new Set(['queued', 'in_progress', 'failed']));
+    expect(clean.map((s) => `${s.label}: ${s.response.status}`)).toContain(
+      'alice submits an empty prompt: 400',
+    );
+    expect(new Set(clean.filter((s) => s.task === 'A').map((s) => s.status))).toEqual(
+      new Set(['queued', 'in_progress', 'completed']),
+    );
+    expect(new Set(clean.filter((s) => s.task === 'B').map((s) => s.status))).toEqual(
+      new Set(['queued', 'in_progress', 'failed']),
+    );
     expect(clean.some((s) => s.status === 'completed' && s.sinceFinishMs! >= 30_000)).toBe(true);
   });
 
@@ -472,7 +613,9 @@ describe('each defect', () => {
   it.each(CASES)('%s changes nothing else in a scripted session', (name, changes) => {
     const broken = session([name]);
     expect(broken.map((s) => s.label)).toEqual(clean.map((s) => s.label));
-    const changed = broken.filter((s, i) => !isDeepStrictEqual(s.response, clean[i]!.response)).map((s) => s.label);
+    const changed = broken
+      .filter((s, i) => !isDeepStrictEqual(s.response, clean[i]!.response))
+      .map((s) => s.label);
     const expected = clean.filter(changes).map((s) => s.label);
     expect(expected.length, 'the session exercises the defect').toBeGreaterThan(0);
     expect(changed).toEqual(expected);

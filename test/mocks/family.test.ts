@@ -5,23 +5,50 @@ import { coreClient } from '../helpers/core-client.ts';
 const NATIVE = '/alt-video/api/v3/contents/generations/tasks';
 const nativeBody = (model = 'alt-video-v2', extra: Record<string, unknown> = {}) => ({
   model,
-  content: [{ type: 'text', text: 'a paper boat' }, { type: 'image_url', image_url: { url: 'https://images.example.com/boat.png' } }],
+  content: [
+    { type: 'text', text: 'a paper boat' },
+    { type: 'image_url', image_url: { url: 'https://images.example.com/boat.png' } },
+  ],
   duration: 5,
   ratio: '16:9',
   ...extra,
 });
-const openaiBody = (model = 'alt-video-v2', metadata: Record<string, unknown> = {}) => ({ model, prompt: 'a paper boat', metadata: { duration: 5, ...metadata } });
+const openaiBody = (model = 'alt-video-v2', metadata: Record<string, unknown> = {}) => ({
+  model,
+  prompt: 'a paper boat',
+  metadata: { duration: 5, ...metadata },
+});
 type Task = { id: string; status: string; model: string; metadata?: { url: string } };
-type Native = { id: string; status: string; content?: { video_url: string }; usage?: { total_tokens: number }; error?: { code: string } };
+type Native = {
+  id: string;
+  status: string;
+  content?: { video_url: string };
+  usage?: { total_tokens: number };
+  error?: { code: string };
+};
 
 describe('second family, unbound (the document today, §1)', () => {
-  it.each(['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'])('%s: unlisted, and every submission route refuses it', (model) => {
-    const { call, service } = coreClient();
-    expect(JSON.stringify(call('GET', '/v1/models', { key: 'sk-mock-vip' }).body)).not.toContain(model);
-    for (const path of ['/v1/videos', '/v1/video/generations']) expectJsonError(call('POST', path, { key: 'sk-mock-vip', body: openaiBody(model) }), 400, /does not exist or you do not have access/);
-    expectJsonError(call('POST', NATIVE, { key: 'sk-mock-vip', body: nativeBody(model) }), 503, /No available channel/);
-    expect(service.store.size).toBe(0);
-  });
+  it.each(['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'])(
+    '%s: unlisted, and every submission route refuses it',
+    (model) => {
+      const { call, service } = coreClient();
+      expect(JSON.stringify(call('GET', '/v1/models', { key: 'sk-mock-vip' }).body)).not.toContain(
+        model,
+      );
+      for (const path of ['/v1/videos', '/v1/video/generations'])
+        expectJsonError(
+          call('POST', path, { key: 'sk-mock-vip', body: openaiBody(model) }),
+          400,
+          /does not exist or you do not have access/,
+        );
+      expectJsonError(
+        call('POST', NATIVE, { key: 'sk-mock-vip', body: nativeBody(model) }),
+        503,
+        /No available channel/,
+      );
+      expect(service.store.size).toBe(0);
+    },
+  );
 });
 
 describe('second family, bound (type-61 plugin channel)', () => {
@@ -29,9 +56,17 @@ describe('second family, bound (type-61 plugin channel)', () => {
 
   it('is listed for vip tokens only, and refused to other groups on every route', () => {
     const { call, service } = bound();
-    expect(JSON.stringify(call('GET', '/v1/models', { key: 'sk-mock-vip' }).body)).toContain('alt-video-v2.5');
-    expect(JSON.stringify(call('GET', '/v1/models', { key: 'sk-mock-alice' }).body)).not.toContain('alt-video');
-    expectJsonError(call('POST', '/v1/videos', { key: 'sk-mock-alice', body: openaiBody() }), 503, /under group default/);
+    expect(JSON.stringify(call('GET', '/v1/models', { key: 'sk-mock-vip' }).body)).toContain(
+      'alt-video-v2.5',
+    );
+    expect(JSON.stringify(call('GET', '/v1/models', { key: 'sk-mock-alice' }).body)).not.toContain(
+      'alt-video',
+    );
+    expectJsonError(
+      call('POST', '/v1/videos', { key: 'sk-mock-alice', body: openaiBody() }),
+      503,
+      /under group default/,
+    );
     const native = call('POST', NATIVE, { key: 'sk-mock-alice', body: nativeBody() });
     expectConformant('createPluginTask', native);
     expectJsonError(native, 403, /may not use model alt-video-v2/);
@@ -40,7 +75,13 @@ describe('second family, bound (type-61 plugin channel)', () => {
 
   it('runs a POST /v1/videos task to completion on channel 61, visible on both OpenAI forms and the native path', () => {
     const { call, service } = bound();
-    const submitted = call('POST', '/v1/videos', { key: 'sk-mock-vip', body: openaiBody('alt-video-v2', { resolution: '1080p', content: [{ type: 'image_url', image_url: { url: 'https://images.example.com/a.png' } }] }) });
+    const submitted = call('POST', '/v1/videos', {
+      key: 'sk-mock-vip',
+      body: openaiBody('alt-video-v2', {
+        resolution: '1080p',
+        content: [{ type: 'image_url', image_url: { url: 'https://images.example.com/a.png' } }],
+      }),
+    });
     expectConformant('createVideo', submitted);
     const id = (submitted.body as Task).id;
     const native = () => call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' });
@@ -50,59 +91,172 @@ describe('second family, bound (type-61 plugin channel)', () => {
     const done = native();
     expectConformant('getPluginTask', done);
     const video = call('GET', `/v1/videos/${id}`, { key: 'sk-mock-vip' }).body as Task;
-    expect(done.body).toMatchObject({ status: 'succeeded', content: { video_url: video.metadata!.url } });
+    expect(done.body).toMatchObject({
+      status: 'succeeded',
+      content: { video_url: video.metadata!.url },
+    });
     expect((done.body as Native).usage!.total_tokens).toBeGreaterThan(0);
-    expect((call('GET', `/v1/video/generations/${id}`, { key: 'sk-mock-vip' }).body as { data: { platform: string } }).data.platform).toBe('61');
+    expect(
+      (
+        call('GET', `/v1/video/generations/${id}`, { key: 'sk-mock-vip' }).body as {
+          data: { platform: string };
+        }
+      ).data.platform,
+    ).toBe('61');
     expect(call('GET', `/v1/videos/${id}/content`, { key: 'sk-mock-vip' }).status).toBe(200);
-    expect(call('GET', `/__mock/tasks/${id}`, { key: null }).body).toMatchObject({ channelType: 61, charge: { seconds: 5, quota: 4 } });
+    expect(call('GET', `/__mock/tasks/${id}`, { key: null }).body).toMatchObject({
+      channelType: 61,
+      charge: { seconds: 5, quota: 4 },
+    });
   });
 
   it('creates tasks on the native path that the OpenAI form shows, in upstream status words', () => {
     const { call, service } = bound();
-    const created = call('POST', NATIVE, { key: 'sk-mock-vip', body: nativeBody('alt-video-v2-fast'), headers: { 'x-mock-scenario': 'fail:ContentPolicyViolation' } });
+    const created = call('POST', NATIVE, {
+      key: 'sk-mock-vip',
+      body: nativeBody('alt-video-v2-fast'),
+      headers: { 'x-mock-scenario': 'fail:ContentPolicyViolation' },
+    });
     expectConformant('createPluginTask', created);
     const id = (created.body as { id: string }).id;
     expect(id).toMatch(/^task_[0-9A-Za-z]{32}$/);
     service.clock.advance(9_000);
-    expect((call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' }).body as Native).status).toBe('running');
+    expect((call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' }).body as Native).status).toBe(
+      'running',
+    );
     service.clock.advance(120_000);
-    expect(call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' }).body).toMatchObject({ status: 'failed', error: { code: 'ContentPolicyViolation' } });
-    expect(call('GET', `/v1/videos/${id}`, { key: 'sk-mock-vip' }).body).toMatchObject({ status: 'failed', model: 'alt-video-v2-fast', error: { code: 'ContentPolicyViolation' } });
+    expect(call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' }).body).toMatchObject({
+      status: 'failed',
+      error: { code: 'ContentPolicyViolation' },
+    });
+    expect(call('GET', `/v1/videos/${id}`, { key: 'sk-mock-vip' }).body).toMatchObject({
+      status: 'failed',
+      model: 'alt-video-v2-fast',
+      error: { code: 'ContentPolicyViolation' },
+    });
     expectJsonError(call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-alice' }), 404, /not found/);
   });
 
   it.each([
-    ['a duration outside the family range', '/v1/videos', openaiBody('alt-video-v2', { duration: 30 }), 400, /between 4 and 12 seconds for alt-video-v2/],
-    ['a resolution the model does not offer', '/v1/videos', openaiBody('alt-video-v2-fast', { resolution: '1080p' }), 400, /1080p is not offered by alt-video-v2-fast: use one of 480p, 720p/],
-    ['an asset:// reference', '/v1/videos', openaiBody('alt-video-v2', { content: [{ type: 'image_url', image_url: { url: 'asset://abc' } }] }), 400, /asset:\/\/ reference/],
-    ['an inline data: image', '/v1/videos', openaiBody('alt-video-v2', { content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }), 400, /multipart upload is not accepted/],
-    ['an item of an unknown type', '/v1/videos', openaiBody('alt-video-v2', { content: [{ type: 'audio_url' }] }), 400, /metadata\.content\[0\]\.type must be/],
-    ['content that is not a list', '/v1/videos', openaiBody('alt-video-v2', { content: 'https://x' }), 400, /metadata\.content must be array/],
-    ['an OpenAI body on the native path', NATIVE, { model: 'alt-video-v2', prompt: 'boat', content: [{ type: 'text', text: 'boat' }] }, 400, /native path.*POST \/v1\/videos/],
-    ['a native body without a text item', NATIVE, { model: 'alt-video-v2', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] }, 400, /text item/],
-    ['a native asset:// reference', NATIVE, nativeBody('alt-video-v2', { content: [{ type: 'text', text: 'b' }, { type: 'video_url', video_url: { url: 'asset://v' } }] }), 400, /asset:\/\//],
-    ['a primary model on the native path', NATIVE, nativeBody('video-pro-v1'), 503, /No available channel for model video-pro-v1/],
-  ])('refuses %s with a 4xx naming it, and creates nothing', (_name, path, body, status, message) => {
-    const { call, service } = bound();
-    const response = call('POST', path, { key: 'sk-mock-vip', body });
-    expectConformant(path === NATIVE ? 'createPluginTask' : 'createVideo', response);
-    expectJsonError(response, status, message);
-    expect(service.store.size).toBe(0);
-  });
+    [
+      'a duration outside the family range',
+      '/v1/videos',
+      openaiBody('alt-video-v2', { duration: 30 }),
+      400,
+      /between 4 and 12 seconds for alt-video-v2/,
+    ],
+    [
+      'a resolution the model does not offer',
+      '/v1/videos',
+      openaiBody('alt-video-v2-fast', { resolution: '1080p' }),
+      400,
+      /1080p is not offered by alt-video-v2-fast: use one of 480p, 720p/,
+    ],
+    [
+      'an asset:// reference',
+      '/v1/videos',
+      openaiBody('alt-video-v2', {
+        content: [{ type: 'image_url', image_url: { url: 'asset://abc' } }],
+      }),
+      400,
+      /asset:\/\/ reference/,
+    ],
+    [
+      'an inline data: image',
+      '/v1/videos',
+      openaiBody('alt-video-v2', {
+        content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }],
+      }),
+      400,
+      /multipart upload is not accepted/,
+    ],
+    [
+      'an item of an unknown type',
+      '/v1/videos',
+      openaiBody('alt-video-v2', { content: [{ type: 'audio_url' }] }),
+      400,
+      /metadata\.content\[0\]\.type must be/,
+    ],
+    [
+      'content that is not a list',
+      '/v1/videos',
+      openaiBody('alt-video-v2', { content: 'https://x' }),
+      400,
+      /metadata\.content must be array/,
+    ],
+    [
+      'an OpenAI body on the native path',
+      NATIVE,
+      { model: 'alt-video-v2', prompt: 'boat', content: [{ type: 'text', text: 'boat' }] },
+      400,
+      /native path.*POST \/v1\/videos/,
+    ],
+    [
+      'a native body without a text item',
+      NATIVE,
+      {
+        model: 'alt-video-v2',
+        content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }],
+      },
+      400,
+      /text item/,
+    ],
+    [
+      'a native asset:// reference',
+      NATIVE,
+      nativeBody('alt-video-v2', {
+        content: [
+          { type: 'text', text: 'b' },
+          { type: 'video_url', video_url: { url: 'asset://v' } },
+        ],
+      }),
+      400,
+      /asset:\/\//,
+    ],
+    [
+      'a primary model on the native path',
+      NATIVE,
+      nativeBody('video-pro-v1'),
+      503,
+      /No available channel for model video-pro-v1/,
+    ],
+  ])(
+    'refuses %s with a 4xx naming it, and creates nothing',
+    (_name, path, body, status, message) => {
+      const { call, service } = bound();
+      const response = call('POST', path, { key: 'sk-mock-vip', body });
+      expectConformant(path === NATIVE ? 'createPluginTask' : 'createVideo', response);
+      expectJsonError(response, status, message);
+      expect(service.store.size).toBe(0);
+    },
+  );
 
   it('refuses a multipart upload with a clear 415', () => {
     const { call } = bound();
-    expectJsonError(call('POST', '/v1/videos', { key: 'sk-mock-vip', raw: '--x\r\n', headers: { 'content-type': 'multipart/form-data; boundary=x' } }), 415, /JSON only/);
+    expectJsonError(
+      call('POST', '/v1/videos', {
+        key: 'sk-mock-vip',
+        raw: '--x\r\n',
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      }),
+      415,
+      /JSON only/,
+    );
   });
 
   it('keeps tasks in progress working after the family is unbound (§9 step 1), and refuses new ones', () => {
     const { call, service } = bound();
-    const id = (call('POST', '/v1/videos', { key: 'sk-mock-vip', body: openaiBody() }).body as Task).id;
+    const id = (call('POST', '/v1/videos', { key: 'sk-mock-vip', body: openaiBody() }).body as Task)
+      .id;
     service.clock.advance(10_000);
     call('PUT', '/__mock/family', { key: null, body: { bound: false } });
     service.clock.advance(120_000);
-    expect((call('GET', `/v1/videos/${id}`, { key: 'sk-mock-vip' }).body as Task).status).toBe('completed');
-    expect((call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' }).body as Native).status).toBe('succeeded');
+    expect((call('GET', `/v1/videos/${id}`, { key: 'sk-mock-vip' }).body as Task).status).toBe(
+      'completed',
+    );
+    expect((call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' }).body as Native).status).toBe(
+      'succeeded',
+    );
     expect(call('GET', `/v1/videos/${id}/content`, { key: 'sk-mock-vip' }).status).toBe(200);
     expect(call('POST', '/v1/videos', { key: 'sk-mock-vip', body: openaiBody() }).status).toBe(400);
   });

@@ -15,17 +15,32 @@ const server = setupServer(...createHandlers(service));
 async function seenFetch(response: Response): Promise<SeenResponse> {
   const contentType = response.headers.get('content-type') ?? '';
   const bytes = new Uint8Array(await response.arrayBuffer());
-  const body = bytes.byteLength === 0 ? undefined : contentType.startsWith('application/json') ? JSON.parse(new TextDecoder().decode(bytes)) : bytes;
+  const body =
+    bytes.byteLength === 0
+      ? undefined
+      : contentType.startsWith('application/json')
+        ? JSON.parse(new TextDecoder().decode(bytes))
+        : bytes;
   return { status: response.status, contentType, body };
 }
 
-async function call(path: string, init: RequestInit = {}): Promise<{ response: Response; seen: SeenResponse }> {
-  const response = await fetch(`${BASE}${path}`, { ...init, headers: { ...ALICE, ...(init.headers as Record<string, string> | undefined) } });
+async function call(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ response: Response; seen: SeenResponse }> {
+  const response = await fetch(`${BASE}${path}`, {
+    ...init,
+    headers: { ...ALICE, ...(init.headers as Record<string, string> | undefined) },
+  });
   return { response, seen: await seenFetch(response.clone()) };
 }
 
 async function submit(): Promise<string> {
-  const { seen } = await call('/v1/video/generations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite' }) });
+  const { seen } = await call('/v1/video/generations', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite' }),
+  });
   expectConformant('createVideoGeneration', seen);
   expect(seen.status).toBe(200);
   return (seen.body as { id: string }).id;
@@ -48,7 +63,10 @@ describe('msw handlers over a shared service', () => {
     expect(queued.seen.body).toMatchObject({ id, status: 'queued', progress: 0 });
     const wrapper = await call(`/v1/video/generations/${id}`);
     expectConformant('getVideoGeneration', wrapper.seen);
-    expect(wrapper.seen.body).toMatchObject({ code: 'success', data: { task_id: id, status: 'QUEUED' } });
+    expect(wrapper.seen.body).toMatchObject({
+      code: 'success',
+      data: { task_id: id, status: 'QUEUED' },
+    });
 
     const early = await call(`/v1/videos/${id}/content`);
     expectConformant('getVideoContent', early.seen);
@@ -58,12 +76,18 @@ describe('msw handlers over a shared service', () => {
 
     const done = await call(`/v1/videos/${id}`);
     expectConformant('getVideo', done.seen);
-    const task = done.seen.body as { status: string; metadata: { url: string }; completed_at: number };
+    const task = done.seen.body as {
+      status: string;
+      metadata: { url: string };
+      completed_at: number;
+    };
     expect(task.status).toBe('completed');
     expect(task.metadata.url.startsWith(`${BASE}/__artifacts/${id}.mp4?`)).toBe(true);
     const doneWrapper = await call(`/v1/video/generations/${id}`);
     expectConformant('getVideoGeneration', doneWrapper.seen);
-    expect(doneWrapper.seen.body).toMatchObject({ data: { status: 'SUCCESS', progress: '100%', result_url: task.metadata.url } });
+    expect(doneWrapper.seen.body).toMatchObject({
+      data: { status: 'SUCCESS', progress: '100%', result_url: task.metadata.url },
+    });
 
     const content = await call(`/v1/videos/${id}/content`);
     expectConformant('getVideoContent', content.seen);
@@ -83,7 +107,10 @@ describe('msw handlers over a shared service', () => {
   it('answers HEAD on content with the headers and no body', async () => {
     const id = await submit();
     service.clock.advance(120_000);
-    const response = await fetch(`${BASE}/v1/videos/${id}/content`, { method: 'HEAD', headers: ALICE });
+    const response = await fetch(`${BASE}/v1/videos/${id}/content`, {
+      method: 'HEAD',
+      headers: ALICE,
+    });
     expectConformant('headVideoContent', await seenFetch(response.clone()));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('video/mp4');
@@ -95,7 +122,9 @@ describe('msw handlers over a shared service', () => {
   it('answers a Range request with 206 and the slice', async () => {
     const id = await submit();
     service.clock.advance(120_000);
-    const { response, seen } = await call(`/v1/videos/${id}/content`, { headers: { range: 'bytes=0-99' } });
+    const { response, seen } = await call(`/v1/videos/${id}/content`, {
+      headers: { range: 'bytes=0-99' },
+    });
     expectConformant('getVideoContent', seen);
     expect(response.status).toBe(206);
     expect(response.headers.get('content-range')).toBe(`bytes 0-99/${VIDEO.byteLength}`);
@@ -105,7 +134,9 @@ describe('msw handlers over a shared service', () => {
   it('returns 404 JSON for another user’s task', async () => {
     const id = await submit();
     service.clock.advance(120_000);
-    const { seen } = await call(`/v1/videos/${id}/content`, { headers: { authorization: 'Bearer sk-mock-bob' } });
+    const { seen } = await call(`/v1/videos/${id}/content`, {
+      headers: { authorization: 'Bearer sk-mock-bob' },
+    });
     expectConformant('getVideoContent', seen);
     expectJsonError(seen, 404);
   });
@@ -117,7 +148,12 @@ describe('msw handlers over a shared service', () => {
 
   it('answers malformed percent-encoding in a task ID with the service’s JSON 404, as over HTTP', async () => {
     const before = service.store.size;
-    for (const path of ['/v1/videos/%E0%A4%A', '/v1/video/generations/%E0%A4%A', '/v1/videos/%E0%A4%A/content', '/v1/nothing/%E0%A4%A']) {
+    for (const path of [
+      '/v1/videos/%E0%A4%A',
+      '/v1/video/generations/%E0%A4%A',
+      '/v1/videos/%E0%A4%A/content',
+      '/v1/nothing/%E0%A4%A',
+    ]) {
       const { seen } = await call(path);
       expectJsonError(seen, 404, /No route for GET/);
     }
@@ -144,7 +180,14 @@ describe('msw handlers over a shared service', () => {
   });
 
   it('lets a test override one route and restores it on reset', async () => {
-    server.use(http.get('*/v1/models', () => HttpResponse.json({ error: { message: 'overloaded', type: 'server_error', code: 'busy' } }, { status: 503 })));
+    server.use(
+      http.get('*/v1/models', () =>
+        HttpResponse.json(
+          { error: { message: 'overloaded', type: 'server_error', code: 'busy' } },
+          { status: 503 },
+        ),
+      ),
+    );
     const overridden = await call('/v1/models');
     expectJsonError(overridden.seen, 503, /overloaded/);
     const untouched = await call('/v1/nothing');
@@ -154,22 +197,34 @@ describe('msw handlers over a shared service', () => {
     const restored = await call('/v1/models');
     expectConformant('listModels', restored.seen);
     expect(restored.seen.status).toBe(200);
-    expect((restored.seen.body as { data: { id: string }[] }).data.map((m) => m.id)).toEqual(['video-pro-v1', 'video-lite-v1']);
+    expect((restored.seen.body as { data: { id: string }[] }).data.map((m) => m.id)).toEqual([
+      'video-pro-v1',
+      'video-lite-v1',
+    ]);
   });
 });
 
 describe('msw handlers with contentRedirect', () => {
   it('answers /content with a 302 that fetch follows to the video', async () => {
-    const redirecting = createMockService({ clock: { mode: 'manual' }, seed: 2, contentRedirect: true });
+    const redirecting = createMockService({
+      clock: { mode: 'manual' },
+      seed: 2,
+      contentRedirect: true,
+    });
     server.use(...createHandlers(redirecting));
     const id = await submit();
     expect(redirecting.store.get(id)).toBeDefined();
     redirecting.clock.advance(120_000);
 
-    const manual = await fetch(`${BASE}/v1/videos/${id}/content`, { headers: ALICE, redirect: 'manual' });
+    const manual = await fetch(`${BASE}/v1/videos/${id}/content`, {
+      headers: ALICE,
+      redirect: 'manual',
+    });
     expectConformant('getVideoContent', await seenFetch(manual.clone()));
     expect(manual.status).toBe(302);
-    expect(manual.headers.get('location')).toMatch(new RegExp(`^${BASE}/__artifacts/${id}\\.mp4\\?expires=\\d+&sig=[0-9a-f]+$`));
+    expect(manual.headers.get('location')).toMatch(
+      new RegExp(`^${BASE}/__artifacts/${id}\\.mp4\\?expires=\\d+&sig=[0-9a-f]+$`),
+    );
 
     const followed = await fetch(`${BASE}/v1/videos/${id}/content`, { headers: ALICE });
     expect(followed.status).toBe(200);

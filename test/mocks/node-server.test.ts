@@ -1,7 +1,12 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ARTIFACT_TTL_MS, sampleVideo, startMockServer, type RunningMockServer } from '../../mocks/index.ts';
+import {
+  DEFAULT_ARTIFACT_TTL_MS,
+  sampleVideo,
+  startMockServer,
+  type RunningMockServer,
+} from '../../mocks/index.ts';
 import { expectConformant, expectJsonError, type SeenResponse } from '../helpers/conformance.ts';
 
 const VIDEO = sampleVideo().bytes;
@@ -13,7 +18,12 @@ const AFTER_COMPLETION = 120_000;
 let server: RunningMockServer;
 
 beforeAll(async () => {
-  server = await startMockServer({ port: 0, clock: { mode: 'manual' }, seed: 1, maxBodyBytes: MAX_BODY });
+  server = await startMockServer({
+    port: 0,
+    clock: { mode: 'manual' },
+    seed: 1,
+    maxBodyBytes: MAX_BODY,
+  });
 });
 afterAll(() => server.close());
 
@@ -24,34 +34,67 @@ interface Answer extends SeenResponse {
 }
 
 function seenOf(status: number, contentType: string, bytes: Uint8Array): SeenResponse {
-  const body = bytes.byteLength === 0 ? undefined : contentType.startsWith('application/json') ? JSON.parse(new TextDecoder().decode(bytes)) : bytes;
+  const body =
+    bytes.byteLength === 0
+      ? undefined
+      : contentType.startsWith('application/json')
+        ? JSON.parse(new TextDecoder().decode(bytes))
+        : bytes;
   return { status, contentType, body };
 }
 
 /** fetch with alice's key unless `key` says otherwise (`null`: no key). */
-async function call(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Answer> {
+async function call(
+  path: string,
+  init: RequestInit & { key?: string | null } = {},
+): Promise<Answer> {
   const { key = 'sk-mock-alice', ...rest } = init;
   const headers = new Headers(rest.headers);
   if (key !== null) headers.set('authorization', `Bearer ${key}`);
-  const response = await fetch(path.startsWith('http') ? path : `${server.url}${path}`, { ...rest, headers });
+  const response = await fetch(path.startsWith('http') ? path : `${server.url}${path}`, {
+    ...rest,
+    headers,
+  });
   const bytes = new Uint8Array(await response.arrayBuffer());
   const seen = seenOf(response.status, response.headers.get('content-type') ?? '', bytes);
-  return { ...seen, headers: response.headers, header: (name) => response.headers.get(name), bytes };
+  return {
+    ...seen,
+    headers: response.headers,
+    header: (name) => response.headers.get(name),
+    bytes,
+  };
 }
 
 /** node:http, for what fetch will not send as is (raw paths, chunked bodies without a length). */
-function raw(method: string, path: string, options: { headers?: Record<string, string>; chunks?: readonly Uint8Array[] } = {}): Promise<Answer> {
+function raw(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; chunks?: readonly Uint8Array[] } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}${path}`, { method, agent: false, headers: { authorization: 'Bearer sk-mock-alice', ...options.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const bytes = new Uint8Array(Buffer.concat(chunks));
-        const seen = seenOf(res.statusCode ?? 0, res.headers['content-type'] ?? '', bytes);
-        resolve({ ...seen, headers: res.headers, header: (name) => String(res.headers[name.toLowerCase()] ?? '') || null, bytes });
-      });
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      `${server.url}${path}`,
+      {
+        method,
+        agent: false,
+        headers: { authorization: 'Bearer sk-mock-alice', ...options.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const bytes = new Uint8Array(Buffer.concat(chunks));
+          const seen = seenOf(res.statusCode ?? 0, res.headers['content-type'] ?? '', bytes);
+          resolve({
+            ...seen,
+            headers: res.headers,
+            header: (name) => String(res.headers[name.toLowerCase()] ?? '') || null,
+            bytes,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     for (const chunk of options.chunks ?? []) req.write(chunk);
     req.end();
@@ -69,10 +112,17 @@ function rawSocket(text: string): Promise<string> {
   });
 }
 
-const submitBody = (body: unknown) => ({ method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) });
+const submitBody = (body: unknown) => ({
+  method: 'POST',
+  headers: JSON_HEADERS,
+  body: JSON.stringify(body),
+});
 
 async function submit(): Promise<string> {
-  const answer = await call('/v1/video/generations', submitBody({ model: 'video-pro-v1', prompt: 'a red kite' }));
+  const answer = await call(
+    '/v1/video/generations',
+    submitBody({ model: 'video-pro-v1', prompt: 'a red kite' }),
+  );
   expectConformant('createVideoGeneration', answer);
   expect(answer.status).toBe(200);
   return (answer.body as { id: string }).id;
@@ -94,11 +144,22 @@ describe('startMockServer over HTTP', () => {
 
     const queued = await call(`/v1/videos/${id}`);
     expectConformant('getVideo', queued);
-    expect(queued.body).toMatchObject({ id, task_id: id, object: 'video', model: 'video-pro-v1', status: 'queued', progress: 0 });
+    expect(queued.body).toMatchObject({
+      id,
+      task_id: id,
+      object: 'video',
+      model: 'video-pro-v1',
+      status: 'queued',
+      progress: 0,
+    });
     expect(queued.header('x-oneapi-request-id')).toMatch(/^\d+$/);
     const wrapper = await call(`/v1/video/generations/${id}`);
     expectConformant('getVideoGeneration', wrapper);
-    expect(wrapper.body).toMatchObject({ code: 'success', message: '', data: { task_id: id, status: 'QUEUED', progress: '0%' } });
+    expect(wrapper.body).toMatchObject({
+      code: 'success',
+      message: '',
+      data: { task_id: id, status: 'QUEUED', progress: '0%' },
+    });
 
     const early = await call(`/v1/videos/${id}/content`);
     expectConformant('getVideoContent', early);
@@ -108,12 +169,19 @@ describe('startMockServer over HTTP', () => {
 
     const done = await call(`/v1/videos/${id}`);
     expectConformant('getVideo', done);
-    const task = done.body as { status: string; progress: number; completed_at: number; metadata: { url: string } };
+    const task = done.body as {
+      status: string;
+      progress: number;
+      completed_at: number;
+      metadata: { url: string };
+    };
     expect(task).toMatchObject({ status: 'completed', progress: 100 });
     expect(task.metadata.url.startsWith(`${server.url}/__artifacts/${id}.mp4?`)).toBe(true);
     const doneWrapper = await call(`/v1/video/generations/${id}`);
     expectConformant('getVideoGeneration', doneWrapper);
-    expect(doneWrapper.body).toMatchObject({ data: { status: 'SUCCESS', progress: '100%', result_url: task.metadata.url } });
+    expect(doneWrapper.body).toMatchObject({
+      data: { status: 'SUCCESS', progress: '100%', result_url: task.metadata.url },
+    });
 
     const content = await call(`/v1/videos/${id}/content`);
     expectConformant('getVideoContent', content);
@@ -172,18 +240,23 @@ describe('startMockServer over HTTP', () => {
     });
 
     it('answers a range starting past the end with 416 JSON and the size', async () => {
-      const answer = await call(`/v1/videos/${id}/content`, { headers: { range: `bytes=${SIZE}-` } });
+      const answer = await call(`/v1/videos/${id}/content`, {
+        headers: { range: `bytes=${SIZE}-` },
+      });
       expectConformant('getVideoContent', answer);
       expectJsonError(answer, 416, new RegExp(`${SIZE} bytes`));
       expect(answer.header('content-range')).toBe(`bytes */${SIZE}`);
     });
 
-    it.each(['bytes=abc', 'items=0-99', 'bytes=0-9,20-29', 'bytes=50-10'])('ignores the malformed range %s and sends the whole video', async (range) => {
-      const answer = await call(`/v1/videos/${id}/content`, { headers: { range } });
-      expectConformant('getVideoContent', answer);
-      expect(answer.status).toBe(200);
-      expect(answer.bytes).toEqual(VIDEO);
-    });
+    it.each(['bytes=abc', 'items=0-99', 'bytes=0-9,20-29', 'bytes=50-10'])(
+      'ignores the malformed range %s and sends the whole video',
+      async (range) => {
+        const answer = await call(`/v1/videos/${id}/content`, { headers: { range } });
+        expectConformant('getVideoContent', answer);
+        expect(answer.status).toBe(200);
+        expect(answer.bytes).toEqual(VIDEO);
+      },
+    );
   });
 
   describe('temporary result address', () => {
@@ -213,7 +286,10 @@ describe('startMockServer over HTTP', () => {
     it('refuses a later expiry with the original signature', async () => {
       const { url } = await completedTask();
       const extended = new URL(url);
-      extended.searchParams.set('expires', String(Number(extended.searchParams.get('expires')) + 86_400));
+      extended.searchParams.set(
+        'expires',
+        String(Number(extended.searchParams.get('expires')) + 86_400),
+      );
       expectJsonError(await call(extended.href, { key: null }), 403, /signature/);
     });
   });
@@ -228,39 +304,130 @@ describe('startMockServer over HTTP', () => {
       { operationId: 'getVideo', path: (t: string) => `/v1/videos/${t}` },
       { operationId: 'getVideoGeneration', path: (t: string) => `/v1/video/generations/${t}` },
       { operationId: 'getVideoContent', path: (t: string) => `/v1/videos/${t}/content` },
-    ])('answers bob on alice’s task exactly as on a missing one ($operationId)', async ({ operationId, path }) => {
-      const missingId = 'task_doesnotexist0000000000';
-      const foreign = await call(path(id), { key: 'sk-mock-bob' });
-      const missing = await call(path(missingId), { key: 'sk-mock-bob' });
-      expectConformant(operationId, foreign);
-      expectJsonError(foreign, 404);
-      expect(foreign.status).toBe(missing.status);
-      expect(JSON.stringify(foreign.body).replaceAll(id, '<id>')).toBe(JSON.stringify(missing.body).replaceAll(missingId, '<id>'));
-      expect((await call(path(id))).status).toBe(200);
-    });
+    ])(
+      'answers bob on alice’s task exactly as on a missing one ($operationId)',
+      async ({ operationId, path }) => {
+        const missingId = 'task_doesnotexist0000000000';
+        const foreign = await call(path(id), { key: 'sk-mock-bob' });
+        const missing = await call(path(missingId), { key: 'sk-mock-bob' });
+        expectConformant(operationId, foreign);
+        expectJsonError(foreign, 404);
+        expect(foreign.status).toBe(missing.status);
+        expect(JSON.stringify(foreign.body).replaceAll(id, '<id>')).toBe(
+          JSON.stringify(missing.body).replaceAll(missingId, '<id>'),
+        );
+        expect((await call(path(id))).status).toBe(200);
+      },
+    );
   });
 
   describe('bad input', () => {
     const big = new Uint8Array(5000).fill(0x20);
-    const cases: { name: string; send: () => Promise<Answer>; status: number; message?: RegExp; operationId?: string; check?: (a: Answer) => void }[] = [
-      { name: 'invalid JSON', send: () => call('/v1/video/generations', { method: 'POST', headers: JSON_HEADERS, body: '{"model": "video-pro-v1", ' }), status: 400, message: /not valid JSON/, operationId: 'createVideoGeneration' },
-      { name: 'an empty prompt', send: () => call('/v1/video/generations', submitBody({ model: 'video-pro-v1', prompt: '' })), status: 400, message: /prompt/, operationId: 'createVideoGeneration' },
-      { name: 'a blank prompt', send: () => call('/v1/videos', submitBody({ model: 'video-pro-v1', prompt: '  \n' })), status: 400, message: /prompt/, operationId: 'createVideo' },
-      { name: 'a missing prompt', send: () => call('/v1/video/generations', submitBody({ model: 'video-pro-v1' })), status: 400, message: /prompt/, operationId: 'createVideoGeneration' },
+    const cases: {
+      name: string;
+      send: () => Promise<Answer>;
+      status: number;
+      message?: RegExp;
+      operationId?: string;
+      check?: (a: Answer) => void;
+    }[] = [
+      {
+        name: 'invalid JSON',
+        send: () =>
+          call('/v1/video/generations', {
+            method: 'POST',
+            headers: JSON_HEADERS,
+            body: '{"model": "video-pro-v1", ',
+          }),
+        status: 400,
+        message: /not valid JSON/,
+        operationId: 'createVideoGeneration',
+      },
+      {
+        name: 'an empty prompt',
+        send: () =>
+          call('/v1/video/generations', submitBody({ model: 'video-pro-v1', prompt: '' })),
+        status: 400,
+        message: /prompt/,
+        operationId: 'createVideoGeneration',
+      },
+      {
+        name: 'a blank prompt',
+        send: () => call('/v1/videos', submitBody({ model: 'video-pro-v1', prompt: '  \n' })),
+        status: 400,
+        message: /prompt/,
+        operationId: 'createVideo',
+      },
+      {
+        name: 'a missing prompt',
+        send: () => call('/v1/video/generations', submitBody({ model: 'video-pro-v1' })),
+        status: 400,
+        message: /prompt/,
+        operationId: 'createVideoGeneration',
+      },
       {
         name: 'a wrong field type',
-        send: () => call('/v1/video/generations', submitBody({ model: 'video-pro-v1', prompt: 'a kite', metadata: { duration: 'five' } })),
-        status: 400, message: /metadata\.duration/, operationId: 'createVideoGeneration',
+        send: () =>
+          call(
+            '/v1/video/generations',
+            submitBody({ model: 'video-pro-v1', prompt: 'a kite', metadata: { duration: 'five' } }),
+          ),
+        status: 400,
+        message: /metadata\.duration/,
+        operationId: 'createVideoGeneration',
       },
-      { name: 'an unknown model', send: () => call('/v1/video/generations', submitBody({ model: 'video-nope-v9', prompt: 'a kite' })), status: 503, message: /video-nope-v9/, operationId: 'createVideoGeneration' },
+      {
+        name: 'an unknown model',
+        send: () =>
+          call('/v1/video/generations', submitBody({ model: 'video-nope-v9', prompt: 'a kite' })),
+        status: 503,
+        message: /video-nope-v9/,
+        operationId: 'createVideoGeneration',
+      },
       {
         name: 'a model the token may not use',
-        send: () => call('/v1/video/generations', { ...submitBody({ model: 'video-pro-v1', prompt: 'a kite' }), key: 'sk-mock-limited' }),
-        status: 403, message: /video-pro-v1/, operationId: 'createVideoGeneration',
+        send: () =>
+          call('/v1/video/generations', {
+            ...submitBody({ model: 'video-pro-v1', prompt: 'a kite' }),
+            key: 'sk-mock-limited',
+          }),
+        status: 403,
+        message: /video-pro-v1/,
+        operationId: 'createVideoGeneration',
       },
-      { name: 'an exhausted quota', send: () => call('/v1/video/generations', { ...submitBody({ model: 'video-lite-v1', prompt: 'a kite' }), key: 'sk-mock-broke' }), status: 403, message: /quota/, operationId: 'createVideoGeneration' },
-      { name: 'the unbound second family', send: () => call('/v1/videos', { ...submitBody({ model: 'alt-video-v2', prompt: 'a kite' }), key: 'sk-mock-vip' }), status: 400, message: /alt-video-v2/, operationId: 'createVideo' },
-      { name: 'a missing key', send: () => call('/v1/video/generations', { ...submitBody({ model: 'video-pro-v1', prompt: 'a kite' }), key: null }), status: 401, message: /Authorization/, operationId: 'createVideoGeneration' },
+      {
+        name: 'an exhausted quota',
+        send: () =>
+          call('/v1/video/generations', {
+            ...submitBody({ model: 'video-lite-v1', prompt: 'a kite' }),
+            key: 'sk-mock-broke',
+          }),
+        status: 403,
+        message: /quota/,
+        operationId: 'createVideoGeneration',
+      },
+      {
+        name: 'the unbound second family',
+        send: () =>
+          call('/v1/videos', {
+            ...submitBody({ model: 'alt-video-v2', prompt: 'a kite' }),
+            key: 'sk-mock-vip',
+          }),
+        status: 400,
+        message: /alt-video-v2/,
+        operationId: 'createVideo',
+      },
+      {
+        name: 'a missing key',
+        send: () =>
+          call('/v1/video/generations', {
+            ...submitBody({ model: 'video-pro-v1', prompt: 'a kite' }),
+            key: null,
+          }),
+        status: 401,
+        message: /Authorization/,
+        operationId: 'createVideoGeneration',
+      },
       {
         name: 'a multipart body',
         send: () => {
@@ -269,35 +436,67 @@ describe('startMockServer over HTTP', () => {
           form.set('prompt', 'a kite');
           return call('/v1/videos', { method: 'POST', body: form });
         },
-        status: 415, message: /JSON/, operationId: 'createVideo',
+        status: 415,
+        message: /JSON/,
+        operationId: 'createVideo',
       },
       {
         name: 'a body over the size limit',
-        send: () => raw('POST', '/v1/video/generations', { headers: { ...JSON_HEADERS, 'content-length': String(big.byteLength) }, chunks: [big] }),
-        status: 413, message: new RegExp(`${MAX_BODY} bytes`), operationId: 'createVideoGeneration',
+        send: () =>
+          raw('POST', '/v1/video/generations', {
+            headers: { ...JSON_HEADERS, 'content-length': String(big.byteLength) },
+            chunks: [big],
+          }),
+        status: 413,
+        message: new RegExp(`${MAX_BODY} bytes`),
+        operationId: 'createVideoGeneration',
       },
       {
         name: 'a chunked body over the size limit',
         // No content-length and two writes: node:http sends the body chunked.
-        send: () => raw('POST', '/v1/video/generations', { headers: JSON_HEADERS, chunks: [big.subarray(0, 800), big.subarray(800)] }),
-        status: 413, message: new RegExp(`${MAX_BODY} bytes`), operationId: 'createVideoGeneration',
+        send: () =>
+          raw('POST', '/v1/video/generations', {
+            headers: JSON_HEADERS,
+            chunks: [big.subarray(0, 800), big.subarray(800)],
+          }),
+        status: 413,
+        message: new RegExp(`${MAX_BODY} bytes`),
+        operationId: 'createVideoGeneration',
       },
-      { name: 'an unknown route', send: () => call('/v1/nothing/here'), status: 404, message: /No route for GET \/v1\/nothing\/here/ },
-      { name: 'a wrong method', send: () => call('/v1/models', { method: 'DELETE' }), status: 405, message: /DELETE/, check: (a) => expect(a.header('allow')).toBe('GET, HEAD') },
-      { name: 'malformed percent-encoding in the path', send: () => raw('GET', '/v1/videos/%E0%A4%A'), status: 404 },
+      {
+        name: 'an unknown route',
+        send: () => call('/v1/nothing/here'),
+        status: 404,
+        message: /No route for GET \/v1\/nothing\/here/,
+      },
+      {
+        name: 'a wrong method',
+        send: () => call('/v1/models', { method: 'DELETE' }),
+        status: 405,
+        message: /DELETE/,
+        check: (a) => expect(a.header('allow')).toBe('GET, HEAD'),
+      },
+      {
+        name: 'malformed percent-encoding in the path',
+        send: () => raw('GET', '/v1/videos/%E0%A4%A'),
+        status: 404,
+      },
     ];
 
-    it.each(cases)('refuses $name with a 4xx JSON error and creates no task', async ({ send, status, message, operationId, check }) => {
-      const before = server.service.store.size;
-      const answer = await send();
-      // Exact statuses: all 4xx but the unknown model's 503, the gateway's "no available channel" (spec: ModelNotFound).
-      expectJsonError(answer, status, message);
-      if (operationId !== undefined) expectConformant(operationId, answer);
-      check?.(answer);
-      expect(server.service.store.size).toBe(before);
-      // The server still serves.
-      expect((await call('/v1/models')).status).toBe(200);
-    });
+    it.each(cases)(
+      'refuses $name with a 4xx JSON error and creates no task',
+      async ({ send, status, message, operationId, check }) => {
+        const before = server.service.store.size;
+        const answer = await send();
+        // Exact statuses: all 4xx but the unknown model's 503, the gateway's "no available channel" (spec: ModelNotFound).
+        expectJsonError(answer, status, message);
+        if (operationId !== undefined) expectConformant(operationId, answer);
+        check?.(answer);
+        expect(server.service.store.size).toBe(before);
+        // The server still serves.
+        expect((await call('/v1/models')).status).toBe(200);
+      },
+    );
 
     it('answers a malformed request line with JSON 400 and keeps serving', async () => {
       const before = server.service.store.size;
@@ -305,7 +504,9 @@ describe('startMockServer over HTTP', () => {
       const [head = '', body = ''] = text.split('\r\n\r\n');
       expect(head).toMatch(/^HTTP\/1\.1 400 /);
       expect(head).toMatch(/content-type: application\/json/i);
-      expect(JSON.parse(body)).toMatchObject({ error: { message: expect.stringMatching(/Malformed/) } });
+      expect(JSON.parse(body)).toMatchObject({
+        error: { message: expect.stringMatching(/Malformed/) },
+      });
       expect(server.service.store.size).toBe(before);
       expect((await call('/v1/models')).status).toBe(200);
     });
@@ -323,7 +524,11 @@ describe('startMockServer over HTTP', () => {
       const answer = await call('/v1/video/generations', {
         method: 'OPTIONS',
         key: null,
-        headers: { origin: 'http://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: 'http://app.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
       });
       expect(answer.status).toBe(204);
       expect(answer.header('access-control-allow-origin')).toBe('*');

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { expectConformant, expectJsonError } from '../helpers/conformance.ts';
 import { coreClient } from '../helpers/core-client.ts';
 
-type Task = { id: string; status: string; progress: number; completed_at?: number; metadata?: { url: string }; task_id?: string };
+type Task = {
+  id: string;
+  status: string;
+  progress: number;
+  completed_at?: number;
+  metadata?: { url: string };
+  task_id?: string;
+};
 
 // The observed profile reproduces the deployed gateway's habits (spec/reference-gateway-facts.md),
 // one quirk per test. Every answer still conforms to the spec: these are silences the document leaves.
@@ -18,7 +25,9 @@ describe('observed profile', () => {
     const first = call('GET', `/v1/videos/${id}`);
     expectConformant('getVideo', first);
     expect(first.body).toMatchObject({ status: 'unknown' });
-    expect((call('GET', `/v1/video/generations/${id}`).body as { data: { status: string } }).data.status).toBe('UNKNOWN');
+    expect(
+      (call('GET', `/v1/video/generations/${id}`).body as { data: { status: string } }).data.status,
+    ).toBe('UNKNOWN');
     service.clock.advance(3_000);
     expect((call('GET', `/v1/videos/${id}`).body as Task).status).toBe('queued');
   });
@@ -46,13 +55,18 @@ describe('observed profile', () => {
     expect(running.body).toMatchObject({ status: 'in_progress', metadata: { url: '' } });
     expect((running.body as Task).completed_at).toBe(Math.floor(service.clock.now() / 1000));
     service.clock.advance(plan.runMs);
-    expect((call('GET', `/v1/videos/${id}`).body as Task).metadata!.url).toMatch(/^http:\/\/mock\.test\/__artifacts\//);
+    expect((call('GET', `/v1/videos/${id}`).body as Task).metadata!.url).toMatch(
+      /^http:\/\/mock\.test\/__artifacts\//,
+    );
   });
 
   it('answers a missing or foreign task on the status routes with 400 task_not_exist, and on content with 404', () => {
     const { call, submit } = observed();
     const id = submit();
-    for (const [operationId, path] of [['getVideo', `/v1/videos/${id}`], ['getVideoGeneration', `/v1/video/generations/${id}`]] as const) {
+    for (const [operationId, path] of [
+      ['getVideo', `/v1/videos/${id}`],
+      ['getVideoGeneration', `/v1/video/generations/${id}`],
+    ] as const) {
       const foreign = call('GET', path, { key: 'sk-mock-bob' });
       expectConformant(operationId, foreign);
       expect(foreign).toMatchObject({ status: 400, body: { code: 'task_not_exist', data: null } });
@@ -64,9 +78,20 @@ describe('observed profile', () => {
 
   it('ends OpenAI-style error messages with the request id of the x-oneapi-request-id header', () => {
     const { service } = observed();
-    const response = service.handle({ method: 'GET', path: '/v1/models', query: '', headers: {}, origin: 'http://mock.test' });
-    const body = JSON.parse(response.body as string) as { error: { message: string; code: string } };
-    expect(body.error).toMatchObject({ message: `Invalid token (request id: ${response.headers['x-oneapi-request-id']})`, code: '' });
+    const response = service.handle({
+      method: 'GET',
+      path: '/v1/models',
+      query: '',
+      headers: {},
+      origin: 'http://mock.test',
+    });
+    const body = JSON.parse(response.body as string) as {
+      error: { message: string; code: string };
+    };
+    expect(body.error).toMatchObject({
+      message: `Invalid token (request id: ${response.headers['x-oneapi-request-id']})`,
+      code: '',
+    });
     expect(response.status).toBe(401);
   });
 
@@ -80,12 +105,25 @@ describe('observed profile', () => {
 
   it("carries the gateway's row fields in the wrapper and X-New-Api-Other-Ratios on submission", () => {
     const { call, service } = observed();
-    const raw = service.handle({ method: 'POST', path: '/v1/video/generations', query: '', headers: { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' }, body: new TextEncoder().encode('{"model":"video-pro-v1","prompt":"p"}'), origin: 'http://mock.test' });
+    const raw = service.handle({
+      method: 'POST',
+      path: '/v1/video/generations',
+      query: '',
+      headers: { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' },
+      body: new TextEncoder().encode('{"model":"video-pro-v1","prompt":"p"}'),
+      origin: 'http://mock.test',
+    });
     expect(raw.headers['x-new-api-other-ratios']).toBeDefined();
     const id = (JSON.parse(raw.body as string) as Task).id;
     const wrapper = call('GET', `/v1/video/generations/${id}`);
     expectConformant('getVideoGeneration', wrapper);
-    expect((wrapper.body as { data: Record<string, unknown> }).data).toMatchObject({ id: 1, group: 'default', quota: 2.5, action: 'generate', platform: '54' });
+    expect((wrapper.body as { data: Record<string, unknown> }).data).toMatchObject({
+      id: 1,
+      group: 'default',
+      quota: 2.5,
+      action: 'generate',
+      platform: '54',
+    });
   });
 
   it('keeps the documented profile free of these quirks', () => {

@@ -1,21 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { canTransition, serviceContract, toWrapperStatus, type VideoStatus } from '../../src/spec/index.ts';
+import {
+  canTransition,
+  serviceContract,
+  toWrapperStatus,
+  type VideoStatus,
+} from '../../src/spec/index.ts';
 import { expectConformant, expectJsonError } from '../helpers/conformance.ts';
 import { coreClient } from '../helpers/core-client.ts';
 
 const { lifecycle } = serviceContract();
-type Task = { id: string; status: VideoStatus; progress: number; error?: { code: string; message: string } };
+type Task = {
+  id: string;
+  status: VideoStatus;
+  progress: number;
+  error?: { code: string; message: string };
+};
 type Wrapper = { data: { status: string; progress: string; fail_reason: string } };
 
 /** Submits with a scenario and polls both forms every `stepMs` for `totalMs`, returning what each form saw. */
 function run(scenario: { header?: string; prompt?: string }, totalMs: number, stepMs = 1_000) {
   const client = coreClient();
   const headers = scenario.header === undefined ? {} : { 'x-mock-scenario': scenario.header };
-  const submitted = client.call('POST', '/v1/videos', { body: { model: 'video-pro-v1', prompt: scenario.prompt ?? 'a kite' }, headers });
+  const submitted = client.call('POST', '/v1/videos', {
+    body: { model: 'video-pro-v1', prompt: scenario.prompt ?? 'a kite' },
+    headers,
+  });
   const id = (submitted.body as Task).id;
-  const seen: { t: number; video: ReturnType<typeof client.call>; wrapper: ReturnType<typeof client.call> }[] = [];
+  const seen: {
+    t: number;
+    video: ReturnType<typeof client.call>;
+    wrapper: ReturnType<typeof client.call>;
+  }[] = [];
   for (let t = 0; t <= totalMs; t += stepMs) {
-    seen.push({ t, video: client.call('GET', `/v1/videos/${id}`), wrapper: client.call('GET', `/v1/video/generations/${id}`) });
+    seen.push({
+      t,
+      video: client.call('GET', `/v1/videos/${id}`),
+      wrapper: client.call('GET', `/v1/video/generations/${id}`),
+    });
     client.service.clock.advance(stepMs);
   }
   return { ...client, submitted, id, seen };
@@ -62,14 +83,23 @@ describe('scenarios', () => {
     expect(s).toContain('in_progress');
     expect(s.at(-1)).toBe('failed');
     const last = seen.at(-1)!;
-    expect((last.video.body as Task).error).toEqual({ code: 'QuotaExceeded', message: 'The upstream reported QuotaExceeded.' });
-    expect((last.wrapper.body as Wrapper).data).toMatchObject({ status: 'FAILURE', fail_reason: 'The upstream reported QuotaExceeded.' });
+    expect((last.video.body as Task).error).toEqual({
+      code: 'QuotaExceeded',
+      message: 'The upstream reported QuotaExceeded.',
+    });
+    expect((last.wrapper.body as Wrapper).data).toMatchObject({
+      status: 'FAILURE',
+      fail_reason: 'The upstream reported QuotaExceeded.',
+    });
     expectLegalAndAgreeing(seen);
   });
 
   it('fail without a code uses an upstream-like code and message', () => {
     const { seen } = run({ header: 'fail' }, 90_000);
-    expect((seen.at(-1)!.video.body as Task).error).toEqual({ code: 'OutputVideoSensitiveContentDetected', message: 'The generated video may contain sensitive content.' });
+    expect((seen.at(-1)!.video.body as Task).error).toEqual({
+      code: 'OutputVideoSensitiveContentDetected',
+      message: 'The generated video may contain sensitive content.',
+    });
   });
 
   it('slow stays queued past 30 s and is still running after 3 min', () => {
@@ -107,12 +137,19 @@ describe('scenarios', () => {
       expectConformant('getVideo', a);
       expectJsonError(a, 503, /retry the same query/);
     }
-    expect(answers.at(-1)!.status === 200 ? (answers.at(-1)!.body as Wrapper).data.status : (answers.at(-2)!.body as Task).status).toMatch(/SUCCESS|completed/);
+    expect(
+      answers.at(-1)!.status === 200
+        ? (answers.at(-1)!.body as Wrapper).data.status
+        : (answers.at(-2)!.body as Task).status,
+    ).toMatch(/SUCCESS|completed/);
   });
 
   it('rate-limit answers the submission 429 with Retry-After and creates no task', () => {
     const { call, service } = coreClient();
-    const response = call('POST', '/v1/video/generations', { body: { model: 'video-pro-v1', prompt: 'p' }, headers: { 'x-mock-scenario': 'rate-limit:7' } });
+    const response = call('POST', '/v1/video/generations', {
+      body: { model: 'video-pro-v1', prompt: 'p' },
+      headers: { 'x-mock-scenario': 'rate-limit:7' },
+    });
     expectConformant('createVideoGeneration', response);
     expectJsonError(response, 429, /retry after 7 s/);
     expect(service.store.size).toBe(0);
@@ -120,11 +157,18 @@ describe('scenarios', () => {
 
   it('fail-at-submit refuses the submission as the upstream would, with the status asked for', () => {
     const { call, service } = coreClient();
-    const refused = call('POST', '/v1/videos', { body: { model: 'video-pro-v1', prompt: 'p [mock:fail-at-submit]' } });
+    const refused = call('POST', '/v1/videos', {
+      body: { model: 'video-pro-v1', prompt: 'p [mock:fail-at-submit]' },
+    });
     expectConformant('createVideo', refused);
     expect(refused.status).toBe(400);
     expect((refused.body as { code: string }).code).toBe('fail_to_fetch_task');
-    expect(call('POST', '/v1/videos', { body: { model: 'video-pro-v1', prompt: 'p' }, headers: { 'x-mock-scenario': 'fail-at-submit:502' } }).status).toBe(502);
+    expect(
+      call('POST', '/v1/videos', {
+        body: { model: 'video-pro-v1', prompt: 'p' },
+        headers: { 'x-mock-scenario': 'fail-at-submit:502' },
+      }).status,
+    ).toBe(502);
     expect(service.store.size).toBe(0);
   });
 
@@ -134,14 +178,22 @@ describe('scenarios', () => {
   });
 
   it.each([
-    ['an unknown name in the header', { 'x-mock-scenario': 'explode' }, 'p', /Unknown mock scenario "explode": use one of succeed, fail, fail-at-submit, slow, stuck, unknown, flaky, rate-limit/],
+    [
+      'an unknown name in the header',
+      { 'x-mock-scenario': 'explode' },
+      'p',
+      /Unknown mock scenario "explode": use one of succeed, fail, fail-at-submit, slow, stuck, unknown, flaky, rate-limit/,
+    ],
     ['an unknown name in the prompt', {}, 'p [mock:explode]', /Unknown mock scenario "explode"/],
     ['a bad argument', { 'x-mock-scenario': 'fail-at-submit:200' }, 'p', /HTTP status 400–599/],
     ['a bad error code', { 'x-mock-scenario': 'fail:no spaces' }, 'p', /error code/],
     ['a bad flaky period', { 'x-mock-scenario': 'flaky:0' }, 'p', /whole number/],
   ])('refuses %s with a clear 400 and no task', (_name, headers, prompt, message) => {
     const { call, service } = coreClient();
-    const response = call('POST', '/v1/videos', { body: { model: 'video-pro-v1', prompt }, headers });
+    const response = call('POST', '/v1/videos', {
+      body: { model: 'video-pro-v1', prompt },
+      headers,
+    });
     expectJsonError(response, 400, message);
     expect(service.store.size).toBe(0);
   });

@@ -6,9 +6,27 @@ import { canTransition, serviceContract } from '../../src/spec/index.ts';
 
 const { lifecycle } = serviceContract();
 const created = 1_000_000;
-const succeed: TaskPlan = { unknownMs: 0, queueMs: 5_000, runMs: 40_000, outcome: 'succeed', scenario: 'succeed' };
-const fail: TaskPlan = { ...succeed, runMs: 20_000, outcome: 'fail', errorCode: 'X', errorMessage: 'x', scenario: 'fail' };
-const stuck: TaskPlan = { ...succeed, runMs: Number.POSITIVE_INFINITY, outcome: 'stuck', scenario: 'stuck' };
+const succeed: TaskPlan = {
+  unknownMs: 0,
+  queueMs: 5_000,
+  runMs: 40_000,
+  outcome: 'succeed',
+  scenario: 'succeed',
+};
+const fail: TaskPlan = {
+  ...succeed,
+  runMs: 20_000,
+  outcome: 'fail',
+  errorCode: 'X',
+  errorMessage: 'x',
+  scenario: 'fail',
+};
+const stuck: TaskPlan = {
+  ...succeed,
+  runMs: Number.POSITIVE_INFINITY,
+  outcome: 'stuck',
+  scenario: 'stuck',
+};
 const unknownFirst: TaskPlan = { ...succeed, unknownMs: 3_000, scenario: 'unknown' };
 
 describe('snapshot', () => {
@@ -34,7 +52,12 @@ describe('snapshot', () => {
   });
 
   it('dates the end of a finished task and its last change', () => {
-    expect(snapshot(created, succeed, created + 60_000)).toEqual({ status: 'completed', progress: 100, finishedAt: created + 45_000, updatedAt: created + 45_000 });
+    expect(snapshot(created, succeed, created + 60_000)).toEqual({
+      status: 'completed',
+      progress: 100,
+      finishedAt: created + 45_000,
+      updatedAt: created + 45_000,
+    });
     expect(snapshot(created, succeed, created + 1_000).updatedAt).toBe(created);
     expect(snapshot(created, succeed, created + 7_000).updatedAt).toBe(created + 7_000);
   });
@@ -45,16 +68,22 @@ describe('snapshot', () => {
     for (let i = 0; i < 300; i++) {
       const plan = drawPlan({ random, timing: DEFAULT_TIMING, failureRate: 0.3 });
       let previous = snapshot(created, plan, created);
-      if (!lifecycle.initial.values.includes(previous.status)) problems.push(`plan ${i} starts ${previous.status}`);
+      if (!lifecycle.initial.values.includes(previous.status))
+        problems.push(`plan ${i} starts ${previous.status}`);
       for (let t = 250; t <= 80_000; t += 250) {
         const next = snapshot(created, plan, created + t);
-        if (!canTransition(lifecycle, previous.status, next.status)) problems.push(`plan ${i} +${t}: ${previous.status} → ${next.status}`);
-        if (next.progress < previous.progress) problems.push(`plan ${i} +${t}: progress ${previous.progress} → ${next.progress}`);
-        if (!Number.isInteger(next.progress) || next.progress < 0 || next.progress > 100) problems.push(`plan ${i} +${t}: progress ${next.progress}`);
-        if (next.updatedAt < previous.updatedAt) problems.push(`plan ${i} +${t}: updatedAt went back`);
+        if (!canTransition(lifecycle, previous.status, next.status))
+          problems.push(`plan ${i} +${t}: ${previous.status} → ${next.status}`);
+        if (next.progress < previous.progress)
+          problems.push(`plan ${i} +${t}: progress ${previous.progress} → ${next.progress}`);
+        if (!Number.isInteger(next.progress) || next.progress < 0 || next.progress > 100)
+          problems.push(`plan ${i} +${t}: progress ${next.progress}`);
+        if (next.updatedAt < previous.updatedAt)
+          problems.push(`plan ${i} +${t}: updatedAt went back`);
         previous = next;
       }
-      if (!lifecycle.terminal.values.includes(previous.status)) problems.push(`plan ${i} ends ${previous.status}`);
+      if (!lifecycle.terminal.values.includes(previous.status))
+        problems.push(`plan ${i} ends ${previous.status}`);
     }
     expect(problems).toEqual([]);
   });
@@ -73,7 +102,9 @@ describe('snapshot', () => {
 
   it('fails about as often as the failure rate says, with upstream-like errors', () => {
     const random = createRandom(2);
-    const plans = Array.from({ length: 2000 }, () => drawPlan({ random, timing: DEFAULT_TIMING, failureRate: 0.1 }));
+    const plans = Array.from({ length: 2000 }, () =>
+      drawPlan({ random, timing: DEFAULT_TIMING, failureRate: 0.1 }),
+    );
     const failed = plans.filter((p) => p.outcome === 'fail');
     expect(failed.length).toBeGreaterThan(140);
     expect(failed.length).toBeLessThan(260);

@@ -1,13 +1,26 @@
 // `videotask mock --state FILE`: tasks, clock position and the second family's binding survive a
 // restart (SIGTERM: nothing lost; kill -9: at most the last second), and a corrupt file is refused.
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { pollTask, VideoTaskClient } from '../../src/index.ts';
 import { readStateFile, StateFileError } from '../../mocks/core/state-file.ts';
 import { coreClient } from '../helpers/core-client.ts';
-import { exitCode, killMockProcesses, LISTENING, listening, spawnMock } from '../helpers/mock-process.ts';
+import {
+  exitCode,
+  killMockProcesses,
+  LISTENING,
+  listening,
+  spawnMock,
+} from '../helpers/mock-process.ts';
 
 /** The banner's last line: what a test reads of it is complete once this is printed. */
 const BANNER_END = /state file: .*\n/;
@@ -32,16 +45,28 @@ describe('state file, in-process', () => {
     const path = join(dir, 'roundtrip.state');
     const a = open(path);
     const stuck = a.submit({ model: 'video-pro-v1', prompt: 'x [mock:stuck]' });
-    const flaky = a.submit({ model: 'video-lite-v1', prompt: 'x [mock:flaky:3]', metadata: { duration: 7 } });
+    const flaky = a.submit({
+      model: 'video-lite-v1',
+      prompt: 'x [mock:flaky:3]',
+      metadata: { duration: 7 },
+    });
     const forced = a.submit({ model: 'video-pro-v1', prompt: 'x' }, 'sk-mock-bob');
     expect(a.call('GET', `/v1/videos/${flaky}`).status).toBe(503);
     expect(a.call('GET', `/v1/videos/${flaky}`).status).toBe(200);
     a.service.clock.advance(1_000);
-    expect(a.call('POST', `/__mock/tasks/${forced}/outcome`, { body: { outcome: 'fail', code: 'GenerationTimeout', afterMs: 600_000 } }).status).toBe(200);
+    expect(
+      a.call('POST', `/__mock/tasks/${forced}/outcome`, {
+        body: { outcome: 'fail', code: 'GenerationTimeout', afterMs: 600_000 },
+      }).status,
+    ).toBe(200);
     expect(a.call('PUT', '/__mock/family', { body: { bound: true } }).status).toBe(200);
     const vip = a.submit({ model: 'alt-video-v2', prompt: 'x' }, 'sk-mock-vip');
     a.service.clock.advance(4_000);
-    const before = [...a.service.store.values()].map((t) => ({ ...t, plan: t.plan, queries: t.queries }));
+    const before = [...a.service.store.values()].map((t) => ({
+      ...t,
+      plan: t.plan,
+      queries: t.queries,
+    }));
     const now = a.service.clock.now();
     a.service.stateFile!.close();
 
@@ -49,9 +74,14 @@ describe('state file, in-process', () => {
     expect(b.service.seed).toBe('test'); // the file's seed wins: signed URLs stay valid
     expect(b.service.clock.now()).toBe(now); // a manual clock sits at the saved position
     expect(b.service.family.bound).toBe(true);
-    expect([...b.service.store.values()].map((t) => ({ ...t, plan: t.plan, queries: t.queries }))).toEqual(before);
+    expect(
+      [...b.service.store.values()].map((t) => ({ ...t, plan: t.plan, queries: t.queries })),
+    ).toEqual(before);
     expect(b.service.store.get(stuck)!.plan.runMs).toBe(Number.POSITIVE_INFINITY);
-    expect(b.service.store.get(forced)!.plan).toMatchObject({ scenario: 'forced:fail', errorCode: 'GenerationTimeout' });
+    expect(b.service.store.get(forced)!.plan).toMatchObject({
+      scenario: 'forced:fail',
+      errorCode: 'GenerationTimeout',
+    });
     expect(b.service.store.get(vip)!.platform).toBe('61');
     // The query counter went on: the third query is answered, the fourth is the flaky 503.
     expect(b.call('GET', `/v1/videos/${flaky}`).status).toBe(200);
@@ -72,7 +102,12 @@ describe('state file, in-process', () => {
     a.service.clock.advance(90_000);
     a.service.stateFile!.flush();
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
-    expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'videotask-mock-state', version: 1, starts: 1, rows: 0 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      format: 'videotask-mock-state',
+      version: 1,
+      starts: 1,
+      rows: 0,
+    });
     expect(lines.length).toBe(1 + 2 + 1 + 1 + 1); // header, 2 tasks + clock, 1 task + clock
     const crashed = join(dir, 'journal-copy.state');
     copyFileSync(path, crashed);
@@ -126,18 +161,36 @@ describe('state file, in-process', () => {
     a.service.stateFile!.close();
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
     const header = JSON.parse(lines[0]!) as { clock: number };
-    writeFileSync(path, [lines[0], lines[1], '{"reset":true}', lines[2], `{"clock":${header.clock + 5000},"familyBound":true}`, '{"start":7}', ''].join('\n'));
+    writeFileSync(
+      path,
+      [
+        lines[0],
+        lines[1],
+        '{"reset":true}',
+        lines[2],
+        `{"clock":${header.clock + 5000},"familyBound":true}`,
+        '{"start":7}',
+        '',
+      ].join('\n'),
+    );
     const restored = readStateFile(path)!;
     expect([...restored.tasks.keys()]).toEqual([second]);
     expect(restored.tasks.has(first)).toBe(false);
-    expect(restored).toMatchObject({ clock: header.clock + 5000, familyBound: true, starts: 7, rows: 2 });
+    expect(restored).toMatchObject({
+      clock: header.clock + 5000,
+      familyBound: true,
+      starts: 7,
+      rows: 2,
+    });
   });
 
   it('reports write failures: close() throws naming the file, the timer tells onError', async () => {
     const sub = mkdtempSync(join(dir, 'gone-'));
     const path = join(sub, 'gone.state');
     const errors: Error[] = [];
-    const a = open(path, { stateFile: { path, flushIntervalMs: 20, onError: (e) => errors.push(e) } });
+    const a = open(path, {
+      stateFile: { path, flushIntervalMs: 20, onError: (e) => errors.push(e) },
+    });
     a.submit();
     rmSync(sub, { recursive: true });
     a.call('POST', '/__mock/reset'); // the next flush compacts, which needs the directory
@@ -174,7 +227,10 @@ describe('state file, in-process', () => {
     const good = readFileSync(path, 'utf8').split('\n');
     const cases: [string, RegExp][] = [
       ['not json\n', /line 1: not JSON/],
-      ['{"format":"videotask-mock-state","version":9}\n', /line 1: format version 9 is not supported/],
+      [
+        '{"format":"videotask-mock-state","version":9}\n',
+        /line 1: format version 9 is not supported/,
+      ],
       [`${good[0]}\n{"task":{"id":"x"}}\n`, /line 2: task\.owner must be a non-empty string/],
       [`${good[0]}\n{"clock":"soon"}\n${good[1]}\n`, /line 2: clock must be a number/],
       [`${good[0]}\n\n`, /line 2: an empty line/],
@@ -200,19 +256,43 @@ afterEach(killMockProcesses);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(base: string, method: string, path: string, key?: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  key?: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? null : JSON.stringify(body),
   });
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }
 
-async function submit(base: string, key: string, body: Record<string, unknown> = { model: 'video-pro-v1', prompt: 'a red kite' }, scenario?: string): Promise<string> {
-  const answer = await call(base, 'POST', '/v1/videos', key, body, scenario === undefined ? {} : { 'x-mock-scenario': scenario });
-  if (answer.status !== 200) throw new Error(`submission answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+async function submit(
+  base: string,
+  key: string,
+  body: Record<string, unknown> = { model: 'video-pro-v1', prompt: 'a red kite' },
+  scenario?: string,
+): Promise<string> {
+  const answer = await call(
+    base,
+    'POST',
+    '/v1/videos',
+    key,
+    body,
+    scenario === undefined ? {} : { 'x-mock-scenario': scenario },
+  );
+  if (answer.status !== 200)
+    throw new Error(`submission answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body.id as string;
 }
 
@@ -225,7 +305,9 @@ describe('videotask mock --state FILE (real processes)', () => {
     const base = await listening(a, BANNER_END);
     expect(a.stdout()).toContain(`state file: ${file} (new)`);
 
-    expect((await call(base, 'PUT', '/__mock/family', undefined, { bound: true })).status).toBe(200);
+    expect((await call(base, 'PUT', '/__mock/family', undefined, { bound: true })).status).toBe(
+      200,
+    );
     const tasks: { id: string; key: string }[] = [];
     const add = async (key: string, body?: Record<string, unknown>, scenario?: string) => {
       const id = await submit(base, key, body, scenario);
@@ -238,20 +320,60 @@ describe('videotask mock --state FILE (real processes)', () => {
     await add('sk-mock-bob', undefined, 'stuck');
     const vip = await add('sk-mock-vip', { model: 'alt-video-v2', prompt: 'a kite' });
     // The polled task: forced to complete 80 s (simulated) from now, i.e. 4 s of running mock at 20×: after the restart.
-    expect((await call(base, 'POST', `/__mock/tasks/${polled}/outcome`, undefined, { outcome: 'succeed', afterMs: 80_000 })).status).toBe(200);
+    expect(
+      (
+        await call(base, 'POST', `/__mock/tasks/${polled}/outcome`, undefined, {
+          outcome: 'succeed',
+          afterMs: 80_000,
+        })
+      ).status,
+    ).toBe(200);
 
     // A client that kept the task ID polls through the restart (connection refused meanwhile).
-    const client = new VideoTaskClient({ baseUrl: base, apiKey: 'sk-mock-alice', requestTimeoutMs: 2_000 });
-    const seen: { status: string; at: number }[] = [];
-    const polling = pollTask((id, signal) => client.getVideo(id, signal === undefined ? {} : { signal }), polled, {
-      initialIntervalMs: 200, factor: 1, maxIntervalMs: 200, queryRetries: 50, timeoutMs: 20_000, maxAttempts: 200,
-      onUpdate: (task) => seen.push({ status: task.status, at: Date.now() }),
+    const client = new VideoTaskClient({
+      baseUrl: base,
+      apiKey: 'sk-mock-alice',
+      requestTimeoutMs: 2_000,
     });
+    const seen: { status: string; at: number }[] = [];
+    const polling = pollTask(
+      (id, signal) => client.getVideo(id, signal === undefined ? {} : { signal }),
+      polled,
+      {
+        initialIntervalMs: 200,
+        factor: 1,
+        maxIntervalMs: 200,
+        queryRetries: 50,
+        timeoutMs: 20_000,
+        maxAttempts: 200,
+        onUpdate: (task) => seen.push({ status: task.status, at: Date.now() }),
+      },
+    );
 
     await sleep(300);
-    type Inspection = { id: string; owner: string; createdAt: number; plan: { scenario: string }; channelType: number };
-    const inspect = async (b: string): Promise<Record<string, Inspection>> => Object.fromEntries(((await call(b, 'GET', '/__mock/tasks')).body.tasks as Inspection[]).map((t) => [t.id, t]));
-    const view = async (b: string) => Promise.all(tasks.map(async ({ id, key }) => (await call(b, 'GET', `/v1/videos/${id}`, key)).body as { id: string; status: string; progress: number; created_at: number }));
+    type Inspection = {
+      id: string;
+      owner: string;
+      createdAt: number;
+      plan: { scenario: string };
+      channelType: number;
+    };
+    const inspect = async (b: string): Promise<Record<string, Inspection>> =>
+      Object.fromEntries(
+        ((await call(b, 'GET', '/__mock/tasks')).body.tasks as Inspection[]).map((t) => [t.id, t]),
+      );
+    const view = async (b: string) =>
+      Promise.all(
+        tasks.map(
+          async ({ id, key }) =>
+            (await call(b, 'GET', `/v1/videos/${id}`, key)).body as {
+              id: string;
+              status: string;
+              progress: number;
+              created_at: number;
+            },
+        ),
+      );
     const beforeInspect = await inspect(base);
     const beforeView = await view(base);
     const clockBefore = (await call(base, 'GET', '/__mock/clock')).body.now as number;
@@ -296,7 +418,9 @@ describe('videotask mock --state FILE (real processes)', () => {
 
     // Owner isolation (§5) and the binding survived.
     expect((await call(base, 'GET', `/v1/videos/${polled}`, 'sk-mock-bob')).status).toBe(404);
-    expect((await call(base, 'GET', `/v1/videos/${tasks[3]!.id}`, 'sk-mock-alice')).status).toBe(404);
+    expect((await call(base, 'GET', `/v1/videos/${tasks[3]!.id}`, 'sk-mock-alice')).status).toBe(
+      404,
+    );
     expect((await call(base, 'GET', '/__mock/family')).body.bound).toBe(true);
     expect(afterInspect[vip]!.channelType).toBe(61);
     const fresh = await submit(base, 'sk-mock-vip', { model: 'alt-video-v2', prompt: 'again' });
@@ -317,7 +441,15 @@ describe('videotask mock --state FILE (real processes)', () => {
     const a = spawnMock('--state', file, '--port', '0', '--speed', String(SPEED));
     const base = await listening(a, BANNER_END);
     const keys = ['sk-mock-alice', 'sk-mock-bob', 'sk-mock-vip'];
-    const burst = (n: number, at = base) => Promise.all(Array.from({ length: n }, (_, i) => submit(at, keys[i % 3]!, undefined, i % 4 === 0 ? 'stuck' : undefined).then((id) => ({ id, key: keys[i % 3]! }))));
+    const burst = (n: number, at = base) =>
+      Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          submit(at, keys[i % 3]!, undefined, i % 4 === 0 ? 'stuck' : undefined).then((id) => ({
+            id,
+            key: keys[i % 3]!,
+          })),
+        ),
+      );
     const early = await burst(60);
     const earlyDone = Date.now();
     await sleep(1_300);
@@ -330,8 +462,11 @@ describe('videotask mock --state FILE (real processes)', () => {
     const b = spawnMock('--state', file, '--port', '0', '--speed', String(SPEED));
     const base2 = await listening(b, BANNER_END);
     expect(b.stdout()).toMatch(/ignored a torn last line/);
-    for (const { id, key } of early) expect((await call(base2, 'GET', `/v1/video/generations/${id}`, key)).status).toBe(200);
-    const kept = (await Promise.all(late.map(({ id, key }) => call(base2, 'GET', `/v1/videos/${id}`, key)))).filter((r) => r.status === 200).length;
+    for (const { id, key } of early)
+      expect((await call(base2, 'GET', `/v1/video/generations/${id}`, key)).status).toBe(200);
+    const kept = (
+      await Promise.all(late.map(({ id, key }) => call(base2, 'GET', `/v1/videos/${id}`, key)))
+    ).filter((r) => r.status === 200).length;
     expect(kept).toBeGreaterThanOrEqual(0); // the last second may be lost
     const health = (await call(base2, 'GET', '/__mock/health')).body as { tasks: number };
     expect(health.tasks).toBe(early.length + kept);
@@ -346,7 +481,8 @@ describe('videotask mock --state FILE (real processes)', () => {
 
   it('exits 2 naming the file and the line when the state file is corrupt, and leaves it alone', async () => {
     const file = join(dir, 'corrupt.state');
-    const text = '{"format":"videotask-mock-state","version":1,"seed":1,"starts":1,"clock":0,"familyBound":false,"rows":0}\n{"task":\n{"clock":1}\n';
+    const text =
+      '{"format":"videotask-mock-state","version":1,"seed":1,"starts":1,"clock":0,"familyBound":false,"rows":0}\n{"task":\n{"clock":1}\n';
     writeFileSync(file, text);
     const mock = spawnMock('--state', file, '--port', '0');
     expect(await exitCode(mock, 15_000)).toBe(2);

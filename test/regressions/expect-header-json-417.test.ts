@@ -16,7 +16,13 @@ it('answers an unsupported expectation with a JSON 417 and still serves 100-cont
   const head = (expect: string) =>
     `POST /v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk-mock-alice\r\nContent-Type: application/json\r\nExpect: ${expect}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
 
-  const refused = await sendRaw({ port: server.port, pieces: [Buffer.from(head('nonsense'))], after: 'keep', method: 'POST', timeoutMs: 5000 });
+  const refused = await sendRaw({
+    port: server.port,
+    pieces: [Buffer.from(head('nonsense'))],
+    after: 'keep',
+    method: 'POST',
+    timeoutMs: 5000,
+  });
   expect(refused.response?.status).toBe(417);
   expect(refused.response?.headers['content-type']).toMatch(/^application\/json/);
   const error = JSON.parse(Buffer.from(refused.response!.body!).toString()) as unknown;
@@ -24,7 +30,13 @@ it('answers an unsupported expectation with a JSON 417 and still serves 100-cont
   expect(error).toMatchObject({ error: { code: 'expectation_failed' } });
   expect(server.service.store.size).toBe(0);
 
-  const accepted = await sendRaw({ port: server.port, pieces: [Buffer.from(head('100-continue'))], after: 'keep', method: 'POST', timeoutMs: 5000 });
+  const accepted = await sendRaw({
+    port: server.port,
+    pieces: [Buffer.from(head('100-continue'))],
+    after: 'keep',
+    method: 'POST',
+    timeoutMs: 5000,
+  });
   expect(accepted.interim).toBe(1);
   expect(accepted.response?.status).toBe(200);
 });

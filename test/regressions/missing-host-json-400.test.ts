@@ -11,10 +11,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const send = (text: string) => sendRaw({ port: server.port, pieces: [Buffer.from(text)], after: 'keep', method: 'GET', timeoutMs: 5000 });
+const send = (text: string) =>
+  sendRaw({
+    port: server.port,
+    pieces: [Buffer.from(text)],
+    after: 'keep',
+    method: 'GET',
+    timeoutMs: 5000,
+  });
 
 it('refuses HTTP/1.1 without Host with the JSON 400 of malformed HTTP, and closes', async () => {
-  const result = await send('GET /v1/models HTTP/1.1\r\nAuthorization: Bearer sk-mock-alice\r\n\r\n');
+  const result = await send(
+    'GET /v1/models HTTP/1.1\r\nAuthorization: Bearer sk-mock-alice\r\n\r\n',
+  );
   expect(result.response?.status).toBe(400);
   expect(result.response?.headers['content-type']).toMatch(/^application\/json/);
   expect(result.response?.headers['connection']).toBe('close');
@@ -24,6 +33,15 @@ it('refuses HTTP/1.1 without Host with the JSON 400 of malformed HTTP, and close
 });
 
 it('still serves HTTP/1.0 without Host, and HTTP/1.1 with one', async () => {
-  expect((await send('GET /v1/models HTTP/1.0\r\nAuthorization: Bearer sk-mock-alice\r\n\r\n')).response?.status).toBe(200);
-  expect((await send('GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk-mock-alice\r\nConnection: close\r\n\r\n')).response?.status).toBe(200);
+  expect(
+    (await send('GET /v1/models HTTP/1.0\r\nAuthorization: Bearer sk-mock-alice\r\n\r\n')).response
+      ?.status,
+  ).toBe(200);
+  expect(
+    (
+      await send(
+        'GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk-mock-alice\r\nConnection: close\r\n\r\n',
+      )
+    ).response?.status,
+  ).toBe(200);
 });

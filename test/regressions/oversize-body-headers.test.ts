@@ -12,7 +12,11 @@ afterAll(() => server.close());
 it('answers an oversize body through the core: 413 JSON with CORS, request id and profile wording', async () => {
   const response = await fetch(`${server.url}/v1/videos`, {
     method: 'POST',
-    headers: { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json', origin: 'http://app.test' },
+    headers: {
+      authorization: 'Bearer sk-mock-alice',
+      'content-type': 'application/json',
+      origin: 'http://app.test',
+    },
     body: JSON.stringify({ model: 'video-pro-v1', prompt: 'x'.repeat(5000) }),
   });
   expect(response.status).toBe(413);

@@ -20,10 +20,16 @@ const found: FoundExample[] = [];
 for (const info of validators.operations()) {
   const { operation, operationId } = info;
   for (const [type, media] of Object.entries(operation.requestBody?.content ?? {}))
-    for (const [name, example] of Object.entries(media.examples ?? {})) found.push({ where: `${operationId} request ${type} ${name}`, value: example.value, media });
+    for (const [name, example] of Object.entries(media.examples ?? {}))
+      found.push({ where: `${operationId} request ${type} ${name}`, value: example.value, media });
   for (const [status, response] of Object.entries(operation.responses))
     for (const [type, media] of Object.entries(response.content ?? {}))
-      for (const [name, example] of Object.entries(media.examples ?? {})) found.push({ where: `${operationId} ${status} ${type} ${name}`, value: example.value, media });
+      for (const [name, example] of Object.entries(media.examples ?? {}))
+        found.push({
+          where: `${operationId} ${status} ${type} ${name}`,
+          value: example.value,
+          media,
+        });
 }
 
 describe('the spec documents', () => {
@@ -37,19 +43,38 @@ describe('examples', () => {
   it('exist for every operation', () => {
     for (const { operationId } of validators.operations()) {
       if (operationId === 'headVideoContent' || operationId === 'getVideoContent') continue; // binary and header-only answers
-      expect(found.some((f) => f.where.startsWith(`${operationId} `)), operationId).toBe(true);
+      expect(
+        found.some((f) => f.where.startsWith(`${operationId} `)),
+        operationId,
+      ).toBe(true);
     }
   });
   it('cover a queued submission, an in-progress, a completed and a failed task, and the errors', () => {
-    const statuses = found.filter((f) => f.where.startsWith('getVideo 200')).map((f) => (f.value as { status: string }).status);
-    expect(statuses).toEqual(expect.arrayContaining(['queued', 'in_progress', 'completed', 'failed']));
-    expect(found.some((f) => f.where.startsWith('createVideoGeneration 200') && (f.value as { status: string }).status === 'queued')).toBe(true);
+    const statuses = found
+      .filter((f) => f.where.startsWith('getVideo 200'))
+      .map((f) => (f.value as { status: string }).status);
+    expect(statuses).toEqual(
+      expect.arrayContaining(['queued', 'in_progress', 'completed', 'failed']),
+    );
+    expect(
+      found.some(
+        (f) =>
+          f.where.startsWith('createVideoGeneration 200') &&
+          (f.value as { status: string }).status === 'queued',
+      ),
+    ).toBe(true);
     for (const status of ['400', '401', '403', '404', '413', '415', '429', '503', '5XX'])
-      expect(found.some((f) => f.where.includes(` ${status} application/json `)), status).toBe(true);
+      expect(
+        found.some((f) => f.where.includes(` ${status} application/json `)),
+        status,
+      ).toBe(true);
   });
-  it.each(found.map((f) => [f.where, f] as const))('%s validates against its schema (documented and assumed rules)', (_where, example) => {
-    const schema = validators.schemaValidator(example.media.schema!);
-    expect(schema.validate(example.value).errors).toEqual([]);
-    expect(schema.validateFull(example.value).errors).toEqual([]);
-  });
+  it.each(found.map((f) => [f.where, f] as const))(
+    '%s validates against its schema (documented and assumed rules)',
+    (_where, example) => {
+      const schema = validators.schemaValidator(example.media.schema!);
+      expect(schema.validate(example.value).errors).toEqual([]);
+      expect(schema.validateFull(example.value).errors).toEqual([]);
+    },
+  );
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { pluginTaskStatusValues, videoStatusValues, wrapperStatusNamedValues } from '../../src/generated/openapi.ts';
+import {
+  pluginTaskStatusValues,
+  videoStatusValues,
+  wrapperStatusNamedValues,
+} from '../../src/generated/openapi.ts';
 import {
   canTransition,
   fromWrapperStatus,
@@ -29,37 +33,60 @@ describe('x-lifecycle is consistent', () => {
     for (const s of videoStatusValues) {
       const seen = new Set([s]);
       const queue = [s];
-      while (queue.length > 0) for (const n of lifecycle.transitions.table[queue.shift()!]) if (!seen.has(n)) seen.add(n) && queue.push(n);
-      expect(lifecycle.terminal.values.some((t) => seen.has(t)), s).toBe(true);
+      while (queue.length > 0)
+        for (const n of lifecycle.transitions.table[queue.shift()!])
+          if (!seen.has(n)) seen.add(n) && queue.push(n);
+      expect(
+        lifecycle.terminal.values.some((t) => seen.has(t)),
+        s,
+      ).toBe(true);
     }
   });
   it('maps every OpenAI state and the four named wrapper states, each once', () => {
-    expect(lifecycle.mapping.rows.map((r) => r.openai).sort()).toEqual([...videoStatusValues].sort());
-    for (const w of wrapperStatusNamedValues) expect(fromWrapperStatus(lifecycle, w), w).toBeDefined();
+    expect(lifecycle.mapping.rows.map((r) => r.openai).sort()).toEqual(
+      [...videoStatusValues].sort(),
+    );
+    for (const w of wrapperStatusNamedValues)
+      expect(fromWrapperStatus(lifecycle, w), w).toBeDefined();
     const all = lifecycle.mapping.rows.flatMap((r) => r.wrapper);
     expect(new Set(all).size).toBe(all.length);
   });
   it('maps every OpenAI state to a native-path status, and every native status back', () => {
-    expect(lifecycle.pluginMapping.rows.map((r) => r.openai).sort()).toEqual([...videoStatusValues].sort());
+    expect(lifecycle.pluginMapping.rows.map((r) => r.openai).sort()).toEqual(
+      [...videoStatusValues].sort(),
+    );
     const native = new Set(lifecycle.pluginMapping.rows.flatMap((r) => r.native));
     for (const v of pluginTaskStatusValues) expect(native.has(v), v).toBe(true);
     expect(lifecycle.pluginMapping.basis.documented).toBe(false);
   });
   it('states only what the document states (§3), and marks the rest as assumed', () => {
-    expect(lifecycle.stopPolling).toEqual({ values: ['completed', 'failed'], basis: { documented: true, source: '§3' } });
+    expect(lifecycle.stopPolling).toEqual({
+      values: ['completed', 'failed'],
+      basis: { documented: true, source: '§3' },
+    });
     expect(lifecycle.pollAgain.values).toEqual(['queued', 'in_progress', 'unknown']);
     expect(lifecycle.pollAgain.basis.documented).toBe(true);
     expect(lifecycle.terminal.basis.documented).toBe(false);
     expect(lifecycle.transitions.basis.documented).toBe(false);
-    expect(lifecycle.mapping.rows.find((r) => r.openai === 'failed')!.basis).toEqual({ documented: true, source: '§7' });
+    expect(lifecycle.mapping.rows.find((r) => r.openai === 'failed')!.basis).toEqual({
+      documented: true,
+      source: '§7',
+    });
   });
   it('never lets a polled state (queued, in_progress) be terminal', () => {
     for (const s of lifecycle.pollAgain.values) expect(isTerminal(lifecycle, s)).toBe(false);
     expect(lifecycle.stopPolling.values.every((s) => isTerminal(lifecycle, s))).toBe(true);
   });
   it('names presence fields that exist in the task schema', () => {
-    const props = (serviceSpec.components!.schemas!['VideoTask']!['properties'] ?? {}) as Record<string, { properties?: object }>;
-    const rules = [lifecycle.presence.always, lifecycle.presence.onSubmission, ...Object.values(lifecycle.presence.byStatus)];
+    const props = (serviceSpec.components!.schemas!['VideoTask']!['properties'] ?? {}) as Record<
+      string,
+      { properties?: object }
+    >;
+    const rules = [
+      lifecycle.presence.always,
+      lifecycle.presence.onSubmission,
+      ...Object.values(lifecycle.presence.byStatus),
+    ];
     for (const field of rules.flatMap((r) => r!.fields)) {
       const [head, tail] = field.split('.');
       expect(props[head!], field).toBeDefined();
@@ -102,11 +129,42 @@ describe('lifecycle helpers', () => {
   });
   it('requires completed_at and metadata.url once completed, error once failed', () => {
     const completed = requiredFields(lifecycle, 'completed', 'query').flatMap((r) => r.fields);
-    expect(missingFields({ id: 'a', object: 'video', model: 'm', status: 'completed', progress: 100, task_id: 'a', created_at: 1, metadata: {} }, completed)).toEqual(['completed_at', 'metadata.url']);
+    expect(
+      missingFields(
+        {
+          id: 'a',
+          object: 'video',
+          model: 'm',
+          status: 'completed',
+          progress: 100,
+          task_id: 'a',
+          created_at: 1,
+          metadata: {},
+        },
+        completed,
+      ),
+    ).toEqual(['completed_at', 'metadata.url']);
     const failed = requiredFields(lifecycle, 'failed', 'query').flatMap((r) => r.fields);
-    expect(missingFields({ id: 'a', object: 'video', model: 'm', status: 'failed', progress: 100, error: { code: 'x' } }, failed)).toEqual(['error.message']);
+    expect(
+      missingFields(
+        {
+          id: 'a',
+          object: 'video',
+          model: 'm',
+          status: 'failed',
+          progress: 100,
+          error: { code: 'x' },
+        },
+        failed,
+      ),
+    ).toEqual(['error.message']);
     const submission = requiredFields(lifecycle, 'queued', 'submission').flatMap((r) => r.fields);
-    expect(missingFields({ id: 'a', object: 'video', model: 'm', status: 'queued', progress: 0 }, submission)).toEqual(['task_id', 'created_at']);
+    expect(
+      missingFields(
+        { id: 'a', object: 'video', model: 'm', status: 'queued', progress: 0 },
+        submission,
+      ),
+    ).toEqual(['task_id', 'created_at']);
   });
 });
 
@@ -117,10 +175,26 @@ describe('readLifecycle rejects a broken table', () => {
     return copy as OpenApiDocument;
   };
   it.each([
-    ['a state outside the enum', (l: Record<string, any>) => l['terminal'].values.push('done'), /"done" is not a status/],
-    ['a missing transition row', (l: Record<string, any>) => delete l['transitions'].table.unknown, /table\.unknown must be a list/],
-    ['a mapping to an unknown state', (l: Record<string, any>) => l['mapping'].rows.push({ openai: 'paused', wrapper: ['PAUSED'] }), /"paused" is not a status/],
-    ['a duplicate rule id', (l: Record<string, any>) => l['rules'].list.push({ id: 'owner-only' }), /duplicate id "owner-only"/],
+    [
+      'a state outside the enum',
+      (l: Record<string, any>) => l['terminal'].values.push('done'),
+      /"done" is not a status/,
+    ],
+    [
+      'a missing transition row',
+      (l: Record<string, any>) => delete l['transitions'].table.unknown,
+      /table\.unknown must be a list/,
+    ],
+    [
+      'a mapping to an unknown state',
+      (l: Record<string, any>) => l['mapping'].rows.push({ openai: 'paused', wrapper: ['PAUSED'] }),
+      /"paused" is not a status/,
+    ],
+    [
+      'a duplicate rule id',
+      (l: Record<string, any>) => l['rules'].list.push({ id: 'owner-only' }),
+      /duplicate id "owner-only"/,
+    ],
   ])('%s', (_name, patch, message) => {
     expect(() => readLifecycle(broken(patch))).toThrow(message);
   });

@@ -6,7 +6,8 @@ import { readServiceDocument, sectionsOf } from '../helpers/service-document.ts'
 // `x-documented: false` ones. Everything must carry one or the other, and every section cited must exist.
 const sections = sectionsOf(readServiceDocument());
 const validators = new SpecValidators(serviceSpec);
-const marked = (node: { 'x-source'?: string; 'x-documented'?: boolean }) => node['x-source'] !== undefined || node['x-documented'] === false;
+const marked = (node: { 'x-source'?: string; 'x-documented'?: boolean }) =>
+  node['x-source'] !== undefined || node['x-documented'] === false;
 
 function* citations(node: unknown, path: string): Generator<[string, string]> {
   if (node === null || typeof node !== 'object') return;
@@ -17,11 +18,15 @@ function* citations(node: unknown, path: string): Generator<[string, string]> {
 }
 
 describe('markings', () => {
-  it.each(validators.operations().map((o) => [o.operationId, o] as const))('%s has an operationId, bearer security and a basis', (_id, info) => {
-    expect(info.operation.security).toEqual([{ bearerAuth: [] }]);
-    expect(marked(info.operation)).toBe(true);
-    for (const [status, response] of Object.entries(info.operation.responses)) expect(marked(response), `${info.operationId} ${status}`).toBe(true);
-  });
+  it.each(validators.operations().map((o) => [o.operationId, o] as const))(
+    '%s has an operationId, bearer security and a basis',
+    (_id, info) => {
+      expect(info.operation.security).toEqual([{ bearerAuth: [] }]);
+      expect(marked(info.operation)).toBe(true);
+      for (const [status, response] of Object.entries(info.operation.responses))
+        expect(marked(response), `${info.operationId} ${status}`).toBe(true);
+    },
+  );
   it('declares all seven operations of §4 plus the two assumed ones', () => {
     const ops = validators.operations().map((o) => `${o.method.toUpperCase()} ${o.path}`);
     expect(ops).toEqual(
@@ -35,28 +40,45 @@ describe('markings', () => {
         'POST /{plugin_name}/api/v3/contents/generations/tasks',
       ]),
     );
-    const assumed = validators.operations().filter((o) => !o.basis.documented).map((o) => o.operationId);
+    const assumed = validators
+      .operations()
+      .filter((o) => !o.basis.documented)
+      .map((o) => o.operationId);
     expect(assumed.sort()).toEqual(['getPluginTask', 'headVideoContent']);
   });
-  it.each(Object.entries(serviceSpec.components!.schemas!))('schema %s has a basis', (_name, schema: JsonSchema) => {
-    expect(marked(schema as never)).toBe(true);
-  });
+  it.each(Object.entries(serviceSpec.components!.schemas!))(
+    'schema %s has a basis',
+    (_name, schema: JsonSchema) => {
+      expect(marked(schema as never)).toBe(true);
+    },
+  );
   it('cites only sections that exist in the service document', () => {
     const cited = [...citations(serviceSpec, '')];
     expect(cited.length).toBeGreaterThan(50);
-    for (const [path, section] of cited) expect(sections.has(section), `${path} cites ${section}`).toBe(true);
+    for (const [path, section] of cited)
+      expect(sections.has(section), `${path} cites ${section}`).toBe(true);
   });
   it('marks every error status code the document does not state as an assumption', () => {
     // The document states only 200 on submission (§4.1), the 429 class (§7), temporary 5xx on queries (§7),
     // redirects on content (§4.4; its errors are JSON, but their codes are not shown). Every other status code is the gateway's, and assumed.
-    const documentedCodes = validators
-      .operations()
-      .flatMap((o) => Object.entries(o.operation.responses).filter(([, r]) => r['x-documented'] !== false).map(([s]) => `${o.operationId} ${s}`));
+    const documentedCodes = validators.operations().flatMap((o) =>
+      Object.entries(o.operation.responses)
+        .filter(([, r]) => r['x-documented'] !== false)
+        .map(([s]) => `${o.operationId} ${s}`),
+    );
     expect(documentedCodes.sort()).toEqual(
       [
-        'createVideo 200', 'createVideo 429', 'createVideoGeneration 200', 'createVideoGeneration 429',
-        'getVideo 200', 'getVideo 5XX', 'getVideoGeneration 200', 'getVideoGeneration 5XX',
-        'getVideoContent 200', 'getVideoContent 302', 'headVideoContent 302',
+        'createVideo 200',
+        'createVideo 429',
+        'createVideoGeneration 200',
+        'createVideoGeneration 429',
+        'getVideo 200',
+        'getVideo 5XX',
+        'getVideoGeneration 200',
+        'getVideoGeneration 5XX',
+        'getVideoContent 200',
+        'getVideoContent 302',
+        'headVideoContent 302',
         'listModels 200',
       ].sort(),
     );
@@ -66,7 +88,12 @@ describe('markings', () => {
 describe('x-second-family', () => {
   it('states the family as §1 does: three model IDs, plugin 1.0.5, channel types 54 and 61', async () => {
     const { SECOND_FAMILY } = await import('../../src/spec/index.ts');
-    expect(SECOND_FAMILY).toEqual({ models: ['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'], pluginVersion: '1.0.5', builtInChannelType: 54, pluginChannelType: 61 });
+    expect(SECOND_FAMILY).toEqual({
+      models: ['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'],
+      pluginVersion: '1.0.5',
+      builtInChannelType: 54,
+      pluginChannelType: 61,
+    });
     const doc = readServiceDocument();
     for (const model of SECOND_FAMILY.models) expect(doc).toContain(`\`${model}\``);
     expect(doc).toMatch(/enabled at version 1\.0\.5/);

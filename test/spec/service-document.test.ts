@@ -8,6 +8,9 @@ describe('the service document', () => {
   it.runIf(existsSync(SHARED_DOCUMENT_PATH))('is the copy the spec was written from', () => {
     const live = readFileSync(SHARED_DOCUMENT_PATH, 'utf8');
     const copy = readFileSync(SERVICE_DOCUMENT_PATH, 'utf8');
-    expect(copy === live, 'shared/service/video-task-service.md changed: review spec/openapi.yaml against it, then copy it to spec/service-document.md').toBe(true);
+    expect(
+      copy === live,
+      'shared/service/video-task-service.md changed: review spec/openapi.yaml against it, then copy it to spec/service-document.md',
+    ).toBe(true);
   });
 });

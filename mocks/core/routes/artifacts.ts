@@ -8,11 +8,23 @@ import { serveMedia } from './content.ts';
  * `GET /__artifacts/{file}`: a temporary result address, public like an upstream CDN URL. It works
  * until it expires (410), refuses a forged one (403), and follows the clock.
  */
-export function getArtifact(state: ServiceState, file: string, query: string, range: string | undefined, head: boolean): CoreResponse {
+export function getArtifact(
+  state: ServiceState,
+  file: string,
+  query: string,
+  range: string | undefined,
+  head: boolean,
+): CoreResponse {
   const verdict = state.signer.verify(file, new URLSearchParams(query), state.clock.now());
-  if (!verdict.ok) return errorResponse(verdict.reason === 'expired' ? 'artifact_expired' : 'artifact_invalid', { taskId: verdict.taskId });
+  if (!verdict.ok)
+    return errorResponse(verdict.reason === 'expired' ? 'artifact_expired' : 'artifact_invalid', {
+      taskId: verdict.taskId,
+    });
   const task = state.store.get(verdict.taskId);
-  if (task === undefined || snapshot(task.createdAt, task.plan, state.clock.now()).status !== 'completed') {
+  if (
+    task === undefined ||
+    snapshot(task.createdAt, task.plan, state.clock.now()).status !== 'completed'
+  ) {
     return errorResponse('artifact_invalid', { taskId: verdict.taskId });
   }
   return serveMedia(state.media, range, head);

@@ -5,7 +5,8 @@
  */
 export function checkContentItems(content: unknown, where: string): string | undefined {
   if (content === undefined) return undefined;
-  if (!Array.isArray(content)) return `${where} must be a list of {type, image_url|video_url: {url}} items`;
+  if (!Array.isArray(content))
+    return `${where} must be a list of {type, image_url|video_url: {url}} items`;
   for (let i = 0; i < content.length; i++) {
     const item = content[i] as Record<string, unknown> | null;
     const at = `${where}[${i}]`;
@@ -15,12 +16,16 @@ export function checkContentItems(content: unknown, where: string): string | und
       if (typeof item['text'] !== 'string') return `${at}.text must be a string`;
       continue;
     }
-    if (type !== 'image_url' && type !== 'video_url') return `${at}.type must be image_url, video_url or text, got ${JSON.stringify(type)}`;
+    if (type !== 'image_url' && type !== 'video_url')
+      return `${at}.type must be image_url, video_url or text, got ${JSON.stringify(type)}`;
     const url = (item[type] as { url?: unknown } | undefined)?.url;
     if (typeof url !== 'string' || url === '') return `${at}.${type}.url must be a URL`;
-    if (/^asset:\/\//i.test(url)) return `${at}.${type}.url is an asset:// reference, which this family's upstream does not accept (§2.1): pass an https URL`;
-    if (/^(data|blob|file):/i.test(url)) return `${at}.${type}.url must be an http(s) URL the upstream can read, not an inline or local file (§2.1: multipart upload is not accepted)`;
-    if (!/^https?:\/\/[^\s/]+/i.test(url)) return `${at}.${type}.url must be an http(s) URL, got ${JSON.stringify(url.slice(0, 80))}`;
+    if (/^asset:\/\//i.test(url))
+      return `${at}.${type}.url is an asset:// reference, which this family's upstream does not accept (§2.1): pass an https URL`;
+    if (/^(data|blob|file):/i.test(url))
+      return `${at}.${type}.url must be an http(s) URL the upstream can read, not an inline or local file (§2.1: multipart upload is not accepted)`;
+    if (!/^https?:\/\/[^\s/]+/i.test(url))
+      return `${at}.${type}.url must be an http(s) URL, got ${JSON.stringify(url.slice(0, 80))}`;
   }
   return undefined;
 }

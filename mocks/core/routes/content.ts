@@ -11,21 +11,35 @@ import { ownedTask } from './query.ts';
  */
 export function getContent(context: RouteContext, taskId: string): CoreResponse {
   const found = ownedTask(context, taskId);
-  if (found === undefined) return withoutBodyOnHead(context, context.state.error('task_not_found', { taskId }));
+  if (found === undefined)
+    return withoutBodyOnHead(context, context.state.error('task_not_found', { taskId }));
   const { task, snap } = found;
   if (snap.status !== 'completed') {
-    return withoutBodyOnHead(context, context.state.error('task_not_completed', { status: context.state.wrapperStatuses[snap.status] }));
+    return withoutBodyOnHead(
+      context,
+      context.state.error('task_not_completed', {
+        status: context.state.wrapperStatuses[snap.status],
+      }),
+    );
   }
   const { state, request } = context;
   if (state.settings.contentRedirect) {
-    const location = state.signer.url(request.origin, task.id, state.clock.now() + state.signer.ttlMs);
+    const location = state.signer.url(
+      request.origin,
+      task.id,
+      state.clock.now() + state.signer.ttlMs,
+    );
     return { status: 302, headers: { location, 'cache-control': 'private, no-store' } };
   }
   return serveMedia(state.media, request.headers['range'], context.head);
 }
 
 /** The bytes of a video with `Range` (206/416), `HEAD`, and the headers a download needs. */
-export function serveMedia(media: MediaAsset, range: string | undefined, head: boolean): CoreResponse {
+export function serveMedia(
+  media: MediaAsset,
+  range: string | undefined,
+  head: boolean,
+): CoreResponse {
   const size = media.bytes.byteLength;
   const base = {
     'content-type': media.contentType,
@@ -36,15 +50,27 @@ export function serveMedia(media: MediaAsset, range: string | undefined, head: b
   };
   const wanted = parseRange(range, size);
   if (wanted.kind === 'unsatisfiable') {
-    const error = errorResponse('range_not_satisfiable', { range, size }, { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' });
+    const error = errorResponse(
+      'range_not_satisfiable',
+      { range, size },
+      { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' },
+    );
     return head ? { status: 416, headers: error.headers } : error;
   }
   if (wanted.kind === 'partial') {
     const { start, end } = wanted;
-    const headers = { ...base, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end - start + 1) };
+    const headers = {
+      ...base,
+      'content-range': `bytes ${start}-${end}/${size}`,
+      'content-length': String(end - start + 1),
+    };
     return { status: 206, headers, body: head ? undefined : media.bytes.subarray(start, end + 1) };
   }
-  return { status: 200, headers: { ...base, 'content-length': String(size) }, body: head ? undefined : media.bytes };
+  return {
+    status: 200,
+    headers: { ...base, 'content-length': String(size) },
+    body: head ? undefined : media.bytes,
+  };
 }
 
 function withoutBodyOnHead(context: RouteContext, response: CoreResponse): CoreResponse {

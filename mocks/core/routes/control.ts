@@ -45,7 +45,13 @@ export function inspectTask(state: ServiceState, task: TaskRecord): Schemas['Tas
 }
 
 export function listScenarios(): CoreResponse {
-  return jsonResponse(200, { scenarios: SCENARIOS.map((s) => (s.argument === undefined ? { name: s.name, description: s.description } : { name: s.name, argument: s.argument, description: s.description })) });
+  return jsonResponse(200, {
+    scenarios: SCENARIOS.map((s) =>
+      s.argument === undefined
+        ? { name: s.name, description: s.description }
+        : { name: s.name, argument: s.argument, description: s.description },
+    ),
+  });
 }
 
 /** Forces a task's outcome from now on (`spec/mock-control.yaml` forceMockTaskOutcome). */
@@ -54,13 +60,27 @@ export function forceOutcome(state: ServiceState, taskId: string, body: unknown)
   if (task === undefined) return controlError(404, 'task_not_found', `No task ${taskId}`);
   const b = (body ?? {}) as Record<string, unknown>;
   const outcome = b['outcome'];
-  if (outcome !== 'succeed' && outcome !== 'fail' && outcome !== 'stuck') return controlError(400, 'invalid_request', 'outcome must be "succeed", "fail" or "stuck"');
+  if (outcome !== 'succeed' && outcome !== 'fail' && outcome !== 'stuck')
+    return controlError(400, 'invalid_request', 'outcome must be "succeed", "fail" or "stuck"');
   const afterMs = b['afterMs'] ?? 0;
-  if (typeof afterMs !== 'number' || !Number.isInteger(afterMs) || afterMs < 0) return controlError(400, 'invalid_request', 'afterMs must be a non-negative integer (milliseconds from now)');
+  if (typeof afterMs !== 'number' || !Number.isInteger(afterMs) || afterMs < 0)
+    return controlError(
+      400,
+      'invalid_request',
+      'afterMs must be a non-negative integer (milliseconds from now)',
+    );
   for (const field of ['code', 'message'] as const)
-    if (b[field] !== undefined && (typeof b[field] !== 'string' || b[field] === '')) return controlError(400, 'invalid_request', `${field} must be a non-empty string`);
-  const unknown = Object.keys(b).filter((k) => !['outcome', 'afterMs', 'code', 'message'].includes(k));
-  if (unknown.length > 0) return controlError(400, 'invalid_request', `Unknown field ${unknown.join(', ')}: send outcome, code, message, afterMs`);
+    if (b[field] !== undefined && (typeof b[field] !== 'string' || b[field] === ''))
+      return controlError(400, 'invalid_request', `${field} must be a non-empty string`);
+  const unknown = Object.keys(b).filter(
+    (k) => !['outcome', 'afterMs', 'code', 'message'].includes(k),
+  );
+  if (unknown.length > 0)
+    return controlError(
+      400,
+      'invalid_request',
+      `Unknown field ${unknown.join(', ')}: send outcome, code, message, afterMs`,
+    );
   const fallback = UPSTREAM_FAILURES.find((f) => f.code === b['code']) ?? UPSTREAM_FAILURES[0]!;
   const plan = forcePlan(task.createdAt, task.plan, state.clock.now(), {
     outcome,
@@ -68,19 +88,30 @@ export function forceOutcome(state: ServiceState, taskId: string, body: unknown)
     errorCode: (b['code'] as string | undefined) ?? fallback.code,
     errorMessage: (b['message'] as string | undefined) ?? fallback.message,
   });
-  if (plan === undefined) return controlError(409, 'task_finished', `Task ${taskId} has already finished; its final state does not change`);
+  if (plan === undefined)
+    return controlError(
+      409,
+      'task_finished',
+      `Task ${taskId} has already finished; its final state does not change`,
+    );
   task.plan = plan;
   return jsonResponse(200, inspectTask(state, task));
 }
 
 export function familyState(family: FamilyState): Schemas['FamilyBinding'] {
-  return { bound: family.bound, channelType: family.bound ? SECOND_FAMILY.pluginChannelType : SECOND_FAMILY.builtInChannelType, pluginVersion: family.pluginVersion, models: [...SECOND_FAMILY_MODELS] };
+  return {
+    bound: family.bound,
+    channelType: family.bound ? SECOND_FAMILY.pluginChannelType : SECOND_FAMILY.builtInChannelType,
+    pluginVersion: family.pluginVersion,
+    models: [...SECOND_FAMILY_MODELS],
+  };
 }
 
 export function listTasks(state: ServiceState, query: string): CoreResponse {
   const owner = new URLSearchParams(query).get('owner');
   const tasks: Schemas['TaskInspection'][] = [];
-  for (const task of state.store.values()) if (owner === null || task.owner === owner) tasks.push(inspectTask(state, task));
+  for (const task of state.store.values())
+    if (owner === null || task.owner === owner) tasks.push(inspectTask(state, task));
   return jsonResponse(200, { tasks });
 }
 
@@ -90,7 +121,18 @@ export function advanceClock(state: ServiceState, body: unknown): CoreResponse {
   const ms = (body as { ms?: unknown } | null)?.ms;
   const extra = Object.keys(body ?? {}).filter((k) => k !== 'ms');
   // One call moves at most ten years: the clock must stay a finite Unix time.
-  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_ADVANCE_MS || extra.length > 0) return controlError(400, 'invalid_request', 'Send {"ms": <integer from 0 to 315360000000>}: the milliseconds to move the clock forward (at most ten years a call)');
+  if (
+    typeof ms !== 'number' ||
+    !Number.isInteger(ms) ||
+    ms < 0 ||
+    ms > MAX_ADVANCE_MS ||
+    extra.length > 0
+  )
+    return controlError(
+      400,
+      'invalid_request',
+      'Send {"ms": <integer from 0 to 315360000000>}: the milliseconds to move the clock forward (at most ten years a call)',
+    );
   state.clock.advance(ms);
   return jsonResponse(200, clockState(state));
 }

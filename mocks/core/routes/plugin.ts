@@ -18,41 +18,74 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
   if ('kind' in parsed) return state.error(parsed.kind, parsed.detail);
   const body = parsed.value;
   const model = body['model'];
-  if (typeof model !== 'string' || model === '') return state.error('plugin_invalid_request', { problem: 'model is required' });
+  if (typeof model !== 'string' || model === '')
+    return state.error('plugin_invalid_request', { problem: 'model is required' });
   if ('prompt' in body || 'metadata' in body || 'images' in body)
-    return state.error('plugin_invalid_request', { problem: 'This is the native path: send the upstream format (content[] with a text item), not the OpenAI form (prompt, metadata); OpenAI-form requests go to POST /v1/videos (§4.5)' });
+    return state.error('plugin_invalid_request', {
+      problem:
+        'This is the native path: send the upstream format (content[] with a text item), not the OpenAI form (prompt, metadata); OpenAI-form requests go to POST /v1/videos (§4.5)',
+    });
   const catalogModel = state.models.get(model);
-  if (!state.family.bound || catalogModel === undefined || catalogModel.family !== 'second') return state.error('model_not_found', { model, group: context.token.group });
-  if (!catalogModel.groups.includes(context.token.group) || (context.token.models !== undefined && !context.token.models.includes(model))) return state.error('plugin_permission_denied', { model });
+  if (!state.family.bound || catalogModel === undefined || catalogModel.family !== 'second')
+    return state.error('model_not_found', { model, group: context.token.group });
+  if (
+    !catalogModel.groups.includes(context.token.group) ||
+    (context.token.models !== undefined && !context.token.models.includes(model))
+  )
+    return state.error('plugin_permission_denied', { model });
 
   const schema = state.validators.request('createPluginTask')!.validateFull(body);
-  if (!schema.valid) return state.error('plugin_invalid_request', { problem: schema.errors.map(readablePointer).join('; ') });
+  if (!schema.valid)
+    return state.error('plugin_invalid_request', {
+      problem: schema.errors.map(readablePointer).join('; '),
+    });
   const content = body['content'] as Record<string, unknown>[];
   const itemsProblem = checkContentItems(content, 'content');
-  if (itemsProblem !== undefined) return state.error('plugin_invalid_request', { problem: itemsProblem });
-  const prompt = content.filter((c) => c['type'] === 'text').map((c) => String(c['text'])).join(' ');
+  if (itemsProblem !== undefined)
+    return state.error('plugin_invalid_request', { problem: itemsProblem });
+  const prompt = content
+    .filter((c) => c['type'] === 'text')
+    .map((c) => String(c['text']))
+    .join(' ');
   const metadata: Record<string, unknown> = {};
-  for (const key of ['duration', 'resolution', 'ratio', 'generate_audio'] as const) if (body[key] !== undefined) metadata[key] = body[key];
+  for (const key of ['duration', 'resolution', 'ratio', 'generate_audio'] as const)
+    if (body[key] !== undefined) metadata[key] = body[key];
   const refs = content.filter((c) => c['type'] !== 'text');
   if (refs.length > 0) metadata['content'] = refs;
 
   // The same admission as the OpenAI form: one engine, two request shapes.
   const admitted = admit(context, 'createVideo', { model, prompt, metadata });
   if ('kind' in admitted) {
-    if (admitted.kind === 'prompt_required') return state.error('plugin_invalid_request', { problem: 'content must contain a text item with the prompt' });
+    if (admitted.kind === 'prompt_required')
+      return state.error('plugin_invalid_request', {
+        problem: 'content must contain a text item with the prompt',
+      });
     return state.error(admitted.kind, admitted.detail, admitted.headers);
   }
   return jsonResponse(200, { id: admitted.task.id });
 }
 
 /** `GET …/tasks/{task_id}` on the native path: the task in the upstream's shape and status values. */
-export function getPluginTask(context: RouteContext, pluginName: string, taskId: string): CoreResponse {
+export function getPluginTask(
+  context: RouteContext,
+  pluginName: string,
+  taskId: string,
+): CoreResponse {
   const notPlugin = checkPluginName(context, pluginName);
   if (notPlugin !== undefined) return notPlugin;
   const found = ownedTask(context, taskId);
   const model = found === undefined ? undefined : context.state.models.get(found.task.model);
-  if (found === undefined || model?.family !== 'second') return context.state.error('plugin_task_not_found', { taskId });
-  return jsonResponse(200, renderPluginTask(found.task, found.snap, resultUrl(context, found.task, found.snap), context.state.lifecycle));
+  if (found === undefined || model?.family !== 'second')
+    return context.state.error('plugin_task_not_found', { taskId });
+  return jsonResponse(
+    200,
+    renderPluginTask(
+      found.task,
+      found.snap,
+      resultUrl(context, found.task, found.snap),
+      context.state.lifecycle,
+    ),
+  );
 }
 
 function checkPluginName(context: RouteContext, pluginName: string): CoreResponse | undefined {

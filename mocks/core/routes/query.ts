@@ -5,36 +5,52 @@ import type { TaskRecord } from '../store.ts';
 import type { RouteContext } from '../service-state.ts';
 
 /** The caller's task at this instant, or `undefined` when it is missing or someone else's (§5). */
-export function ownedTask(context: RouteContext, taskId: string): { task: TaskRecord; snap: TaskSnapshot } | undefined {
+export function ownedTask(
+  context: RouteContext,
+  taskId: string,
+): { task: TaskRecord; snap: TaskSnapshot } | undefined {
   const task = context.state.store.getOwned(taskId, context.token.user);
   if (task === undefined) return undefined;
   return { task, snap: snapshot(task.createdAt, task.plan, context.state.clock.now()) };
 }
 
 /** The temporary result address of a completed task: stable per task, expiring a TTL after completion. */
-export function resultUrl(context: RouteContext, task: TaskRecord, snap: TaskSnapshot): string | undefined {
+export function resultUrl(
+  context: RouteContext,
+  task: TaskRecord,
+  snap: TaskSnapshot,
+): string | undefined {
   if (snap.status !== 'completed') return undefined;
   const { signer } = context.state;
   return signer.url(context.request.origin, task.id, snap.finishedAt! + signer.ttlMs);
 }
 
 /** A status query of the caller's task, or the error it gets (missing/foreign, or `flaky`'s temporary 503, §7). */
-function statusQuery(context: RouteContext, taskId: string, render: (task: TaskRecord, snap: TaskSnapshot) => unknown): CoreResponse {
+function statusQuery(
+  context: RouteContext,
+  taskId: string,
+  render: (task: TaskRecord, snap: TaskSnapshot) => unknown,
+): CoreResponse {
   const found = ownedTask(context, taskId);
   if (found === undefined) return context.state.error('status_task_not_found', { taskId });
   const { task, snap } = found;
   const every = task.plan.flakyEvery;
-  if (every !== undefined && task.queries++ % every === 0) return context.state.error('temporarily_unavailable', {}, { 'retry-after': '1' });
+  if (every !== undefined && task.queries++ % every === 0)
+    return context.state.error('temporarily_unavailable', {}, { 'retry-after': '1' });
   return jsonResponse(200, render(task, snap));
 }
 
 /** `GET /v1/videos/{task_id}` (§4.2). */
 export function getVideo(context: RouteContext, taskId: string): CoreResponse {
-  return statusQuery(context, taskId, (task, snap) => renderVideoTask(task, snap, resultUrl(context, task, snap), context.state.profile));
+  return statusQuery(context, taskId, (task, snap) =>
+    renderVideoTask(task, snap, resultUrl(context, task, snap), context.state.profile),
+  );
 }
 
 /** `GET /v1/video/generations/{task_id}` (§4.3): the same story in the wrapper's words. */
 export function getVideoGeneration(context: RouteContext, taskId: string): CoreResponse {
   const { state } = context;
-  return statusQuery(context, taskId, (task, snap) => renderWrapper(task, snap, resultUrl(context, task, snap), state.wrapperStatuses, state.profile));
+  return statusQuery(context, taskId, (task, snap) =>
+    renderWrapper(task, snap, resultUrl(context, task, snap), state.wrapperStatuses, state.profile),
+  );
 }
