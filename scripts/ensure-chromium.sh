@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Makes sure Debian's chromium is at /usr/bin/chromium for the browser test of the /docs page
-# (test/docs/docs-page.test.ts, driven by playwright-core, which downloads no browser of its own).
-# Run by `npm test` as its `pretest` step. Idempotent: does nothing when chromium is already there.
+# Makes sure Debian's chromium is at /usr/bin/chromium for the browser tests (the /docs page and the
+# packaged browser page; playwright-core downloads no browser of its own). Run by `npm test` as its
+# `pretest` step. Idempotent: does nothing when chromium is already there.
+#
+# Where it cannot be installed (not root, no apt-get): in CI (CI=true) that is a failure, since the
+# browser tests must run there; elsewhere it says how to install it and lets `npm test` go on, and the
+# browser tests skip, each file saying why.
 set -euo pipefail
 
-CHROMIUM=/usr/bin/chromium
+CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}
 if [ -x "$CHROMIUM" ]; then
   exit 0
 fi
@@ -23,7 +27,12 @@ fi
 
 cat >&2 <<MSG
 ensure-chromium: $CHROMIUM is missing, and it cannot be installed from here (this needs root and apt-get).
-The /docs browser test (test/docs/docs-page.test.ts) runs Debian's chromium package. Install it with:
+The browser tests (test/docs/docs-page.test.ts, test/package) run Debian's chromium package. Install it with:
   sudo apt-get update && sudo apt-get install -y chromium
 MSG
-exit 1
+if [ "${CI:-}" = "true" ]; then
+  echo "ensure-chromium: CI=true, so the browser tests must run: failing." >&2
+  exit 1
+fi
+echo "ensure-chromium: going on without it; the browser tests will skip and say so." >&2
+exit 0

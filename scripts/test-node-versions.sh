@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole `npm test` (spec lint, generated-code check, tsc, vitest) under other Node majors,
-# taken from the npm registry's `node` package: `npx -p node@MAJOR` puts that Node first on PATH, so
-# npm, its scripts, vitest and every child process the tests spawn (process.execPath) run on it.
+# taken from the npm registry's `node` package (`npx -p node@MAJOR`); its directory goes first on PATH,
+# so npm, its scripts, vitest and every child process the tests spawn (process.execPath) run on it.
 #
 #   scripts/test-node-versions.sh          # Node 22 and 24
 #   scripts/test-node-versions.sh 22       # only 22
@@ -30,8 +30,11 @@ for major in "${majors[@]}"; do
     failed=1
     continue
   fi
-  # Inside -c, `node` and npm's script shell both resolve to the downloaded binary; check it once more.
-  if npx -y -p "node@$major" -c "test \"\$(node --version)\" = \"$version\" && echo \"node \$(node --version) at \$(command -v node)\" && npm test"; then
+  # Put that Node's directory first on PATH and run npm test in a plain shell: running `npm test`
+  # inside `npx -c` would leak npm_config_call/npm_config_package into every child, so a test's own
+  # `npx vitest` or a consumer project's `npx videotask mock` would run the -c command instead.
+  bindir=$(npx -y -p "node@$major" -c 'dirname "$(command -v node)"' 2>/dev/null | tail -n 1)
+  if PATH="$bindir:$PATH" bash -c "test \"\$(node --version)\" = \"$version\" && echo \"node \$(node --version) at \$(command -v node)\" && npm test"; then
     summary+=("Node $major ($version): passed in $(($(date +%s) - started)) s")
   else
     summary+=("Node $major ($version): FAILED after $(($(date +%s) - started)) s")
