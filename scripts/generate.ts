@@ -1,6 +1,7 @@
 /**
  * `npm run generate`: validates both specs with swagger-parser, writes their dereferenced JSON and
- * their TypeScript types (openapi-typescript --enum-values) to src/generated/.
+ * their TypeScript types (openapi-typescript --enum-values) to src/generated/, and embeds the sample
+ * video's bytes in mocks/media/sample-video.ts (the mock's core reads no files: it runs in a browser).
  * `npm run generate -- --check`: writes nothing, exits 1 naming every committed file that is stale.
  */
 import { execFileSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { createHash } from 'node:crypto';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');
@@ -21,8 +23,38 @@ const specs = [
   { yaml: 'spec/mock-control.yaml', base: 'mock-control' },
 ];
 
+/** Writes `fresh` to `target` when it differs (or, with --check, counts it stale). */
+function update(target: string, fresh: string, stale: string[]): void {
+  const current = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+  if (current === fresh) return;
+  if (check) stale.push(relative(root, target));
+  else {
+    writeFileSync(`${target}.tmp`, fresh);
+    renameSync(`${target}.tmp`, target);
+    console.log(`wrote ${relative(root, target)}`);
+  }
+}
+
+/** The sample video as a module: base64 bytes and their SHA-256, for mocks/core/media.ts. */
+function sampleVideoModule(): string {
+  const bytes = readFileSync(join(root, 'mocks/media/sample.mp4'));
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return [
+    '// Generated from mocks/media/sample.mp4 by `npm run generate`; do not edit.',
+    '',
+    `/** The sample video (${bytes.length} bytes), base64. */`,
+    'export const SAMPLE_VIDEO_BASE64 =',
+    `  '${bytes.toString('base64')}';`,
+    '',
+    '/** Its SHA-256, hex. */',
+    `export const SAMPLE_VIDEO_SHA256 = '${sha256}';`,
+    '',
+  ].join('\n');
+}
+
 try {
   const stale: string[] = [];
+  update(join(root, 'mocks/media/sample-video.ts'), sampleVideoModule(), stale);
   for (const { yaml, base } of specs) {
     const path = join(root, yaml);
     const api = await SwaggerParser.validate(path).catch((error: Error) => {
@@ -37,18 +69,8 @@ try {
     execFileSync(bin, [path, '--enum-values', '-o', join(work, `${base}.ts`)], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    for (const file of [`${base}.json`, `${base}.ts`]) {
-      const fresh = readFileSync(join(work, file), 'utf8');
-      const target = join(outDir, file);
-      const current = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
-      if (current === fresh) continue;
-      if (check) stale.push(relative(root, target));
-      else {
-        writeFileSync(`${target}.tmp`, fresh);
-        renameSync(`${target}.tmp`, target);
-        console.log(`wrote ${relative(root, target)}`);
-      }
-    }
+    for (const file of [`${base}.json`, `${base}.ts`])
+      update(join(outDir, file), readFileSync(join(work, file), 'utf8'), stale);
   }
   if (stale.length > 0) {
     console.error(

@@ -1,4 +1,7 @@
-import { createHmac } from 'node:crypto';
+import type { MacFunction } from './sha256.ts';
+import { toHex } from './sha256.ts';
+
+const encoder = new TextEncoder();
 
 /**
  * Temporary result addresses (`metadata.url`, `result_url`). Like an upstream's presigned URL, one
@@ -6,8 +9,9 @@ import { createHmac } from 'node:crypto';
  * working when its time to live runs out (§1: the upstream URL in the result is temporary).
  */
 export class ArtifactSigner {
+  /** @param mac HMAC-SHA-256 under the deployment's artifact key. */
   constructor(
-    readonly secret: string,
+    readonly mac: MacFunction,
     readonly ttlMs: number,
   ) {}
 
@@ -33,9 +37,6 @@ export class ArtifactSigner {
   }
 
   #sign(taskId: string, expires: number): string {
-    return createHmac('sha256', this.secret)
-      .update(`${taskId}:${expires}`)
-      .digest('hex')
-      .slice(0, 32);
+    return toHex(this.mac(encoder.encode(`${taskId}:${expires}`))).slice(0, 32);
   }
 }

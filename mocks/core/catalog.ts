@@ -22,20 +22,13 @@ export const GATEWAY_DURATION = { min: 1, max: 3600 } as const;
 
 export const SECOND_FAMILY_MODELS: readonly string[] = SECOND_FAMILY.models;
 
-// The document names the models (§1); their ranges, resolutions and prices are the mock's own (§8: not shown).
-const secondFamily = (
-  id: string,
-  resolutions: readonly string[],
-  pricePerSecond: number,
-): CatalogModel => ({
-  id,
-  family: 'second',
-  groups: ['vip'],
-  ownedBy: 'alt-video',
-  duration: { min: 4, max: 12, default: 5 },
-  resolutions,
-  pricePerSecond,
-});
+// The document names the models (§1); their groups, ranges, resolutions and prices are not shown (§8):
+// the mock's assumptions, stated in the spec (`x-second-family.assumed`) and read from there.
+const secondFamily = (id: string): CatalogModel => {
+  const { groups, ownedBy, models } = SECOND_FAMILY.assumed;
+  const { duration, resolutions, pricePerSecond } = models[id]!;
+  return { id, family: 'second', groups, ownedBy, duration, resolutions, pricePerSecond };
+};
 
 export const BUILT_IN_MODELS: readonly CatalogModel[] = [
   {
@@ -54,9 +47,7 @@ export const BUILT_IN_MODELS: readonly CatalogModel[] = [
     duration: { min: 1, max: 3600, default: 5 },
     pricePerSecond: 0.2,
   },
-  secondFamily('alt-video-v2', ['480p', '720p', '1080p'], 0.8),
-  secondFamily('alt-video-v2-fast', ['480p', '720p'], 0.4),
-  secondFamily('alt-video-v2.5', ['480p', '720p', '1080p'], 1.2),
+  ...SECOND_FAMILY.models.map(secondFamily),
 ];
 
 /**
@@ -64,7 +55,7 @@ export const BUILT_IN_MODELS: readonly CatalogModel[] = [
  * of type 54, plugin 1.0.5 enabled but not bound. Bound: a type-61 plugin channel.
  */
 export interface FamilyState {
-  bound: boolean;
+  readonly bound: boolean;
   readonly pluginVersion: string;
   readonly pluginName: string;
 }

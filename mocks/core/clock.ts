@@ -1,14 +1,17 @@
+import { advancedClock, type ClockState } from './shared-state.ts';
+import { TIME_BOUND_MS } from './task-id-layout.ts';
+
 /**
  * The mock's notion of time. Everything time-based (lifecycle, URL expiry, `updated_at`) reads it,
  * so a test can jump it forward instead of waiting.
  */
 export interface Clock {
-  /** Simulated milliseconds since the Unix epoch. */
+  /** Simulated milliseconds since the Unix epoch, within ±8.64e15 (the Date range). */
   now(): number;
   readonly mode: 'real' | 'manual';
   /** Simulated milliseconds per real millisecond (1 for a manual clock). */
   readonly speed: number;
-  /** Moves the clock forward by `ms` simulated milliseconds. */
+  /** Moves the clock forward by `ms` simulated milliseconds. Throws a RangeError past the bound. */
   advance(ms: number): void;
 }
 
@@ -21,25 +24,51 @@ export interface ClockOptions {
   readonly start?: number;
 }
 
-export function createClock(options: ClockOptions = {}): Clock {
+/** Monotonic wall time in ms, on a scale every process of a machine shares. */
+export function wallNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** A clock's state from options, starting at `start` (or the options' start, or now). */
+export function clockStateFrom(options: ClockOptions = {}, start?: number): ClockState {
   const mode = options.mode ?? 'real';
   const speed = mode === 'manual' ? 1 : (options.speed ?? 1);
   if (!Number.isFinite(speed) || speed <= 0)
     throw new RangeError(`Clock speed must be a positive number, got ${String(options.speed)}`);
-  const start = options.start ?? Date.now();
-  const realStart = performance.now();
-  let offset = 0;
+  const at = start ?? options.start ?? Date.now();
+  if (!(Math.abs(at) <= TIME_BOUND_MS))
+    throw new RangeError(`A clock starts within ±${TIME_BOUND_MS} ms of the epoch, got ${at}`);
+  return mode === 'manual'
+    ? { mode, now: at }
+    : { mode, speed, anchorSim: at, anchorWall: wallNow() };
+}
+
+/** The time a clock state shows now (a real clock in whole ms), within the bound, never past `ceiling`. */
+export function readClock(state: ClockState, ceiling = TIME_BOUND_MS): number {
+  if (state.mode === 'manual') return Math.min(state.now, ceiling);
+  const raw = state.anchorSim + (wallNow() - state.anchorWall) * state.speed;
+  return Math.floor(Math.min(raw, ceiling, TIME_BOUND_MS));
+}
+
+/** Why `ms` cannot be added to a clock showing `now`, or `undefined` when it can. */
+export function advanceProblem(now: number, ms: number): string | undefined {
+  if (!Number.isFinite(ms) || ms < 0) return `a clock only moves forward: advance(${String(ms)})`;
+  if (now + ms > TIME_BOUND_MS)
+    return `the clock is bounded to ${TIME_BOUND_MS} ms after the epoch (the Date range); it shows ${now}, so it can move at most ${TIME_BOUND_MS - now} ms more`;
+  return undefined;
+}
+
+/** A clock of its own (not a service's: use `service.clock` for that). */
+export function createClock(options: ClockOptions = {}): Clock {
+  let state = clockStateFrom(options);
   return {
-    mode,
-    speed,
-    now:
-      mode === 'manual'
-        ? () => start + offset
-        : () => Math.floor(start + offset + (performance.now() - realStart) * speed),
+    mode: state.mode,
+    speed: state.mode === 'manual' ? 1 : state.speed,
+    now: () => readClock(state),
     advance(ms) {
-      if (!Number.isFinite(ms) || ms < 0)
-        throw new RangeError(`A clock only moves forward: advance(${String(ms)})`);
-      offset += ms;
+      const problem = advanceProblem(readClock(state), ms);
+      if (problem !== undefined) throw new RangeError(`Cannot advance the clock: ${problem}`);
+      state = advancedClock(state, ms);
     },
   };
 }

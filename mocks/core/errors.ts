@@ -84,6 +84,13 @@ export const ERROR_TEMPLATES = {
     code: 'invalid_json',
     message: (d) => `The request body is not valid JSON: ${d.problem}`,
   },
+  invalid_form_data: {
+    status: 400,
+    envelope: 'openai',
+    type: 'invalid_request_error',
+    code: 'invalid_form_data',
+    message: (d) => `The multipart/form-data body cannot be read: ${d.problem}`,
+  },
   model_required: {
     status: 400,
     envelope: 'openai',
@@ -231,11 +238,11 @@ export const ERROR_TEMPLATES = {
     code: 'range_not_satisfiable',
     message: (d) => `Range ${d.range} is outside the video (${d.size} bytes)`,
   },
-  artifact_expired: {
+  artifact_gone: {
     status: 410,
     envelope: 'openai',
     type: 'invalid_request_error',
-    code: 'artifact_expired',
+    code: 'artifact_gone',
     message: (d) =>
       `This temporary result address has expired: download through /v1/videos/${d.taskId}/content instead`,
   },

@@ -12,6 +12,11 @@ export interface CoreRequest {
   readonly origin: string;
   /** The peer's address, when the host knows it (loopback checks of the control API). */
   readonly remoteAddress?: string | undefined;
+  /**
+   * `false` when the `Host` header names neither the address the host listens on nor a loopback name
+   * (DNS rebinding: the control API refuses it). Unset in-process, where there is no `Host` to check.
+   */
+  readonly hostAllowed?: boolean | undefined;
   /** The host stopped reading a body that outgrew the limit; `body` holds nothing. */
   readonly bodyTooLarge?: boolean | undefined;
 }
@@ -20,6 +25,17 @@ export interface CoreResponse {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body?: string | Uint8Array | undefined;
+  /** The answer is lost on its way back (scenario `lost-answer`): the host drops it or holds it. */
+  readonly lost?: LostAnswer | undefined;
+}
+
+/**
+ * §7 "submission connection times out": the task exists, its answer does not arrive. Without
+ * `holdMs` the host drops the connection unanswered; with it, the host holds the answer that long
+ * (real time) before sending it, so a client whose timeout is shorter gives up first.
+ */
+export interface LostAnswer {
+  readonly holdMs?: number | undefined;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

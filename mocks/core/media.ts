@@ -1,7 +1,9 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { SAMPLE_VIDEO_BASE64, SAMPLE_VIDEO_SHA256 } from '../media/sample-video.ts';
 
-/** The video every completed task serves: a real, playable 2 s H.264 MP4 (see mocks/media/README.md). */
+/**
+ * The video every completed task serves: a real, playable 2 s H.264 MP4 (see mocks/media/README.md),
+ * embedded as a generated module so that the core reads no file and runs in a browser too.
+ */
 export interface MediaAsset {
   readonly bytes: Uint8Array;
   readonly contentType: string;
@@ -13,8 +15,10 @@ let sample: MediaAsset | undefined;
 
 export function sampleVideo(): MediaAsset {
   if (sample === undefined) {
-    const bytes = new Uint8Array(readFileSync(new URL('../media/sample.mp4', import.meta.url)));
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const binary = atob(SAMPLE_VIDEO_BASE64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const sha256 = SAMPLE_VIDEO_SHA256;
     sample = { bytes, contentType: 'video/mp4', sha256, etag: `"${sha256.slice(0, 32)}"` };
   }
   return sample;

@@ -23,6 +23,8 @@ export interface Profile {
   readonly requestIdSuffix: boolean;
   /** The submission answer carries `X-New-Api-Other-Ratios`. */
   readonly otherRatiosHeader: boolean;
+  /** Submissions may be `multipart/form-data` (the spec's `SubmitForm`), as the gateway accepts; otherwise 415. */
+  readonly multipartSubmissions: boolean;
   /** Error kinds this profile answers differently. */
   readonly errors: Readonly<Partial<Record<ErrorKind, ErrorKind>>>;
 }
@@ -36,6 +38,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     wrapperRowFields: false,
     requestIdSuffix: false,
     otherRatiosHeader: false,
+    multipartSubmissions: false,
     errors: {},
   },
   observed: {
@@ -47,6 +50,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     wrapperRowFields: true,
     requestIdSuffix: true,
     otherRatiosHeader: true,
+    multipartSubmissions: true,
     errors: {
       missing_api_key: 'gateway_invalid_token',
       invalid_api_key: 'gateway_invalid_token',

@@ -1,4 +1,4 @@
-/** A seeded pseudo-random source (sfc32): the same seed gives the same task IDs and plans. */
+/** A seeded pseudo-random source (sfc32): the same seed gives the same draws (task plans). */
 export interface Random {
   /** A float in [0, 1). */
   next(): number;
@@ -56,14 +56,3 @@ function seedWords(seed: string): [number, number, number, number] {
   h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
   return [(h1 ^ h2 ^ h3 ^ h4) >>> 0, (h2 ^ h1) >>> 0, (h3 ^ h1) >>> 0, (h4 ^ h1) >>> 0];
 }
-
-const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** A public task ID shaped like the deployed gateway's: `task_` + 32 of `[0-9A-Za-z]`. */
-export function taskId(random: Random): string {
-  let id = 'task_';
-  for (let i = 0; i < 32; i++) id += ALPHANUMERIC[Math.floor(random.next() * 62)];
-  return id;
-}
-
-export const TASK_ID_PATTERN = /^task_[0-9A-Za-z]{32}$/;

@@ -167,7 +167,7 @@ export const ROUTES: readonly Route[] = [
         const bound = (body as { bound?: unknown } | null)?.bound;
         if (typeof bound !== 'boolean')
           return controlError(400, 'invalid_request', 'Send {"bound": true} or {"bound": false}');
-        c.state.family.bound = bound;
+        c.state.apply({ op: 'bind', bound });
         return jsonResponse(200, familyState(c.state.family));
       }),
   },

@@ -1,6 +1,7 @@
 import { UPSTREAM_FAILURES, type TaskPlan } from './plan.ts';
 import type { Random } from './random.ts';
 import type { ErrorDetail, ErrorKind } from './errors.ts';
+import type { LostAnswer } from './http-types.ts';
 
 /**
  * Per-task scenarios a client picks with `X-Mock-Scenario: NAME[:ARG]` or `[mock:NAME[:ARG]]` in the
@@ -19,6 +20,8 @@ export interface Scenario {
   /** When the refusal happens: before any check (a limiter in front), or after validation (the upstream). */
   readonly stage?: 'front' | 'upstream';
   readonly plan?: (base: TaskPlan, arg: string | undefined, random: Random) => TaskPlan;
+  /** The task is created, then its answer is lost (the hosts drop or hold it). */
+  readonly lose?: (arg: string | undefined) => LostAnswer;
 }
 
 export class ScenarioArgumentError extends Error {}
@@ -145,6 +148,18 @@ export const SCENARIOS: readonly Scenario[] = [
         headers: { 'retry-after': String(wait) },
       };
     },
+  },
+  {
+    name: 'lost-answer',
+    argument: 'SECONDS',
+    description:
+      'the submission creates the task (which then completes), but its answer is lost, as when the connection times out (§7): dropped unanswered, or with SECONDS held that many real seconds before it is sent',
+    plan: (base, arg) => ({
+      ...base,
+      scenario: arg === undefined ? 'lost-answer' : `lost-answer:${arg}`,
+    }),
+    lose: (arg) =>
+      arg === undefined ? {} : { holdMs: Math.round(seconds(arg, 0, 'lost-answer') * 1000) },
   },
 ];
 

@@ -7,16 +7,30 @@ import type { ErrorDetail, ErrorKind } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http-types.ts';
 import type { MediaAsset } from './media.ts';
 import type { Timing } from './plan.ts';
+import type { StateFile } from './persistence.ts';
 import type { Profile } from './profiles.ts';
 import type { Random } from './random.ts';
+import type { Operation, SharedState } from './shared-state.ts';
 import type { TaskStore } from './store.ts';
+import type { TaskIdCodec } from './task-id-codec.ts';
+import type { TaskLookup } from './task-lookup.ts';
 import type { MockToken, TokenDirectory } from './tokens.ts';
 
 /** Everything the route handlers share. Internal to mocks/core. */
 export interface ServiceState {
   readonly clock: Clock;
+  /** Draws each new task's plan seed (reproducible with the `seed` option). */
   readonly random: Random;
+  /** The tasks created here (listing), and lookups of any task by ID. */
   readonly store: TaskStore;
+  readonly lookup: TaskLookup;
+  readonly codec: TaskIdCodec;
+  /** What a task's answer needs beyond its ID: change it only through `apply`. */
+  readonly shared: Readonly<SharedState>;
+  /** Keeps (`stateFile`) and applies one operation; throws `StateNotSavedError` when it cannot keep it. */
+  apply(operation: Operation): void;
+  /** Where the state is kept, if anywhere. */
+  readonly stateFile: StateFile | undefined;
   readonly tokens: TokenDirectory;
   readonly models: ReadonlyMap<string, CatalogModel>;
   readonly family: FamilyState;
@@ -31,8 +45,6 @@ export interface ServiceState {
   readonly settings: ServiceSettings;
   /** An error answer of a kind, as this profile words it. */
   error(kind: ErrorKind, detail?: ErrorDetail, headers?: Record<string, string>): CoreResponse;
-  /** Counts submissions per client request ID (`X-Request-Id` / `Idempotency-Key`), for tests of no-resubmission. */
-  readonly submissionsByRequestId: Map<string, number>;
   /** Forgets every task and restores the start-up binding (the clock keeps its time). */
   reset(): void;
 }

@@ -1,38 +1,37 @@
-import { SECOND_FAMILY, serviceContract } from '../../src/spec/index.ts';
-import type { Defect } from '../defects/defect.ts';
-import { resolveDefects } from '../defects/registry.ts';
-import { ArtifactSigner } from './artifacts.ts';
-import { BUILT_IN_MODELS, type CatalogModel, type FamilyState } from './catalog.ts';
-import { createClock, type Clock, type ClockOptions } from './clock.ts';
+import type { Defect, DefectContext } from '../defects/defect.ts';
+import type { FamilyState } from './catalog.ts';
+import type { Clock, ClockOptions } from './clock.ts';
 import { errorResponse } from './errors.ts';
 import { JSON_TYPE, type CoreRequest, type CoreResponse } from './http-types.ts';
-import { sampleVideo } from './media.ts';
-import { DEFAULT_TIMING, type Timing } from './plan.ts';
-import { PROFILES, type ProfileName } from './profiles.ts';
-import { createRandom, randomSeed } from './random.ts';
-import { RateLimiter } from './rate-limiter.ts';
-import {
-  openStateFile,
-  randomSeedFor,
-  readStateFile,
-  type StateFile,
-  type StateFileOptions,
-} from './state-file.ts';
+import { StateNotSavedError, type Persistence, type StateFile } from './persistence.ts';
+import type { Timing } from './plan.ts';
+import type { ProfileName } from './profiles.ts';
 import { ROUTES } from './route-table.ts';
 import { Router } from './router.ts';
-import { wrapperStatuses } from './render.ts';
+import { controlRefusal } from './control-access.ts';
 import { controlError } from './routes/control.ts';
-import type { RateLimit, RouteContext, ServiceState } from './service-state.ts';
-import { TaskStore } from './store.ts';
-import { BUILT_IN_TOKENS, TokenDirectory, type MockToken } from './tokens.ts';
+import { assembleService } from './service-assembly.ts';
+import type { RateLimit, RouteContext } from './service-state.ts';
+import type { Operation, SharedState } from './shared-state.ts';
+import type { HmacFactory } from './sha256.ts';
+import type { TaskStore } from './store.ts';
+import { taskView } from './task-view.ts';
+import type { MockToken, TokenDirectory } from './tokens.ts';
+
+export { DEFAULT_ARTIFACT_TTL_MS, DEFAULT_MAX_BODY_BYTES } from './service-assembly.ts';
 
 export interface MockOptions {
-  /** A clock to share, or how to make one. Default: real time. */
-  readonly clock?: Clock | ClockOptions | undefined;
+  /** How to make the service's clock (`service.clock`). Default: real time. */
+  readonly clock?: ClockOptions | undefined;
   /** Shorthand for a real clock running this many times faster. */
   readonly speed?: number | undefined;
-  /** Makes task IDs and plans reproducible. Default: a random seed (see `service.seed`). */
+  /** Makes plans reproducible (IDs too, with the same `secret`). Default: a random seed (`service.seed`). */
   readonly seed?: number | string | undefined;
+  /**
+   * The deployment's secret: task IDs carry their task under it, and result URLs are signed with it
+   * (decisions/010). Processes with the same secret answer each other's tasks. Default: random.
+   */
+  readonly secret?: string | undefined;
   /** `documented` (default): the document, silences filled by the spec's assumptions. `observed`: the deployed gateway's habits. */
   readonly profile?: ProfileName | undefined;
   /** Extra API keys; with `replaceBuiltInTokens` they replace the built-in ones. */
@@ -54,14 +53,15 @@ export interface MockOptions {
   readonly familyBound?: boolean | undefined;
   /** When set, the control API needs `Authorization: Bearer <adminToken>` (and is reachable from anywhere). */
   readonly adminToken?: string | undefined;
-  /** Named deliberately broken behaviours (`videotask mock --list-defects`). */
-  readonly defects?: readonly string[] | undefined;
+  /** Deliberately broken behaviours: names (`videotask mock --list-defects`) or defect objects. */
+  readonly defects?: readonly (string | Defect)[] | undefined;
+  /** HMAC-SHA-256 (task IDs, signed result URLs). Default: the core's own, synchronous and environment-neutral. */
+  readonly hmac?: HmacFactory | undefined;
   /**
-   * Keep tasks, clock position, binding and row counter in this file across restarts
-   * ([decisions/007](../../decisions/007-mock-state-file.md)). What it holds wins over `seed`,
-   * `clock.start` and `familyBound`. Call `service.stateFile.close()` when done.
+   * Where a host keeps the state across restarts. The Node entry's `createMockService` makes one from
+   * its `stateFile` option (`mocks/node/`); what it restores wins over `seed`, `clock.start` and `familyBound`.
    */
-  readonly stateFile?: string | StateFileOptions | undefined;
+  readonly persistence?: Persistence | undefined;
 }
 
 /** The simulated service: one engine behind both hosts. */
@@ -75,15 +75,17 @@ export interface MockService {
   readonly defects: readonly string[];
   /** Submissions seen per client request ID (`X-Request-Id` or `Idempotency-Key` header). */
   readonly submissionsByRequestId: ReadonlyMap<string, number>;
-  /** The state file kept up to date (`stateFile` option), if any. */
+  /** What answers need beyond task IDs: the clock, forced outcomes, the binding… (decisions/010). */
+  readonly shared: Readonly<SharedState>;
+  /** Where the state is kept (the Node entry's `stateFile` option), if anywhere. */
   readonly stateFile: StateFile | undefined;
   /** Answers one request. Synchronous: all state is in memory. */
   handle(request: CoreRequest): CoreResponse;
+  /** Changes the shared state (kept by the state file first); what the control API does. */
+  apply(operation: Operation): void;
+  /** Forgets every task and restores the start-up binding (the clock keeps its time). */
   reset(): void;
 }
-
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-export const DEFAULT_ARTIFACT_TTL_MS = 60 * 60 * 1000;
 
 /**
  * Creates the simulated service.
@@ -93,82 +95,16 @@ export const DEFAULT_ARTIFACT_TTL_MS = 60 * 60 * 1000;
  * service.clock.advance(60_000);
  */
 export function createMockService(options: MockOptions = {}): MockService {
-  const stateOptions =
-    typeof options.stateFile === 'string' ? { path: options.stateFile } : options.stateFile;
-  if (stateOptions !== undefined && isClock(options.clock))
-    throw new RangeError(
-      'stateFile needs clock options, not a Clock: the service makes the clock that resumes from the saved time',
+  if ((options as { stateFile?: unknown }).stateFile !== undefined)
+    throw new TypeError(
+      "stateFile needs Node: use createMockService from 'videotask/mocks' (mocks/index.ts), not the environment-neutral entry",
     );
-  const restored = stateOptions === undefined ? undefined : readStateFile(stateOptions.path);
-  const clock = isClock(options.clock)
-    ? options.clock
-    : createClock({
-        ...options.clock,
-        ...(options.speed !== undefined ? { speed: options.speed } : {}),
-        ...(restored !== undefined ? { start: restored.clock } : {}),
-      });
-  const seed = restored?.seed ?? options.seed ?? randomSeed();
-  const failureRate = options.failureRate ?? 0;
-  if (!(failureRate >= 0 && failureRate <= 1))
-    throw new RangeError(`failureRate must be between 0 and 1, got ${failureRate}`);
-  const profile = PROFILES[options.profile ?? 'documented'];
-  if (profile === undefined)
-    throw new RangeError(
-      `Unknown profile "${String(options.profile)}": use documented or observed`,
+  if (typeof (options.clock as Partial<Clock> | undefined)?.now === 'function')
+    throw new TypeError(
+      "clock takes options ({ mode, speed, start }), not a Clock: use the service's own (service.clock)",
     );
-  const defects: readonly Defect[] = resolveDefects(options.defects ?? []);
-  const { validators, lifecycle } = serviceContract();
-  const family: FamilyState = {
-    bound: restored?.familyBound ?? options.familyBound ?? false,
-    pluginVersion: SECOND_FAMILY.pluginVersion,
-    pluginName: 'alt-video',
-  };
-  const store = new TaskStore();
-  const tokens = new TokenDirectory(
-    options.replaceBuiltInTokens === true
-      ? (options.tokens ?? [])
-      : [...BUILT_IN_TOKENS, ...(options.tokens ?? [])],
-  );
-  const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
-  const submissionsByRequestId = new Map<string, number>();
-
-  const state: ServiceState = {
-    clock,
-    random: createRandom(randomSeedFor(seed, restored)),
-    store,
-    tokens,
-    models: new Map<string, CatalogModel>(BUILT_IN_MODELS.map((m) => [m.id, m])),
-    family,
-    signer: new ArtifactSigner(
-      `videotask-mock:${seed}`,
-      options.artifactTtlMs ?? DEFAULT_ARTIFACT_TTL_MS,
-    ),
-    media: sampleVideo(),
-    lifecycle,
-    validators,
-    wrapperStatuses: wrapperStatuses(lifecycle),
-    profile,
-    defectNames: defects.map((d) => d.name),
-    settings: {
-      timing: { ...DEFAULT_TIMING, ...options.timing },
-      failureRate,
-      contentRedirect: options.contentRedirect ?? false,
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-      rateLimit: options.rateLimit,
-    },
-    error: (kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers),
-    submissionsByRequestId,
-    reset() {
-      store.clear();
-      limiter?.clear();
-      submissionsByRequestId.clear();
-      family.bound = options.familyBound ?? false;
-    },
-  };
-  const stateFile =
-    stateOptions === undefined
-      ? undefined
-      : openStateFile(stateOptions, { store, clock, family, seed }, restored);
+  const { state, seed, defects, limiter } = assembleService(options);
+  const { clock, tokens, profile } = state;
   const router = new Router(ROUTES);
   let requestCounter = 0;
   const requestIdPrefix = new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14);
@@ -215,30 +151,53 @@ export function createMockService(options: MockOptions = {}): MockService {
     return route.handle(context, params);
   }
 
+  /** What a defect is told about a request: its operation, its caller, the task it names now. */
+  function defectContext(request: CoreRequest): DefectContext {
+    const match = router.match(request.method, request.path);
+    const found = match.kind === 'found' ? match : undefined;
+    const taskId = found?.params['task_id'];
+    return {
+      request,
+      operationId: found?.route.access === 'service' ? found.route.operationId : undefined,
+      caller: tokens.authenticate(request.headers['authorization']),
+      taskId,
+      task: taskId === undefined ? undefined : taskView(state, taskId),
+      state,
+    };
+  }
+
   return {
     clock,
-    store,
+    store: state.store,
     tokens,
-    family,
+    family: state.family,
     seed,
-    profile: profile.name,
-    defects: defects.map((d) => d.name),
-    submissionsByRequestId,
-    stateFile,
-    reset: state.reset,
+    profile: state.profile.name,
+    defects: state.defectNames,
+    submissionsByRequestId: state.shared.requestIds,
+    shared: state.shared,
+    get stateFile() {
+      return state.stateFile;
+    },
+    apply: (operation) => state.apply(operation),
+    reset: () => state.reset(),
     handle(incoming) {
       const requestId = `${requestIdPrefix}${(++requestCounter).toString().padStart(8, '0')}`;
       let request = incoming;
       let response: CoreResponse;
       try {
+        const context = defects.length === 0 ? undefined : defectContext(incoming);
         for (const defect of defects)
-          if (defect.before !== undefined) request = defect.before(request, state);
+          if (defect.before !== undefined) request = defect.before(request, context!);
         response = dispatch(request);
         for (const defect of defects)
-          if (defect.after !== undefined) response = defect.after(request, response, state);
+          if (defect.after !== undefined) response = defect.after(request, response, context!);
       } catch (error) {
-        // Never expected: the fuzz tests hunt for this. A 500 JSON beats a dropped connection.
-        response = errorResponse('internal_error', { problem: (error as Error).message });
+        // Never expected but a full disk: the fuzz tests hunt for this. A JSON answer beats a dropped connection.
+        response =
+          error instanceof StateNotSavedError
+            ? notSaved(request, error)
+            : errorResponse('internal_error', { problem: (error as Error).message });
       }
       if (request.method === 'HEAD' && response.body !== undefined)
         response = { status: response.status, headers: response.headers };
@@ -253,8 +212,13 @@ export function createMockService(options: MockOptions = {}): MockService {
 /** Control and public routes have no service token; this placeholder never owns tasks. */
 const NO_TOKEN: MockToken = { key: '', user: '', group: '' };
 
-function isClock(value: MockOptions['clock']): value is Clock {
-  return value !== undefined && typeof (value as Clock).now === 'function';
+/** A change the state file could not keep was not made: 503, retry later. */
+function notSaved(request: CoreRequest, error: StateNotSavedError): CoreResponse {
+  const response = request.path.startsWith('/__mock/')
+    ? controlError(503, 'state_not_saved', error.message)
+    : errorResponse('temporarily_unavailable', {});
+  response.headers['retry-after'] = '1';
+  return response;
 }
 
 /** The deployed gateway ends OpenAI-style error messages with ` (request id: …)`. */
@@ -265,30 +229,4 @@ function withRequestIdSuffix(response: CoreResponse, requestId: string): CoreRes
   if (typeof body.error?.message !== 'string' || body.error.type === undefined) return response;
   body.error.message = `${body.error.message} (request id: ${requestId})`;
   return { ...response, body: JSON.stringify(body) };
-}
-
-function controlRefusal(
-  request: CoreRequest,
-  adminToken: string | undefined,
-): CoreResponse | undefined {
-  if (adminToken !== undefined) {
-    return request.headers['authorization'] === `Bearer ${adminToken}`
-      ? undefined
-      : controlError(
-          403,
-          'forbidden',
-          'The control API needs Authorization: Bearer <admin token> (the mock runs with --admin-token)',
-        );
-  }
-  const address = request.remoteAddress;
-  if (address === undefined || isLoopback(address)) return undefined; // in-process (msw) or loopback
-  return controlError(
-    403,
-    'forbidden',
-    'The control API is reachable from loopback only; start the mock with --admin-token to reach it from elsewhere',
-  );
-}
-
-export function isLoopback(address: string): boolean {
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }

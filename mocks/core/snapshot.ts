@@ -52,7 +52,8 @@ export function forcePlan(
 ): TaskPlan | undefined {
   const snap = snapshot(createdAt, plan, now);
   if (snap.status === 'completed' || snap.status === 'failed') return undefined;
-  const elapsed = now - createdAt;
+  // Whole ms: a manual clock may sit between two (advanced by a fraction); plans are integers.
+  const elapsed = Math.floor(now - createdAt);
   const waiting = snap.status === 'unknown' || snap.status === 'queued';
   const queueMs = waiting ? elapsed : plan.queueMs;
   const unknownMs = Math.min(plan.unknownMs, queueMs);

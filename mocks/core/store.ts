@@ -1,11 +1,15 @@
 import type { TaskPlan } from './plan.ts';
+import type { SharedState } from './shared-state.ts';
+import type { TaskLookup } from './task-lookup.ts';
 
 /**
- * One submitted task: immutable facts plus its plan. Its state is never stored; it is computed from
- * the plan and the clock when asked (`snapshot`). Kept small: at a million tasks the store must stay
- * under 1 KB per task, so the prompt and the rest of the request are not kept.
+ * One task as its ID (decoded) and the shared state describe it. Its state is never stored; it is
+ * computed from the plan and the clock when asked (`snapshot`). Nothing here changes: a forced outcome
+ * and the `flaky` query count are read from the shared state each time.
  */
 export class TaskRecord {
+  readonly #shared: Pick<SharedState, 'forced' | 'queries'>;
+
   constructor(
     readonly id: string,
     /** The user that owns it (§5), never a key. */
@@ -13,120 +17,80 @@ export class TaskRecord {
     readonly model: string,
     /** Simulated ms since the epoch. */
     readonly createdAt: number,
-    plan: TaskPlan,
+    /** The plan drawn at submission (`plan` is this unless an outcome was forced). */
+    readonly drawnPlan: TaskPlan,
     /** The channel type it was routed to (`"54"`, `"61"`): the wrapper's `platform`. */
     readonly platform: string,
     /** Seconds of video asked for (what the task is charged for). */
     readonly seconds: number,
     /** Quota units charged (price per second × seconds). */
     readonly quota: number,
-    /** Row number, as the gateway's task table numbers them. */
+    /** Its row number in the gateway's task table (the observed profile's wrapper `id`). */
     readonly row: number,
+    shared: Pick<SharedState, 'forced' | 'queries'>,
   ) {
-    this.#plan = plan;
+    this.#shared = shared;
   }
 
-  #plan: TaskPlan;
-  #queries = 0;
-  /** The store holding it, told of every change (a state file journals them). */
-  #store: TaskStore | undefined;
-
+  /** The plan it follows now: a forced outcome's, or the one drawn at submission. */
   get plan(): TaskPlan {
-    return this.#plan;
-  }
-
-  /** Replaced when an outcome is forced (`forcePlan`). */
-  set plan(plan: TaskPlan) {
-    this.#plan = plan;
-    this.#store?.changed(this);
+    return this.#shared.forced.get(this.id) ?? this.drawnPlan;
   }
 
   /** Status queries answered so far (the `flaky` scenario fails every n-th). */
   get queries(): number {
-    return this.#queries;
-  }
-
-  set queries(count: number) {
-    this.#queries = count;
-    this.#store?.changed(this);
-  }
-
-  /** @internal Called by `TaskStore.add`. */
-  static attach(task: TaskRecord, store: TaskStore): void {
-    task.#store = store;
+    return this.#shared.queries.get(this.id) ?? 0;
   }
 }
 
-/** Told of every change to a store's tasks (`mocks/core/state-file.ts`). */
-export interface TaskStoreObserver {
-  /** A task was added, or its plan or query counter changed. */
-  changed(task: TaskRecord): void;
-  /** Every task was forgotten (`POST /__mock/reset`). */
-  cleared(): void;
-}
-
-/** Tasks by public ID: O(1) lookup and insert whatever the count. */
+/**
+ * The tasks this process created, for listing (`GET /__mock/tasks`): their IDs only, since each ID
+ * carries its task (decisions/010); lookups decode IDs (`TaskLookup`), so `get` also finds a task
+ * another process of the deployment created.
+ */
 export class TaskStore {
-  readonly #tasks = new Map<string, TaskRecord>();
+  readonly #ids: string[] = [];
+  readonly #lookup: TaskLookup;
 
+  constructor(lookup: TaskLookup) {
+    this.#lookup = lookup;
+  }
+
+  /** Tasks created here (since the last reset). */
   get size(): number {
-    return this.#tasks.size;
+    return this.#ids.length;
   }
 
-  add(task: TaskRecord): void {
-    if (this.#tasks.has(task.id)) throw new Error(`Task ${task.id} already exists`);
-    this.#tasks.set(task.id, task);
-    TaskRecord.attach(task, this);
-    this.#observer?.changed(task);
+  /** Lists a task created here. */
+  add(id: string): void {
+    this.#ids.push(id);
   }
 
+  /** Any task of this deployment, whoever owns it. */
   get(id: string): TaskRecord | undefined {
-    return this.#tasks.get(id);
+    return this.#lookup.find(id);
   }
 
   /** The task if `owner` owns it; another user's task is indistinguishable from a missing one (§5). */
   getOwned(id: string, owner: string): TaskRecord | undefined {
-    const task = this.#tasks.get(id);
-    return task !== undefined && task.owner === owner ? task : undefined;
+    return this.#lookup.findOwned(id, owner);
   }
 
-  values(): IterableIterator<TaskRecord> {
-    return this.#tasks.values();
+  /** The tasks created here, in submission order. */
+  *values(): IterableIterator<TaskRecord> {
+    for (const id of this.#ids) {
+      const task = this.#lookup.find(id);
+      if (task !== undefined) yield task;
+    }
   }
 
+  /** The IDs created here, in submission order (a state file keeps them). */
+  ids(): readonly string[] {
+    return this.#ids;
+  }
+
+  /** Forgets the listing (a reset). */
   clear(): void {
-    this.#tasks.clear();
-    this.#rows = 0;
-    this.#observer?.cleared();
-  }
-
-  #rows = 0;
-
-  /** The next row number. */
-  nextRow(): number {
-    return ++this.#rows;
-  }
-
-  /** The last row number handed out (0 after `clear`). */
-  get rows(): number {
-    return this.#rows;
-  }
-
-  /** Continues row numbering after `rows` (a restored store). */
-  resumeRows(rows: number): void {
-    this.#rows = Math.max(this.#rows, rows);
-  }
-
-  #observer: TaskStoreObserver | undefined;
-
-  /** Sets (or, with `undefined`, removes) the one observer of changes. */
-  observe(observer: TaskStoreObserver | undefined): void {
-    this.#observer = observer;
-  }
-
-  /** @internal A task of this store changed (its plan or query counter). */
-  changed(task: TaskRecord): void {
-    if (this.#observer !== undefined && this.#tasks.get(task.id) === task)
-      this.#observer.changed(task);
+    this.#ids.length = 0;
   }
 }

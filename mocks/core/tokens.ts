@@ -68,6 +68,11 @@ export class TokenDirectory {
   list(): readonly MockToken[] {
     return [...this.#byKey.values()];
   }
+
+  /** Every user with a key, once each. */
+  users(): readonly string[] {
+    return [...new Set([...this.#byKey.values()].map((t) => t.user))];
+  }
 }
 
 /**
@@ -95,7 +100,7 @@ export function tokensFromConfig(config: unknown): {
       if (raw === null || typeof raw !== 'object') throw new Error(`${where} must be an object`);
       const t = raw as Record<string, unknown>;
       for (const field of ['key', 'user'] as const)
-        if (typeof t[field] !== 'string' || (t[field] as string).trim() === '')
+        if (typeof t[field] !== 'string' || t[field].trim() === '')
           throw new Error(`${where}.${field} must be a non-empty string`);
       if (/\s/.test(t['key'] as string)) throw new Error(`${where}.key must not contain spaces`);
       const group = t['group'] ?? 'default';
@@ -114,7 +119,7 @@ export function tokensFromConfig(config: unknown): {
         key: t['key'] as string,
         user: t['user'] as string,
         group,
-        models: models as string[] | undefined,
+        models,
         quota,
         description: typeof t['description'] === 'string' ? t['description'] : undefined,
       };

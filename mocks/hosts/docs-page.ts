@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { serviceSpec, SERVICE_SPEC_PATH } from '../../src/spec/load-spec.ts';
+import { fileURLToPath } from 'node:url';
+import { serviceSpec } from '../../src/spec/load-spec.ts';
+import { SERVICE_SPEC_PATH } from '../../src/spec/load-spec-file.ts';
 import { JSON_TYPE, type CoreResponse } from '../core/http-types.ts';
 import { BUILT_IN_TOKENS, type MockToken } from '../core/tokens.ts';
+import { DOCS_CSS, INIT_JS, PAGE_CSP } from './docs-assets.ts';
 
 /**
  * The API reference page at `/docs` (node:http host only): Swagger UI, served from `node_modules`
@@ -28,10 +31,6 @@ const CSS_TYPE = 'text/css; charset=utf-8';
 const PNG_TYPE = 'image/png';
 const YAML_TYPE = 'application/yaml; charset=utf-8';
 
-/** Nothing but the mock's own origin, for scripts, styles, images and requests alike. */
-const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
-
 /** Files of `swagger-ui-dist` served under `/docs/`: this list and nothing else. */
 const LIBRARY_FILES: Readonly<Record<string, string>> = {
   'swagger-ui.css': CSS_TYPE,
@@ -48,15 +47,24 @@ interface DocsFile {
 }
 
 let libraryDirectory: string | undefined;
+
+/**
+ * The built package carries these files in dist/vendor/swagger-ui/ (scripts/build.ts copies them, with
+ * Swagger UI's licence), so installing videotask installs no swagger-ui-dist; a checkout reads them
+ * from the swagger-ui-dist devDependency.
+ */
+function swaggerUiDirectory(): string {
+  const vendored = fileURLToPath(new URL('../../vendor/swagger-ui/', import.meta.url));
+  if (existsSync(vendored)) return vendored;
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
 const libraryCache = new Map<string, Uint8Array>();
 
 /** Read on first use and kept: the mock never loads the library unless someone opens the page. */
 function libraryFile(name: string): Uint8Array {
   let bytes = libraryCache.get(name);
   if (bytes === undefined) {
-    libraryDirectory ??= dirname(
-      createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
-    );
+    libraryDirectory ??= swaggerUiDirectory();
     bytes = new Uint8Array(readFileSync(join(libraryDirectory, name)));
     libraryCache.set(name, bytes);
   }
@@ -143,37 +151,6 @@ ${keys.length === 0 ? '' : `<details open><summary>Built-in API keys</summary><t
 </html>
 `;
 }
-
-/** Starts Swagger UI from the page's JSON config block (a file of its own, so the page's CSP allows no inline script). */
-const INIT_JS = `'use strict';
-(function () {
-  var config = JSON.parse(document.getElementById('docs-config').textContent);
-  var ui = SwaggerUIBundle({
-    url: config.spec,
-    dom_id: '#swagger-ui',
-    deepLinking: true,
-    presets: [SwaggerUIBundle.presets.apis],
-    layout: 'BaseLayout',
-    validatorUrl: null,
-    displayOperationId: true,
-    displayRequestDuration: true,
-    persistAuthorization: false,
-    onComplete: function () {
-      if (config.scheme && config.key) ui.preauthorizeApiKey(config.scheme, config.key);
-    },
-  });
-  window.ui = ui;
-})();
-`;
-
-const DOCS_CSS = `body { margin: 0; }
-.mock-banner { font-family: sans-serif; font-size: 14px; background: #f3f6fa; border-bottom: 1px solid #d8dee4; padding: 10px 20px; color: #3b4151; }
-.mock-banner p { margin: 0 0 4px; }
-.mock-banner code { background: #e8ecf1; padding: 1px 4px; border-radius: 3px; }
-.mock-banner table { border-collapse: collapse; margin: 6px 0; }
-.mock-banner th, .mock-banner td { text-align: left; padding: 2px 12px 2px 0; }
-.mock-banner summary { cursor: pointer; }
-`;
 
 /** A file of the page, or undefined. `name` is the path after `/docs/` ('' for the page itself). */
 function docsFile(

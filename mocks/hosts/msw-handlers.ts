@@ -1,4 +1,4 @@
-import { http, HttpResponse, type HttpHandler } from 'msw';
+import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import type { CoreRequest } from '../core/http-types.ts';
 import { ROUTES } from '../core/route-table.ts';
 import { createMockService, type MockOptions, type MockService } from '../core/service.ts';
@@ -20,6 +20,12 @@ export function createHandlers(serviceOrOptions: MockService | MockOptions = {})
     service.handle(await toCoreRequest(request));
   const respond = async (args: { request: Request }) => {
     const response = await resolver(args);
+    // Scenario `lost-answer` (§7): the task exists; the answer is a network error, or comes too late.
+    const { lost } = response;
+    if (lost !== undefined) {
+      if (lost.holdMs === undefined) return HttpResponse.error();
+      await delay(lost.holdMs);
+    }
     // HTTP never gives a HEAD response a body (node:http drops it; so must this host).
     const body =
       response.body === undefined || args.request.method === 'HEAD'

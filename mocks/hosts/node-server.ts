@@ -1,13 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
+import type { CoreResponse } from '../core/http-types.ts';
 import {
   createMockService,
   DEFAULT_MAX_BODY_BYTES,
   type MockOptions,
   type MockService,
 } from '../core/service.ts';
+import { answerAndClose, guardConnections, type ConnectionLimits } from './connection-guard.ts';
+import { allowsCors, preflight, withCors } from './cors.ts';
 import { docsResponse, isDocsPath } from './docs-page.ts';
+import { hostError, rawError, send } from './host-answers.ts';
+import { HostNames } from './host-names.ts';
+import { NodeCoreRequest, readBody } from './node-request.ts';
 
 export interface MockServerOptions extends MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -16,7 +21,34 @@ export interface MockServerOptions extends MockOptions {
   readonly host?: string | undefined;
   /** Serve an existing engine instead of creating one from the options. */
   readonly service?: MockService | undefined;
+  /** How many connections it keeps open at once, in all and per remote address. */
+  readonly limits?: ConnectionLimits | undefined;
+  readonly timeouts?: Partial<HostTimeouts> | undefined;
+  /** Where the host reports what an operator should know (connections refused). Default: nowhere. */
+  readonly log?: ((line: string) => void) | undefined;
 }
+
+/** How long a connection may take (ms) before the host closes it. */
+export interface HostTimeouts {
+  /** To send the request's headers (then a JSON 408). Default 20 s. */
+  readonly headersMs: number;
+  /** To send the whole request (then a JSON 408). Default 30 s. */
+  readonly requestMs: number;
+  /** Without reading or sending a byte, an answer under way included (then closed). Default 30 s. */
+  readonly idleMs: number;
+  /** After the host's last answer on a connection it gives up on, for the client to read it. Default 2 s. */
+  readonly graceMs: number;
+  /** How often the header and request timeouts are checked. Default 1 s. */
+  readonly checkIntervalMs: number;
+}
+
+export const DEFAULT_HOST_TIMEOUTS: HostTimeouts = {
+  headersMs: 20_000,
+  requestMs: 30_000,
+  idleMs: 30_000,
+  graceMs: 2_000,
+  checkIntervalMs: 1_000,
+};
 
 export interface RunningMockServer {
   /** `http://HOST:PORT` */
@@ -24,15 +56,11 @@ export interface RunningMockServer {
   readonly port: number;
   readonly host: string;
   readonly service: MockService;
+  /** Connections open now. */
+  readonly connections: number;
   /** Stops accepting connections and closes the open ones. */
   close(): Promise<void>;
 }
-
-const EMPTY = new Uint8Array();
-
-/** The core request this host builds: its body is filled in once read. */
-type HostRequest = { -readonly [K in keyof CoreRequest]: CoreRequest[K] };
-const HOST_HEADER = /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /**
  * Serves the simulated service over node:http. The hot path goes straight from node's request to the
@@ -47,117 +75,74 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const service = options.service ?? createMockService(options);
   const host = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let fallbackOrigin = '';
+  const timeouts = { ...DEFAULT_HOST_TIMEOUTS, ...options.timeouts };
+  const names = new HostNames(host);
 
-  // Origins by Host header: a client keeps using the same one, so the check runs once per value.
-  const origins = new Map<string, string>();
-  const originOf = (host: string | undefined): string => {
-    if (host === undefined) return fallbackOrigin;
-    let origin = origins.get(host);
-    if (origin === undefined) {
-      origin = HOST_HEADER.test(host) ? `http://${host}` : fallbackOrigin;
-      if (origins.size < 1_000) origins.set(host, origin);
-    }
-    return origin;
-  };
-
-  // requireHostHeader: node's own check answers a Host-less HTTP/1.1 request with an empty 400; this answers it in JSON.
-  const server: Server = createServer({ requireHostHeader: false }, (req, res) => {
-    if (
-      req.headers.host === undefined &&
-      req.httpVersionMajor === 1 &&
-      req.httpVersionMinor === 1
-    ) {
-      req.resume();
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const headers = req.headers;
+    // node's own check answers a Host-less HTTP/1.1 request with an empty 400; this answers it in JSON.
+    if (headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1)
       return send(
         res,
         hostError(400, 'bad_request', 'Malformed HTTP request: HTTP/1.1 needs a Host header'),
       );
-    }
-    const url = req.url ?? '/';
+    const url = req.url!;
+    const method = req.method!;
     // The API reference page (`/docs`, docs-page.ts): one char code compare for every other request.
     if (url.charCodeAt(1) === 100 /* d */ && isDocsPath(url)) {
-      req.resume();
-      return send(
-        res,
-        docsResponse(req.method ?? 'GET', url, originOf(req.headers.host), service.tokens.list()),
-      );
+      const { origin } = names.view(headers.host);
+      return send(res, docsResponse(method, url, origin, service.tokens.list()));
     }
-    const q = url.indexOf('?');
-    const method = req.method ?? 'GET';
-    if (req.headers.origin !== undefined && method === 'OPTIONS') return send(res, preflight(req));
-    const request: HostRequest = {
-      method,
-      path: q < 0 ? url : url.slice(0, q),
-      query: q < 0 ? '' : url.slice(q + 1),
-      headers: req.headers as Record<string, string | undefined>,
-      origin: originOf(req.headers.host),
-      body: EMPTY,
-      bodyTooLarge: false,
-      // Asked only by the control API: reading it costs a getpeername() call.
-      get remoteAddress() {
-        // A socket already gone has no address: '' is never taken for loopback by the control API.
-        return req.socket.remoteAddress ?? '';
-      },
-    };
-    const declared = Number(req.headers['content-length'] ?? 0);
+    const request = new NodeCoreRequest(req, method, url, names.view(headers.host));
+    const cors = headers.origin !== undefined && allowsCors(request.path);
+    if (cors && method === 'OPTIONS') return send(res, preflight(headers));
+    // Whatever a GET or HEAD carries is left unread: node discards it once the answer is sent.
+    const declared = headers['content-length'];
     if (
       method === 'GET' ||
       method === 'HEAD' ||
-      (declared === 0 && req.headers['transfer-encoding'] === undefined)
-    ) {
-      req.resume();
-      return send(res, withCors(req, service.handle(request)));
-    }
-    // A body over the limit is not buffered: the core answers 413 and the connection closes.
-    const tooLarge = () => {
-      request.bodyTooLarge = true;
-      send(res, withCors(req, service.handle(request)), () => req.destroy());
-    };
-    if (declared > maxBodyBytes) return tooLarge();
-    readBody(req, maxBodyBytes).then(
-      (body) => {
-        if (body === undefined) return tooLarge();
-        request.body = body;
-        send(res, withCors(req, service.handle(request)));
-      },
-      () => res.destroy(),
-    );
-  });
-  // Malformed HTTP never reaches the handler: answer it with JSON too, and never hang on a slow client.
-  server.on('clientError', (_error, socket) => {
-    if (!socket.writable) return socket.destroy();
-    socket.end(rawError(400, 'Bad Request', 'bad_request', 'Malformed HTTP request'));
+      ((declared === undefined || declared === '0') && headers['transfer-encoding'] === undefined)
+    )
+      return send(res, respond(service, request, cors));
+    answerWithBody(req, res, { service, request, cors, maxBodyBytes });
+  };
+
+  // requireHostHeader: false lets onRequest answer a Host-less HTTP/1.1 request in JSON.
+  const server: Server = createServer(
+    { requireHostHeader: false, connectionsCheckingInterval: timeouts.checkIntervalMs },
+    onRequest,
+  );
+  // Malformed HTTP and timeouts never reach onRequest: answer them in JSON too, then close, even
+  // when the client never reads the answer.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const answer =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? rawError(
+            408,
+            'Request Timeout',
+            'request_timeout',
+            `The request did not arrive in full within ${timeouts.headersMs / 1000} s (headers) or ${timeouts.requestMs / 1000} s (all of it)`,
+          )
+        : rawError(400, 'Bad Request', 'bad_request', 'Malformed HTTP request');
+    answerAndClose(socket, answer, timeouts.graceMs);
   });
   // Without these listeners node answers `Expect: <not 100-continue>` with an empty 417 and drops CONNECT unanswered.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
-    send(
-      res,
-      hostError(
-        417,
-        'expectation_failed',
-        'Only the expectation 100-continue is supported: send the request without this Expect header',
-      ),
-    );
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const message =
+      'Only the expectation 100-continue is supported: send the request without this Expect header';
+    send(res, hostError(417, 'expectation_failed', message));
   });
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     // The socket leaves node's hands here: read it to its end (else it never closes), never let a reset throw.
-    socket
-      .on('error', () => socket.destroy())
-      .setTimeout(5_000, () => socket.destroy())
-      .resume();
-    socket.end(
-      rawError(
-        405,
-        'Method Not Allowed',
-        'method_not_allowed',
-        'CONNECT is not allowed: this is not a proxy',
-      ),
-    );
+    socket.on('error', () => socket.destroy()).resume();
+    const message = 'CONNECT is not allowed: this is not a proxy';
+    const answer = rawError(405, 'Method Not Allowed', 'method_not_allowed', message);
+    answerAndClose(socket, answer, timeouts.graceMs);
   });
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 20_000;
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
+  server.timeout = timeouts.idleMs; // no 'timeout' listener: node destroys an idle socket
+  const openConnections = guardConnections(server, options.limits ?? {}, options.log ?? (() => {}));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -168,12 +153,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  fallbackOrigin = url;
+  names.listening(port, url);
   return {
     url,
     port,
     host,
     service,
+    get connections() {
+      return openConnections();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -183,67 +171,30 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 }
 
-/** A JSON error (OpenAI envelope) answered by the host itself, for requests the core never sees; closes the connection. */
-function hostError(status: number, code: string, message: string): CoreResponse {
-  return {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
-    body: JSON.stringify({ error: { message, type: 'invalid_request_error', code } }),
+/** The core's answer, with CORS when asked for. A function of its own: the hot path creates no closure. */
+function respond(service: MockService, request: NodeCoreRequest, cors: boolean): CoreResponse {
+  const response = service.handle(request);
+  return cors ? withCors(response) : response;
+}
+
+/** Reads a request's body (up to the limit) and answers it; a body over the limit gets the core's 413 and the connection closes. */
+function answerWithBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  to: { service: MockService; request: NodeCoreRequest; cors: boolean; maxBodyBytes: number },
+): void {
+  const { service, request, cors, maxBodyBytes } = to;
+  const tooLarge = (): void => {
+    request.bodyTooLarge = true;
+    send(res, respond(service, request, cors), () => req.destroy());
   };
-}
-
-/** The same, as raw bytes for a socket that has no ServerResponse (malformed HTTP, CONNECT). */
-function rawError(status: number, reason: string, code: string, message: string): string {
-  const body = JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
-  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
-}
-
-function send(res: ServerResponse, response: CoreResponse, then?: () => void): void {
-  const { headers, body } = response;
-  if (then !== undefined) headers['connection'] = 'close';
-  // A known length spares the chunked framing; HEAD answers keep the length of the GET they mirror.
-  if (body !== undefined && headers['content-length'] === undefined)
-    headers['content-length'] = String(
-      typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
-    );
-  res.writeHead(response.status, headers);
-  res.end(body, then);
-}
-
-/** The body, or `undefined` once it grows past the limit (the rest is not buffered). */
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > limit) {
-        req.pause();
-        resolve(undefined);
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    req.on('error', reject);
-  });
-}
-
-function withCors(req: IncomingMessage, response: CoreResponse): CoreResponse {
-  if (req.headers.origin === undefined) return response;
-  response.headers['access-control-allow-origin'] = '*';
-  response.headers['access-control-expose-headers'] =
-    'x-oneapi-request-id, content-range, content-length, retry-after';
-  return response;
-}
-
-function preflight(req: IncomingMessage): CoreResponse {
-  return {
-    status: 204,
-    headers: {
-      'access-control-allow-origin': '*',
-      'access-control-allow-methods': 'GET, HEAD, POST, PUT',
-      'access-control-allow-headers':
-        req.headers['access-control-request-headers'] ?? 'authorization, content-type',
-      'access-control-max-age': '600',
+  if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return tooLarge();
+  readBody(req, maxBodyBytes).then(
+    (body) => {
+      if (body === undefined) return tooLarge();
+      request.body = body;
+      send(res, respond(service, request, cors));
     },
-  };
+    () => res.destroy(),
+  );
 }

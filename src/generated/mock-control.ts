@@ -167,7 +167,7 @@ export interface paths {
         };
         /**
          * The temporary result address of a completed task
-         * @description What `metadata.url` and `result_url` point to. Works until its time to live runs out, then answers 410.
+         * @description What `metadata.url` and `result_url` point to. Works until its time to live runs out, then answers 410 `artifact_gone` (the gateway's code for an expired upstream URL). `Range` is honoured on `GET` and ignored on `HEAD` (RFC 9110 §14.2).
          */
         get: operations["getMockArtifact"];
         put?: never;
@@ -198,7 +198,7 @@ export interface components {
             speed: number;
         };
         ClockAdvance: {
-            /** @description Milliseconds to move forward (at most ten years a call). */
+            /** @description Milliseconds to move forward (at most ten years a call; a move past 8.64e15 ms since the epoch */
             ms: number;
         };
         /** @enum {string} */
@@ -274,9 +274,28 @@ export interface components {
                 "application/json": components["schemas"]["ControlError"];
             };
         };
-        /** @description Not from loopback, or the admin token is missing or wrong. */
+        /** @description Not from loopback, the admin token is missing or wrong, a page of another origin sent it, or its Host names another server. */
         Forbidden: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ControlError"];
+            };
+        };
+        /** @description A write without `Content-Type: application/json` (over HTTP). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ControlError"];
+            };
+        };
+        /** @description The mock runs with `--state FILE` and could not make this change durable, so it did not make it (code `state_not_saved`); retry after `Retry-After`. */
+        StateNotSaved: {
+            headers: {
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -368,6 +387,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listMockTasks: {
@@ -456,6 +477,8 @@ export interface operations {
                     "application/json": components["schemas"]["ControlError"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listMockScenarios: {
@@ -528,6 +551,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     resetMock: {
@@ -552,6 +577,8 @@ export interface operations {
                 };
             };
             403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getMockArtifact: {

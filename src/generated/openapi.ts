@@ -51,7 +51,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Query status in OpenAI-compatible form (recommended for status) */
+        /**
+         * Query status in OpenAI-compatible form (recommended for status)
+         * @description §4.2: the task object of §2.2 (recommended for status, §4). A completed task has `completed_at`
+         *     and `metadata.url`; a failed task has `error` (§2.2). A task in `queued` or `in_progress` is
+         *     polled again, never resubmitted (§3); `unknown` is polled at a lower rate (§3). A temporary 5xx
+         *     is retried a limited number of times and never answered by creating a new task (§7). A missing
+         *     task and another user's task answer the same error (§5); its status code is not shown.
+         */
         get: operations["getVideo"];
         put?: never;
         post?: never;
@@ -68,7 +75,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Query the generic task wrapper */
+        /**
+         * Query the generic task wrapper
+         * @description §4.3: the wrapper `{code, message, data}` of §2.3, for clients that need the platform, the raw
+         *     uppercase status and the task times. It tells the same story as `GET /v1/videos/{task_id}` in
+         *     the wrapper's words (`x-lifecycle.mapping`); a failure shows as `FAILURE` with text in
+         *     `data.fail_reason` (§7), which is empty otherwise (§2.3). Polling and temporary 5xx as for §4.2 (§3, §7).
+         */
         get: operations["getVideoGeneration"];
         put?: never;
         post?: never;
@@ -99,6 +112,8 @@ export interface paths {
         /**
          * Headers of the finished video, without the body
          * @description Not in the document: newer gateway versions answer `HEAD` on the content route. An assumption.
+         *     `Range` is ignored on `HEAD` (RFC 9110 §14.2 defines range handling for `GET` only): the answer
+         *     is always the whole video's headers, never a 206 or a 416.
          */
         head: operations["headVideoContent"];
         patch?: never;
@@ -188,6 +203,25 @@ export interface components {
             metadata?: components["schemas"]["SubmitMetadata"];
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @description A submission as `multipart/form-data`, as the deployed gateway reads it (not in the document,
+         *     which names JSON only, §4.1, §5: an assumption). Text fields only: `model`, `prompt`, `mode`,
+         *     `image`, `size`, `seconds` and repeated `images` are read as the §2.1 fields of the same name;
+         *     any other field goes into `metadata`, a value that reads as a number becoming that number. A
+         *     file part is not accepted (§2.1: "Multipart file upload is not accepted"). The same checks as
+         *     for JSON follow (`prompt` not empty, §7).
+         */
+        SubmitForm: {
+            model: string;
+            prompt: string;
+            mode?: string;
+            image?: string;
+            images?: string[];
+            seconds?: string;
+            size?: string;
+        } & {
+            [key: string]: string;
         };
         /** @description Channel-specific parameters (§2.1). The full list for the primary channel is not shown, so other keys are allowed. Permitted values per model are not shown (§8). */
         SubmitMetadata: {
@@ -290,7 +324,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description §2.3. The document lists the fields without saying when each is present; the gateway's habits are in `x-assumed-required` (it omits `result_url` until success). */
+        /**
+         * @description §2.3. The document lists the fields without saying when each is present; the gateway's habits are
+         *     in `x-assumed-required` (it omits `result_url` until success). `fail_reason` is "Empty if none"
+         *     (§2.3): a reason exists only for a failure, which shows as `FAILURE` (§7), so any other status
+         *     carries an empty `fail_reason` (the `if`/`then` below: a value rule, not a presence rule).
+         */
         TaskWrapperData: {
             /** @description Public task ID. */
             task_id?: string;
@@ -349,8 +388,26 @@ export interface components {
             object?: "list";
             data: components["schemas"]["Model"][];
         };
+        /**
+         * @description The native submit body (§4.5): the upstream's own shape (`PluginSubmitShape`, not shown in the
+         *     document: an assumption), never mixed with the OpenAI form in one request (`NativeFormatOnly`, §4.5).
+         */
+        PluginSubmitRequest: components["schemas"]["NativeFormatOnly"] & components["schemas"]["PluginSubmitShape"];
+        /**
+         * @description §4.5: "The two formats are not mixed in one request." A native request carries none of the
+         *     OpenAI form's own fields (§2.1: `prompt`, `image`, `images`, `seconds`, `size`, `metadata`);
+         *     `model` is common to both. The mock's native path refuses what this schema refuses.
+         */
+        NativeFormatOnly: {
+            prompt?: never;
+            image?: never;
+            images?: never;
+            seconds?: never;
+            size?: never;
+            metadata?: never;
+        };
         /** @description Native submit body (upstream shape). Not shown in the document (§4.5): an assumption. */
-        PluginSubmitRequest: {
+        PluginSubmitShape: {
             model: string;
             content: components["schemas"]["ContentItem"][];
             duration?: number;
@@ -416,6 +473,35 @@ export interface components {
          *     blank prompt, a bad duration, an unpriced model, an upstream refusal answer the task envelope.
          */
         SubmitBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description §7: "Submission returns 4xx: fix authentication, permission, model or parameters. Do not retry
+         *     directly." Any 4xx without a row of its own, such as an upstream refusal: the deployed gateway
+         *     answers it with the upstream's own status and code `fail_to_fetch_task` in the task envelope
+         *     (the status and the body are assumptions). No task is created.
+         */
+        SubmitClientError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description A 5xx on a submission: the deployed gateway passes an upstream's 5xx through (code
+         *     `fail_to_fetch_task`). The document names temporary 5xx for queries (§7); for a submission the
+         *     outcome is then unknown, as when its connection times out: the task may exist, so the client
+         *     checks it against its own idempotency records instead of retrying blindly (§7). The status and
+         *     the body are assumptions.
+         */
+        SubmitServerError: {
             headers: {
                 [name: string]: unknown;
             };
@@ -595,6 +681,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description A 5xx on the native path: the upstream's status passed through, as on the OpenAI submit paths (`SubmitServerError`). The outcome of the submission is unknown (§7). An assumption. */
+        PluginUpstreamError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PluginErrorBody"] | components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description An error on the native path: the upstream's shape from the plugin, or one of the gateway's envelopes from the layers in front of it (scenarios, quota, rate limits). §4.5: not shown; an assumption. */
         PluginError: {
             headers: {
@@ -620,10 +715,17 @@ export interface components {
         Range: string;
     };
     requestBodies: {
-        /** @description §4.1: JSON body per §2.1 with `Content-Type: application/json` (§5). JSON only: multipart is not described. */
+        /**
+         * @description §4.1: a JSON body per §2.1 with `Content-Type: application/json` (§5). The deployed gateway also
+         *     accepts the same fields as `multipart/form-data` (what the openai SDK's `videos.create` sends);
+         *     the document does not describe it, so that form is an assumption (`SubmitForm`): a deployment
+         *     may answer it 415, as the mock's `documented` profile does, while its `observed` profile
+         *     accepts it as the gateway does.
+         */
         SubmitRequest: {
             content: {
                 "application/json": components["schemas"]["SubmitRequest"];
+                "multipart/form-data": components["schemas"]["SubmitForm"];
             };
         };
     };
@@ -662,6 +764,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ModelNotFound"];
+            "4XX": components["responses"]["SubmitClientError"];
+            "5XX": components["responses"]["SubmitServerError"];
         };
     };
     createVideo: {
@@ -681,6 +785,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ModelNotFound"];
+            "4XX": components["responses"]["SubmitClientError"];
+            "5XX": components["responses"]["SubmitServerError"];
         };
     };
     getVideo: {
@@ -792,7 +898,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Same headers as the `GET`, no body. */
+            /** @description The headers a `GET` without `Range` would get (`Content-Length` of the whole video), no body; also when the request carries `Range`. */
             200: {
                 headers: {
                     "Content-Length": components["headers"]["ContentLength"];
@@ -819,6 +925,14 @@ export interface operations {
             /** @description Task missing or foreign (no body on `HEAD`). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited (no body on `HEAD`); `Retry-After` as on `GET`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -883,6 +997,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["PluginError"];
             503: components["responses"]["ModelNotFound"];
+            "4XX": components["responses"]["PluginError"];
+            "5XX": components["responses"]["PluginUpstreamError"];
         };
     };
     getPluginTask: {

@@ -7,6 +7,10 @@ export * from './load-spec.ts';
 export * from './lifecycle.ts';
 export * from './validators.ts';
 export * from './second-family.ts';
+export * from './response-conformance.ts';
+export * from './error-codes.ts';
+export * from './polling.ts';
+export * from './extensions.ts';
 
 let shared: { validators: SpecValidators; lifecycle: Lifecycle } | undefined;
 

@@ -151,7 +151,8 @@ export class SpecValidators {
 
   #run(schema: JsonSchema, variant: SchemaVariant, value: unknown): ValidationResult {
     let byVariant = this.#compiled.get(schema);
-    if (byVariant === undefined) this.#compiled.set(schema, (byVariant = new Map()));
+    if (byVariant === undefined)
+      this.#compiled.set(schema, (byVariant = new Map<SchemaVariant, ValidateFunction | true>()));
     let fn = byVariant.get(variant);
     if (fn === undefined) {
       const prepared = schemaVariant(schema, variant);

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
-import { serviceSpec, SERVICE_SPEC_PATH } from '../../src/spec/load-spec.ts';
+import { serviceSpec } from '../../src/spec/load-spec.ts';
+import { SERVICE_SPEC_PATH } from '../../src/spec/load-spec-file.ts';
 
 /** The static side of /docs, over plain HTTP (the browser test is docs-page.test.ts). */
 const LIBRARY = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

@@ -19,7 +19,7 @@ import type { CoreResponse } from '../../mocks/core/http-types.ts';
 import { createMockService, type MockService } from '../../mocks/core/service.ts';
 import { BUILT_IN_TOKENS, type MockToken } from '../../mocks/core/tokens.ts';
 import { MODEL_IDS } from './arbitraries.ts';
-import { FuzzStats, text } from './oracle.ts';
+import { text, type FuzzStats } from './oracle.ts';
 import { FUZZ_ORIGIN, missingId } from './world.ts';
 
 export type IsoRoute =
@@ -382,6 +382,7 @@ export function fuzzIsolation(options: { seed: number; runs: number; stats: Fuzz
   } catch (error) {
     throw new Error(
       `fuzz isolation failed (FUZZ_SEED=${seed}; operations so far: ${stats.cases.isolation}; replay with FUZZ_SEED=${seed})\n${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
     );
   }
 }

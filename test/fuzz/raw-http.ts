@@ -74,7 +74,7 @@ export function sendRaw(send: RawSend): Promise<RawResult> {
       error ??= e.code ?? e.message;
     });
     socket.on('close', () => finish(true, false));
-    socket.on('connect', async () => {
+    const sendPieces = async (): Promise<void> => {
       for (const piece of send.pieces) {
         if (socket.destroyed) return;
         socket.write(piece);
@@ -85,7 +85,8 @@ export function sendRaw(send: RawSend): Promise<RawResult> {
         socket.destroy();
         finish(false, false);
       }
-    });
+    };
+    socket.on('connect', () => void sendPieces());
   });
 }
 

@@ -15,14 +15,16 @@ import {
   type PreludeTask,
   type WorldSpec,
 } from './arbitraries.ts';
-import { checkExchange, FuzzStats, text, type Exchange } from './oracle.ts';
+import { checkExchange, text, type Exchange, type FuzzStats } from './oracle.ts';
 import { sendRaw, type RawResult } from './raw-http.ts';
-import { FUZZ_ORIGIN, FuzzWorld, nodeHeaders, type ResolvedCall } from './world.ts';
+import { FUZZ_ORIGIN, FuzzWorld, fuzzSecret, nodeHeaders, type ResolvedCall } from './world.ts';
 
 /** The seed of the bounded runs unless `FUZZ_SEED` says otherwise. */
 export const DEFAULT_FUZZ_SEED = 20261122;
 /** No single request may take longer (a hang is a failure, not a slow test). */
 export const REQUEST_TIMEOUT_MS = 5000;
+/** How long a request asking for `lost-answer:S` is given: a held answer is not waited out. */
+const LOST_ANSWER_WAIT_MS = 500;
 
 export function fuzzSeed(): number {
   const raw = process.env['FUZZ_SEED'];
@@ -104,7 +106,9 @@ export function runCoreCase(c: CoreCase, stats: FuzzStats): void {
     try {
       response = service.handle(request);
     } catch (error) {
-      throw new Error(`handle threw ${(error as Error).stack}\n  request: ${show(call)}`);
+      throw new Error(`handle threw ${(error as Error).stack}\n  request: ${show(call)}`, {
+        cause: error,
+      });
     }
     const ms = performance.now() - started;
     stats.cases.core++;
@@ -465,6 +469,11 @@ export async function runSocketCase(
   if (c.advance > 0) service.clock.advance(c.advance);
   const call = world.resolve(c.call);
   const wire = encodeRequest(call, c.wire, port);
+  // Scenario `lost-answer[:S]` (§7): a submission it creates gets no answer (dropped, or held S seconds).
+  const asksLostAnswer = /lost-answer/i.test(
+    `${wire.head.toString('latin1')}${wire.body.toString('latin1')}`,
+  );
+  const tasksBefore = service.store.size;
   const result = await sendRaw({
     port,
     pieces: [...split(wire.head, c.wire.pieces), ...split(wire.body, c.wire.pieces)].filter(
@@ -472,9 +481,12 @@ export async function runSocketCase(
     ),
     after: wire.after,
     method: call.method,
-    timeoutMs: REQUEST_TIMEOUT_MS,
+    timeoutMs: asksLostAnswer ? LOST_ANSWER_WAIT_MS : REQUEST_TIMEOUT_MS,
   });
   stats.cases.socket++;
+  const lost =
+    asksLostAnswer && service.store.size === tasksBefore + 1 && result.response === undefined;
+  if (lost) return stats.bump(stats.outcomes, 'lost-answer: task created, no answer (as asked)');
   const where = () =>
     `\n  request: ${show(call, ` wire=${JSON.stringify({ ...c.wire, injected: c.wire.injected.map((l) => text(l, 60)) })}`)}\n  result: ${summarize(result)}`;
   if (result.timedOut)
@@ -585,6 +597,7 @@ export async function fuzzSocket(options: {
       host: '127.0.0.1',
       clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
       seed,
+      secret: fuzzSecret(seed),
       maxBodyBytes: SOCKET_MAX_BODY,
     });
     const world = new FuzzWorld(server.service, SOCKET_MAX_BODY, null);

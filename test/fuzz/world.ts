@@ -1,5 +1,7 @@
 import { ArtifactSigner } from '../../mocks/core/artifacts.ts';
 import type { CoreRequest } from '../../mocks/core/http-types.ts';
+import { deploymentKeys } from '../../mocks/core/secret.ts';
+import { hmacSha256 } from '../../mocks/core/sha256.ts';
 import {
   createMockService,
   DEFAULT_ARTIFACT_TTL_MS,
@@ -38,6 +40,7 @@ export function worldOptions(spec: WorldSpec): MockOptions {
   return {
     clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
     seed: spec.seed,
+    secret: fuzzSecret(spec.seed),
     profile: spec.profile,
     familyBound: spec.familyBound,
     contentRedirect: spec.contentRedirect,
@@ -49,9 +52,14 @@ export function worldOptions(spec: WorldSpec): MockOptions {
   };
 }
 
+/** The deployment secret of a world: known to the fuzzer, so it can sign artifact addresses. */
+export function fuzzSecret(seed: number | string): string {
+  return `fuzz-${seed}`;
+}
+
 /**
  * A service plus what the fuzzer needs to aim at it: its keys, its tasks by owner, and a signer for
- * artifact addresses (the same secret the service derives from its seed).
+ * artifact addresses (under the key the service derives from its secret).
  */
 export class FuzzWorld {
   readonly keys: readonly string[];
@@ -69,7 +77,8 @@ export class FuzzWorld {
         .map((t) => t.key)
         .filter((k) => !(BUILT_IN_KEYS as readonly string[]).includes(k)),
     ];
-    this.signer = new ArtifactSigner(`videotask-mock:${service.seed}`, DEFAULT_ARTIFACT_TTL_MS);
+    const keys = deploymentKeys(fuzzSecret(service.seed), hmacSha256);
+    this.signer = new ArtifactSigner(keys.artifact, DEFAULT_ARTIFACT_TTL_MS);
   }
 
   static create(spec: WorldSpec): FuzzWorld {

@@ -1,30 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { SpecValidators, controlSpec } from '../../src/spec/index.ts';
 import { createMockService } from '../../mocks/index.ts';
 import { coreClient, ORIGIN } from '../helpers/core-client.ts';
-import type { SeenResponse } from '../helpers/conformance.ts';
-
-const control = new SpecValidators(controlSpec);
-
-function expectControl(operationId: string, response: SeenResponse): void {
-  const declared = control.response(operationId, response.status);
-  expect(
-    declared,
-    `${operationId} answered ${response.status}, not declared in spec/mock-control.yaml`,
-  ).toBeDefined();
-  const schema = declared!.body('application/json');
-  if (schema !== undefined) expect(schema.validateFull(response.body).errors).toEqual([]);
-}
+import { expectControlConformant } from '../helpers/conformance.ts';
 
 describe('control API (spec/mock-control.yaml)', () => {
   it('shows and advances the clock; everything time-based follows it', () => {
     const { call, submit } = coreClient();
     const id = submit();
     const before = call('GET', '/__mock/clock', { key: null });
-    expectControl('getMockClock', before);
+    expectControlConformant('getMockClock', before);
     expect(before.body).toMatchObject({ mode: 'manual', speed: 1 });
     const advanced = call('POST', '/__mock/clock/advance', { key: null, body: { ms: 600_000 } });
-    expectControl('advanceMockClock', advanced);
+    expectControlConformant('advanceMockClock', advanced);
     expect((advanced.body as { now: number }).now).toBe(
       (before.body as { now: number }).now + 600_000,
     );
@@ -42,7 +29,7 @@ describe('control API (spec/mock-control.yaml)', () => {
   ])('refuses a bad advance %j with a 400 naming ms', (body) => {
     const { call } = coreClient();
     const response = call('POST', '/__mock/clock/advance', { key: null, body });
-    expectControl('advanceMockClock', response);
+    expectControlConformant('advanceMockClock', response);
     expect(response.status).toBe(400);
   });
 
@@ -52,7 +39,7 @@ describe('control API (spec/mock-control.yaml)', () => {
     submit({ model: 'video-lite-v1', prompt: 'x' }, 'sk-mock-bob');
     service.clock.advance(1_000); // queues last at least 2 s
     const list = call('GET', '/__mock/tasks', { key: null });
-    expectControl('listMockTasks', list);
+    expectControlConformant('listMockTasks', list);
     const tasks = (
       list.body as {
         tasks: { id: string; owner: string; status: string; plan: { queueMs: number } }[];
@@ -63,7 +50,7 @@ describe('control API (spec/mock-control.yaml)', () => {
     const onlyBob = call('GET', '/__mock/tasks', { key: null, query: 'owner=bob' });
     expect((onlyBob.body as { tasks: unknown[] }).tasks).toHaveLength(1);
     const one = call('GET', `/__mock/tasks/${a}`, { key: null });
-    expectControl('getMockTask', one);
+    expectControlConformant('getMockTask', one);
     expect(one.body).toMatchObject({
       id: a,
       owner: 'alice',
@@ -72,7 +59,7 @@ describe('control API (spec/mock-control.yaml)', () => {
       charge: { seconds: 5, quota: 2.5 },
       channelType: 54,
     });
-    expectControl('getMockTask', call('GET', '/__mock/tasks/task_nope', { key: null }));
+    expectControlConformant('getMockTask', call('GET', '/__mock/tasks/task_nope', { key: null }));
   });
 
   it('forces an outcome from now on, keeping progress monotonic, and refuses to change a finished task', () => {
@@ -85,7 +72,7 @@ describe('control API (spec/mock-control.yaml)', () => {
       key: null,
       body: { outcome: 'fail', code: 'ContentPolicy', message: 'blocked', afterMs: 5_000 },
     });
-    expectControl('forceMockTaskOutcome', forced);
+    expectControlConformant('forceMockTaskOutcome', forced);
     expect(forced.body).toMatchObject({ status: 'in_progress' });
     expect(
       (call('GET', `/v1/videos/${id}`).body as { progress: number }).progress,
@@ -99,7 +86,7 @@ describe('control API (spec/mock-control.yaml)', () => {
       key: null,
       body: { outcome: 'succeed' },
     });
-    expectControl('forceMockTaskOutcome', again);
+    expectControlConformant('forceMockTaskOutcome', again);
     expect(again.status).toBe(409);
   });
 
@@ -128,14 +115,14 @@ describe('control API (spec/mock-control.yaml)', () => {
     const { call, submit } = coreClient();
     const id = submit();
     const response = call('POST', `/__mock/tasks/${id}/outcome`, { key: null, body });
-    expectControl('forceMockTaskOutcome', response);
+    expectControlConformant('forceMockTaskOutcome', response);
     expect(response.status).toBe(400);
   });
 
   it('lists the scenarios', () => {
     const { call } = coreClient();
     const response = call('GET', '/__mock/scenarios', { key: null });
-    expectControl('listMockScenarios', response);
+    expectControlConformant('listMockScenarios', response);
     expect(
       (response.body as { scenarios: { name: string }[] }).scenarios.map((s) => s.name),
     ).toEqual([
@@ -147,6 +134,7 @@ describe('control API (spec/mock-control.yaml)', () => {
       'unknown',
       'flaky',
       'rate-limit',
+      'lost-answer',
     ]);
   });
 
@@ -158,15 +146,15 @@ describe('control API (spec/mock-control.yaml)', () => {
       pluginVersion: '1.0.5',
     });
     const bound = call('PUT', '/__mock/family', { key: null, body: { bound: true } });
-    expectControl('setMockFamily', bound);
+    expectControlConformant('setMockFamily', bound);
     expect(bound.body).toMatchObject({ bound: true, channelType: 61 });
-    expectControl(
+    expectControlConformant(
       'setMockFamily',
       call('PUT', '/__mock/family', { key: null, body: { bound: 'yes' } }),
     );
     submit();
     const health = call('GET', '/__mock/health', { key: null });
-    expectControl('getMockHealth', health);
+    expectControlConformant('getMockHealth', health);
     expect(health.body).toMatchObject({
       status: 'ok',
       profile: 'documented',
@@ -174,7 +162,7 @@ describe('control API (spec/mock-control.yaml)', () => {
       family: { bound: true },
       defects: [],
     });
-    expectControl('resetMock', call('POST', '/__mock/reset', { key: null }));
+    expectControlConformant('resetMock', call('POST', '/__mock/reset', { key: null }));
     expect(service.store.size).toBe(0);
     expect(service.family.bound).toBe(false);
   });

@@ -17,7 +17,15 @@ import { coreClient } from '../helpers/core-client.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const { lifecycle, validators } = serviceContract();
 const SEED = 'defects';
-const KEYS = { alice: 'sk-mock-alice', bob: 'sk-mock-bob', none: null } as const;
+const KEYS = {
+  alice: 'sk-mock-alice',
+  bob: 'sk-mock-bob',
+  vip: 'sk-mock-vip',
+  none: null,
+} as const;
+/** The second family's native path (§4.5), bound in these sessions. */
+const NATIVE = '/alt-video/api/v3/contents/generations/tasks';
+const NATIVE_BODY = { model: 'alt-video-v2', content: [{ type: 'text', text: 'a red kite' }] };
 const MISSING = `task_${'x'.repeat(32)}`;
 const KITE = { model: 'video-pro-v1', prompt: 'a red kite' };
 
@@ -51,7 +59,7 @@ type Wrapper = {
 type Client = ReturnType<typeof coreClient>;
 
 function client(defects: readonly string[] = []): Client {
-  return coreClient({ seed: SEED, defects });
+  return coreClient({ seed: SEED, defects, familyBound: true });
 }
 
 /** Moves the clock to `fraction` of the task's run (0: it starts running, 1: it finishes) plus `extraMs`. */
@@ -81,7 +89,8 @@ type Op =
   | 'content'
   | 'content-head'
   | 'content-range'
-  | 'models';
+  | 'models'
+  | 'native';
 type Who = keyof typeof KEYS;
 
 interface Step {
@@ -165,7 +174,7 @@ function session(defects: readonly string[]): Step[] {
     content(c, id, KEYS.alice, 'HEAD'),
   );
   record('range of A', 'content-range', 'alice', 'A', (id) =>
-    call('GET', `/v1/videos/${id}/content`, { headers: { range: 'bytes=0-99' } }),
+    call('GET', `/v1/videos/${id}/content`, { headers: { range: 'bytes=100-199' } }),
   );
   record('bob polls A', 'video', 'bob', 'A', (id) => video(c, id, KEYS.bob));
   record('bob polls A (wrapper)', 'wrapper', 'bob', 'A', (id) => wrapper(c, id, KEYS.bob));
@@ -183,12 +192,25 @@ function session(defects: readonly string[]): Step[] {
     call('POST', '/v1/video/generations', { body: KITE, key: null }),
   );
   record('alice lists models', 'models', 'alice', undefined, () => call('GET', '/v1/models'));
+  // The native path: a task of its own, looked at while it runs (its mixed body comes last).
+  const vip = { key: KEYS.vip };
+  record('vip submits on the native path', 'native', 'vip', undefined, () =>
+    call('POST', NATIVE, { ...vip, body: NATIVE_BODY }),
+  );
+  const native = service.store.get(lastTaskId())!;
+  service.clock.advance(native.plan.queueMs + native.plan.runMs / 2);
+  record('vip polls its running native task', 'native', 'vip', undefined, () =>
+    call('GET', `${NATIVE}/${native.id}`, vip),
+  );
   // Last: a defect that accepts them creates tasks, which draws from the seeded random.
   record('alice submits an empty prompt', 'submit-empty', 'alice', undefined, () =>
     call('POST', '/v1/video/generations', { body: { ...KITE, prompt: '' } }),
   );
   record('alice submits a blank prompt', 'submit-empty', 'alice', undefined, () =>
     call('POST', '/v1/videos', { body: { ...KITE, prompt: '  \n ' } }),
+  );
+  record('vip submits a native body with a prompt mixed in', 'native', 'vip', undefined, () =>
+    call('POST', NATIVE, { ...vip, body: { ...NATIVE_BODY, prompt: 'a red kite' } }),
   );
   return steps;
 }
@@ -542,8 +564,94 @@ const CASES: readonly Case[] = [
         expect(response.status).toBeGreaterThanOrEqual(400);
         expect(response.contentType).toMatch(/^text\/plain/);
         expect(response.body).toBeTypeOf('string'); // the message, as text
-        expect(() => JSON.parse(response.body as string)).toThrow();
+        expect((): unknown => JSON.parse(response.body as string)).toThrow();
       }
+    },
+  ],
+  [
+    'gateway-raw-upstream-body',
+    (s) => s.op === 'wrapper' && own(s) && ok(s),
+    () => {
+      const c = client(['gateway-raw-upstream-body']);
+      const id = c.submit();
+      const { data } = wrapper(c, id).body as Wrapper & { data: { data: { id: string } } };
+      expect(data.task_id).toBe(id);
+      expect(data.data.id).toMatch(/^cgt-\d{8}-[0-9a-f]{12}$/);
+    },
+  ],
+  [
+    'gateway-result-url-fallback',
+    (s) => s.op === 'wrapper' && own(s) && s.status === 'failed',
+    () => {
+      const c = client(['gateway-result-url-fallback']);
+      const id = failing(c);
+      moveTo(c, id, 1, 1);
+      const { data } = wrapper(c, id).body as Wrapper;
+      expect(data.result_url).toBe(data.fail_reason);
+      expect(data.result_url).not.toMatch(/^https?:/);
+    },
+  ],
+  [
+    'gateway-timeout-sweep',
+    (s) => (s.op === 'video' || s.op === 'wrapper') && own(s) && s.status === 'failed',
+    () => {
+      const c = client(['gateway-timeout-sweep']);
+      const id = failing(c);
+      moveTo(c, id, 1, 1);
+      expect((video(c, id).body as Task).error).toBeUndefined();
+      expect((wrapper(c, id).body as Wrapper).data.fail_reason).toMatch(/^任务超时/);
+    },
+  ],
+  [
+    'gateway-drops-task-id',
+    (s) => s.op === 'video' && own(s) && ok(s),
+    () => {
+      const c = client(['gateway-drops-task-id']);
+      const id = c.submit();
+      moveTo(c, id, 1, 1);
+      const task = video(c, id).body as Task;
+      expect(task.status).toBe('completed');
+      expect(missingFields(task, lifecycle.presence.byStatus.completed!.fields)).toEqual([
+        'task_id',
+      ]);
+    },
+  ],
+  [
+    'range-from-start',
+    (s) => s.op === 'content-range',
+    () => {
+      const c = client(['range-from-start']);
+      const id = c.submit();
+      moveTo(c, id, 1, 1);
+      const part = c.call('GET', `/v1/videos/${id}/content`, {
+        headers: { range: 'bytes=100-199' },
+      });
+      expect(part.status).toBe(206);
+      expect(part.body).toEqual(sampleVideo().bytes.subarray(0, 100));
+    },
+  ],
+  [
+    'native-openai-statuses',
+    (s) => s.label === 'vip polls its running native task',
+    () => {
+      const c = client(['native-openai-statuses']);
+      const id = (
+        c.call('POST', NATIVE, { key: KEYS.vip, body: NATIVE_BODY }).body as { id: string }
+      ).id;
+      moveTo(c, id, 0.5);
+      expect(c.call('GET', `${NATIVE}/${id}`, { key: KEYS.vip }).body).toMatchObject({
+        status: 'in_progress',
+      });
+    },
+  ],
+  [
+    'native-mixed-accepted',
+    (s) => s.label === 'vip submits a native body with a prompt mixed in',
+    () => {
+      const c = client(['native-mixed-accepted']);
+      const mixed = { ...NATIVE_BODY, prompt: 'a red kite', metadata: { duration: 5 } };
+      expect(c.call('POST', NATIVE, { key: KEYS.vip, body: mixed }).status).toBe(200);
+      expect(c.service.store.size).toBe(1);
     },
   ],
 ];

@@ -15,7 +15,7 @@ const server = setupServer(...createHandlers(service));
 async function seenFetch(response: Response): Promise<SeenResponse> {
   const contentType = response.headers.get('content-type') ?? '';
   const bytes = new Uint8Array(await response.arrayBuffer());
-  const body =
+  const body: unknown =
     bytes.byteLength === 0
       ? undefined
       : contentType.startsWith('application/json')

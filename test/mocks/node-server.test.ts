@@ -34,7 +34,7 @@ interface Answer extends SeenResponse {
 }
 
 function seenOf(status: number, contentType: string, bytes: Uint8Array): SeenResponse {
-  const body =
+  const body: unknown =
     bytes.byteLength === 0
       ? undefined
       : contentType.startsWith('application/json')
@@ -498,6 +498,21 @@ describe('startMockServer over HTTP', () => {
       },
     );
 
+    it('answers GETs that carry a body and reads the next request on the same connection', async () => {
+      const get = (extra: string, body = '') =>
+        `GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk-mock-alice\r\n${extra}\r\n${body}`;
+      const text = await rawSocket(
+        get('Content-Length: 5\r\n', 'hello') +
+          get('Transfer-Encoding: chunked\r\n', '2\r\n{}\r\n0\r\n\r\n') +
+          get('Connection: close\r\n'),
+      );
+      expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual([
+        'HTTP/1.1 200',
+        'HTTP/1.1 200',
+        'HTTP/1.1 200',
+      ]);
+    });
+
     it('answers a malformed request line with JSON 400 and keeps serving', async () => {
       const before = server.service.store.size;
       const text = await rawSocket('GARBAGE\r\n\r\n');
@@ -505,7 +520,7 @@ describe('startMockServer over HTTP', () => {
       expect(head).toMatch(/^HTTP\/1\.1 400 /);
       expect(head).toMatch(/content-type: application\/json/i);
       expect(JSON.parse(body)).toMatchObject({
-        error: { message: expect.stringMatching(/Malformed/) },
+        error: { message: expect.stringMatching(/Malformed/) as unknown },
       });
       expect(server.service.store.size).toBe(before);
       expect((await call('/v1/models')).status).toBe(200);

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { SpecValidators, serviceSpec, type MediaTypeObject } from '../../src/spec/index.ts';
 import {
   CONTROL_SPEC_PATH,
   SERVICE_SPEC_PATH,
-  SpecValidators,
   loadSpecFile,
-  serviceSpec,
-  type MediaTypeObject,
-} from '../../src/spec/index.ts';
+} from '../../src/spec/load-spec-file.ts';
 
 // Every example in the spec, found by walking each operation's request body, responses and parameters.
 interface FoundExample {

@@ -35,7 +35,10 @@ describe('x-lifecycle is consistent', () => {
       const queue = [s];
       while (queue.length > 0)
         for (const n of lifecycle.transitions.table[queue.shift()!])
-          if (!seen.has(n)) seen.add(n) && queue.push(n);
+          if (!seen.has(n)) {
+            seen.add(n);
+            queue.push(n);
+          }
       expect(
         lifecycle.terminal.values.some((t) => seen.has(t)),
         s,
@@ -87,7 +90,7 @@ describe('x-lifecycle is consistent', () => {
       lifecycle.presence.onSubmission,
       ...Object.values(lifecycle.presence.byStatus),
     ];
-    for (const field of rules.flatMap((r) => r!.fields)) {
+    for (const field of rules.flatMap((r) => r.fields)) {
       const [head, tail] = field.split('.');
       expect(props[head!], field).toBeDefined();
       if (tail !== undefined) expect(props[head!]!.properties, field).toHaveProperty(tail);
@@ -168,31 +171,39 @@ describe('lifecycle helpers', () => {
   });
 });
 
+/** The parts of the document's raw `x-lifecycle` that the cases below break. */
+interface RawLifecycle {
+  terminal: { values: string[] };
+  transitions: { table: Record<string, unknown> };
+  mapping: { rows: { openai: string; wrapper: string[] }[] };
+  rules: { list: { id: string }[] };
+}
+
 describe('readLifecycle rejects a broken table', () => {
-  const broken = (patch: (l: Record<string, any>) => void): OpenApiDocument => {
-    const copy = structuredClone(serviceSpec) as Record<string, any>;
-    patch(copy['x-lifecycle']);
-    return copy as OpenApiDocument;
+  const broken = (patch: (l: RawLifecycle) => void): OpenApiDocument => {
+    const copy = structuredClone(serviceSpec);
+    patch((copy as unknown as { 'x-lifecycle': RawLifecycle })['x-lifecycle']);
+    return copy;
   };
   it.each([
     [
       'a state outside the enum',
-      (l: Record<string, any>) => l['terminal'].values.push('done'),
+      (l: RawLifecycle) => l.terminal.values.push('done'),
       /"done" is not a status/,
     ],
     [
       'a missing transition row',
-      (l: Record<string, any>) => delete l['transitions'].table.unknown,
+      (l: RawLifecycle) => delete l.transitions.table['unknown'],
       /table\.unknown must be a list/,
     ],
     [
       'a mapping to an unknown state',
-      (l: Record<string, any>) => l['mapping'].rows.push({ openai: 'paused', wrapper: ['PAUSED'] }),
+      (l: RawLifecycle) => l.mapping.rows.push({ openai: 'paused', wrapper: ['PAUSED'] }),
       /"paused" is not a status/,
     ],
     [
       'a duplicate rule id',
-      (l: Record<string, any>) => l['rules'].list.push({ id: 'owner-only' }),
+      (l: RawLifecycle) => l.rules.list.push({ id: 'owner-only' }),
       /duplicate id "owner-only"/,
     ],
   ])('%s', (_name, patch, message) => {

@@ -59,8 +59,9 @@ describe('markings', () => {
       expect(sections.has(section), `${path} cites ${section}`).toBe(true);
   });
   it('marks every error status code the document does not state as an assumption', () => {
-    // The document states only 200 on submission (§4.1), the 429 class (§7), temporary 5xx on queries (§7),
-    // redirects on content (§4.4; its errors are JSON, but their codes are not shown). Every other status code is the gateway's, and assumed.
+    // The document states only 200 on submission (§4.1), the 4xx class and 429 on submission (§7), temporary 5xx on
+    // queries (§7), redirects on content (§4.4; its errors are JSON, but their codes are not shown). Every other
+    // status code is the gateway's, and assumed.
     const documentedCodes = validators.operations().flatMap((o) =>
       Object.entries(o.operation.responses)
         .filter(([, r]) => r['x-documented'] !== false)
@@ -70,8 +71,10 @@ describe('markings', () => {
       [
         'createVideo 200',
         'createVideo 429',
+        'createVideo 4XX',
         'createVideoGeneration 200',
         'createVideoGeneration 429',
+        'createVideoGeneration 4XX',
         'getVideo 200',
         'getVideo 5XX',
         'getVideoGeneration 200',
@@ -88,7 +91,7 @@ describe('markings', () => {
 describe('x-second-family', () => {
   it('states the family as §1 does: three model IDs, plugin 1.0.5, channel types 54 and 61', async () => {
     const { SECOND_FAMILY } = await import('../../src/spec/index.ts');
-    expect(SECOND_FAMILY).toEqual({
+    expect(SECOND_FAMILY).toMatchObject({
       models: ['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'],
       pluginVersion: '1.0.5',
       builtInChannelType: 54,
@@ -99,5 +102,43 @@ describe('x-second-family', () => {
     expect(doc).toMatch(/enabled at version 1\.0\.5/);
     expect(doc).toMatch(/channel of type 54/);
     expect(doc).toMatch(/type 61/);
+  });
+});
+
+describe('x-second-family.assumed', () => {
+  it('marks the ranges and prices the document does not show as assumptions, one entry per model', async () => {
+    const { SECOND_FAMILY } = await import('../../src/spec/index.ts');
+    const raw = serviceSpec['x-second-family'] as { assumed: { 'x-documented'?: boolean } };
+    expect(raw.assumed['x-documented']).toBe(false);
+    expect(Object.keys(SECOND_FAMILY.assumed.models)).toEqual(SECOND_FAMILY.models);
+    expect(readServiceDocument()).toMatch(
+      /Permitted values for duration, resolution tiers and audio per model: not shown/,
+    );
+  });
+
+  it.each([
+    ['a model outside the family', { 'video-pro-v1': {} }, /outside the family/],
+    [
+      'a default outside its range',
+      {
+        'alt-video-v2': {
+          resolutions: ['720p'],
+          pricePerSecond: 1,
+          duration: { min: 4, max: 12, default: 30 },
+        },
+      },
+      /min ≤ default ≤ max/,
+    ],
+  ])('refuses %s', async (_name, models, message) => {
+    const { readSecondFamily } = await import('../../src/spec/index.ts');
+    const raw = serviceSpec['x-second-family'] as { assumed: { models: Record<string, unknown> } };
+    const broken = {
+      ...serviceSpec,
+      'x-second-family': {
+        ...raw,
+        assumed: { ...raw.assumed, models: { ...raw.assumed.models, ...models } },
+      },
+    };
+    expect(() => readSecondFamily(broken)).toThrow(message);
   });
 });

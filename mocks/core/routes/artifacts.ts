@@ -6,7 +6,7 @@ import { serveMedia } from './content.ts';
 
 /**
  * `GET /__artifacts/{file}`: a temporary result address, public like an upstream CDN URL. It works
- * until it expires (410), refuses a forged one (403), and follows the clock.
+ * until it expires (410 `artifact_gone`, the gateway's code), refuses a forged one (403), and follows the clock.
  */
 export function getArtifact(
   state: ServiceState,
@@ -17,7 +17,7 @@ export function getArtifact(
 ): CoreResponse {
   const verdict = state.signer.verify(file, new URLSearchParams(query), state.clock.now());
   if (!verdict.ok)
-    return errorResponse(verdict.reason === 'expired' ? 'artifact_expired' : 'artifact_invalid', {
+    return errorResponse(verdict.reason === 'expired' ? 'artifact_gone' : 'artifact_invalid', {
       taskId: verdict.taskId,
     });
   const task = state.store.get(verdict.taskId);

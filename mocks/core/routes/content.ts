@@ -34,7 +34,7 @@ export function getContent(context: RouteContext, taskId: string): CoreResponse 
   return serveMedia(state.media, request.headers['range'], context.head);
 }
 
-/** The bytes of a video with `Range` (206/416), `HEAD`, and the headers a download needs. */
+/** The bytes of a video with `Range` on GET (206/416), `HEAD`, and the headers a download needs. */
 export function serveMedia(
   media: MediaAsset,
   range: string | undefined,
@@ -48,14 +48,15 @@ export function serveMedia(
     'x-content-type-options': 'nosniff',
     etag: media.etag,
   };
-  const wanted = parseRange(range, size);
+  // RFC 9110 §14.2: range handling is defined for GET only, so HEAD ignores Range (spec: headVideoContent).
+  const wanted = parseRange(head ? undefined : range, size);
   if (wanted.kind === 'unsatisfiable') {
     const error = errorResponse(
       'range_not_satisfiable',
       { range, size },
       { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' },
     );
-    return head ? { status: 416, headers: error.headers } : error;
+    return error;
   }
   if (wanted.kind === 'partial') {
     const { start, end } = wanted;

@@ -1,4 +1,5 @@
 import type { components } from '../../../src/generated/mock-control.ts';
+import { advanceProblem } from '../clock.ts';
 import { jsonResponse, type CoreResponse } from '../http-types.ts';
 import { forcePlan, snapshot } from '../snapshot.ts';
 import { UPSTREAM_FAILURES } from '../plan.ts';
@@ -94,7 +95,7 @@ export function forceOutcome(state: ServiceState, taskId: string, body: unknown)
       'task_finished',
       `Task ${taskId} has already finished; its final state does not change`,
     );
-  task.plan = plan;
+  state.apply({ op: 'force', task: task.id, plan });
   return jsonResponse(200, inspectTask(state, task));
 }
 
@@ -133,6 +134,10 @@ export function advanceClock(state: ServiceState, body: unknown): CoreResponse {
       'invalid_request',
       'Send {"ms": <integer from 0 to 315360000000>}: the milliseconds to move the clock forward (at most ten years a call)',
     );
-  state.clock.advance(ms);
+  // The clock stays a Date: ±8.64e15 ms (issue 14: past it, a restart could not read the time back).
+  const beyond = advanceProblem(state.clock.now(), ms);
+  if (beyond !== undefined)
+    return controlError(400, 'invalid_request', `Cannot advance: ${beyond}`);
+  state.apply({ op: 'advance', ms });
   return jsonResponse(200, clockState(state));
 }

@@ -20,10 +20,10 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
   const model = body['model'];
   if (typeof model !== 'string' || model === '')
     return state.error('plugin_invalid_request', { problem: 'model is required' });
-  if ('prompt' in body || 'metadata' in body || 'images' in body)
+  const mixed = openAiFieldsIn(context, body);
+  if (mixed.length > 0)
     return state.error('plugin_invalid_request', {
-      problem:
-        'This is the native path: send the upstream format (content[] with a text item), not the OpenAI form (prompt, metadata); OpenAI-form requests go to POST /v1/videos (§4.5)',
+      problem: `This is the native path: send the upstream format (content[] with a text item), not the OpenAI form (${mixed.join(', ')}); OpenAI-form requests go to POST /v1/videos (§4.5: the two formats are not mixed in one request)`,
     });
   const catalogModel = state.models.get(model);
   if (!state.family.bound || catalogModel === undefined || catalogModel.family !== 'second')
@@ -62,7 +62,7 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
       });
     return state.error(admitted.kind, admitted.detail, admitted.headers);
   }
-  return jsonResponse(200, { id: admitted.task.id });
+  return { ...jsonResponse(200, { id: admitted.task.id }), lost: admitted.lost };
 }
 
 /** `GET …/tasks/{task_id}` on the native path: the task in the upstream's shape and status values. */
@@ -86,6 +86,14 @@ export function getPluginTask(
       context.state.lifecycle,
     ),
   );
+}
+
+/** The OpenAI form's own fields a native body carries: the spec's `NativeFormatOnly` (§4.5) forbids each. */
+function openAiFieldsIn(context: RouteContext, body: Record<string, unknown>): string[] {
+  const { validators } = context.state;
+  if (validators.schema('NativeFormatOnly').validate(body).valid) return [];
+  const forbidden = validators.document.components?.schemas?.['NativeFormatOnly']?.['properties'];
+  return Object.keys(body).filter((key) => Object.hasOwn(forbidden as object, key));
 }
 
 function checkPluginName(context: RouteContext, pluginName: string): CoreResponse | undefined {

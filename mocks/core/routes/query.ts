@@ -35,8 +35,12 @@ function statusQuery(
   if (found === undefined) return context.state.error('status_task_not_found', { taskId });
   const { task, snap } = found;
   const every = task.plan.flakyEvery;
-  if (every !== undefined && task.queries++ % every === 0)
-    return context.state.error('temporarily_unavailable', {}, { 'retry-after': '1' });
+  if (every !== undefined) {
+    const answered = task.queries;
+    context.state.apply({ op: 'query', task: task.id });
+    if (answered % every === 0)
+      return context.state.error('temporarily_unavailable', {}, { 'retry-after': '1' });
+  }
   return jsonResponse(200, render(task, snap));
 }
 

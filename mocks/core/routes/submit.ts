@@ -1,13 +1,7 @@
-import {
-  GATEWAY_DURATION,
-  channelType,
-  route as routeModel,
-  type CatalogModel,
-} from '../catalog.ts';
-import type { ErrorDetail, ErrorKind } from '../errors.ts';
-import { jsonResponse, type CoreResponse } from '../http-types.ts';
-import { drawPlan, type TaskPlan } from '../plan.ts';
-import { createRandom, taskId } from '../random.ts';
+import { GATEWAY_DURATION, route as routeModel, type CatalogModel } from '../catalog.ts';
+import { createTask } from '../create-task.ts';
+import { jsonResponse, type CoreResponse, type LostAnswer } from '../http-types.ts';
+import { createRandom } from '../random.ts';
 import { renderVideoTask } from '../render.ts';
 import {
   ScenarioArgumentError,
@@ -15,17 +9,12 @@ import {
   scenarioNames,
   type ScenarioChoice,
 } from '../scenarios.ts';
-import { TaskRecord } from '../store.ts';
+import type { TaskRecord } from '../store.ts';
 import type { RouteContext } from '../service-state.ts';
 import { checkContentItems } from './content-items.ts';
+import { parseSubmissionBody, type Refusal } from './request-body.ts';
 
-export type Refusal = {
-  readonly kind: ErrorKind;
-  readonly detail?: ErrorDetail;
-  readonly headers?: Record<string, string>;
-};
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
+export { parseJsonBody, type Refusal } from './request-body.ts';
 
 /**
  * `POST /v1/video/generations` and `POST /v1/videos` (§4.1): checks in the deployed gateway's order
@@ -39,7 +28,7 @@ export function submitTask(
   const refusalOrTask = admit(context, operationId);
   if ('kind' in refusalOrTask)
     return context.state.error(refusalOrTask.kind, refusalOrTask.detail, refusalOrTask.headers);
-  const { task } = refusalOrTask;
+  const { task, lost } = refusalOrTask;
   const { state } = context;
   // The answer is the lifecycle's initial state, whatever the plan says next (§4.1: normally queued).
   const initial = state.lifecycle.initial.values[0]!;
@@ -55,13 +44,10 @@ export function submitTask(
       progressSteps: undefined,
     },
   );
-  return jsonResponse(
-    200,
-    body,
-    state.profile.otherRatiosHeader
-      ? { 'x-new-api-other-ratios': JSON.stringify({ seconds: task.seconds }) }
-      : {},
-  );
+  const headers = state.profile.otherRatiosHeader
+    ? { 'x-new-api-other-ratios': JSON.stringify({ seconds: task.seconds }) }
+    : {};
+  return { ...jsonResponse(200, body, headers), lost };
 }
 
 /** Runs every check of a submission; creates and stores the task when all pass. */
@@ -69,10 +55,10 @@ export function admit(
   context: RouteContext,
   operationId: string,
   bodyOverride?: Record<string, unknown>,
-): Refusal | { task: TaskRecord } {
+): Refusal | { task: TaskRecord; lost: LostAnswer | undefined } {
   let body = bodyOverride;
   if (body === undefined) {
-    const parsed = parseJsonBody(context);
+    const parsed = parseSubmissionBody(context);
     if ('kind' in parsed) return parsed;
     body = parsed.value;
   }
@@ -109,70 +95,18 @@ export function admit(
 
   const requestId =
     context.request.headers['x-request-id'] ?? context.request.headers['idempotency-key'];
-  if (requestId !== undefined)
-    state.submissionsByRequestId.set(
-      requestId,
-      (state.submissionsByRequestId.get(requestId) ?? 0) + 1,
-    );
-  const now = state.clock.now();
-  let id = taskId(state.random);
-  while (state.store.get(id) !== undefined) id = taskId(state.random);
+  if (requestId !== undefined) state.apply({ op: 'request-id', id: requestId });
   const explicit =
     choice.scenario.name !== 'succeed' || context.request.headers['x-mock-scenario'] !== undefined;
-  const base = drawPlan({
-    random: state.random,
-    timing: state.settings.timing,
-    failureRate: explicit ? 0 : state.settings.failureRate,
-    unknownFirstMs: state.profile.unknownFirstMs,
+  const task = createTask(state, {
+    owner: token.user,
+    model: routing.model,
+    seconds: requestedSeconds(body, routing.model),
+    scenario: choice.scenario.name,
+    arg: choice.arg,
+    explicit,
   });
-  const plan: TaskPlan =
-    choice.scenario.name === 'succeed'
-      ? base
-      : choice.scenario.plan!(base, choice.arg, state.random);
-  const seconds = requestedSeconds(body, routing.model);
-  const task = new TaskRecord(
-    id,
-    token.user,
-    model,
-    now,
-    plan,
-    String(channelType(state.family, routing.model)),
-    seconds,
-    Math.round(seconds * routing.model.pricePerSecond * 1000) / 1000,
-    state.store.nextRow(),
-  );
-  state.store.add(task);
-  return { task };
-}
-
-/** The JSON object body of a POST, or why it is refused (415, 413, 400). */
-export function parseJsonBody({
-  request,
-  state,
-}: RouteContext): { value: Record<string, unknown> } | Refusal {
-  const contentType = request.headers['content-type'] ?? '';
-  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
-  if (mediaType !== 'application/json')
-    return { kind: 'unsupported_media_type', detail: { contentType } };
-  const bytes = request.body ?? new Uint8Array();
-  if (request.bodyTooLarge === true || bytes.byteLength > state.settings.maxBodyBytes)
-    return { kind: 'body_too_large', detail: { limit: state.settings.maxBodyBytes } };
-  let value: unknown;
-  try {
-    value = JSON.parse(decoder.decode(bytes));
-  } catch (error) {
-    const problem = error instanceof SyntaxError ? error.message : 'the body is not UTF-8 text';
-    return {
-      kind: 'invalid_json',
-      detail: { problem: bytes.byteLength === 0 ? 'the body is empty' : problem },
-    };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return {
-      kind: 'invalid_request',
-      detail: { problem: 'the body must be a JSON object (§2.1)' },
-    };
-  return { value: value as Record<string, unknown> };
+  return { task, lost: choice.scenario.lose?.(choice.arg) };
 }
 
 function checkScenarioArgument(choice: ScenarioChoice): string | undefined {
@@ -184,6 +118,7 @@ function checkScenarioArgument(choice: ScenarioChoice): string | undefined {
         choice.arg,
         createRandom(0),
       );
+    choice.scenario.lose?.(choice.arg);
     return undefined;
   } catch (error) {
     if (error instanceof ScenarioArgumentError) return error.message;

@@ -1,0 +1,156 @@
+import { SECOND_FAMILY, serviceContract } from '../../src/spec/index.ts';
+import type { Defect } from '../defects/defect.ts';
+import { resolveDefects } from '../defects/registry.ts';
+import { ArtifactSigner } from './artifacts.ts';
+import { BUILT_IN_MODELS, type CatalogModel, type FamilyState } from './catalog.ts';
+import { clockStateFrom, readClock, type ClockOptions } from './clock.ts';
+import { errorResponse } from './errors.ts';
+import { sampleVideo } from './media.ts';
+import type { PersistenceTarget, RestoredState, StateFile } from './persistence.ts';
+import { DEFAULT_TIMING } from './plan.ts';
+import { PROFILES } from './profiles.ts';
+import { createRandom, randomSeed } from './random.ts';
+import { RateLimiter } from './rate-limiter.ts';
+import { wrapperStatuses } from './render.ts';
+import { deploymentKeys, randomSecret } from './secret.ts';
+import { serviceClock } from './service-clock.ts';
+import type { ServiceState } from './service-state.ts';
+import type { MockOptions } from './service.ts';
+import {
+  applyOperation,
+  emptySharedState,
+  type Operation,
+  type SharedState,
+} from './shared-state.ts';
+import { hmacSha256 } from './sha256.ts';
+import { TaskStore } from './store.ts';
+import { TaskIdCodec } from './task-id-codec.ts';
+import { TaskLookup } from './task-lookup.ts';
+import { BUILT_IN_TOKENS, TokenDirectory } from './tokens.ts';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_ARTIFACT_TTL_MS = 60 * 60 * 1000;
+
+export interface AssembledService {
+  readonly state: ServiceState;
+  readonly seed: number | string;
+  readonly defects: readonly Defect[];
+  readonly limiter: RateLimiter | undefined;
+}
+
+/** The seed of the random source for this start: the saved seed, varied per restart (new draws). */
+function randomSeedFor(
+  seed: number | string,
+  restored: RestoredState | undefined,
+): number | string {
+  return restored === undefined || restored.starts === 0
+    ? seed
+    : `${seed}/start-${restored.starts + 1}`;
+}
+
+/** A fresh shared state, or the restored one with its clock resuming where the file says. */
+function initialSharedState(
+  options: MockOptions,
+  restored: RestoredState | undefined,
+): SharedState {
+  const clockOptions: ClockOptions = {
+    ...options.clock,
+    ...(options.speed !== undefined ? { speed: options.speed } : {}),
+  };
+  if (restored === undefined)
+    return emptySharedState(clockStateFrom(clockOptions), options.familyBound ?? false);
+  restored.shared.clock = clockStateFrom(clockOptions, restored.clock);
+  return restored.shared;
+}
+
+/** Builds the service's state from its options (and what its persistence restored), then attaches it. */
+export function assembleService(options: MockOptions): AssembledService {
+  const restored = options.persistence?.restored;
+  const failureRate = options.failureRate ?? 0;
+  if (!(failureRate >= 0 && failureRate <= 1))
+    throw new RangeError(`failureRate must be between 0 and 1, got ${failureRate}`);
+  const profile = PROFILES[options.profile ?? 'documented'];
+  if (profile === undefined)
+    throw new RangeError(
+      `Unknown profile "${String(options.profile)}": use documented or observed`,
+    );
+  const defects = resolveDefects(options.defects ?? []);
+  const seed = restored?.seed ?? options.seed ?? randomSeed();
+  const keys = deploymentKeys(options.secret ?? randomSecret(), options.hmac ?? hmacSha256);
+  const startBound = options.familyBound ?? false;
+  const shared = initialSharedState(options, restored);
+  const tokens = new TokenDirectory(
+    options.replaceBuiltInTokens === true
+      ? (options.tokens ?? [])
+      : [...BUILT_IN_TOKENS, ...(options.tokens ?? [])],
+  );
+  const timing = { ...DEFAULT_TIMING, ...options.timing };
+  const codec = new TaskIdCodec({ mac: keys.idMac, stream: keys.idStream });
+  const users = tokens.users();
+  const lookup = new TaskLookup(codec, shared, () => users, timing);
+  const store = new TaskStore(lookup);
+  for (const id of restored?.tasks ?? []) store.add(id);
+  const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
+  const { validators, lifecycle } = serviceContract();
+  let ceiling: number | undefined;
+  let stateFile: StateFile | undefined = undefined;
+
+  const apply = (operation: Operation): void => {
+    stateFile?.record(operation);
+    applyOperation(shared, operation);
+    if (operation.op !== 'reset') return;
+    store.clear();
+    lookup.clear();
+    limiter?.clear();
+  };
+  const family: FamilyState = {
+    get bound() {
+      return shared.familyBound;
+    },
+    pluginVersion: SECOND_FAMILY.pluginVersion,
+    pluginName: 'alt-video',
+  };
+  const state: ServiceState = {
+    clock: serviceClock(shared, () => ceiling, apply),
+    random: createRandom(randomSeedFor(seed, restored)),
+    store,
+    lookup,
+    codec,
+    shared,
+    apply,
+    get stateFile() {
+      return stateFile;
+    },
+    tokens,
+    models: new Map<string, CatalogModel>(BUILT_IN_MODELS.map((m) => [m.id, m])),
+    family,
+    signer: new ArtifactSigner(keys.artifact, options.artifactTtlMs ?? DEFAULT_ARTIFACT_TTL_MS),
+    media: sampleVideo(),
+    lifecycle,
+    validators,
+    wrapperStatuses: wrapperStatuses(lifecycle),
+    profile,
+    defectNames: defects.map((d) => d.name),
+    settings: {
+      timing,
+      failureRate,
+      contentRedirect: options.contentRedirect ?? false,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      rateLimit: options.rateLimit,
+    },
+    error: (kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers),
+    reset: () => apply({ op: 'reset', familyBound: startBound }),
+  };
+  const target: PersistenceTarget = {
+    seed,
+    secretFingerprint: keys.fingerprint,
+    shared,
+    store,
+    clockNow: () => readClock(shared.clock),
+    setClockCeiling: (ms) => {
+      ceiling = ms;
+    },
+  };
+  stateFile = options.persistence?.attach(target);
+  return { state, seed, defects, limiter };
+}

@@ -1,0 +1,111 @@
+import type { TaskPlan } from './plan.ts';
+
+/**
+ * What a task's answer needs beyond its ID and the deployment's configuration (decisions/010): one
+ * serializable structure, changed only by `applyOperation`, so that every process of a deployment
+ * (workers, a restarted mock reading its state file) can apply the same operations and agree.
+ */
+export interface SharedState {
+  /** Bumped by a reset: IDs of earlier generations no longer verify (their tasks are gone). */
+  generation: number;
+  clock: ClockState;
+  familyBound: boolean;
+  /** Plans replaced by a forced outcome, by task ID. */
+  readonly forced: Map<string, TaskPlan>;
+  /** What a task's ID could not hold, by task ID (its ID's `extras` bit is set). */
+  readonly extras: Map<string, TaskExtras>;
+  /** Status queries answered per task (the `flaky` scenario fails every n-th). */
+  readonly queries: Map<string, number>;
+  /** Submissions seen per client request ID (`X-Request-Id` / `Idempotency-Key`). */
+  readonly requestIds: Map<string, number>;
+}
+
+/** Facts of a task its ID has no room for. */
+export interface TaskExtras {
+  /** The scenario and argument verbatim, when its code cannot carry them. */
+  readonly scenario?: string | undefined;
+  readonly arg?: string | undefined;
+  /** Seconds charged, when not a whole number of 0–4095. */
+  readonly seconds?: number | undefined;
+}
+
+/**
+ * The simulated clock. Manual: a position. Real: the simulated time at a wall-clock instant (ms on the
+ * monotonic `performance.timeOrigin + performance.now()` scale) and the speed from there.
+ */
+export type ClockState =
+  | { readonly mode: 'manual'; readonly now: number }
+  | {
+      readonly mode: 'real';
+      readonly speed: number;
+      readonly anchorSim: number;
+      readonly anchorWall: number;
+    };
+
+export type Operation =
+  | { readonly op: 'advance'; readonly ms: number }
+  | { readonly op: 'force'; readonly task: string; readonly plan: TaskPlan }
+  | { readonly op: 'bind'; readonly bound: boolean }
+  | { readonly op: 'reset'; readonly familyBound: boolean }
+  | { readonly op: 'extras'; readonly task: string; readonly extras: TaskExtras }
+  | { readonly op: 'request-id'; readonly id: string }
+  | { readonly op: 'query'; readonly task: string };
+
+/**
+ * Operations whose effect a client is told about in the 200 that follows (control changes and the
+ * extras a task's answers depend on): a state file makes them durable (fsync) before that answer.
+ */
+export function isDurable(operation: Operation): boolean {
+  return operation.op !== 'request-id' && operation.op !== 'query';
+}
+
+export function emptySharedState(clock: ClockState, familyBound: boolean): SharedState {
+  return {
+    generation: 0,
+    clock,
+    familyBound,
+    forced: new Map(),
+    extras: new Map(),
+    queries: new Map(),
+    requestIds: new Map(),
+  };
+}
+
+/** Applies one operation. Operations are checked before (`checkAdvance`, the routes): this never fails. */
+export function applyOperation(state: SharedState, operation: Operation): void {
+  switch (operation.op) {
+    case 'advance':
+      state.clock = advancedClock(state.clock, operation.ms);
+      return;
+    case 'force':
+      state.forced.set(operation.task, operation.plan);
+      return;
+    case 'bind':
+      state.familyBound = operation.bound;
+      return;
+    case 'reset':
+      state.generation++;
+      state.familyBound = operation.familyBound;
+      state.forced.clear();
+      state.extras.clear();
+      state.queries.clear();
+      state.requestIds.clear();
+      return;
+    case 'extras':
+      state.extras.set(operation.task, operation.extras);
+      return;
+    case 'request-id':
+      state.requestIds.set(operation.id, (state.requestIds.get(operation.id) ?? 0) + 1);
+      return;
+    case 'query':
+      state.queries.set(operation.task, (state.queries.get(operation.task) ?? 0) + 1);
+      return;
+  }
+}
+
+/** The clock moved forward by `ms`. */
+export function advancedClock(clock: ClockState, ms: number): ClockState {
+  return clock.mode === 'manual'
+    ? { mode: 'manual', now: clock.now + ms }
+    : { ...clock, anchorSim: clock.anchorSim + ms };
+}

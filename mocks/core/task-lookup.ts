@@ -1,0 +1,105 @@
+import type { Timing } from './plan.ts';
+import type { SharedState } from './shared-state.ts';
+import { TaskRecord } from './store.ts';
+import {
+  blueprintOf,
+  planFromRecipe,
+  platformOf,
+  quotaOf,
+  type TaskBlueprint,
+} from './task-blueprint.ts';
+import type { OpenedId, TaskIdCodec } from './task-id-codec.ts';
+
+/** Decoded tasks kept for repeated queries (a client polls its tasks): about 20 MB at most. */
+export const DEFAULT_CACHE_SIZE = 50_000;
+
+/**
+ * Finds tasks by ID: decodes and verifies the ID under the deployment's secret (decisions/010), with a
+ * bounded cache of decoded tasks. A forged or altered ID, one of another user, one from before a reset
+ * and one whose extras this process does not have are all simply missing.
+ */
+export class TaskLookup {
+  /** Two generations: when the young one is full it becomes the old one (a cheap LRU). */
+  #young = new Map<string, TaskRecord>();
+  #old = new Map<string, TaskRecord>();
+
+  constructor(
+    readonly codec: TaskIdCodec,
+    readonly shared: SharedState,
+    /** Every user that may own a task (lookups that do not name the owner try each). */
+    readonly users: () => readonly string[],
+    readonly timing: Timing,
+    readonly cacheSize = DEFAULT_CACHE_SIZE,
+  ) {}
+
+  /** The task if `owner` owns it. */
+  findOwned(id: string, owner: string): TaskRecord | undefined {
+    const cached = this.#cached(id);
+    if (cached !== undefined) return cached.owner === owner ? cached : undefined;
+    const opened = this.codec.open(id);
+    return opened === undefined ? undefined : this.#decode(id, opened, owner);
+  }
+
+  /** The task whoever owns it (control routes, artifacts, listing). */
+  find(id: string): TaskRecord | undefined {
+    const cached = this.#cached(id);
+    if (cached !== undefined) return cached;
+    const opened = this.codec.open(id);
+    if (opened === undefined) return undefined;
+    for (const owner of this.users()) {
+      const task = this.#decode(id, opened, owner);
+      if (task !== undefined) return task;
+    }
+    return undefined;
+  }
+
+  /** Forgets decoded tasks (after a reset, none of them exists). */
+  clear(): void {
+    this.#young.clear();
+    this.#old.clear();
+  }
+
+  #cached(id: string): TaskRecord | undefined {
+    const young = this.#young.get(id);
+    if (young !== undefined) return young;
+    const old = this.#old.get(id);
+    if (old !== undefined) this.remember(old);
+    return old;
+  }
+
+  #decode(id: string, opened: OpenedId, owner: string): TaskRecord | undefined {
+    const fields = this.codec.fieldsFor(opened, owner, this.shared.generation);
+    if (fields === undefined) return undefined;
+    const blueprint = blueprintOf(fields, fields.extras ? this.shared.extras.get(id) : undefined);
+    if (blueprint === undefined) return undefined;
+    const task = this.recordOf(id, owner, blueprint);
+    this.remember(task);
+    return task;
+  }
+
+  /** The task a blueprint makes, under its ID. */
+  recordOf(id: string, owner: string, blueprint: TaskBlueprint): TaskRecord {
+    const { model, seconds, createdAt, recipe } = blueprint;
+    return new TaskRecord(
+      id,
+      owner,
+      model.id,
+      createdAt,
+      planFromRecipe(recipe, this.timing),
+      platformOf(model),
+      seconds,
+      quotaOf(model, seconds),
+      recipe.draw + 1,
+      this.shared,
+    );
+  }
+
+  /** Keeps a decoded (or just created) task; the least recently used ones go first. */
+  remember(task: TaskRecord): void {
+    if (this.#young.size >= this.cacheSize / 2) {
+      this.#old = this.#young;
+      this.#young = new Map();
+    }
+    this.#young.set(task.id, task);
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * videotask's simulated service, environment-neutral: the engine (`createMockService`) and its msw
+ * handlers (`createHandlers`), for msw's `setupServer` in Node and `setupWorker` in a browser alike.
+ * Nothing reachable from here touches a Node API (test/mocks/neutral-core.test.ts bundles it for the
+ * browser to prove it). Node-only parts (node:http host, state file) are in `./index.ts`.
+ */
+export {
+  createMockService,
+  DEFAULT_ARTIFACT_TTL_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  type MockOptions,
+  type MockService,
+} from './core/service.ts';
+export { createHandlers } from './hosts/msw-handlers.ts';
+export { createClock, type Clock, type ClockOptions } from './core/clock.ts';
+export { BUILT_IN_TOKENS, maskKey, tokensFromConfig, type MockToken } from './core/tokens.ts';
+export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/catalog.ts';
+export { snapshot, type TaskSnapshot } from './core/snapshot.ts';
+export { DEFAULT_TIMING, type TaskPlan, type Timing, type Outcome } from './core/plan.ts';
+export { TaskStore, TaskRecord } from './core/store.ts';
+export { sampleVideo } from './core/media.ts';
+export { hmacSha256, sha256, type HmacFactory, type MacFunction } from './core/sha256.ts';
+export type { Persistence, StateFile as PersistedState } from './core/persistence.ts';
+export { StateNotSavedError } from './core/persistence.ts';
+export {
+  applyOperation,
+  type ClockState,
+  type Operation,
+  type SharedState,
+  type TaskExtras,
+} from './core/shared-state.ts';
+export { TASK_ID_PATTERN } from './core/task-id-codec.ts';
+export type { CoreRequest, CoreResponse } from './core/http-types.ts';

@@ -1,0 +1,98 @@
+import { deploymentKeys, randomSecret } from '../core/secret.ts';
+import {
+  createMockService as createCoreMockService,
+  type MockOptions as CoreMockOptions,
+  type MockService as CoreMockService,
+} from '../core/service.ts';
+import { hmacSha256 } from '../core/sha256.ts';
+import { StateFileError, type SecretRecord } from './state-file-format.ts';
+import { lockStateFile } from './state-file-lock.ts';
+import { readStateFile, type RestoredFile } from './state-file-reader.ts';
+import { openStateFile, type StateFile, type StateFileOptions } from './state-file.ts';
+
+export interface MockOptions extends CoreMockOptions {
+  /**
+   * Keep the state in this file across restarts, kill -9 included
+   * ([decisions/012](../../decisions/012-state-file-v2.md)). What it holds wins over `seed`, `clock.start`
+   * and `familyBound`; a random secret is kept in it. Call `service.stateFile.close()` when done.
+   */
+  readonly stateFile?: string | StateFileOptions | undefined;
+}
+
+export interface MockService extends CoreMockService {
+  /** The state file kept up to date (`stateFile` option), if any. */
+  readonly stateFile: StateFile | undefined;
+}
+
+/**
+ * The simulated service with what only Node has: a state file (`stateFile`), locked while in use.
+ * Everything else is the environment-neutral core's `createMockService`. Throws a `StateFileError`
+ * (nothing written to the file) when the file cannot be used.
+ *
+ * @example
+ * const service = createMockService({ stateFile: 'mock-state.jsonl' });
+ * // … serve it …
+ * service.stateFile?.close();
+ */
+export function createMockService(options: MockOptions = {}): MockService {
+  const { stateFile, ...core } = options;
+  if (stateFile === undefined) return createCoreMockService(core) as MockService;
+  const stateOptions = typeof stateFile === 'string' ? { path: stateFile } : stateFile;
+  const { path } = stateOptions;
+  const lock = lockStateFile(path);
+  try {
+    const restored = readStateFile(path);
+    const { secret, record } = resolveSecret(path, core, restored);
+    return createCoreMockService({
+      ...core,
+      secret,
+      persistence: {
+        restored,
+        attach: (target) => openStateFile(stateOptions, target, restored, lock, record),
+      },
+    }) as MockService;
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/**
+ * The secret to run with, and how the file names it: the file's own (random, kept in it), or one given
+ * from outside (only its fingerprint is written). A file never silently changes secret: its tasks'
+ * IDs would all stop answering.
+ */
+function resolveSecret(
+  path: string,
+  options: CoreMockOptions,
+  restored: RestoredFile | undefined,
+): { secret: string; record: SecretRecord } {
+  const given = options.secret;
+  const fingerprint = (secret: string) =>
+    deploymentKeys(secret, options.hmac ?? hmacSha256).fingerprint;
+  const kept = restored?.secret;
+  const refuse = (problem: string): never => {
+    throw new StateFileError(path, undefined, problem);
+  };
+  if (kept === undefined) {
+    if (given !== undefined) return { secret: given, record: { fingerprint: fingerprint(given) } };
+    const secret = randomSecret();
+    return { secret, record: { kept: secret } };
+  }
+  if ('kept' in kept) {
+    if (given !== undefined && given !== kept.kept)
+      refuse(
+        'it keeps its own secret, and another was given (--secret, --secret-file or VIDEOTASK_MOCK_SECRET): its tasks would stop answering. Give none, or use a new file',
+      );
+    return { secret: kept.kept, record: kept };
+  }
+  if (given === undefined)
+    return refuse(
+      'it was written under a secret given from outside: give the same one again (--secret-file, VIDEOTASK_MOCK_SECRET or --secret)',
+    );
+  if (fingerprint(given) !== kept.fingerprint)
+    refuse(
+      'it was written under another secret (its fingerprint differs): give the same one, or use a new file',
+    );
+  return { secret: given, record: kept };
+}

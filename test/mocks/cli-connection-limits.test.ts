@@ -1,0 +1,44 @@
+import { connect, type Socket } from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import { runVideotask } from '../helpers/cli.ts';
+import { killMockProcesses, listening, spawnMock } from '../helpers/mock-process.ts';
+
+const sockets: Socket[] = [];
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  killMockProcesses();
+});
+
+function open(port: number): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => resolve());
+    socket.on('error', () => resolve());
+    sockets.push(socket);
+  });
+}
+
+it('says once on stderr that it refuses connections over --max-connections-per-address', async () => {
+  const mock = spawnMock('--port', '0', '--max-connections-per-address', '3');
+  const url = new URL(await listening(mock, /API reference/));
+  for (let i = 0; i < 10; i++) await open(Number(url.port));
+  const deadline = Date.now() + 5_000;
+  while (!/refusing/.test(mock.stderr()) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  const lines = mock
+    .stderr()
+    .split('\n')
+    .filter((l) => l.includes('refusing'));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(
+    /^videotask mock: refusing new connections: 3 open from 127\.0\.0\.1, the limit for one address \(--max-connections-per-address\)/,
+  );
+});
+
+it.each([
+  ['--max-connections', '0'],
+  ['--max-connections-per-address', 'many'],
+])('exits 2 on %s %s naming the flag', async (flag, value) => {
+  const run = await runVideotask(['mock', '--port', '0', flag, value]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain(flag);
+});

@@ -1,0 +1,214 @@
+// Task IDs carry their plan under the deployment's secret (decisions/010): any process with the secret
+// answers any task; a forged, altered, foreign or pre-reset ID is exactly a missing task.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BASE62_ALPHABET } from '../../mocks/core/base62.ts';
+import { BUILT_IN_MODELS } from '../../mocks/core/catalog.ts';
+import { PROFILES } from '../../mocks/core/profiles.ts';
+import { EXTRAS_CODE, SCENARIO_CODES } from '../../mocks/core/scenario-codes.ts';
+import { SCENARIOS } from '../../mocks/core/scenarios.ts';
+import { PROFILE_ORDER } from '../../mocks/core/task-blueprint.ts';
+import { deploymentKeys } from '../../mocks/core/secret.ts';
+import { hmacSha256 } from '../../mocks/core/sha256.ts';
+import { TASK_ID_PATTERN, TaskIdCodec } from '../../mocks/core/task-id-codec.ts';
+import {
+  TASK_ID_LAYOUT,
+  TIME_BOUND_MS,
+  type TaskIdFields,
+} from '../../mocks/core/task-id-layout.ts';
+import { coreClient } from '../helpers/core-client.ts';
+
+const keys = deploymentKeys('test-secret', hmacSha256);
+const codec = new TaskIdCodec({ mac: keys.idMac, stream: keys.idStream });
+const max = (field: string) => 2 ** TASK_ID_LAYOUT.find((f) => f.field === field)!.bits - 1;
+
+const fieldsArbitrary = fc.record({
+  createdAt: fc.integer({ min: -TIME_BOUND_MS, max: TIME_BOUND_MS }),
+  draw: fc.integer({ min: 0, max: max('draw') }),
+  model: fc.integer({ min: 0, max: max('model') }),
+  seconds: fc.integer({ min: 0, max: max('seconds') }),
+  scenario: fc.integer({ min: 0, max: max('scenario') }),
+  arg: fc.integer({ min: 0, max: max('arg') }),
+  profile: fc.integer({ min: 0, max: max('profile') }),
+  extras: fc.boolean(),
+});
+
+/**
+ * Every route that names a task, as a caller gets it, as text: status, headers (but the request ID) and
+ * body bytes, with the ID itself replaced.
+ */
+function routes(
+  client: ReturnType<typeof coreClient>,
+  id: string,
+  key = 'sk-mock-alice',
+): string[] {
+  const content = `/v1/videos/${id}/content`;
+  const calls: [string, string, string | undefined][] = [
+    ['GET', `/v1/videos/${id}`, key],
+    ['GET', `/v1/video/generations/${id}`, key],
+    ['GET', content, key],
+    ['HEAD', content, key],
+    ['GET', `/alt-video/api/v3/contents/generations/tasks/${id}`, key],
+    ['GET', `/__mock/tasks/${id}`, undefined],
+  ];
+  return calls.map(([method, path, k]) => {
+    const headers = k === undefined ? {} : { authorization: `Bearer ${k}` };
+    const r = client.service.handle({
+      method,
+      path,
+      query: '',
+      headers,
+      origin: 'http://mock.test',
+    });
+    const shown = { ...r.headers, 'x-oneapi-request-id': '' };
+    const body = typeof r.body === 'string' ? r.body : new TextDecoder().decode(r.body);
+    return `${r.status} ${JSON.stringify(shown)} ${body}`.replaceAll(id, 'ID');
+  });
+}
+
+describe('task IDs', () => {
+  it('carry every field at any value of its range, in the gateway format', () => {
+    fc.assert(
+      fc.property(fieldsArbitrary, fc.string({ minLength: 1 }), fc.nat(), (fields, owner, gen) => {
+        const id = codec.encode(fields, owner, gen);
+        expect(id).toMatch(TASK_ID_PATTERN);
+        expect(codec.fieldsFor(codec.open(id)!, owner, gen)).toEqual(fields);
+        expect(codec.fieldsFor(codec.open(id)!, `${owner}x`, gen)).toBeUndefined();
+        expect(codec.fieldsFor(codec.open(id)!, owner, gen + 1)).toBeUndefined();
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('have room for the catalog, every profile and every scenario code', () => {
+    expect(BUILT_IN_MODELS.length).toBeLessThanOrEqual(max('model') + 1);
+    expect([...PROFILE_ORDER].sort()).toEqual(Object.keys(PROFILES).sort());
+    expect(PROFILE_ORDER.length).toBeLessThanOrEqual(max('profile') + 1);
+    const codes = SCENARIO_CODES.map((c) => c.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(Math.max(...codes)).toBeLessThan(EXTRAS_CODE);
+    const planned = new Set(SCENARIOS.filter((s) => s.plan !== undefined).map((s) => s.name));
+    for (const code of SCENARIO_CODES) expect(planned).toContain(code.scenario);
+  });
+
+  it('refuse a value outside a field’s range instead of wrapping it', () => {
+    const fields: TaskIdFields = {
+      createdAt: 0,
+      draw: 0,
+      model: 0,
+      seconds: 0,
+      scenario: 0,
+      arg: 0,
+      profile: 0,
+      extras: false,
+    };
+    expect(() => codec.encode({ ...fields, seconds: 4096 }, 'alice', 0)).toThrow(/seconds/);
+    expect(() => codec.encode({ ...fields, createdAt: TIME_BOUND_MS + 1 }, 'alice', 0)).toThrow(
+      /createdAt/,
+    );
+  });
+
+  it('answer a forged or altered ID exactly as a missing task, on every route', () => {
+    const client = coreClient();
+    const id = client.submit();
+    client.service.clock.advance(600_000);
+    const missing = routes(client, `task_${'0'.repeat(32)}`);
+    expect(routes(client, id)[0]).toMatch(/^200 /);
+    for (let i = 5; i < id.length; i++) {
+      const other = BASE62_ALPHABET[(BASE62_ALPHABET.indexOf(id[i]!) + 1 + i) % 62]!;
+      expect(routes(client, id.slice(0, i) + other + id.slice(i + 1))).toEqual(missing);
+    }
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9A-Za-z]{32}$/), (digits) => {
+        expect(routes(client, `task_${digits}`)).toEqual(missing);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("answer another user's task exactly as a missing one (§5)", () => {
+    const client = coreClient();
+    const id = client.submit(undefined, 'sk-mock-bob');
+    const missing = routes(client, `task_${'1'.repeat(32)}`);
+    expect(routes(client, id).slice(0, 5)).toEqual(missing.slice(0, 5));
+  });
+
+  it('are answered the same by any service with the secret, and by none without it', () => {
+    const a = coreClient({ seed: 'a' });
+    const replica = coreClient({ seed: 'b' }); // same secret and clock: another process of the deployment
+    const stranger = coreClient({ secret: 'another' });
+    const ids = [
+      a.submit(),
+      a.submit({ model: 'video-pro-v1', prompt: 'x [mock:fail:GenerationTimeout]' }),
+    ];
+    for (const step of [0, 3_000, 30_000, 600_000]) {
+      for (const client of [a, replica, stranger]) client.service.clock.advance(step);
+      for (const id of ids) {
+        expect(routes(replica, id)).toEqual(routes(a, id));
+        expect(routes(stranger, id)).toEqual(routes(stranger, `task_${'2'.repeat(32)}`));
+      }
+    }
+    expect(replica.service.store.size).toBe(0); // it lists only what it created itself
+  });
+
+  it('are not predictable from the seed: a random secret gives other IDs for the same seed', () => {
+    const [a, b] = [coreClient({ secret: undefined }), coreClient({ secret: undefined })];
+    expect(a.submit()).not.toBe(b.submit());
+  });
+
+  it('stop answering after a reset, even when asked by their owner', () => {
+    const client = coreClient();
+    const id = client.submit();
+    client.call('POST', '/__mock/reset', { key: null });
+    expect(client.call('GET', `/v1/videos/${id}`).status).toBe(404);
+  });
+
+  it('keep what does not fit in the extras, which a replica needs from the shared state', () => {
+    const a = coreClient();
+    const replica = coreClient();
+    const odd = a.submit({
+      model: 'video-pro-v1',
+      prompt: 'x [mock:fail:MyOwnCode]',
+      metadata: { duration: 2.5 },
+    });
+    const plain = a.submit({ model: 'video-pro-v1', prompt: 'x [mock:unknown:2.5]' });
+    expect([...a.service.shared.extras.keys()]).toEqual([odd]);
+    expect(replica.call('GET', `/v1/videos/${plain}`).status).toBe(200);
+    expect(replica.call('GET', `/v1/videos/${odd}`).status).toBe(404);
+    replica.service.apply({ op: 'extras', task: odd, extras: a.service.shared.extras.get(odd)! });
+    a.service.clock.advance(600_000);
+    replica.service.clock.advance(600_000);
+    expect(routes(replica, odd)).toEqual(routes(a, odd));
+    expect(replica.call('GET', `/v1/videos/${odd}`).body).toMatchObject({
+      error: { code: 'MyOwnCode' },
+    });
+  });
+
+  it('reproduce each scenario and failure-rate outcome exactly', () => {
+    const scenarios = [
+      'succeed',
+      'fail',
+      'fail:InternalServiceError',
+      'fail:X-1',
+      'slow',
+      'stuck',
+      'unknown',
+      'unknown:0.1',
+      'unknown:7.77',
+      'flaky',
+      'flaky:9',
+      'lost-answer',
+      'lost-answer:0.5',
+    ];
+    const a = coreClient({ failureRate: 0.5 });
+    const replica = coreClient({ failureRate: 0 }); // the failure rate at submission is in the ID
+    const ids = [
+      ...scenarios.map((s) => a.submit({ model: 'video-pro-v1', prompt: `x [mock:${s}]` })),
+      ...Array.from({ length: 10 }, () => a.submit()),
+    ];
+    for (const [task, extras] of a.service.shared.extras)
+      replica.service.apply({ op: 'extras', task, extras });
+    for (const id of ids)
+      expect(replica.service.store.get(id)?.plan).toEqual(a.service.store.get(id)!.plan);
+  });
+});
