@@ -1,4 +1,8 @@
-import { maskKey, redact } from '../src/client/mask.ts';
+import { maskKey } from '../src/client/mask.ts';
+import { describeNetworkError, parseJson, readBody } from './http-body.ts';
+import type { Caller } from './matrix/cells.ts';
+import { Redactor } from './redaction.ts';
+import type { RunLimits } from './run-limits.ts';
 
 /** One request and its answer, as a check sees it. Keys never stored. */
 export interface Exchange {
@@ -16,23 +20,46 @@ export interface Exchange {
   readonly head: Uint8Array;
   readonly bytes: number;
   readonly ms: number;
-  /** Set when the request got no HTTP answer. */
+  /** Set when the request got no HTTP answer (or was not sent: the run had stopped). */
   readonly networkError?: string | undefined;
+  /** Set when the answer began but its body broke off (`bytes` is what arrived). */
+  readonly bodyError?: string | undefined;
+  /** The run had stopped: the request was never sent. */
+  readonly notSent?: boolean | undefined;
+  /** The `X-Request-Id` the suite sent, on a submission. */
+  readonly requestId?: string | undefined;
   /** Statuses of redirects followed on the way, if any. */
   readonly redirected: boolean;
 }
 
 export type KeyRole = 'primary' | 'other' | 'none' | 'invalid';
 
+/** The key a caller of the matrix sends: the owner sends the primary key. */
+export const keyOf = (caller: Caller): KeyRole => (caller === 'owner' ? 'primary' : caller);
+
 export interface RecorderOptions {
   readonly baseUrl: string;
   readonly keys: { readonly primary: string; readonly other?: string | undefined };
+  /** Per-request limit, ms; `Infinity` for none (an in-process target cannot hang). */
   readonly requestTimeoutMs: number;
   readonly fetch?: typeof fetch | undefined;
+  /** The run's deadline and early stop; without, requests are only limited one by one. */
+  readonly limits?: RunLimits | undefined;
+}
+
+/** What a request sends besides its method and path. */
+export interface SendInit {
+  readonly as?: KeyRole;
+  readonly json?: unknown;
+  readonly rawBody?: string;
+  readonly contentType?: string;
+  readonly headers?: Record<string, string>;
+  readonly requestId?: string;
+  /** Sees every chunk of the body as it arrives (a check hashing a download). */
+  readonly sink?: (chunk: Uint8Array) => void;
 }
 
 const INVALID_KEY = 'sk-videotask-contract-invalid-key-0000';
-const HEAD_BYTES = 512;
 
 /**
  * Sends requests for the checks and keeps every exchange (the report shows what was seen). Bodies are
@@ -42,38 +69,22 @@ export class HttpRecorder {
   readonly exchanges: Exchange[] = [];
   /** Submissions sent, by client request ID: the suite itself must never resubmit (§3 rule 1). */
   readonly submissions = new Map<string, number>();
+  /** The one redaction of every text a person or a report sees (every key the run holds). */
+  readonly redactor: Redactor;
   readonly #fetch: typeof fetch;
 
   constructor(readonly options: RecorderOptions) {
     this.#fetch = options.fetch ?? fetch;
+    this.redactor = new Redactor([options.keys.primary, options.keys.other, INVALID_KEY]);
   }
 
-  async send(
-    label: string,
-    method: string,
-    path: string,
-    init: {
-      as?: KeyRole;
-      json?: unknown;
-      rawBody?: string;
-      contentType?: string;
-      headers?: Record<string, string>;
-      requestId?: string;
-    } = {},
-  ): Promise<Exchange> {
+  async send(label: string, method: string, path: string, init: SendInit = {}): Promise<Exchange> {
     const as = init.as ?? 'primary';
     const headers: Record<string, string> = {
       accept: 'application/json, video/*;q=0.9, */*;q=0.1',
       ...init.headers,
     };
-    const key =
-      as === 'primary'
-        ? this.options.keys.primary
-        : as === 'other'
-          ? this.options.keys.other
-          : as === 'invalid'
-            ? INVALID_KEY
-            : undefined;
+    const key = this.#keyFor(as);
     if (key !== undefined) headers['authorization'] = `Bearer ${key}`;
     let body: string | undefined;
     if (init.json !== undefined) {
@@ -83,11 +94,28 @@ export class HttpRecorder {
       body = init.rawBody;
       if (init.contentType !== undefined) headers['content-type'] = init.contentType;
     }
+    const request = { label, method, path, as, requestId: init.requestId };
+    const { limits } = this.options;
+    const stopped = limits?.stopped;
+    if (stopped !== undefined)
+      return this.#keep({ ...unanswered(request, `not sent: ${stopped}`, 0), notSent: true });
     if (init.requestId !== undefined) {
       headers['x-request-id'] = init.requestId;
       this.submissions.set(init.requestId, (this.submissions.get(init.requestId) ?? 0) + 1);
     }
     const started = performance.now();
+    // One timer per request, cleared once the body is read (AbortSignal.timeout costs ~40 µs and
+    // keeps its timer alive for the whole limit); the run's own stop aborts it too.
+    const perRequest = this.options.requestTimeoutMs;
+    const abort = Number.isFinite(perRequest) ? new AbortController() : undefined;
+    const timer =
+      abort === undefined
+        ? undefined
+        : setTimeout(
+            () => abort.abort(new DOMException('request time limit', 'TimeoutError')),
+            limits?.requestLimitMs(perRequest) ?? perRequest,
+          );
+    const signals = [abort?.signal, limits?.signal].filter((s) => s !== undefined);
     let exchange: Exchange;
     try {
       const response = await this.#fetch(new URL(path, this.options.baseUrl), {
@@ -95,54 +123,71 @@ export class HttpRecorder {
         headers,
         body: body ?? null,
         redirect: 'follow',
-        signal: AbortSignal.timeout(this.options.requestTimeoutMs),
+        signal: signals.length > 1 ? AbortSignal.any(signals) : (signals[0] ?? null),
       });
-      const { head, bytes } = await readHead(response);
+      const { head, bytes, error } = await readBody(response, init.sink);
       const contentType = response.headers.get('content-type') ?? '';
       exchange = {
-        label,
-        method,
-        path,
-        as,
+        ...request,
         status: response.status,
         contentType,
         head,
         bytes,
         ms: performance.now() - started,
         headers: Object.fromEntries(response.headers),
-        json: parseJson(head, bytes, contentType),
+        json: error === undefined ? parseJson(head, bytes, contentType) : undefined,
         redirected: response.redirected,
+        ...(error === undefined ? {} : { bodyError: this.redact(error) }),
       };
     } catch (error) {
-      exchange = {
-        label,
-        method,
-        path,
-        as,
-        status: 0,
-        contentType: '',
-        headers: {},
-        json: undefined,
-        head: new Uint8Array(),
-        bytes: 0,
-        ms: performance.now() - started,
-        networkError: this.redact(describeNetworkError(error)),
-        redirected: false,
-      };
+      const why = this.redact(describeNetworkError(error));
+      exchange = unanswered(request, why, performance.now() - started);
+    } finally {
+      clearTimeout(timer);
     }
+    limits?.record(exchange.networkError === undefined, exchange.networkError);
+    return this.#keep(exchange);
+  }
+
+  #keyFor(as: KeyRole): string | undefined {
+    if (as === 'primary') return this.options.keys.primary;
+    if (as === 'other') return this.options.keys.other;
+    return as === 'invalid' ? INVALID_KEY : undefined;
+  }
+
+  #keep(exchange: Exchange): Exchange {
     this.exchanges.push(exchange);
     return exchange;
   }
 
   /** Removes every key from a text meant for a person. */
   redact(text: string): string {
-    return redact(text, [this.options.keys.primary, this.options.keys.other, INVALID_KEY]);
+    return this.redactor.redact(text);
   }
 
   /** `sk-…abcd` for the primary key (what reports may show). */
   maskedKey(): string {
     return maskKey(this.options.keys.primary);
   }
+}
+
+function unanswered(
+  request: Pick<Exchange, 'label' | 'method' | 'path' | 'as' | 'requestId'>,
+  networkError: string,
+  ms: number,
+): Exchange {
+  return {
+    ...request,
+    status: 0,
+    contentType: '',
+    headers: {},
+    json: undefined,
+    head: new Uint8Array(),
+    bytes: 0,
+    ms,
+    networkError,
+    redirected: false,
+  };
 }
 
 /** A short, redaction-ready excerpt of a body for a report. */
@@ -153,55 +198,4 @@ export function excerpt(exchange: Exchange, limit = 200): string {
   return /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)
     ? `<${exchange.bytes} bytes of binary>`
     : text;
-}
-
-// Whole JSON bodies are kept (up to 1 MiB) so they can be parsed; other bodies keep their first bytes.
-const JSON_LIMIT = 1 << 20;
-
-async function readHead(response: Response): Promise<{ head: Uint8Array; bytes: number }> {
-  if (response.body === null) return { head: new Uint8Array(), bytes: 0 };
-  const isJson =
-    /json/i.test(response.headers.get('content-type') ?? '') ||
-    response.headers.get('content-type') === null;
-  const keep = isJson ? JSON_LIMIT : HEAD_BYTES;
-  const chunks: Uint8Array[] = [];
-  let kept = 0;
-  let bytes = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    bytes += chunk.byteLength;
-    if (kept < keep) {
-      const part = chunk.subarray(0, keep - kept);
-      chunks.push(part);
-      kept += part.byteLength;
-    }
-  }
-  const head = new Uint8Array(kept);
-  let offset = 0;
-  for (const c of chunks) {
-    head.set(c, offset);
-    offset += c.byteLength;
-  }
-  return { head, bytes };
-}
-
-function parseJson(head: Uint8Array, bytes: number, contentType: string): unknown {
-  if (bytes === 0 || head.byteLength < bytes) return undefined;
-  const text = new TextDecoder().decode(head).trim();
-  if (!(text.startsWith('{') || text.startsWith('[') || /json/i.test(contentType)))
-    return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function describeNetworkError(error: unknown): string {
-  const e = error as {
-    name?: string;
-    message?: string;
-    cause?: { code?: string; message?: string };
-  };
-  if (e.name === 'TimeoutError') return 'no answer within the request time limit';
-  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
 }

@@ -3,10 +3,17 @@ export { runContract, TargetError, type RunOptions } from './run-contract.ts';
 export {
   DOCUMENTED_POLL,
   SECOND_FAMILY,
+  plannedTasks,
   type ContractTarget,
+  type FailingTask,
+  type FamilyTarget,
   type PollSchedule,
   type Tier,
 } from './target.ts';
+export type { CellCoverage, CoverageReport } from './coverage.ts';
+export type { RunClock, UnconfirmedSubmission } from './run-context.ts';
+export { Redactor } from './redaction.ts';
+export * as matrix from './matrix/index.ts';
 export { renderJUnit, renderSummary, writeReports, type ContractReport } from './report.ts';
 export { CHECKS } from './checks/definitions.ts';
 export type { CheckResult, Outcome } from './verdicts.ts';

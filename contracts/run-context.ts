@@ -1,34 +1,76 @@
+import type { Sleep } from '../src/client/sleep.ts';
+import type { CoverageNotes } from './coverage-notes.ts';
 import type { HttpRecorder } from './http-recorder.ts';
+import type { RunLimits } from './run-limits.ts';
+import type { FamilyTarget } from './target.ts';
 import type { ContractTarget } from './target.ts';
 import type { Verdicts } from './verdicts.ts';
 
-/** Tasks cost money on a real deployment: every request that could create one spends from this. */
+/** A submission that was not clearly refused and named no task: it may have created one (§7). */
+export interface UnconfirmedSubmission {
+  /** `POST /v1/videos`. */
+  readonly request: string;
+  /** The `X-Request-Id` the suite sent. */
+  readonly requestId: string;
+  /** The service's own request ID, when its answer carried one. */
+  readonly serviceRequestId?: string | undefined;
+  /** `HTTP 500`, `HTTP 200 without a task ID`, `no answer: …`. */
+  readonly answered: string;
+}
+
+/**
+ * Tasks cost money on a real deployment: every request that could create one spends from this. The
+ * limit is a promise to whoever pays: a unit comes back only when the deployment clearly refused (a
+ * 4xx). A 5xx, a time-out, a dropped connection or a 200 without a readable task may each have created
+ * a task (§7: "if task creation cannot be confirmed…"), so each keeps its unit for good.
+ */
 export class TaskBudget {
   created = 0;
   reserved = 0;
+  readonly unconfirmed: UnconfirmedSubmission[] = [];
 
   constructor(readonly limit: number) {}
 
+  /** Tasks that exist or may exist because of the run. */
+  get spent(): number {
+    return this.created + this.unconfirmed.length;
+  }
+
   /** Reserves one task for a request that may create it; false when the budget does not allow it. */
   reserve(): boolean {
-    if (this.created + this.reserved >= this.limit) return false;
+    if (this.spent + this.reserved >= this.limit) return false;
     this.reserved++;
     return true;
   }
 
-  /** Settles a reservation: whether a task was in fact created. */
-  settle(created: boolean): void {
+  /** Settles a reservation by how the submission ended; only a clear refusal gives the unit back. */
+  settle(outcome: 'created' | 'refused' | UnconfirmedSubmission): void {
     this.reserved--;
-    if (created) this.created++;
+    if (outcome === 'created') this.created++;
+    else if (outcome !== 'refused') this.unconfirmed.push(outcome);
   }
 }
 
 export interface RunContext {
   readonly target: ContractTarget;
+  /** The second family's native path, once the catalog shows it open to this key (§4.5). */
+  native: FamilyTarget | undefined;
   readonly recorder: HttpRecorder;
+  /** The run's deadline and early stop (the target stopped answering). */
+  readonly limits: RunLimits;
   readonly verdicts: Verdicts;
   readonly budget: TaskBudget;
   readonly notes: string[];
+  /** Why cells were not observed, as the run learns it. */
+  readonly coverage: CoverageNotes;
+  /** Time as the run measures and waits it: real time, or a test's virtual clock. */
+  readonly clock: RunClock;
   /** Live progress for a person watching (one line each). */
   readonly progress: (line: string) => void;
+}
+
+export interface RunClock {
+  /** Milliseconds, for durations only. */
+  now(): number;
+  sleep: Sleep;
 }

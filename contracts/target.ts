@@ -1,3 +1,4 @@
+import { RECOMMENDED_POLLING } from '../src/spec/polling.ts';
 import { SECOND_FAMILY as SECOND_FAMILY_SPEC } from '../src/spec/second-family.ts';
 
 /**
@@ -34,14 +35,46 @@ export interface ContractTarget {
   readonly poll: PollSchedule;
   /** Per-request time limit, ms. */
   readonly requestTimeoutMs: number;
+  /**
+   * One extra budgeted task the operator knows will fail (a model that fails, a prompt it refuses to
+   * render), so the `failed` column is observed on a real deployment (§7). Either may be left out:
+   * the other comes from `model` and the suite's own prompt.
+   */
+  readonly failing?: FailingTask | undefined;
+  /** The second family's native path (§4.5): observed only when both are named. */
+  readonly family?: FamilyTarget | undefined;
 }
 
+export interface FailingTask {
+  readonly model?: string | undefined;
+  readonly prompt?: string | undefined;
+}
+
+export interface FamilyTarget {
+  /** A second-family model ID the key may use (§1: `alt-video-v2`, …). */
+  readonly model: string;
+  /** The name under which the task plugin declares `/{plugin}/api/v3/contents/generations/tasks`. */
+  readonly plugin: string;
+}
+
+/**
+ * The tasks a lifecycle run creates when the budget allows: one per submit path, one expected to fail,
+ * one on the native path, and one expected to fail there (a failing prompt and a family both named).
+ */
+export function plannedTasks(target: Pick<ContractTarget, 'failing' | 'family'>): number {
+  const failing = target.failing === undefined ? 0 : 1;
+  const family = target.family === undefined ? 0 : 1;
+  const nativeFailing = family === 1 && target.failing?.prompt !== undefined ? 1 : 0;
+  return 2 + failing + family + nativeFailing;
+}
+
+/** §8's recommended schedule, read from the spec's `x-polling`; the total timeout is the suite's own. */
 export const DOCUMENTED_POLL: PollSchedule = {
-  initialMs: 5_000,
-  factor: 1.5,
-  maxMs: 30_000,
+  initialMs: RECOMMENDED_POLLING.initialIntervalMs,
+  factor: RECOMMENDED_POLLING.factor,
+  maxMs: RECOMMENDED_POLLING.maxIntervalMs,
   timeoutMs: 15 * 60_000,
-  maxAttempts: 60,
+  maxAttempts: RECOMMENDED_POLLING.maxAttempts,
 };
 
 /** The second family's model IDs (§1). */

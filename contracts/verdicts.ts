@@ -1,4 +1,5 @@
 import { basisOf, describeBasis, type Basis, type Lifecycle } from '../src/spec/index.ts';
+import { cellKey, type Cell } from './matrix/cells.ts';
 
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip';
 
@@ -19,6 +20,8 @@ export interface Evidence {
   readonly status?: number | undefined;
   /** A redacted body excerpt. */
   readonly excerpt?: string | undefined;
+  /** The cell of the observation space the exchange belongs to, when the run knows it. */
+  readonly cell?: Cell | undefined;
 }
 
 export interface Violation {
@@ -41,6 +44,14 @@ export interface CheckResult {
   readonly skipped?: string | undefined;
 }
 
+/** How often one check was judged in one cell, and what it found there. */
+export interface CellJudgement {
+  readonly check: CheckDefinition;
+  readonly cell: Cell;
+  passes: number;
+  violations: number;
+}
+
 /**
  * Collects what each check observed. A violation of a documented rule fails the run; a violation of an
  * assumption (`x-documented: false`) warns, unless strict.
@@ -50,6 +61,8 @@ export class Verdicts {
     string,
     { definition: CheckDefinition; passes: number; violations: Violation[]; skipped?: string }
   >();
+  /** By check id, then by cell key. */
+  readonly #judgements = new Map<string, Map<string, CellJudgement>>();
 
   /** `checks`: every check the run may report; one that sees nothing is reported as skipped. */
   constructor(
@@ -60,17 +73,19 @@ export class Verdicts {
     for (const check of checks) this.#entry(check);
   }
 
-  pass(check: CheckDefinition, count = 1): void {
+  pass(check: CheckDefinition, count = 1, cell?: Cell): void {
     this.#entry(check).passes += count;
+    if (cell !== undefined) this.#judgement(check, cell).passes += count;
   }
 
   violation(check: CheckDefinition, message: string, evidence?: Evidence): void {
     this.#entry(check).violations.push({ message, evidence });
+    if (evidence?.cell !== undefined) this.#judgement(check, evidence.cell).violations++;
   }
 
   /** Records the outcome of a boolean observation. */
   expect(check: CheckDefinition, ok: boolean, message: string, evidence?: Evidence): boolean {
-    if (ok) this.pass(check);
+    if (ok) this.pass(check, 1, evidence?.cell);
     else this.violation(check, message, evidence);
     return ok;
   }
@@ -87,6 +102,11 @@ export class Verdicts {
     if (rule === undefined)
       throw new Error(`Check ${check.id} names an unknown rule "${check.rule}"`);
     return rule.basis;
+  }
+
+  /** Every (check, cell) pair judged, with its passes and violations. */
+  judgements(): readonly CellJudgement[] {
+    return [...this.#judgements.values()].flatMap((byCell) => [...byCell.values()]);
   }
 
   results(): CheckResult[] {
@@ -108,6 +128,17 @@ export class Verdicts {
         skipped: outcome === 'skip' ? (skipped ?? 'nothing the run saw exercised it') : undefined,
       };
     });
+  }
+
+  #judgement(check: CheckDefinition, cell: Cell): CellJudgement {
+    let byCell = this.#judgements.get(check.id);
+    if (byCell === undefined)
+      this.#judgements.set(check.id, (byCell = new Map<string, CellJudgement>()));
+    const key = cellKey(cell);
+    let judgement = byCell.get(key);
+    if (judgement === undefined)
+      byCell.set(key, (judgement = { check, cell, passes: 0, violations: 0 }));
+    return judgement;
   }
 
   #entry(check: CheckDefinition) {

@@ -1,9 +1,5 @@
-import { basisOf, serviceContract } from '../../src/spec/index.ts';
 import type { CheckDefinition } from '../verdicts.ts';
-
-const { validators } = serviceContract();
-const schemaBasis = (name: string) =>
-  basisOf(validators.document.components!.schemas![name] as never);
+import { schemaBasis, TASK_CHECKS } from './task-checks.ts';
 
 /** Every check the suite can report, by area. Each names the rule (and so the basis) it judges. */
 export const CHECKS = {
@@ -20,24 +16,19 @@ export const CHECKS = {
 
   authRequired: {
     id: 'auth.required',
-    title: 'a missing or invalid key gets a 4xx on every endpoint',
+    title: 'a missing or invalid key gets a 4xx on every route, for every task state',
     rule: 'auth-required',
-  },
-  authJsonError: {
-    id: 'auth.json-error',
-    title: 'that refusal is a JSON error',
-    rule: 'error-envelope',
   },
 
   unknownTaskError: {
     id: 'unknown-task.error',
-    title: 'an unknown task ID gets an error on every query route',
+    title: 'an unknown task ID gets an error on every route that names a task',
     rule: 'unknown-task-error',
   },
-  unknownContentJson: {
-    id: 'unknown-task.content-json',
-    title: 'content of an unknown task is a JSON error',
-    rule: 'content-json-errors',
+  errorJson: {
+    id: 'errors.json',
+    title: 'every refusal outside the content route is a JSON error',
+    rule: 'error-envelope',
   },
   errorEnvelope: {
     id: 'errors.envelope',
@@ -52,7 +43,8 @@ export const CHECKS = {
 
   emptyPrompt: {
     id: 'input.empty-prompt',
-    title: 'an empty or blank prompt is rejected with a 4xx and creates no task',
+    title:
+      'an empty or blank prompt is rejected with a 4xx on both submit paths and creates no task',
     rule: 'empty-prompt-invalid',
   },
 
@@ -87,132 +79,17 @@ export const CHECKS = {
     basis: { documented: true, source: '§4.1' },
   },
 
-  taskIdEqualsId: {
-    id: 'task.task-id-equals-id',
-    title: 'task_id equals id',
-    rule: 'task-id-equals-id',
-  },
-  objectIsVideo: {
-    id: 'task.object-is-video',
-    title: 'object is "video"',
-    rule: 'object-is-video',
-  },
-  modelEchoed: {
-    id: 'task.model-echoed',
-    title: 'model is the one requested',
-    rule: 'model-echoed',
-  },
-  statusDocumented: {
-    id: 'task.status-documented',
-    title: 'status is one of the five documented states',
-    rule: 'status-documented',
-  },
-  progressRange: {
-    id: 'task.progress-range',
-    title: 'progress is an integer 0–100',
-    rule: 'progress-range',
-  },
-  presenceAlways: {
-    id: 'task.presence-always',
-    title: 'id, object, model, status, progress are always present',
-    rule: 'presence-always',
-  },
-  presenceCompleted: {
-    id: 'task.presence-completed',
-    title: 'a completed task has task_id, created_at, completed_at, metadata.url',
-    rule: 'presence-when-completed',
-  },
-  presenceFailed: {
-    id: 'task.presence-failed',
-    title: 'a failed task has error.code and error.message',
-    rule: 'presence-when-failed',
-  },
-  taskShape: {
-    id: 'task.shape',
-    title: 'the OpenAI form validates against §2.2',
-    basis: schemaBasis('VideoTask'),
-  },
-  taskShapeAssumed: {
-    id: 'task.shape-assumed',
-    title: "the OpenAI form satisfies the spec's assumptions too",
-    basis: { documented: false },
-  },
-  publicIdOnly: {
-    id: 'task.public-id-only',
-    title: 'the public task ID is the only task identifier exposed',
-    rule: 'public-id-only',
-  },
-
-  wrapperShape: {
-    id: 'wrapper.shape',
-    title: 'the wrapper validates against §2.3',
-    basis: schemaBasis('TaskWrapper'),
-  },
-  wrapperShapeAssumed: {
-    id: 'wrapper.shape-assumed',
-    title: "the wrapper satisfies the spec's assumptions too (fields the gateway always sends)",
-    basis: { documented: false },
-  },
-  wrapperSuccess: {
-    id: 'wrapper.success-code',
-    title: 'the wrapper says code "success" and message ""',
-    rule: 'wrapper-success-code',
-  },
-  wrapperProgress: {
-    id: 'wrapper.progress-format',
-    title: 'the wrapper progress reads "<n>%"',
-    rule: 'wrapper-progress-format',
-  },
-  wrapperFailure: {
-    id: 'wrapper.failure-status',
-    title: 'a failed task shows FAILURE with a fail_reason',
-    rule: 'wrapper-failure-status',
-  },
-  formsAgree: {
-    id: 'forms.agree',
-    title: 'both query forms tell the same story (status mapping, progress, result URL)',
-    rule: 'forms-agree',
-  },
-
-  legalTransition: {
-    id: 'sequence.legal-transition',
-    title: 'successive polls follow the transition table',
-    rule: 'legal-transition',
-  },
-  terminalStays: {
-    id: 'sequence.terminal-stays',
-    title: 'a completed or failed task stays so',
-    rule: 'terminal-stays-terminal',
-  },
-  progressMonotonic: {
-    id: 'sequence.progress-monotonic',
-    title: 'progress never decreases',
-    rule: 'progress-monotonic',
-  },
-  progressComplete: {
-    id: 'sequence.progress-complete',
-    title: 'a completed task reports progress 100',
-    rule: 'progress-complete',
-  },
-  timestampsOrdered: {
-    id: 'sequence.timestamps-ordered',
-    title: 'created_at ≤ completed_at; created_at ≤ updated_at',
-    rule: 'timestamps-ordered',
-  },
-  reachesEnd: {
-    id: 'sequence.reaches-end',
-    title: 'the task reaches completed or failed within the polling budget (§8)',
-    basis: { documented: false },
-  },
+  ...TASK_CHECKS,
 
   contentBeforeCompletion: {
     id: 'content.before-completion',
-    title: 'content before completion is refused',
+    title: 'content is refused in every state before completion, and for a failed task',
     rule: 'content-after-completion',
   },
   contentJsonErrors: {
     id: 'content.json-errors',
-    title: 'content errors are JSON (unfinished, failed, foreign)',
+    title:
+      'content errors are JSON in every cell that refuses (unfinished, failed, missing, foreign, keyless)',
     rule: 'content-json-errors',
   },
   contentBinary: {
@@ -220,15 +97,56 @@ export const CHECKS = {
     title: 'a completed task downloads as a binary video (container signature), redirects followed',
     rule: 'content-binary',
   },
+  contentLength: {
+    id: 'content.length-matches',
+    title: 'Content-Length equals the bytes received, on every download',
+    rule: 'content-length-matches',
+  },
+  contentRange: {
+    id: 'content.range-reassembles',
+    title: 'when Range is honoured (206), two parts reassemble to the whole download',
+    rule: 'content-range-reassembles',
+  },
+  contentHead: {
+    id: 'content.head-agrees',
+    title: 'a HEAD of the content, when answered, announces the length and type of the GET',
+    rule: 'content-head-agrees',
+  },
 
   ownerStatus: {
     id: 'owner.status',
-    title: "another user's key cannot read the task's status",
+    title: "another user's key cannot read the task's status on any query route, in any state",
     rule: 'owner-only',
+  },
+  nativeQuery: {
+    id: 'native.owner-query',
+    title: "the native path's GET answers the owner's task (not in the document's endpoint table)",
+    basis: { documented: false },
+  },
+  nativeMixed: {
+    id: 'native.formats-not-mixed',
+    title: "a native-path submission mixing in the OpenAI form's fields is refused with a 4xx",
+    rule: 'native-formats-not-mixed',
+  },
+  nativeShape: {
+    id: 'native.shape',
+    title: "the native path answers in the upstream's shapes (PluginSubmitted, PluginTask)",
+    rule: 'native-shape',
+  },
+  nativeStatus: {
+    id: 'native.status-mapping',
+    title: "the native status is a native value that maps to the task's state (pluginMapping)",
+    rule: 'native-status-mapping',
+  },
+
+  rateLimitRetryAfter: {
+    id: 'rate-limit.retry-after',
+    title: 'a 429 carries Retry-After (recorded wherever one is seen)',
+    rule: 'rate-limit-retry-after',
   },
   ownerContent: {
     id: 'owner.content',
-    title: "another user's key gets a JSON error for the task's content",
+    title: "another user's key gets a JSON error for the task's content, in every state",
     rule: 'owner-only',
   },
 

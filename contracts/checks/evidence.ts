@@ -1,13 +1,24 @@
 import { excerpt, type Exchange, type HttpRecorder } from '../http-recorder.ts';
+import type { Cell } from '../matrix/cells.ts';
 import type { Evidence } from '../verdicts.ts';
 
-/** What a report shows of an exchange: request line, status and a redacted excerpt. */
-export function evidenceOf(recorder: HttpRecorder, exchange: Exchange, taskId?: string): Evidence {
+/** What a report shows of an exchange: request line, status, a redacted excerpt and its cell. */
+export function evidenceOf(
+  recorder: HttpRecorder,
+  exchange: Exchange,
+  taskId?: string,
+  cell?: Cell,
+): Evidence {
+  let shown: string | undefined;
   return {
     taskId,
     request: `${exchange.method} ${exchange.path}${exchange.as === 'primary' ? '' : ` (${exchange.as} key)`}`,
     status: exchange.status,
-    excerpt: recorder.redact(excerpt(exchange)),
+    // Built when a report shows it: most evidence belongs to observations that held.
+    get excerpt() {
+      return (shown ??= recorder.redact(excerpt(exchange)));
+    },
+    cell,
   };
 }
 

@@ -5,6 +5,7 @@ import {
   type VideoStatus,
 } from '../../src/spec/index.ts';
 import type { Exchange, HttpRecorder } from '../http-recorder.ts';
+import type { Cell, TaskState } from '../matrix/cells.ts';
 import type { Verdicts } from '../verdicts.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
@@ -12,72 +13,100 @@ import type { VideoView, WrapperView } from './task-object.ts';
 
 const { lifecycle } = serviceContract();
 
+/** One look at a task by its owner: both query forms, and the state the run attributes to it. */
 export interface Poll {
   readonly video: VideoView;
   readonly videoExchange: Exchange;
   readonly wrapper?: WrapperView | undefined;
+  readonly wrapperExchange?: Exchange | undefined;
+  /** The state of the look (the OpenAI form's, or the wrapper's when the OpenAI form's is not documented). */
+  readonly state: TaskState | undefined;
 }
 
+const openAi = (state: TaskState | undefined): Cell | undefined =>
+  state === undefined ? undefined : { route: 'getVideo', state, caller: 'owner' };
+const wrapperCell = (state: TaskState | undefined): Cell | undefined =>
+  state === undefined ? undefined : { route: 'getVideoGeneration', state, caller: 'owner' };
+const known = (status: unknown): status is VideoStatus =>
+  lifecycle.states.values.includes(status as VideoStatus);
+
 /**
- * Judges the sequence of states one task showed across polls, by `x-lifecycle`: legal transitions,
- * terminal stays terminal, progress never decreasing, 100 once completed, timestamps in order.
+ * Judges the sequence of states one task showed across looks, by `x-lifecycle`: legal transitions and
+ * terminal states staying terminal (in the cell of the state the task left), progress never decreasing
+ * (in the cell of the look that showed the lower value; the submission answer counts as the first
+ * value), 100 once completed, timestamps in order.
  */
 export function judgeSequence(
   v: Verdicts,
   recorder: HttpRecorder,
   taskId: string,
   polls: readonly Poll[],
+  submittedProgress?: unknown,
 ): void {
   let previous: Poll | undefined;
-  const known = (p: Poll) => lifecycle.states.values.includes(p.video.status as VideoStatus);
+  let lastProgress = submittedProgress;
   for (const poll of polls) {
-    const ev = evidenceOf(recorder, poll.videoExchange, taskId);
-    const status = poll.video.status as VideoStatus;
-    if (previous !== undefined && known(previous) && known(poll)) {
-      const from = previous.video.status as VideoStatus;
+    const ev = evidenceOf(recorder, poll.videoExchange, taskId, openAi(poll.state));
+    const status = poll.video.status;
+    if (previous !== undefined && known(previous.video.status) && known(status)) {
+      const from = previous.video.status;
+      const fromEv = { ...ev, cell: openAi(previous.state) };
       if (isTerminal(lifecycle, from))
-        v.expect(CHECKS.terminalStays, status === from, `the task was ${from}, then ${status}`, ev);
+        v.expect(
+          CHECKS.terminalStays,
+          status === from,
+          `the task was ${from}, then ${status}`,
+          fromEv,
+        );
       else
         v.expect(
           CHECKS.legalTransition,
           canTransition(lifecycle, from, status),
           `${from} → ${status} is not a transition of x-lifecycle`,
-          ev,
+          fromEv,
         );
-      const p0 = previous.video.progress;
-      const p1 = poll.video.progress;
-      if (typeof p0 === 'number' && typeof p1 === 'number')
-        v.expect(CHECKS.progressMonotonic, p1 >= p0, `progress went from ${p0} to ${p1}`, ev);
     }
-    if (status === 'completed')
+    const progress = poll.video.progress;
+    if (typeof lastProgress === 'number' && typeof progress === 'number')
       v.expect(
-        CHECKS.progressComplete,
-        poll.video.progress === 100,
-        `a completed task reports progress ${String(poll.video.progress)}`,
+        CHECKS.progressMonotonic,
+        progress >= lastProgress,
+        `progress went from ${lastProgress} to ${progress}`,
         ev,
       );
-    const created = poll.video.created_at;
-    const completed = poll.video.completed_at;
-    if (status === 'completed' && typeof created === 'number' && typeof completed === 'number')
-      v.expect(
-        CHECKS.timestampsOrdered,
-        created <= completed,
-        `completed_at ${completed} is before created_at ${created}`,
-        ev,
-      );
-    const data = poll.wrapper?.data;
-    if (
-      data !== null &&
-      data !== undefined &&
-      typeof data.created_at === 'number' &&
-      typeof data.updated_at === 'number'
-    )
-      v.expect(
-        CHECKS.timestampsOrdered,
-        data.created_at <= data.updated_at,
-        `the wrapper's updated_at ${data.updated_at} is before created_at ${data.created_at}`,
-        ev,
-      );
+    if (typeof progress === 'number') lastProgress = progress;
+    if (status === 'completed') judgeCompleted(v, poll, ev);
+    judgeWrapperTimes(v, recorder, taskId, poll);
     previous = poll;
   }
+}
+
+function judgeCompleted(v: Verdicts, poll: Poll, ev: ReturnType<typeof evidenceOf>): void {
+  v.expect(
+    CHECKS.progressComplete,
+    poll.video.progress === 100,
+    `a completed task reports progress ${String(poll.video.progress)}`,
+    ev,
+  );
+  const created = poll.video.created_at;
+  const completed = poll.video.completed_at;
+  if (typeof created === 'number' && typeof completed === 'number')
+    v.expect(
+      CHECKS.timestampsOrdered,
+      created <= completed,
+      `completed_at ${completed} is before created_at ${created}`,
+      ev,
+    );
+}
+
+function judgeWrapperTimes(v: Verdicts, recorder: HttpRecorder, taskId: string, poll: Poll): void {
+  const data = poll.wrapper?.data;
+  if (data === null || data === undefined || poll.wrapperExchange === undefined) return;
+  if (typeof data.created_at !== 'number' || typeof data.updated_at !== 'number') return;
+  v.expect(
+    CHECKS.timestampsOrdered,
+    data.created_at <= data.updated_at,
+    `the wrapper's updated_at ${data.updated_at} is before created_at ${data.created_at}`,
+    evidenceOf(recorder, poll.wrapperExchange, taskId, wrapperCell(poll.state)),
+  );
 }

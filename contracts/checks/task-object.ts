@@ -7,7 +7,9 @@ import {
   type VideoStatus,
 } from '../../src/spec/index.ts';
 import type { Exchange, HttpRecorder } from '../http-recorder.ts';
+import type { Cell } from '../matrix/cells.ts';
 import type { Verdicts } from '../verdicts.ts';
+import { judgeBody } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
 
@@ -55,10 +57,11 @@ export function judgeVideoObject(
   exchange: Exchange,
   expected: { taskId?: string; model: string },
   moment: 'submission' | 'query',
+  cell?: Cell,
 ): VideoView | undefined {
   const body = exchange.json as VideoView;
   const taskId = expected.taskId ?? (typeof body?.id === 'string' ? body.id : undefined);
-  const ev = evidenceOf(recorder, exchange, taskId);
+  const ev = evidenceOf(recorder, exchange, taskId, cell);
   const schema = validators
     .response(moment === 'submission' ? 'createVideo' : 'getVideo', 200)!
     .body('application/json')!;
@@ -79,6 +82,7 @@ export function judgeVideoObject(
       ev,
     );
   if (body === null || typeof body !== 'object') return undefined;
+  if (taskId !== undefined) judgeBody({ verdicts: v }, exchange, taskId, ev);
 
   v.expect(
     CHECKS.presenceAlways,
@@ -156,8 +160,9 @@ export function judgeWrapper(
   exchange: Exchange,
   taskId: string,
   video: VideoView | undefined,
+  cell?: Cell,
 ): void {
-  const ev = evidenceOf(recorder, exchange, taskId);
+  const ev = evidenceOf(recorder, exchange, taskId, cell);
   const schema = validators.response('getVideoGeneration', 200)!.body('application/json')!;
   const documented = schema.validate(exchange.json);
   v.expect(
@@ -177,6 +182,7 @@ export function judgeWrapper(
   }
   const body = exchange.json as WrapperView;
   if (body === null || typeof body !== 'object') return;
+  judgeBody({ verdicts: v }, exchange, taskId, ev);
   v.expect(
     CHECKS.wrapperSuccess,
     body.code === 'success' && body.message === '',
@@ -201,13 +207,9 @@ export function judgeWrapper(
     );
   if (video === undefined || typeof data.status !== 'string') return;
   const mapped = fromWrapperStatus(lifecycle, data.status);
-  if (video.status === 'failed' || data.status === 'FAILURE') {
+  if (video.status === 'failed') {
     const failedBoth =
-      video.status === 'failed'
-        ? data.status === 'FAILURE' &&
-          typeof data.fail_reason === 'string' &&
-          data.fail_reason !== ''
-        : true;
+      data.status === 'FAILURE' && typeof data.fail_reason === 'string' && data.fail_reason !== '';
     v.expect(
       CHECKS.wrapperFailure,
       failedBoth,

@@ -1,28 +1,40 @@
 import type { CoreRequest } from '../core/http-types.ts';
-import type { ServiceState } from '../core/service-state.ts';
-import type { Defect } from './defect.ts';
-import { SUBMISSIONS, callerOf, keyOf, operationOf, withHeader } from './support.ts';
+import type { Defect, DefectContext } from './defect.ts';
+import { SUBMISSIONS, asUser } from './support.ts';
 
 /** Defects of authentication and ownership (§5), request checks (§2.1, §7) and error answers (§4.4, §7). */
 
 /** `before`: a request from another user for a task of `operations` is made as the task's owner. */
 function actAsOwner(
   operations: readonly string[],
-): (request: CoreRequest, state: ServiceState) => CoreRequest {
-  return (request, state) => {
-    const operation = operationOf(request);
-    if (operation?.taskId === undefined || !operations.includes(operation.operationId))
+): (request: CoreRequest, context: DefectContext) => CoreRequest {
+  return (request, { operationId, caller, task, state }) => {
+    if (task === undefined || caller === undefined || !operations.includes(operationId ?? ''))
       return request;
-    const caller = callerOf(request, state);
-    const task = state.store.get(operation.taskId);
-    if (caller === undefined || task === undefined || task.owner === caller.user) return request;
-    const key = keyOf(task.owner, state);
-    return key === undefined ? request : withHeader(request, 'authorization', `Bearer ${key}`);
+    return task.task.owner === caller.user ? request : asUser(request, task.task.owner, state);
   };
 }
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/** A submission with an empty or blank prompt gets a default one: the deployment fills it in instead of refusing. */
+export function fillEmptyPrompt(request: CoreRequest): CoreRequest {
+  if (request.body === undefined) return request;
+  let body: unknown;
+  try {
+    body = JSON.parse(decoder.decode(request.body));
+  } catch {
+    return request;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return request;
+  const prompt = (body as Record<string, unknown>)['prompt'];
+  if (typeof prompt !== 'string' || prompt.trim() !== '') return request;
+  return {
+    ...request,
+    body: encoder.encode(JSON.stringify({ ...body, prompt: 'untitled video' })),
+  };
+}
 
 export const ACCESS_DEFECTS: readonly Defect[] = [
   {
@@ -41,40 +53,22 @@ export const ACCESS_DEFECTS: readonly Defect[] = [
     name: 'auth-skipped',
     description: 'GET /v1/videos/{id} and GET /v1/models answer without an Authorization header',
     breaks: ['auth-required'],
-    before(request, state) {
+    before(request, { operationId, task, state }) {
       if (request.headers['authorization'] !== undefined) return request;
-      const operation = operationOf(request);
-      let key: string | undefined;
-      if (operation?.operationId === 'listModels') key = state.tokens.list()[0]?.key;
-      else if (operation?.operationId === 'getVideo' && operation.taskId !== undefined) {
-        const task = state.store.get(operation.taskId);
-        if (task !== undefined) key = keyOf(task.owner, state);
-      }
-      return key === undefined ? request : withHeader(request, 'authorization', `Bearer ${key}`);
+      const anyone = state.tokens.list()[0]?.user;
+      if (operationId === 'listModels' && anyone !== undefined)
+        return asUser(request, anyone, state);
+      if (operationId === 'getVideo' && task !== undefined)
+        return asUser(request, task.task.owner, state);
+      return request;
     },
   },
   {
     name: 'empty-prompt-accepted',
     description: 'an empty or blank prompt creates a task instead of being refused',
     breaks: ['empty-prompt-invalid'],
-    before(request) {
-      if (!SUBMISSIONS.has(operationOf(request)?.operationId ?? '') || request.body === undefined)
-        return request;
-      let body: unknown;
-      try {
-        body = JSON.parse(decoder.decode(request.body));
-      } catch {
-        return request;
-      }
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) return request;
-      const prompt = (body as Record<string, unknown>)['prompt'];
-      if (typeof prompt !== 'string' || prompt.trim() !== '') return request;
-      // The deployment fills a default prompt in instead of refusing.
-      return {
-        ...request,
-        body: encoder.encode(JSON.stringify({ ...body, prompt: 'untitled video' })),
-      };
-    },
+    before: (request, { operationId }) =>
+      SUBMISSIONS.has(operationId ?? '') ? fillEmptyPrompt(request) : request,
   },
   {
     name: 'non-json-error',
@@ -93,10 +87,11 @@ export const ACCESS_DEFECTS: readonly Defect[] = [
         error?: { message?: unknown };
         message?: unknown;
       };
+      const message = parsed.error?.message ?? parsed.message ?? 'error';
       return {
         status: response.status,
         headers,
-        body: String(parsed.error?.message ?? parsed.message ?? 'error'),
+        body: typeof message === 'string' ? message : JSON.stringify(message),
       };
     },
   },

@@ -1,7 +1,10 @@
 import type { Defect } from './defect.ts';
 import { ACCESS_DEFECTS } from './access.ts';
 import { CONTENT_DEFECTS } from './content.ts';
+import { DOWNLOAD_DEFECTS } from './download.ts';
+import { GATEWAY_HABIT_DEFECTS } from './gateway-habits.ts';
 import { LIFECYCLE_DEFECTS } from './lifecycle.ts';
+import { NATIVE_DEFECTS } from './native.ts';
 import { TASK_OBJECT_DEFECTS } from './task-object.ts';
 import { WRAPPER_DEFECTS } from './wrapper.ts';
 
@@ -14,4 +17,7 @@ export const DEFECTS: readonly Defect[] = [
   ...WRAPPER_DEFECTS,
   ...CONTENT_DEFECTS,
   ...ACCESS_DEFECTS,
+  ...GATEWAY_HABIT_DEFECTS,
+  ...NATIVE_DEFECTS,
+  ...DOWNLOAD_DEFECTS,
 ];

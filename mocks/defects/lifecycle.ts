@@ -29,7 +29,7 @@ export const LIFECYCLE_DEFECTS: readonly Defect[] = [
     breaks: ['terminal-stays-terminal', 'legal-transition'],
     after: rewriteTaskAnswer(
       ['getVideo', 'getVideoGeneration'],
-      (_body, { task, snap, operationId }, state) => {
+      (_body, { task, snap, operationId }, { state }) => {
         if (
           snap.status !== 'completed' ||
           state.clock.now() < snap.finishedAt! + REGRESSION_AFTER_MS

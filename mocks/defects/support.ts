@@ -1,14 +1,11 @@
 import { jsonResponse, type CoreRequest, type CoreResponse } from '../core/http-types.ts';
-import { ROUTES } from '../core/route-table.ts';
-import { Router } from '../core/router.ts';
-import type { RouteContext, ServiceState } from '../core/service-state.ts';
-import { snapshot, type TaskSnapshot } from '../core/snapshot.ts';
-import type { TaskRecord } from '../core/store.ts';
-import type { MockToken } from '../core/tokens.ts';
+import type { ServiceState } from '../core/service-state.ts';
+import { callerOwnsTask, type DefectContext, type TaskView } from './defect.ts';
 
 /**
- * What defects share: reading the request the core saw (which operation, which caller, which task) and
- * rewriting its answer. Everything here only reads the core; nothing changes its state.
+ * What defects share: reading a core answer's JSON, rewriting it, acting as another caller. The core
+ * tells each defect the operation, the caller and the task (`DefectContext`); nothing here routes,
+ * authenticates or looks a task up again, and nothing changes the core's state.
  */
 
 /** JSON body of a core response, or undefined when it is not JSON. */
@@ -31,43 +28,13 @@ export function withHeader(request: CoreRequest, name: string, value: string): C
   return { ...request, headers: { ...request.headers, [name]: value } };
 }
 
-let router: Router<RouteContext> | undefined;
-
-/** The service operation a request is for (`getVideo`, …) and its path parameters; undefined otherwise. */
-export function operationOf(
-  request: CoreRequest,
-): { readonly operationId: string; readonly taskId: string | undefined } | undefined {
-  router ??= new Router(ROUTES);
-  const match = router.match(request.method, request.path);
-  if (match.kind !== 'found' || match.route.access !== 'service') return undefined;
-  return { operationId: match.route.operationId, taskId: match.params['task_id'] };
+/** The same request sent with `user`'s key (the first in the directory); unchanged when they have none. */
+export function asUser(request: CoreRequest, user: string, state: ServiceState): CoreRequest {
+  const key = state.tokens.list().find((t) => t.user === user)?.key;
+  return key === undefined ? request : withHeader(request, 'authorization', `Bearer ${key}`);
 }
 
 export const SUBMISSIONS: ReadonlySet<string> = new Set(['createVideoGeneration', 'createVideo']);
-
-/** The token of the request's key, as the core authenticates it. */
-export function callerOf(request: CoreRequest, state: ServiceState): MockToken | undefined {
-  return state.tokens.authenticate(request.headers['authorization']);
-}
-
-/** A key of `user` (the first in the directory), to act as them. */
-export function keyOf(user: string, state: ServiceState): string | undefined {
-  return state.tokens.list().find((t) => t.user === user)?.key;
-}
-
-/** The task a request names when the caller owns it, with its state at this instant. */
-export function callersTask(
-  request: CoreRequest,
-  state: ServiceState,
-): { task: TaskRecord; snap: TaskSnapshot } | undefined {
-  const taskId = operationOf(request)?.taskId;
-  const caller = callerOf(request, state);
-  if (taskId === undefined || caller === undefined) return undefined;
-  const task = state.store.getOwned(taskId, caller.user);
-  return task === undefined
-    ? undefined
-    : { task, snap: snapshot(task.createdAt, task.plan, state.clock.now()) };
-}
 
 /**
  * A defect that rewrites the 200 JSON answer of some operations for the caller's own task, in its state
@@ -77,19 +44,17 @@ export function rewriteTaskAnswer(
   operations: readonly string[],
   rewrite: (
     body: Record<string, unknown>,
-    found: { task: TaskRecord; snap: TaskSnapshot; operationId: string },
-    state: ServiceState,
-    request: CoreRequest,
+    found: TaskView & { readonly operationId: string },
+    context: DefectContext,
   ) => Record<string, unknown> | undefined,
-): (request: CoreRequest, response: CoreResponse, state: ServiceState) => CoreResponse {
-  return (request, response, state) => {
-    if (response.status !== 200) return response;
-    const operationId = operationOf(request)?.operationId;
-    if (operationId === undefined || !operations.includes(operationId)) return response;
+): (request: CoreRequest, response: CoreResponse, context: DefectContext) => CoreResponse {
+  return (_request, response, context) => {
+    const { operationId, task } = context;
+    if (response.status !== 200 || operationId === undefined || !operations.includes(operationId))
+      return response;
     const body = jsonOf(response);
-    const found = callersTask(request, state);
-    if (body === undefined || found === undefined) return response;
-    const rewritten = rewrite(body, { ...found, operationId }, state, request);
+    if (body === undefined || task === undefined || !callerOwnsTask(context)) return response;
+    const rewritten = rewrite(body, { ...task, operationId }, context);
     return rewritten === undefined ? response : withJson(response, rewritten);
   };
 }

@@ -1,29 +1,16 @@
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
-import type { ServiceState } from '../core/service-state.ts';
-import type { Defect } from './defect.ts';
-import {
-  SUBMISSIONS,
-  jsonOf,
-  operationOf,
-  rewriteTaskAnswer,
-  seconds,
-  withJson,
-  without,
-} from './support.ts';
+import type { Defect, DefectContext } from './defect.ts';
+import { SUBMISSIONS, jsonOf, rewriteTaskAnswer, seconds, withJson, without } from './support.ts';
 
 /** Defects in the OpenAI-form task object (§2.2) of submission answers (§4.1) and status queries (§4.2). */
 
 /** Rewrites the 200 answer of a submission. */
 function rewriteSubmission(
   rewrite: (body: Record<string, unknown>) => Record<string, unknown>,
-): (request: CoreRequest, response: CoreResponse) => CoreResponse {
-  return (request, response) => {
+): (request: CoreRequest, response: CoreResponse, context: DefectContext) => CoreResponse {
+  return (_request, response, { operationId }) => {
     const body = jsonOf(response);
-    if (
-      response.status !== 200 ||
-      body === undefined ||
-      !SUBMISSIONS.has(operationOf(request)?.operationId ?? '')
-    )
+    if (response.status !== 200 || body === undefined || !SUBMISSIONS.has(operationId ?? ''))
       return response;
     return withJson(response, rewrite(body));
   };
@@ -32,26 +19,25 @@ function rewriteSubmission(
 /** Rewrites both the submission answer and the OpenAI-form status answer. */
 function rewriteTaskObject(
   rewrite: (body: Record<string, unknown>) => Record<string, unknown>,
-): (request: CoreRequest, response: CoreResponse, state: ServiceState) => CoreResponse {
+): (request: CoreRequest, response: CoreResponse, context: DefectContext) => CoreResponse {
   const submission = rewriteSubmission(rewrite);
   const query = rewriteTaskAnswer(['getVideo'], (body) => rewrite(body));
-  return (request, response, state) => query(request, submission(request, response), state);
+  return (request, response, context) =>
+    query(request, submission(request, response, context), context);
 }
-
-const isVideoQuery = (path: string) => /^\/v1\/videos\/[^/]+$/.test(path);
 
 export const TASK_OBJECT_DEFECTS: readonly Defect[] = [
   {
     name: 'task-id-mismatch',
     description: '`task_id` differs from `id` in the OpenAI-form task object',
     breaks: ['task-id-equals-id'],
-    after(request, response) {
+    after(_request, response, { operationId }) {
       const body = jsonOf(response);
       if (
         response.status !== 200 ||
         body === undefined ||
         typeof body['task_id'] !== 'string' ||
-        !(isVideoQuery(request.path) || request.method === 'POST')
+        !(operationId === 'getVideo' || SUBMISSIONS.has(operationId ?? ''))
       )
         return response;
       return withJson(response, { ...body, task_id: `${body['task_id']}x` });

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { renderWrapper } from '../core/render.ts';
+import { sha256, toHex } from '../core/sha256.ts';
 import type { Defect } from './defect.ts';
 import { rewriteTaskAnswer, wrapperData } from './support.ts';
 
@@ -11,7 +11,7 @@ const wrapper = (rewrite: Parameters<typeof rewriteTaskAnswer>[1]) =>
 /** The upstream's task number for a task, as an upstream would name it (`cgt-<date>-<hex>`). */
 export function upstreamTaskNumber(taskId: string, createdAt: number): string {
   const day = new Date(createdAt).toISOString().slice(0, 10).replace(/-/g, '');
-  return `cgt-${day}-${createHash('sha256').update(taskId).digest('hex').slice(0, 12)}`;
+  return `cgt-${day}-${toHex(sha256(new TextEncoder().encode(taskId))).slice(0, 12)}`;
 }
 
 export const WRAPPER_DEFECTS: readonly Defect[] = [
@@ -20,7 +20,7 @@ export const WRAPPER_DEFECTS: readonly Defect[] = [
     description:
       'the wrapper still says IN_PROGRESS at 99% (no result_url) while the OpenAI form says completed',
     breaks: ['forms-agree'],
-    after: wrapper((_body, { task, snap }, state) => {
+    after: wrapper((_body, { task, snap }, { state }) => {
       if (snap.status !== 'completed') return undefined;
       return {
         ...renderWrapper(

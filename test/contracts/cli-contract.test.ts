@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContractReport } from '../../contracts/index.ts';
 import { type CliRun, runVideotask } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,7 +23,7 @@ function startMock(flags: string[]): Promise<{ url: string; child: ChildProcess 
   );
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match !== null) resolve({ url: match[1]!, child });
@@ -64,7 +65,7 @@ describe('videotask contract', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/FAIL {2}content\.before-completion\s+documented §3/);
     expect(run.stdout).toMatch(
-      /content of a (queued|in_progress) task answered HTTP 200 .*\[task_[0-9A-Za-z]{32} · GET \/v1\/videos\/task_\w+\/content · HTTP 200\]/,
+      /GET \/v1\/videos\/\{task_id\}\/content with the owner's key for an? (queued|in_progress) task answered HTTP 200 .*\[task_[0-9A-Za-z]{32} · GET \/v1\/videos\/task_\w+\/content · HTTP 200\]/,
     );
   });
 
@@ -98,7 +99,48 @@ describe('videotask contract', () => {
     for (const text of [run.stdout, run.stderr, junit, json]) expect(text).not.toContain(SECRET);
   });
 
+  it('checks a failing task and the native path of a bound mock, within the default budget of 5', async () => {
+    const mock = await startMock(['--family-bound']);
+    children.push(mock.child);
+    const dir = join(reportDir, 'family');
+    const run = await videotask([
+      'contract',
+      ...FAST,
+      ...['--base-url', mock.url, '--api-key', 'sk-mock-vip', '--report-dir', dir],
+      ...[
+        '--failing-prompt',
+        'a storm [mock:fail]',
+        '--family-model',
+        'alt-video-v2',
+        '--plugin',
+        'alt-video',
+      ],
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /budget 5, a failing task, native path of alt-video \(alt-video-v2\)\)/,
+    );
+    expect(run.stdout).toMatch(/^coverage: \d+\/104 cells observed/m);
+    const report = JSON.parse(
+      readFileSync(join(dir, 'contract-report.json'), 'utf8'),
+    ) as ContractReport;
+    expect(report.tasksCreated).toBe(5);
+    const observed = (route: string, state: string) =>
+      report.coverage.cells.find(
+        (c) => c.route === route && c.state === state && c.caller === 'owner',
+      )?.observed;
+    expect(observed('getPluginTask', 'completed')).toBe(true);
+    expect(observed('getPluginTask', 'failed')).toBe(true);
+    expect(observed('getVideo', 'failed')).toBe(true);
+  });
+
   it.each([
+    [
+      'a family model without its plugin',
+      ['--family-model', 'alt-video-v2'],
+      /--family-model and --plugin go together/,
+    ],
+    ['an empty failing prompt', ['--failing-prompt', ' '], /--failing-prompt must not be empty/],
     [
       'an unreachable target',
       ['--base-url', 'http://127.0.0.1:9', '--api-key', 'sk-x-123456789'],
@@ -120,7 +162,7 @@ describe('videotask contract', () => {
     [
       'a malformed base URL',
       ['--base-url', 'ftp://x', '--api-key', 'k'],
-      /must be an http\(s\) URL/,
+      /--base-url must be an http or https URL, got ftp/,
     ],
     ['an unknown flag', ['--fast'], /Unknown option '--fast'/],
   ])('exits 2 for %s, saying which', async (_name, args, message) => {

@@ -1,0 +1,59 @@
+import type { Exchange } from '../http-recorder.ts';
+import type { CellSelector } from '../coverage-notes.ts';
+import { describeCell, type Cell } from '../matrix/index.ts';
+import type { RunContext } from '../run-context.ts';
+import { CHECKS } from './definitions.ts';
+import { evidenceOf } from './evidence.ts';
+
+type Ctx = Pick<RunContext, 'coverage' | 'limits' | 'verdicts' | 'recorder'>;
+
+const only = (cell: Cell): CellSelector => ({
+  routes: [cell.route],
+  states: [cell.state],
+  callers: [cell.caller],
+});
+
+/**
+ * Whether an exchange got an answer a check can judge. One that did not (a time-out, a dropped
+ * connection, a request the stopped run never sent) observes nothing: it is never judged, as passed or
+ * as failed, and its cell, if it has one, is left unobserved with the reason.
+ */
+export function hasAnswer(
+  ctx: Pick<RunContext, 'coverage' | 'limits'>,
+  exchange: Exchange,
+  cell?: Cell,
+): boolean {
+  if (exchange.networkError === undefined) return true;
+  // Once the run has stopped, its reason says why better than each request's own failure.
+  const why = ctx.limits.stopped ?? `no answer (${exchange.networkError})`;
+  if (cell !== undefined) ctx.coverage.because(why, only(cell));
+  return false;
+}
+
+/** `Retry-After` as RFC 9110 §10.2.3 has it: delay seconds or an HTTP date. */
+const validRetryAfter = (value: string | undefined) =>
+  value !== undefined && (/^\s*\d+\s*$/.test(value) || !Number.isNaN(Date.parse(value)));
+
+/**
+ * A 429 (§7, §8: quota or rate limiting) is recorded wherever it is seen, with whether it carries
+ * `Retry-After` (an assumption: warns). It says nothing about the other rules of its cell, which stays
+ * unjudged by them ("rate limited").
+ */
+export function judgeRateLimit(ctx: Ctx, exchange: Exchange, cell?: Cell): void {
+  const retryAfter = exchange.headers['retry-after'];
+  ctx.verdicts.expect(
+    CHECKS.rateLimitRetryAfter,
+    validRetryAfter(retryAfter),
+    `${cell === undefined ? `${exchange.method} ${exchange.path}` : describeCell(cell)} answered 429 ${retryAfter === undefined ? 'without Retry-After' : `with Retry-After ${JSON.stringify(retryAfter)}, neither seconds nor a date`}`,
+    evidenceOf(ctx.recorder, exchange, undefined, cell),
+  );
+}
+
+/** Whether an answer can be judged by the rules of its cell: it arrived, and it is not a 429. */
+export function judgeable(ctx: Ctx, exchange: Exchange, cell?: Cell): boolean {
+  if (!hasAnswer(ctx, exchange, cell)) return false;
+  if (exchange.status !== 429) return true;
+  judgeRateLimit(ctx, exchange, cell);
+  if (cell !== undefined) ctx.coverage.because('rate limited (429)', only(cell));
+  return false;
+}

@@ -1,0 +1,74 @@
+import { ApiError, PollTimeoutError, ServerError } from '../../src/client/errors.ts';
+import { pollTask } from '../../src/client/poller.ts';
+import { serviceContract, type VideoStatus } from '../../src/spec/index.ts';
+import type { RunContext } from '../run-context.ts';
+import { CHECKS } from './definitions.ts';
+import { judgeSequence } from './sequence.ts';
+import { submitLifecycleTask, type LifecycleTask } from './submission.ts';
+import { TaskTracker } from './task-tracker.ts';
+
+const { lifecycle } = serviceContract();
+const stops = (status: unknown) => lifecycle.stopPolling.values.includes(status as VideoStatus);
+
+/** How a followed task ended. */
+export interface FollowedTask {
+  readonly task: LifecycleTask;
+  /** `created`, or why there is no task to follow (see `Submitted`). */
+  readonly outcome: 'created' | 'budget' | 'refused' | 'rate-limited' | 'unconfirmed' | 'stopped';
+  /** The stop state it reached, if it reached one. */
+  readonly finalStatus: string | undefined;
+  /** Every state the task showed. */
+  readonly states: ReadonlySet<string>;
+}
+
+/**
+ * Submits one task and follows it to its end: a look at once (GET probes are free), then the §8 polling
+ * loop, then one more look a polling interval after the end (a finished task stays finished). Every look
+ * judges both query forms, and every state seen for the first time runs that state's probes.
+ */
+export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<FollowedTask> {
+  const { verdicts: v, recorder, target } = ctx;
+  const submitted = await submitLifecycleTask(ctx, task);
+  if (submitted.kind !== 'created')
+    return { task, outcome: submitted.kind, finalStatus: undefined, states: new Set() };
+  const { taskId } = submitted;
+  const tracker = new TaskTracker(ctx, taskId, task);
+  let finalStatus: string | undefined;
+  try {
+    const first = await tracker.look().catch((error: unknown) => {
+      if (error instanceof ServerError) return undefined;
+      throw error;
+    });
+    if (first !== undefined && stops(first.status)) finalStatus = first.status;
+    else {
+      const result = await pollTask(() => tracker.look(), taskId, {
+        initialIntervalMs: target.poll.initialMs,
+        factor: target.poll.factor,
+        maxIntervalMs: target.poll.maxMs,
+        maxAttempts: target.poll.maxAttempts,
+        timeoutMs: Math.max(0, Math.min(target.poll.timeoutMs, ctx.limits.remainingMs())),
+        signal: ctx.limits.signal,
+        sleep: ctx.clock.sleep,
+        now: () => ctx.clock.now(),
+        onUpdate: (t) => ctx.progress(`${taskId} ${t.status} ${t.progress}%`),
+      });
+      finalStatus = result.task.status;
+    }
+    v.pass(CHECKS.reachesEnd);
+  } catch (error) {
+    if (error instanceof PollTimeoutError)
+      v.violation(
+        CHECKS.reachesEnd,
+        `the task was still ${error.lastStatus ?? 'unknown'} after ${error.attempts} polls`,
+        { taskId },
+      );
+    else if (!(error instanceof ApiError) && ctx.limits.stopped === undefined) throw error;
+  }
+  if (finalStatus !== undefined && ctx.limits.stopped === undefined) {
+    await ctx.clock.sleep(Math.min(target.poll.maxMs, ctx.limits.remainingMs()));
+    await tracker.look().catch(() => undefined);
+  }
+  judgeSequence(v, recorder, taskId, tracker.polls, submitted.progress);
+  const states = new Set(tracker.polls.map((p) => String(p.state)));
+  return { task, outcome: 'created', finalStatus, states };
+}

@@ -1,0 +1,85 @@
+/**
+ * §1: "The public task ID is the only task identifier exposed. The upstream provider's task number is
+ * not exposed." Finds, at any depth of a JSON body, a string field that names a task identifier and
+ * holds another value than the public ID.
+ *
+ * Numbers are never task identifiers: the gateway's wrapper carries its row number as `data.id` and
+ * `user_id`, `channel_id` as numbers. Its `data.data` (the raw upstream body) is where an upstream
+ * number like `cgt-…` would leak, so it is searched like everything else.
+ */
+export interface ForeignIdentifier {
+  /** Where it is: `data.data.id`. */
+  readonly path: string;
+  readonly value: string;
+}
+
+/** `id`, `task_id`, `taskId` and any `…_task_id` / `…TaskId`: fields that name a task whatever they hold. */
+const TASK_KEY = /^(id|task_?id|taskID|.+_task_id|.+TaskId|upstream_id|upstreamId)$/;
+/** Other `…_id` / `…Id` fields name a task only when their value has a task identifier's form. */
+const ANY_ID_KEY = /(_id|Id|ID)$/;
+/** Upstream task numbers seen in the wild: Volcengine Ark's `cgt-…`. */
+const UPSTREAM_NUMBER = /^cgt-[0-9A-Za-z-]+$/;
+/** A token without spaces, long and varied enough to be an identifier (a UUID, a hash, a prefixed ID). */
+const OPAQUE_TOKEN = /^(?=.*\d)[A-Za-z0-9][A-Za-z0-9_.:-]{15,}$/;
+
+/** The public ID's own form: same prefix (up to the first `_` or `-`) and same length. */
+function samePublicForm(value: string, publicId: string): boolean {
+  const prefix = /^[A-Za-z]+[_-]/.exec(publicId)?.[0];
+  return prefix !== undefined && value.startsWith(prefix) && value.length === publicId.length;
+}
+
+function looksLikeTaskId(key: string, value: string, publicId: string): boolean {
+  if (samePublicForm(value, publicId) || UPSTREAM_NUMBER.test(value)) return true;
+  return TASK_KEY.test(key) && OPAQUE_TOKEN.test(value);
+}
+
+/** Every field of `body` that exposes a task identifier other than `publicId`. */
+export function foreignIdentifiers(body: unknown, publicId: string): ForeignIdentifier[] {
+  const found: ForeignIdentifier[] = [];
+  const visit = (node: unknown, path: string, depth: number): void => {
+    if (depth > 32 || node === null || typeof node !== 'object') return;
+    const entries = Array.isArray(node)
+      ? node.map((value, i) => [String(i), value] as const)
+      : Object.entries(node as Record<string, unknown>);
+    for (const [key, value] of entries) {
+      const where = path === '' ? key : `${path}.${key}`;
+      if (typeof value === 'string') {
+        const named = TASK_KEY.test(key) || ANY_ID_KEY.test(key);
+        if (named && value !== publicId && looksLikeTaskId(key, value, publicId))
+          found.push({ path: where, value });
+      } else visit(value, where, depth + 1);
+    }
+  };
+  visit(body, '', 0);
+  return found;
+}
+
+/**
+ * §2.2 `metadata.url`, §2.3 `data.result_url`: "the temporary upstream result address". Present and not
+ * empty, it is an absolute http(s) URL; `""` (the gateway's value while a task runs) is allowed.
+ */
+export function resultAddresses(body: unknown): { path: string; value: unknown }[] {
+  const object = (v: unknown) =>
+    v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
+  const root = object(body);
+  const found: { path: string; value: unknown }[] = [];
+  const metadata = object(root?.['metadata']);
+  if (metadata !== undefined && 'url' in metadata)
+    found.push({ path: 'metadata.url', value: metadata['url'] });
+  const data = object(root?.['data']);
+  if (data !== undefined && 'result_url' in data)
+    found.push({ path: 'data.result_url', value: data['result_url'] });
+  return found;
+}
+
+/** Whether a result address value is allowed: absent-like (`""`, null) or an absolute http(s) URL. */
+export function isResultAddress(value: unknown): boolean {
+  if (value === '' || value === null || value === undefined) return true;
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,98 @@
+import { canTransition, serviceContract, type VideoStatus } from '../../src/spec/index.ts';
+import type { Exchange } from '../http-recorder.ts';
+import { describeCell, type Cell, type CellState } from '../matrix/index.ts';
+import type { RunContext } from '../run-context.ts';
+import type { Evidence } from '../verdicts.ts';
+import { judgeIdentifiers } from './body-rules.ts';
+import { CHECKS } from './definitions.ts';
+import { evidenceOf, is2xx, isJsonBody } from './evidence.ts';
+
+/** The second family's native path (§4.5): its answers' shapes and status values, as the spec assumes them. */
+
+const { validators, lifecycle } = serviceContract();
+const NATIVE_VALUES = [...new Set(lifecycle.pluginMapping.rows.flatMap((r) => r.native))];
+
+/** The OpenAI-form states a native status stands for (`x-lifecycle.pluginMapping`). */
+const statesOf = (native: unknown): VideoStatus[] =>
+  lifecycle.pluginMapping.rows
+    .filter((r) => r.native.includes(native as never))
+    .map((r) => r.openai);
+
+/** A native answer against the spec's upstream schema: `PluginSubmitted` or `PluginTask`. */
+export function judgeNativeShape(
+  ctx: Pick<RunContext, 'verdicts'>,
+  exchange: Exchange,
+  operation: 'createPluginTask' | 'getPluginTask',
+  ev: Evidence,
+): void {
+  const schema = validators.response(operation, 200)!.body('application/json')!;
+  const result = schema.validateFull(exchange.json);
+  const what = operation === 'createPluginTask' ? 'submission answer' : 'task';
+  ctx.verdicts.expect(
+    CHECKS.nativeShape,
+    result.valid,
+    `the native ${what} differs from the upstream's shape: ${result.errors.join('; ')}`,
+    ev,
+  );
+}
+
+/**
+ * The native status of a task the OpenAI form shows in `state`: a native value whose state, by the
+ * mapping, is that state or one the task may have moved on to since (the native path may read the
+ * upstream sooner than the OpenAI form), as `forms-agree` allows the wrapper.
+ */
+function judgeNativeStatus(
+  ctx: Pick<RunContext, 'verdicts'>,
+  status: unknown,
+  state: CellState,
+  ev: Evidence,
+): void {
+  if (!lifecycle.states.values.includes(state as VideoStatus)) return;
+  const shown = state as VideoStatus;
+  const states = statesOf(status);
+  const agrees = states.some(
+    (s) => s === shown || (s !== 'unknown' && canTransition(lifecycle, shown, s)),
+  );
+  ctx.verdicts.expect(
+    CHECKS.nativeStatus,
+    agrees,
+    states.length === 0
+      ? `the native path says status ${JSON.stringify(status)}, not a native value (${NATIVE_VALUES.join(', ')})`
+      : `the native path says ${JSON.stringify(status)} (${states.join(' or ')}) for a task the OpenAI form shows ${shown}`,
+    ev,
+  );
+}
+
+/**
+ * The owner's native GET of a family task: it answers (not in the document's endpoint table: warns),
+ * in the upstream's shape, with a status the mapping ties to the task's state, naming only the public
+ * ID (§1). `credit` is the cell when the task stayed in its state while the probe ran.
+ */
+export function judgeNativeQuery(
+  ctx: RunContext,
+  exchange: Exchange,
+  taskId: string,
+  cell: Cell,
+  credit: Cell | undefined,
+): void {
+  const ev = evidenceOf(ctx.recorder, exchange, taskId, credit);
+  const answered = is2xx(exchange) && isJsonBody(exchange);
+  ctx.verdicts.expect(
+    CHECKS.nativeQuery,
+    answered,
+    `${describeCell(cell)} answered HTTP ${exchange.status}`,
+    ev,
+  );
+  if (!answered) return;
+  judgeNativeShape(ctx, exchange, 'getPluginTask', ev);
+  const body = exchange.json as { id?: unknown; status?: unknown };
+  // A status read while the task changed state is judged only where it was credited.
+  if (credit !== undefined) judgeNativeStatus(ctx, body.status, cell.state, ev);
+  judgeIdentifiers(ctx, exchange, taskId, ev);
+  ctx.verdicts.expect(
+    CHECKS.publicIdOnly,
+    body.id === taskId,
+    `the native path names the task ${JSON.stringify(body.id)}, not its public ID`,
+    ev,
+  );
+}

@@ -1,0 +1,111 @@
+import { serviceContract } from '../../src/spec/index.ts';
+import type { Exchange } from '../http-recorder.ts';
+import {
+  describeCell,
+  refusalStatuses,
+  rulesIn,
+  type Cell,
+  type CellRuleId,
+} from '../matrix/index.ts';
+import type { RunContext } from '../run-context.ts';
+import type { CheckDefinition, Evidence } from '../verdicts.ts';
+import { judgeable } from './answered.ts';
+import { judgeIdentifiers } from './body-rules.ts';
+import { CHECKS } from './definitions.ts';
+import { evidenceOf, is2xx, is4xx, isJsonBody } from './evidence.ts';
+
+const { validators } = serviceContract();
+
+type Judged = Pick<RunContext, 'recorder' | 'verdicts' | 'coverage' | 'limits'>;
+
+interface Refusal {
+  readonly ctx: Judged;
+  readonly exchange: Exchange;
+  readonly cell: Cell;
+  readonly ev: Evidence;
+  /** "… answered HTTP 200 (1520 bytes, video/mp4)". */
+  readonly answered: string;
+}
+
+const refused = (e: Exchange) => e.status >= 400;
+
+/** One refusal rule judged on one answer; the rule's own check and message. */
+const JUDGES: Partial<Record<CellRuleId, (r: Refusal) => void>> = {
+  'auth-required': (r) => expect(r, CHECKS.authRequired, is4xx(r.exchange)),
+  'owner-only': (r) =>
+    expect(
+      r,
+      r.cell.route === 'getVideoContent' ? CHECKS.ownerContent : CHECKS.ownerStatus,
+      refused(r.exchange),
+    ),
+  'unknown-task-error': (r) => expect(r, CHECKS.unknownTaskError, refused(r.exchange)),
+  'content-after-completion': (r) => expect(r, CHECKS.contentBeforeCompletion, refused(r.exchange)),
+  'content-json-errors': (r) =>
+    expect(r, CHECKS.contentJsonErrors, refused(r.exchange) && isJsonBody(r.exchange)),
+  'empty-prompt-invalid': (r) => expect(r, CHECKS.emptyPrompt, is4xx(r.exchange)),
+  'native-formats-not-mixed': (r) => expect(r, CHECKS.nativeMixed, is4xx(r.exchange)),
+  'error-envelope': (r) => {
+    if (!refused(r.exchange)) return;
+    if (r.cell.route !== 'getVideoContent') expect(r, CHECKS.errorJson, isJsonBody(r.exchange));
+    if (!isJsonBody(r.exchange)) return;
+    const schema = r.cell.route.endsWith('PluginTask') ? 'PluginErrorOrGateway' : 'ErrorBody';
+    const valid = validEnvelope(schema, r.exchange.json);
+    r.ctx.verdicts.expect(
+      CHECKS.errorEnvelope,
+      valid,
+      `${describeCell(r.cell)}: the error body has none of the gateway's envelopes`,
+      r.ev,
+    );
+  },
+  'error-status-code': (r) => {
+    if (!refused(r.exchange)) return;
+    const wanted = refusalStatuses(r.cell);
+    r.ctx.verdicts.expect(
+      CHECKS.errorStatusCode,
+      wanted.includes(r.exchange.status),
+      `${describeCell(r.cell)}: HTTP ${r.exchange.status} where the gateway answers ${wanted.join(' or ')}`,
+      r.ev,
+    );
+  },
+};
+
+function validEnvelope(schema: 'PluginErrorOrGateway' | 'ErrorBody', json: unknown): boolean {
+  if (validators.schema('ErrorBody').validateFull(json).valid) return true;
+  return (
+    schema === 'PluginErrorOrGateway' &&
+    validators.schema('PluginErrorBody').validateFull(json).valid
+  );
+}
+
+function expect(r: Refusal, check: CheckDefinition, ok: boolean): void {
+  r.ctx.verdicts.expect(check, ok, `${describeCell(r.cell)} ${r.answered}`, r.ev);
+}
+
+function answered(exchange: Exchange): string {
+  const kind = isJsonBody(exchange)
+    ? 'JSON'
+    : `${exchange.contentType || 'no content type'}, ${exchange.bytes} bytes`;
+  return `answered HTTP ${exchange.status} (${kind})${is2xx(exchange) ? ' instead of refusing' : ''}`;
+}
+
+/**
+ * Judges an answer in a cell where the service must refuse, by every refusal rule the matrix declares
+ * for that cell: the key (§5), ownership (§5), a missing task (§5, §4.4), unfinished content (§3 rule 2),
+ * JSON errors (§4.4), an empty prompt (§7), no other identifier in the body (§1), and the assumed
+ * envelope and status code. `attribute: false` judges without crediting the cell (the task may have
+ * changed state while the probe ran).
+ */
+export function judgeRefusal(
+  ctx: Judged,
+  exchange: Exchange,
+  cell: Cell,
+  options: { readonly taskId?: string | undefined; readonly attribute?: boolean } = {},
+): void {
+  if (!judgeable(ctx, exchange, cell)) return;
+  const attributed = options.attribute ?? true;
+  const ev = evidenceOf(ctx.recorder, exchange, options.taskId, attributed ? cell : undefined);
+  const refusal: Refusal = { ctx, exchange, cell, ev, answered: answered(exchange) };
+  for (const rule of rulesIn(cell)) JUDGES[rule]?.(refusal);
+  if (options.taskId !== undefined && rulesIn(cell).includes('public-id-only'))
+    judgeIdentifiers(ctx, exchange, options.taskId, ev);
+}

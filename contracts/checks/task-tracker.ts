@@ -1,0 +1,198 @@
+import { ApiError, RateLimitError, ServerError } from '../../src/client/errors.ts';
+import {
+  fromWrapperStatus,
+  serviceContract,
+  type VideoStatus,
+  type VideoTask,
+} from '../../src/spec/index.ts';
+import { keyOf, type Exchange } from '../http-recorder.ts';
+import {
+  routePath,
+  type Caller,
+  type Cell,
+  type RouteId,
+  type TaskState,
+} from '../matrix/index.ts';
+import type { RunContext } from '../run-context.ts';
+import { judgeable, judgeRateLimit } from './answered.ts';
+import { judgeContentIntegrity } from './content-integrity.ts';
+import { CHECKS } from './definitions.ts';
+import { judgeDownload } from './download.ts';
+import { evidenceOf, is2xx } from './evidence.ts';
+import { judgeNativeQuery } from './native.ts';
+import { judgeRefusal } from './refusal.ts';
+import type { Poll } from './sequence.ts';
+import type { LifecycleTask } from './submission.ts';
+import { judgeVideoObject, judgeWrapper, type VideoView, type WrapperView } from './task-object.ts';
+
+const { lifecycle } = serviceContract();
+const MAX_ATTEMPTS = 3;
+
+/** The client's error for a query the owner could not read: temporary (retried by the poller) or not. */
+function clientError(exchange: Exchange): ApiError {
+  if (exchange.status === 429) {
+    const seconds = Number(exchange.headers['retry-after']);
+    const retryAfterMs = Number.isFinite(seconds) ? seconds * 1000 : undefined;
+    return new RateLimitError(
+      'query rate limited',
+      429,
+      exchange.json,
+      undefined,
+      undefined,
+      retryAfterMs,
+    );
+  }
+  const temporary = exchange.status >= 500 || exchange.status === 0;
+  const Kind = temporary ? ServerError : ApiError;
+  return new Kind(
+    `query answered ${exchange.status}`,
+    exchange.status,
+    exchange.json,
+    undefined,
+    undefined,
+  );
+}
+
+/** The state a look shows: the OpenAI form's, or the wrapper's mapped back when the OpenAI form's is not documented. */
+function stateOf(video: VideoView | undefined, wrapper: Exchange): TaskState | undefined {
+  const status = video?.status;
+  if (lifecycle.states.values.includes(status as VideoStatus)) return status as VideoStatus;
+  const wrapped = (wrapper.json as WrapperView | undefined)?.data?.status;
+  return is2xx(wrapper) && typeof wrapped === 'string'
+    ? fromWrapperStatus(lifecycle, wrapped)
+    : undefined;
+}
+
+/**
+ * One task the run follows. Every look reads both query forms as the owner and judges them in the cell
+ * of the state they show; the first time the task shows a state, that state's probes run: every task
+ * route asked by every caller the run has (another user, no key, an invalid key), content asked by the
+ * owner, the native path when the task is the second family's. GET probes create nothing, so they are
+ * used generously. The probes are credited to the state only when a look right after them still shows
+ * it; otherwise they are judged without credit and run again the next time the state is seen.
+ */
+export class TaskTracker {
+  readonly polls: Poll[] = [];
+  readonly #probed = new Set<TaskState>();
+  /** Probe batches per state: a state that keeps slipping away is tried a few times only. */
+  readonly #attempts = new Map<TaskState, number>();
+
+  constructor(
+    readonly ctx: RunContext,
+    readonly taskId: string,
+    readonly task: LifecycleTask,
+  ) {}
+
+  /** One look by the owner. Throws the client's errors so the §8 poller retries or stops. */
+  async look(probe = true): Promise<VideoTask> {
+    const { recorder, verdicts: v } = this.ctx;
+    const { taskId } = this;
+    const videoExchange = await recorder.send('poll', 'GET', routePath('getVideo', taskId));
+    // A stopped run polls no more: not a temporary failure for the poller to wait out.
+    if (videoExchange.notSent === true)
+      throw new ApiError('the run stopped', 0, undefined, undefined, undefined);
+    if (videoExchange.status === 429) judgeRateLimit(this.ctx, videoExchange);
+    if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429)
+      throw clientError(videoExchange);
+    const wrapperPath = routePath('getVideoGeneration', taskId);
+    const wrapperExchange = await recorder.send('poll wrapper', 'GET', wrapperPath);
+    if (wrapperExchange.status === 429) judgeRateLimit(this.ctx, wrapperExchange);
+    const shown = is2xx(videoExchange) ? (videoExchange.json as VideoView | undefined) : undefined;
+    const state = stateOf(shown, wrapperExchange);
+    const cell = (route: RouteId): Cell | undefined =>
+      state === undefined ? undefined : { route, state, caller: 'owner' };
+    if (!is2xx(videoExchange)) {
+      const message = `the owner's own task answered HTTP ${videoExchange.status}`;
+      v.violation(CHECKS.publicIdOnly, message, evidenceOf(recorder, videoExchange, taskId));
+      throw clientError(videoExchange);
+    }
+    const video = judgeVideoObject(
+      this.ctx,
+      videoExchange,
+      { taskId, model: this.task.model },
+      'query',
+      cell('getVideo'),
+    );
+    const wrapperOk = is2xx(wrapperExchange);
+    if (wrapperOk)
+      judgeWrapper(this.ctx, wrapperExchange, taskId, video, cell('getVideoGeneration'));
+    else if (
+      wrapperExchange.status > 0 &&
+      wrapperExchange.status < 500 &&
+      wrapperExchange.status !== 429
+    )
+      v.violation(
+        CHECKS.publicIdOnly,
+        `the wrapper refused the owner's own task with HTTP ${wrapperExchange.status}`,
+        evidenceOf(recorder, wrapperExchange, taskId, cell('getVideoGeneration')),
+      );
+    this.polls.push({
+      video: video ?? {},
+      videoExchange,
+      wrapper: wrapperOk ? (wrapperExchange.json as WrapperView) : undefined,
+      wrapperExchange: wrapperOk ? wrapperExchange : undefined,
+      state,
+    });
+    if (probe && state !== undefined) await this.#probeIfNew(state);
+    return (video ?? {}) as VideoTask;
+  }
+
+  async #probeIfNew(state: TaskState): Promise<void> {
+    const attempts = this.#attempts.get(state) ?? 0;
+    if (this.#probed.has(state) || attempts >= MAX_ATTEMPTS) return;
+    this.#attempts.set(state, attempts + 1);
+    await this.#probeState(state);
+  }
+
+  async #probeState(state: TaskState): Promise<void> {
+    const { ctx, taskId } = this;
+    const native = this.task.route === 'createPluginTask';
+    const routes: RouteId[] = ['getVideo', 'getVideoGeneration', 'getVideoContent'];
+    if (native) routes.push('getPluginTask');
+    const callers: Caller[] = ['none', 'invalid'];
+    if (ctx.target.otherApiKey !== undefined) callers.push('other');
+    const cells: Cell[] = routes.flatMap((route) =>
+      callers.map((caller) => ({ route, state, caller })),
+    );
+    cells.push({ route: 'getVideoContent', state, caller: 'owner' });
+    if (native) cells.push({ route: 'getPluginTask', state, caller: 'owner' });
+    // All at once: the shorter the batch, the likelier the task is still in the state afterwards.
+    const sent = await Promise.all(
+      cells.map(async (cell) => {
+        const path = routePath(cell.route, taskId, ctx.native?.plugin);
+        const as = keyOf(cell.caller);
+        return { cell, exchange: await ctx.recorder.send(`${state} probe`, 'GET', path, { as }) };
+      }),
+    );
+    await this.look(false);
+    const confirmed = this.polls.at(-1)?.state === state;
+    for (const { exchange, cell } of sent) this.#judgeProbe(exchange, cell, confirmed);
+    if (confirmed) {
+      this.#probed.add(state);
+      if (state === 'completed') await judgeContentIntegrity(ctx, taskId);
+      return;
+    }
+    ctx.coverage.because(`the task left ${state} while its probes ran`, {
+      states: [state],
+      routes,
+      callers: [...callers, 'owner'],
+    });
+    // The look that found it gone shows where it went: probe that state at once.
+    const now = this.polls.at(-1)?.state;
+    if (now !== undefined) await this.#probeIfNew(now);
+  }
+
+  #judgeProbe(exchange: Exchange, cell: Cell, confirmed: boolean): void {
+    const { ctx, taskId } = this;
+    if (!judgeable(ctx, exchange, confirmed ? cell : undefined)) return;
+    const credit = confirmed ? cell : undefined;
+    if (cell.caller !== 'owner')
+      return judgeRefusal(ctx, exchange, cell, { taskId, attribute: confirmed });
+    if (cell.route === 'getPluginTask')
+      return judgeNativeQuery(ctx, exchange, taskId, cell, credit);
+    if (cell.state === 'completed') return judgeDownload(ctx, exchange, taskId, credit);
+    // Content served while the state was in doubt may be a task that completed meanwhile: inconclusive.
+    if (is2xx(exchange) && !confirmed) return;
+    judgeRefusal(ctx, exchange, cell, { taskId, attribute: confirmed });
+  }
+}

@@ -1,0 +1,81 @@
+import { renderCoverage } from './coverage-grid.ts';
+import type { ContractReport } from './report.ts';
+import type { CheckResult, Outcome } from './verdicts.ts';
+
+const MARK: Record<Outcome, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP' };
+const ORDER: Outcome[] = ['fail', 'warn', 'pass', 'skip'];
+
+function targetLine(report: ContractReport): string {
+  const t = report.target;
+  const extras = [
+    t.strict ? 'strict' : undefined,
+    t.failing === undefined ? undefined : 'a failing task',
+    t.family === undefined ? undefined : `native path of ${t.family.plugin} (${t.family.model})`,
+  ].filter(Boolean);
+  const more = extras.length === 0 ? '' : `, ${extras.join(', ')}`;
+  return `videotask contract — ${t.baseUrl} (key ${t.key}, model ${t.model}, tier ${t.tier}, budget ${t.budget}${more})`;
+}
+
+function checkLines(r: CheckResult): string[] {
+  const lines = [
+    `${MARK[r.outcome]}  ${r.id.padEnd(44)} ${r.basisText}${r.outcome === 'skip' ? ` — ${r.skipped}` : ''}`,
+  ];
+  if (r.outcome !== 'fail' && r.outcome !== 'warn') return lines;
+  for (const v of r.violations.slice(0, 3)) {
+    const e = v.evidence;
+    const status = e?.status === undefined ? undefined : `HTTP ${e.status}`;
+    const where = [e?.taskId, e?.request, status].filter(Boolean).join(' · ');
+    lines.push(`      ${v.message}${where === '' ? '' : ` [${where}]`}`);
+    if (e?.excerpt !== undefined) lines.push(`        ${e.excerpt}`);
+  }
+  if (r.violations.length > 3) lines.push(`      … ${r.violations.length - 3} more`);
+  return lines;
+}
+
+/** What the run cost: confirmed tasks, and submissions that may have created one (never "0 created" alone). */
+function costLines(report: ContractReport): { count: string; lines: string[] } {
+  const unconfirmed = report.unconfirmed;
+  const count =
+    unconfirmed.length === 0
+      ? `${report.tasksCreated} task(s) created`
+      : `${report.tasksCreated} task(s) created, ${unconfirmed.length} unconfirmed (may have created a task)`;
+  const lines = unconfirmed.map((u) => {
+    const service =
+      u.serviceRequestId === undefined ? '' : `, service request ID ${u.serviceRequestId}`;
+    return `unconfirmed  ${u.request}: ${u.answered} — may have created a task (X-Request-Id ${u.requestId}${service})`;
+  });
+  return { count, lines };
+}
+
+function resultLine(report: ContractReport): string {
+  if (!report.ok) return 'Result: the deployment breaks documented behaviour (see FAIL above).';
+  if (report.stopped !== undefined)
+    return `Result: the run stopped early (${report.stopped}); what it saw broke no documented rule, but it could not check the rest.`;
+  const unconfirmed =
+    report.unconfirmed.length === 0
+      ? ''
+      : ` ${report.unconfirmed.length} submission(s) unconfirmed: check them (above) before running again.`;
+  return `Result: the deployment follows the documented behaviour wherever the run looked (coverage above).${unconfirmed}`;
+}
+
+/** The readable summary: one line per check with its basis, details under failures and warnings, then the coverage. */
+export function renderSummary(report: ContractReport): string {
+  const sorted = [...report.results].sort(
+    (a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome) || a.id.localeCompare(b.id),
+  );
+  const c = report.counts;
+  const cost = costLines(report);
+  return [
+    targetLine(report),
+    ...sorted.flatMap(checkLines),
+    ...report.notes.map((note) => `note  ${note}`),
+    ...cost.lines,
+    ...(report.stopped === undefined ? [] : [`stopped  ${report.stopped}`]),
+    '',
+    ...renderCoverage(report.coverage),
+    '',
+    `${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped · ${cost.count} · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`,
+    report.coverage.line,
+    resultLine(report),
+  ].join('\n');
+}

@@ -1,0 +1,40 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { cellKey } from '../../contracts/matrix/index.ts';
+import { judgeDefect, MUTANTS, type Verdict } from './support/mutant-run.ts';
+import { printScore } from './support/score.ts';
+
+// The self-proof generated from the matrix (contracts/matrix): one mutant of the mock per (rule, cell),
+// breaking that rule in that cell only. The suite must fail on a check of that rule, attributed to that
+// cell. A survivor is a bug in the suite, never a reason to drop the mutant.
+const built = MUTANTS.map((m) => ({ ...m, defect: m.make() }));
+const live = built.flatMap((m) => ('equivalent' in m.defect ? [] : [{ ...m, defect: m.defect }]));
+const equivalent = built.flatMap((m) =>
+  'equivalent' in m.defect ? [`${m.rule}@${cellKey(m.cell)}: ${m.defect.equivalent}`] : [],
+);
+const verdicts: Verdict[] = [];
+const started = performance.now();
+
+describe('generated mutants', () => {
+  it('are proven equivalent only where x-lifecycle allows every answer', () => {
+    expect(equivalent).toEqual([
+      'legal-transition@getVideo/unknown/owner: x-lifecycle.transitions allows every next state from unknown, so no answer breaks the rule there',
+      'legal-transition@getVideo/queued/owner: x-lifecycle.transitions allows every next state from queued, so no answer breaks the rule there',
+    ]);
+  });
+
+  it.each(live.map((m) => [m.defect.name, m] as const))('%s is killed', async (_name, m) => {
+    const verdict = await judgeDefect(m.defect, m.cell);
+    verdicts.push(verdict);
+    expect(verdict.killed, `failures were: ${verdict.failures.join(' | ') || 'none'}`).toBe(true);
+  });
+});
+
+afterAll(() => {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  printScore(
+    'generated mutants',
+    verdicts,
+    live.length,
+    `, ${equivalent.length} equivalent; ${seconds} s`,
+  );
+});

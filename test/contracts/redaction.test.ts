@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Redactor } from '../../contracts/redaction.ts';
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const urlSafe = (text: string) => text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(2, '0');
+
+/** How a server may echo a key: each takes the key and the text around it (base64 encodes it all). */
+const ECHOES: Record<string, (key: string, before: string, after: string) => string> = {
+  'as is': (k, a, b) => a + k + b,
+  'upper-cased': (k, a, b) => a + k.toUpperCase() + b,
+  'lower-cased': (k, a, b) => a + k.toLowerCase() + b,
+  encodeURIComponent: (k, a, b) => a + encodeURIComponent(k) + b,
+  'form-encoded': (k, a, b) => a + new URLSearchParams({ k }).toString().slice(2) + b,
+  'every byte percent-encoded, upper hex': (k, a, b) =>
+    a + [...k].map((c) => `%${hex(c).toUpperCase()}`).join('') + b,
+  'percent-encoded twice': (k, a, b) => a + encodeURIComponent(encodeURIComponent(k)) + b,
+  'inside a JSON string': (k, a, b) => a + JSON.stringify(k).slice(1, -1) + b,
+  'JSON \\u escapes': (k, a, b) => a + [...k].map((c) => `\\u00${hex(c)}`).join('') + b,
+  'JSON, then URL-encoded': (k, a, b) => a + encodeURIComponent(JSON.stringify(k)) + b,
+  base64: (k, a, b) => b64(a + k + b),
+  'base64, URL-safe, unpadded': (k, a, b) => urlSafe(b64(a + k + b)),
+  'base64 of the upper-cased key': (k, a, b) => b64(a + k.toUpperCase() + b),
+};
+
+/** The forms a key must never be found in after redaction (compared case-insensitively). */
+const FORBIDDEN = (k: string) => [
+  k,
+  encodeURIComponent(k),
+  JSON.stringify(k).slice(1, -1),
+  b64(k).replace(/=+$/, '').slice(0, -4), // the part of the key's base64 that its own bytes decide
+];
+
+const printableAscii = fc.string({
+  unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  minLength: 12,
+  maxLength: 48,
+});
+const keys = fc.oneof(
+  printableAscii,
+  printableAscii.map((k) => `sk-${k}`),
+);
+const around = fc.string({ maxLength: 12 });
+
+describe('the redaction of every contract output', () => {
+  it.each(Object.entries(ECHOES))(
+    'masks a key echoed %s, whatever the key and the text around it',
+    (_name, echo) => {
+      fc.assert(
+        fc.property(keys, around, around, (key, before, after) => {
+          const redacted = new Redactor([key]).redact(`seen: ${echo(key, before, after)} (end)`);
+          const lower = redacted.toLowerCase();
+          for (const form of FORBIDDEN(key)) expect(lower).not.toContain(form.toLowerCase());
+        }),
+        { numRuns: 80 },
+      );
+    },
+  );
+
+  it('shows the mask instead, and leaves text without a key alone', () => {
+    const redactor = new Redactor(['sk-Secret+Key/9f8e7d6c5b4a']);
+    expect(redactor.redact('key sk-SECRET%2bKEY%2f9f8e7d6c5b4a here')).toBe('key sk-…5b4a here');
+    expect(redactor.redact('nothing secret: task_abc, 200 OK')).toBe(
+      'nothing secret: task_abc, 200 OK',
+    );
+  });
+
+  it('masks bearer tokens and the user information of URLs, whoever they belong to', () => {
+    const redactor = new Redactor([]);
+    expect(redactor.redact('Authorization: Bearer sk-unknown-0123456789')).toBe(
+      'Authorization: Bearer sk-…6789',
+    );
+    expect(redactor.redact('redirected to https://qa:TopSecretPw@cdn.example/v.mp4')).toBe(
+      'redirected to https://…@cdn.example/v.mp4',
+    );
+  });
+
+  it('keeps a report JSON-readable', () => {
+    const redactor = new Redactor(['sk-Secret"Key\\9f8e7d6c']);
+    const report = {
+      excerpt: 'echo sk-Secret"Key\\9f8e7d6c',
+      nested: [{ url: 'sk-Secret%22Key%5C9f8e7d6c' }],
+    };
+    expect(redactor.redactDeep(report)).toEqual({
+      excerpt: 'echo sk-…7d6c',
+      nested: [{ url: 'sk-…7d6c' }],
+    });
+  });
+
+  it('shows control characters as escapes on a terminal', () => {
+    expect(new Redactor([]).forTerminal('task_\u001b[2J')).toBe('task_\\u001b[2J');
+  });
+});

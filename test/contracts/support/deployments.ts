@@ -1,0 +1,77 @@
+import type { Defect, DefectContext } from '../../../mocks/defects/defect.ts';
+import { bareRateLimit } from '../../../mocks/defects/mutants/refusal-mutations.ts';
+import { errorResponse } from '../../../mocks/core/errors.ts';
+import { withHeader } from '../../../mocks/defects/support.ts';
+
+const SUBMISSIONS = new Set(['createVideoGeneration', 'createVideo', 'createPluginTask']);
+
+/**
+ * Deployments the contract tests play that are not named defects: they break no rule by themselves,
+ * or no scripted session can show them alone. First, those that put the budget to the test (issue 14
+ * item 10): each creates the task a submission asks for, then leaves the suite unable to confirm it
+ * (§7 names both cases).
+ */
+export const CREATED_THEN_500: Defect = {
+  name: 'created-then-500',
+  description: 'creates the task, then answers the submission 500',
+  breaks: [],
+  after: (_request, response, { operationId }) =>
+    operationId !== undefined && SUBMISSIONS.has(operationId) && response.status === 200
+      ? errorResponse('internal_error', { problem: 'the upstream answer could not be read' })
+      : response,
+};
+
+/** `lost-answer[:SECONDS]` on every submission: the task is created, its answer dropped (or held). */
+export function lostAnswer(seconds?: number): Defect {
+  const scenario = seconds === undefined ? 'lost-answer' : `lost-answer:${seconds}`;
+  return {
+    name: 'lost-answer',
+    description: `creates the task, then loses the answer (${scenario})`,
+    breaks: [],
+    before: (request, { operationId }) =>
+      operationId !== undefined && SUBMISSIONS.has(operationId)
+        ? withHeader(request, 'x-mock-scenario', scenario)
+        : request,
+  };
+}
+
+/** A 200 whose body names no task (here: not JSON at all), after creating it. */
+export const CREATED_THEN_UNREADABLE: Defect = {
+  name: 'created-then-unreadable',
+  description: 'creates the task, then answers 200 with a body that names no task',
+  breaks: [],
+  after: (_request, response, { operationId }) =>
+    operationId !== undefined && SUBMISSIONS.has(operationId) && response.status === 200
+      ? { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>accepted</html>' }
+      : response,
+};
+
+const submission = ({ operationId }: DefectContext) =>
+  operationId !== undefined && SUBMISSIONS.has(operationId);
+
+/** Every submission refused 429 without `Retry-After`, as the gateway passes an upstream's 429 through. */
+export const UPSTREAM_429_NO_RETRY_AFTER: Defect = {
+  name: 'upstream-429-no-retry-after',
+  description: 'refuses every submission with a 429 that carries no Retry-After',
+  breaks: ['rate-limit-retry-after'],
+  before: (request, context) =>
+    submission(context) ? bareRateLimit.before!(request, context) : request,
+  after: (request, response, context) =>
+    submission(context) ? bareRateLimit.after!(request, response, context) : response,
+};
+
+/** The content route of a mid-2026 gateway: no HEAD (405), Range ignored (reference-gateway-facts.md). */
+export const OLDER_CONTENT_ROUTE: Defect = {
+  name: 'older-content-route',
+  description: 'answers no HEAD (405) and ignores Range',
+  breaks: [],
+  before: (request, { operationId }) => {
+    if (operationId !== 'getVideoContent') return request;
+    const { range: _range, ...headers } = request.headers;
+    return { ...request, headers };
+  },
+  after: (request, response, { operationId }) =>
+    operationId === 'getVideoContent' && request.method === 'HEAD'
+      ? { status: 405, headers: { allow: 'GET' } }
+      : response,
+};

@@ -1,0 +1,65 @@
+import { runContract, type ContractReport, type ContractTarget } from '../../../contracts/index.ts';
+import { createMockService, type MockOptions, type MockService } from '../../../mocks/index.ts';
+import { coreFetch } from './core-fetch.ts';
+import { VirtualClock } from './virtual-clock.ts';
+
+/**
+ * §8's schedule in simulated time, starting at 1 s instead of 5 s so that every phase of a mock task
+ * is seen (unknown 0.5–2.5 s in the observed profile, queued 2–8 s, running 20–60 s); its 30 s ceiling
+ * is also how long after the end the suite looks again.
+ */
+export const VIRTUAL_POLL = {
+  initialMs: 1_000,
+  factor: 1.5,
+  maxMs: 30_000,
+  timeoutMs: 15 * 60_000,
+  maxAttempts: 60,
+};
+
+/** The target every in-process run starts from: alice and bob, the default model, two tasks. */
+export const BASE_TARGET: ContractTarget = {
+  baseUrl: 'http://contract.test',
+  apiKey: 'sk-mock-alice',
+  otherApiKey: 'sk-mock-bob',
+  model: 'video-pro-v1',
+  tier: 'lifecycle',
+  budget: 2,
+  strict: false,
+  poll: VIRTUAL_POLL,
+  // An in-process answer cannot hang; no timer per request.
+  requestTimeoutMs: Number.POSITIVE_INFINITY,
+};
+
+/**
+ * The configuration that observes every cell of the matrix: the gateway's habits (a task says `unknown`
+ * first), a task the operator expects to fail (`[mock:fail]`), and the second family bound with its
+ * native path named (the vip key may use it). The self-proof runs every mutant against it.
+ */
+export const FULL_MOCK: MockOptions = { profile: 'observed', familyBound: true };
+export const FULL_TARGET: Partial<ContractTarget> = {
+  apiKey: 'sk-mock-vip',
+  failing: { prompt: 'videotask contract check [mock:fail]' },
+  family: { model: 'alt-video-v2', plugin: 'alt-video' },
+  budget: 5,
+};
+
+/**
+ * Runs the contract suite against a fresh mock in-process: its core answers through `coreFetch`, and
+ * a virtual clock moves the mock's manual clock whenever the run waits. Deterministic for one seed.
+ */
+export async function checkInProcess(
+  mock: MockOptions = {},
+  target: Partial<ContractTarget> = {},
+): Promise<{ report: ContractReport; service: MockService }> {
+  const service = createMockService({
+    clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
+    seed: 'self-proof',
+    ...mock,
+  });
+  const clock = new VirtualClock(service.clock);
+  const report = await runContract(
+    { ...BASE_TARGET, ...target },
+    { fetch: clock.track(coreFetch(service)), clock },
+  );
+  return { report, service };
+}
