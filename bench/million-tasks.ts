@@ -1,17 +1,25 @@
 /**
  * 1,000,000 resident tasks: lookup by ID and submission must cost the same at 1k and at 1M tasks, and
  * memory must stay under 1 KB per task. Drives the service core in-process (the path both hosts call).
+ * With `--state`, the service keeps a state file too, and the run ends with a compaction of it (the
+ * longest the event loop waited meanwhile: how long the server paused) and a restart (time to read it).
  *
- *   node --expose-gc --import tsx bench/million-tasks.ts [--tasks 1000000] [--ops 20000]
+ *   node --expose-gc --import tsx bench/million-tasks.ts [--tasks 1000000] [--ops 20000] [--state]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { DEFAULT_CACHE_SIZE } from '../mocks/core/task-lookup.ts';
 import { createMockService } from '../mocks/index.ts';
+import { fixed } from './lib/report.ts';
 
 const { values } = parseArgs({
   options: {
     tasks: { type: 'string', default: '1000000' },
     ops: { type: 'string', default: '20000' },
+    state: { type: 'boolean', default: false },
   },
 });
 const TOTAL = Number(values.tasks);
@@ -20,10 +28,15 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined)
   throw new Error('Run with node --expose-gc --import tsx bench/million-tasks.ts');
 
-const service = createMockService({
-  clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
+const stateDir = values.state ? mkdtempSync(join(tmpdir(), 'videotask-million-')) : undefined;
+const stateFile = stateDir === undefined ? undefined : join(stateDir, 'mock.state');
+const options = {
+  clock: { mode: 'manual' as const, start: Date.UTC(2026, 10, 22) },
   seed: 'bench',
-});
+  secret: 'bench',
+  stateFile,
+};
+const service = createMockService(options);
 const encoder = new TextEncoder();
 const submitBody = encoder.encode(
   JSON.stringify({
@@ -85,8 +98,13 @@ function phase(count: number) {
   fillTo(count);
   let i = 0;
   const lookupUs = measure(() => lookup(ids[(i = (i * 7919 + 1) % ids.length)]!));
+  // Each ID once, oldest first: with more tasks than the cache of decoded IDs and the lookups made
+  // together, none is in it (a full decode and check each).
+  let next = 0;
+  const uncachedUs =
+    ids.length >= OPS + DEFAULT_CACHE_SIZE ? measure(() => lookup(ids[next++]!)) : Number.NaN;
   const submitUs = measure(() => void submit());
-  return { tasks: count, lookupUs, submitUs };
+  return { tasks: count, lookupUs, uncachedUs, submitUs };
 }
 
 const base = heapMiB();
@@ -99,6 +117,25 @@ const heap = heapMiB();
 const large = phase(TOTAL);
 const bytesPerTask = ((heap - base) * 2 ** 20) / service.store.size;
 
+/** The state file's compaction (the longest event-loop wait during it) and a restart on it. */
+async function stateFigures() {
+  if (service.stateFile === undefined) return undefined;
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const compactStarted = Date.now();
+  await service.stateFile.compact();
+  const compactSeconds = (Date.now() - compactStarted) / 1000;
+  delay.disable();
+  service.stateFile.close();
+  const restartStarted = Date.now();
+  const restarted = createMockService(options);
+  const restartSeconds = (Date.now() - restartStarted) / 1000;
+  restarted.stateFile?.close();
+  rmSync(stateDir!, { recursive: true, force: true });
+  return { compactSeconds, longestPauseMs: delay.max / 1e6, restartSeconds };
+}
+
+const state = await stateFigures();
 const result = {
   benchmark: 'million-tasks',
   date: new Date().toISOString(),
@@ -117,19 +154,25 @@ const result = {
     submit100kTo1M: large.submitUs / middle.submitUs,
   },
   targets: { bytesPerTaskAtMost: 1024, met: bytesPerTask <= 1024 },
+  ...(state === undefined ? {} : { stateFile: state }),
 };
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(
-  new URL('./results/million-tasks.json', import.meta.url),
+  new URL(`./results/million-tasks${values.state ? '-state' : ''}.json`, import.meta.url),
   `${JSON.stringify(result, null, 2)}\n`,
 );
 console.log(
   `tasks resident        ${result.tasks.toLocaleString('en')} (filled in ${fillSeconds.toFixed(1)} s)`,
 );
 console.log(`memory                ${result.bytesPerTask} bytes per task (target ≤ 1024)`);
-const row = (name: string, key: 'lookupUs' | 'submitUs') =>
+const row = (name: string, key: 'lookupUs' | 'uncachedUs' | 'submitUs') =>
   console.log(
-    `${name.padEnd(22)}${small[key].toFixed(2)} µs at 1k, ${middle[key].toFixed(2)} µs at 100k, ${large[key].toFixed(2)} µs at ${(TOTAL / 1e6).toFixed(1)}M (1M/1k ×${(large[key] / small[key]).toFixed(2)}, 1M/100k ×${(large[key] / middle[key]).toFixed(2)})`,
+    `${name.padEnd(22)}${fixed(small[key], 2)} µs at 1k, ${fixed(middle[key], 2)} µs at 100k, ${fixed(large[key], 2)} µs at ${(TOTAL / 1e6).toFixed(1)}M (1M/1k ×${fixed(large[key] / small[key], 2)}, 1M/100k ×${fixed(large[key] / middle[key], 2)})`,
   );
 row('lookup GET /v1/videos', 'lookupUs');
+row('  of an uncached ID', 'uncachedUs');
 row('submission', 'submitUs');
+if (state !== undefined)
+  console.log(
+    `state file            compaction ${state.compactSeconds.toFixed(1)} s, longest pause meanwhile ${state.longestPauseMs.toFixed(0)} ms; restart ${state.restartSeconds.toFixed(1)} s`,
+  );

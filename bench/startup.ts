@@ -39,7 +39,7 @@ interface Run {
   problem?: string;
 }
 
-function timeoutPromise(ms: number): { promise: Promise<'timeout'>; cancel(): void } {
+function timeoutPromise(ms: number): { promise: Promise<'timeout'>; cancel: () => void } {
   let timer: NodeJS.Timeout | undefined;
   const promise = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), ms);

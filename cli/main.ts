@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { commands } from './commands.ts';
 import { UsageError } from './usage-error.ts';
 
-const version = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+/** The package root is one folder up from cli/main.ts in the sources, two up from dist/cli/main.js. */
+const PACKAGE_JSON = new URL(
+  import.meta.url.endsWith('.ts') ? '../package.json' : '../../package.json',
+  import.meta.url,
+);
+const version = (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string }).version;
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,6 +1,9 @@
+import { printable } from '../src/client/printable.ts';
+
 /**
  * Progress for a person: one line rewritten in place on a terminal, plain lines otherwise (logs, CI),
- * where only changes are printed.
+ * where only changes are printed. The text's own control characters are shown, never acted on
+ * (it holds what a server sent: task IDs, statuses, messages).
  */
 export class ProgressLine {
   readonly #tty: boolean;
@@ -10,7 +13,8 @@ export class ProgressLine {
     this.#tty = stream.isTTY === true;
   }
 
-  update(text: string): void {
+  update(raw: string): void {
+    const text = printable(raw);
     if (text === this.#last) return;
     this.#last = text;
     if (this.#tty) this.stream.write(`\r\x1b[2K${text}`);

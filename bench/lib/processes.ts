@@ -144,6 +144,17 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
+/** CPU seconds used by this process's children that have exited (cutime + cstime), from /proc. */
+export function exitedChildrenCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[13]) + Number(rest[14])) / clockTicks;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Jiffies since boot, all cores: idle (idle + iowait) and total; undefined without /proc/stat. */
 export function cpuTimes(): { idle: number; total: number } | undefined {
   try {

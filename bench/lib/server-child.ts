@@ -1,12 +1,9 @@
-// Entry point of the server child processes of bench/http-throughput.ts (forked with tsx's loader).
-//   server-child.ts bare <base64 body> <content-type> [spin µs]
-//                    a bare node:http server answering one fixed body (optionally after busy-waiting
-//                    `spin` µs per request: a calibration of what a little work per request costs)
-//   server-child.ts mock <seed>                          the mock, through startMockServer
+// Entry point of the bare server child of bench/http-throughput.ts (forked with tsx's loader):
+//   server-child.ts bare <base64 body> <headers as JSON>
+// a bare node:http server answering one fixed answer to every request: the ceiling for any Node server.
 // Reports { type: 'ready', url } over IPC, stops on { type: 'stop' } or when the parent goes away.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadMock } from './mock-api.ts';
 
 export type ChildMessage = { type: 'ready'; url: string } | { type: 'error'; message: string };
 export type ParentMessage = { type: 'stop' };
@@ -19,19 +16,14 @@ function send(message: ChildMessage): void {
 
 async function startBare(
   bodyBase64: string,
-  contentType: string,
-  spinUs: number,
+  headersJson: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const body = Buffer.from(bodyBase64, 'base64');
-  const headers = { 'content-type': contentType, 'content-length': String(body.byteLength) };
-  const spinMs = spinUs / 1000;
+  const headers = {
+    ...(JSON.parse(headersJson) as Record<string, string>),
+    'content-length': String(body.byteLength),
+  };
   const server: Server = createServer((_req, res) => {
-    if (spinMs > 0) {
-      const until = performance.now() + spinMs;
-      while (performance.now() < until) {
-        // busy-wait: stands for `spinUs` of handler work
-      }
-    }
     res.writeHead(200, headers);
     res.end(body);
   });
@@ -54,11 +46,8 @@ async function main(): Promise<void> {
   const [mode, ...args] = process.argv.slice(2);
   let running: { url: string; close(): Promise<void> };
   if (mode === 'bare') {
-    const [bodyBase64 = '', contentType = 'application/json', spin = '0'] = args;
-    running = await startBare(bodyBase64, contentType, Number(spin) || 0);
-  } else if (mode === 'mock') {
-    const { startMockServer } = await loadMock();
-    running = await startMockServer({ port: 0, host, seed: Number(args[0] ?? '1') });
+    const [bodyBase64 = '', headersJson = '{}'] = args;
+    running = await startBare(bodyBase64, headersJson);
   } else {
     throw new Error(`unknown mode ${String(mode)}`);
   }

@@ -1,5 +1,5 @@
 import {
-  DOCUMENTED_POLL,
+  Redactor,
   renderSummary,
   runContract,
   TargetError,
@@ -8,31 +8,56 @@ import {
 } from '../../contracts/index.ts';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { Command } from '../commands.ts';
-import { dropUndefined, numberOption, parseFlags, secondsOption } from '../options.ts';
+import { parseFlags } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
+import {
+  baseUrlOption,
+  budgetOption,
+  exitStatus,
+  failingTask,
+  familyTarget,
+  pollOption,
+  requestTimeoutOption,
+} from './contract-target.ts';
 
 const HELP = `Usage: videotask contract [options]
 
 Checks a deployment against the documented behaviour of the video task service. A check resting on what
 the document states fails the run; one resting on an assumption (where the document says "not shown")
-only warns, unless --strict. Without --base-url it starts the mock and checks that.
+only warns, unless --strict. Every route is asked in every task state the run sees, by the owner,
+another user, no key and an invalid key; the report says which of those cells it observed and why not
+the others. Without --base-url it starts the mock and checks that.
 
 Options (each also from the environment variable in brackets):
   --base-url URL        the deployment [VIDEOTASK_BASE_URL]
   --api-key KEY         its API key [VIDEOTASK_API_KEY]
   --other-api-key KEY   a second user's key, for the ownership checks (§5) [VIDEOTASK_OTHER_API_KEY]
   --model M             the model the tasks use (default video-pro-v1) [VIDEOTASK_MODEL]
+  --failing-model M     a model the deployment fails: one extra task, so the failed state is
+                        observed (§7) [VIDEOTASK_FAILING_MODEL]
+  --failing-prompt TEXT a prompt the deployment fails (with --model, or --failing-model)
+                        [VIDEOTASK_FAILING_PROMPT]
+  --family-model M      a second-family model the key may use, and
+  --plugin NAME         the task plugin declaring /{plugin}/api/v3/contents/generations/tasks:
+                        the native path is checked too (§4.5) [VIDEOTASK_FAMILY_MODEL, VIDEOTASK_PLUGIN]
   --tier T              free: creates no task; lifecycle (default): creates at most --budget [VIDEOTASK_TIER]
-  --budget N            most tasks the run may create (default 2) [VIDEOTASK_BUDGET]
+  --budget N            most tasks the run may create (default: 2, +1 with a failing model or prompt,
+                        +1 with a family model, +1 more with both and a failing prompt) [VIDEOTASK_BUDGET]
   --strict              assumption-based checks fail instead of warn [VIDEOTASK_STRICT=1]
   --report-dir DIR      write contract-report.json and contract-junit.xml there [VIDEOTASK_REPORT_DIR]
   --poll-initial S      first polling interval in seconds (default 5, §8)
   --poll-factor F       interval growth (default 1.5, §8)
   --poll-max S          interval ceiling in seconds (default 30, §8)
-  --timeout S           total seconds allowed per task (default 900)
+  --timeout S           total seconds allowed per task (default 900); the whole run ends at most
+                        60 s after it
+  --request-timeout S   seconds one request may take (default 30) [VIDEOTASK_REQUEST_TIMEOUT]
   -h, --help            show this help
 
-Exit status: 0 no documented check failed; 1 one did; 2 bad usage or the target cannot be checked.`;
+A target that stops answering (3 requests in a row without an answer) or a run past its deadline
+stops the run early: what it could not ask is reported as not observed, with that reason.
+
+Exit status: 0 no documented check failed; 1 one did; 2 bad usage, or the target could not be checked
+(unreachable, the key refused, or it stopped answering before the run was done).`;
 
 export const contractCommand: Command = {
   name: 'contract',
@@ -44,69 +69,52 @@ export const contractCommand: Command = {
     }
     const env = process.env;
     const baseUrl = values['base-url'] ?? env['VIDEOTASK_BASE_URL'];
+    const bundled = baseUrl === undefined;
     const tier = values.tier ?? env['VIDEOTASK_TIER'] ?? 'lifecycle';
     if (tier !== 'free' && tier !== 'lifecycle')
       throw new UsageError(`--tier must be free or lifecycle, got "${tier}"`);
-    const budget =
-      numberOption('--budget', values.budget ?? env['VIDEOTASK_BUDGET'], {
-        integer: true,
-        min: 0,
-        max: 100,
-      }) ?? 2;
-    let apiKey = values['api-key'] ?? env['VIDEOTASK_API_KEY'];
-    let otherApiKey = values['other-api-key'] ?? env['VIDEOTASK_OTHER_API_KEY'];
-    let mock: Awaited<ReturnType<typeof startMockServer>> | undefined;
-    // Against the bundled mock, a fast clock and a fast schedule keep the run short.
-    const pollDefaults = baseUrl === undefined ? { initialMs: 100, factor: 1.5, maxMs: 500 } : {};
-    if (baseUrl !== undefined) {
-      try {
-        const url = new URL(baseUrl);
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
-      } catch {
-        throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
-      }
-      if (apiKey === undefined || apiKey === '')
-        throw new UsageError('--api-key (or VIDEOTASK_API_KEY) is required with --base-url');
-    }
-    const poll = {
-      ...DOCUMENTED_POLL,
-      ...pollDefaults,
-      ...dropUndefined({
-        initialMs: secondsOption('--poll-initial', values['poll-initial']),
-        maxMs: secondsOption('--poll-max', values['poll-max']),
-        timeoutMs: secondsOption('--timeout', values.timeout),
-        factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }),
-      }),
-    };
-    if (baseUrl === undefined) {
-      mock = await startMockServer({ port: 0, speed: 100 });
-      apiKey ??= 'sk-mock-alice';
-      otherApiKey ??= 'sk-mock-bob';
-      console.error(`no --base-url: checking the bundled mock at ${mock.url}`);
-    }
-    const target: ContractTarget = {
-      baseUrl: (baseUrl ?? mock!.url).replace(/\/+$/, ''),
-      apiKey: apiKey!,
-      otherApiKey,
+    const apiKey = values['api-key'] ?? env['VIDEOTASK_API_KEY'];
+    const checkedUrl = bundled ? undefined : baseUrlOption(baseUrl, apiKey);
+    const failing = failingTask(values, bundled);
+    const family = familyTarget(values);
+    const settings = {
       model: values.model ?? env['VIDEOTASK_MODEL'] ?? 'video-pro-v1',
       tier,
-      budget,
+      budget: budgetOption(values, { failing, family }),
       strict: values.strict === true || env['VIDEOTASK_STRICT'] === '1',
-      poll,
-      requestTimeoutMs: 30_000,
+      poll: pollOption(values, bundled),
+      requestTimeoutMs: requestTimeoutOption(values),
+      failing,
+      family,
+    } as const;
+    const mock = bundled ? await startMockServer({ port: 0, speed: 25 }) : undefined;
+    if (mock !== undefined)
+      console.error(`no --base-url: checking the bundled mock at ${mock.url}`);
+    const target: ContractTarget = {
+      ...settings,
+      baseUrl: checkedUrl ?? mock!.url.replace(/\/+$/, ''),
+      apiKey: apiKey ?? 'sk-mock-alice',
+      otherApiKey:
+        values['other-api-key'] ??
+        env['VIDEOTASK_OTHER_API_KEY'] ??
+        (bundled ? 'sk-mock-bob' : undefined),
     };
+    // Every line this command prints, and both reports, go through this one redaction.
+    const redactor = new Redactor([target.apiKey, target.otherApiKey]);
+    const out = (text: string) => console.log(redactor.forTerminal(text));
+    const err = (text: string) => console.error(redactor.forTerminal(text));
     try {
-      const report = await runContract(target, {
-        onProgress: (line) => console.error(`  … ${line}`),
-      });
-      console.log(renderSummary(report));
+      const report = await runContract(target, { onProgress: (line) => err(`  … ${line}`) });
+      out(renderSummary(report));
       const reportDir = values['report-dir'] ?? env['VIDEOTASK_REPORT_DIR'];
       if (reportDir !== undefined)
-        for (const file of writeReports(report, reportDir)) console.log(`wrote ${file}`);
-      return report.ok ? 0 : 1;
+        for (const file of writeReports(report, reportDir, redactor)) out(`wrote ${file}`);
+      const status = exitStatus(report);
+      if (status.why !== undefined) err(`videotask contract: ${status.why}`);
+      return status.code;
     } catch (error) {
       if (error instanceof TargetError) {
-        console.error(`videotask contract: ${error.message}`);
+        err(`videotask contract: ${error.message}`);
         return 2;
       }
       throw error;
@@ -122,6 +130,10 @@ function parse(argv: readonly string[]) {
     'api-key': { type: 'string' },
     'other-api-key': { type: 'string' },
     model: { type: 'string' },
+    'failing-model': { type: 'string' },
+    'failing-prompt': { type: 'string' },
+    'family-model': { type: 'string' },
+    plugin: { type: 'string' },
     tier: { type: 'string' },
     budget: { type: 'string' },
     strict: { type: 'boolean' },
@@ -130,5 +142,6 @@ function parse(argv: readonly string[]) {
     'poll-factor': { type: 'string' },
     'poll-max': { type: 'string' },
     timeout: { type: 'string' },
+    'request-timeout': { type: 'string' },
   });
 }

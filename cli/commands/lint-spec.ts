@@ -1,9 +1,9 @@
+import { checkExtensions } from '../../src/spec/index.ts';
 import {
   CONTROL_SPEC_PATH,
   SERVICE_SPEC_PATH,
   loadSpecFile,
-  readLifecycle,
-} from '../../src/spec/index.ts';
+} from '../../src/spec/load-spec-file.ts';
 import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
 
@@ -22,7 +22,7 @@ export const lintSpecCommand: Command = {
     for (const file of files) {
       try {
         const doc = await loadSpecFile(file);
-        if (doc['x-lifecycle'] !== undefined) readLifecycle(doc);
+        checkExtensions(doc);
         console.log(`ok ${file}`);
       } catch (error) {
         failed++;

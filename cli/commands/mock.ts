@@ -1,18 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
-import { createMockService, type MockService } from '../../mocks/core/service.ts';
-import { StateFileError } from '../../mocks/core/state-file.ts';
-import {
-  BUILT_IN_TOKENS,
-  maskKey,
-  tokensFromConfig,
-  type MockToken,
-} from '../../mocks/core/tokens.ts';
+import { createMockService, type MockService } from '../../mocks/node/create-mock-service.ts';
+import { StateFileError } from '../../mocks/node/state-file.ts';
+import { tokensFromConfig } from '../../mocks/core/tokens.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
+import { mockBanner } from '../mock-banner.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
 import type { Command } from '../commands.ts';
 import { UsageError } from '../usage-error.ts';
+import { readSecret } from '../secret-option.ts';
 import { numberOption, parseFlags } from '../options.ts';
+import { ADMIN_TOKEN_ENV, adminTokenFrom } from '../admin-token.ts';
 
 const HELP = `Usage: videotask mock [options]
 
@@ -22,7 +20,10 @@ Options:
   --port N              port to listen on (default 4010; 0 picks a free one)
   --host ADDR           address to bind (default 127.0.0.1)
   --speed N             run the clock N times faster than real time (default 1)
-  --seed N              make task IDs and plans reproducible (default: random, printed)
+  --seed N              make plans reproducible (default: random, printed); IDs too, with the same secret
+  --secret-file FILE    the deployment's secret (task IDs, signed URLs): replicas with the same one answer
+                        each other's tasks [VIDEOTASK_MOCK_SECRET]; default: random (kept in --state FILE)
+  --secret S            the same on the command line (visible to other local users: prefer the above)
   --config FILE         JSON with extra API keys: {"tokens": [{"key", "user", "group", "models", "quota"}], "replaceBuiltIn": false}
   --content-redirect    answer /content with a 302 to the temporary address instead of streaming
   --failure-rate P      probability in [0, 1] that a task fails (default 0)
@@ -33,10 +34,17 @@ Options:
   --family-bound        start with the second family bound to its plugin channel (type 61)
   --defect NAME         play a deliberately broken deployment (repeatable; see --list-defects)
   --list-defects        print each defect's name and what it breaks, one per line, and exit
-  --admin-token TOKEN   require this bearer token on the control API (/__mock/), reachable from anywhere
-  --state FILE          keep tasks, clock position and second-family binding in FILE across restarts
-                        (created if missing; changes written every second; compacted on SIGINT/SIGTERM)
+  --admin-token-file F  require the bearer token on F's first line on the control API (/__mock/),
+                        which is then reachable from anywhere (also: ${ADMIN_TOKEN_ENV}=TOKEN,
+                        or --admin-token TOKEN, which every user of the machine sees in ps)
+  --max-connections N   connections open at once, in all (default 10,000, or the descriptor limit
+                        less 256); beyond it new ones are closed and a line says so, once per burst
+  --max-connections-per-address N   the same from one address (default 1,000)
+  --state FILE          keep the secret, clock, binding, forced outcomes and listing in FILE across any
+                        restart, kill -9 included (created if missing; locked while in use)
   -h, --help            show this help`;
+
+const POSITIVE = { integer: true, min: 1 } as const;
 
 export const mockCommand: Command = {
   name: 'mock',
@@ -52,6 +60,14 @@ export const mockCommand: Command = {
     const failureRate =
       numberOption('--failure-rate', values['failure-rate'], { min: 0, max: 1 }) ?? 0;
     const ttl = numberOption('--artifact-ttl', values['artifact-ttl'], { min: 1 });
+    const limits = {
+      maxConnections: numberOption('--max-connections', values['max-connections'], POSITIVE),
+      maxConnectionsPerAddress: numberOption(
+        '--max-connections-per-address',
+        values['max-connections-per-address'],
+        POSITIVE,
+      ),
+    };
     if (values['list-defects']) {
       const defects = listDefects();
       const width = Math.max(...defects.map((d) => d.name.length));
@@ -74,6 +90,8 @@ export const mockCommand: Command = {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+    const admin = adminTokenFrom(values['admin-token'], values['admin-token-file'], process.env);
+    if (admin?.warning !== undefined) console.error(`videotask mock: warning: ${admin.warning}`);
     const config =
       values.config === undefined
         ? { tokens: [], replaceBuiltIn: false }
@@ -81,11 +99,13 @@ export const mockCommand: Command = {
 
     const stateFile = values.state;
     if (stateFile === '') throw new UsageError('--state needs a file name');
+    const secret = readSecret(values.secret, values['secret-file']);
     let service: MockService;
     try {
       service = createMockService({
         clock: { mode: clockMode, speed },
         seed,
+        secret: secret?.value,
         profile,
         rateLimit,
         defects: defectNames,
@@ -93,7 +113,7 @@ export const mockCommand: Command = {
         artifactTtlMs: ttl === undefined ? undefined : ttl * 1000,
         contentRedirect: values['content-redirect'] ?? false,
         familyBound: values['family-bound'] ?? false,
-        adminToken: values['admin-token'],
+        adminToken: admin?.token,
         tokens: config.tokens,
         replaceBuiltInTokens: config.replaceBuiltIn,
         stateFile: stateFile === undefined ? undefined : { path: stateFile, onError: reportOnce() },
@@ -108,7 +128,13 @@ export const mockCommand: Command = {
 
     let server;
     try {
-      server = await startMockServer({ port, host: values.host ?? '127.0.0.1', service });
+      server = await startMockServer({
+        port,
+        host: values.host ?? '127.0.0.1',
+        service,
+        limits,
+        log: (line) => console.error(`videotask mock: ${line}`),
+      });
     } catch (error) {
       service.stateFile?.close();
       const code = (error as NodeJS.ErrnoException).code;
@@ -123,22 +149,17 @@ export const mockCommand: Command = {
       else console.error(`videotask mock: cannot listen: ${(error as Error).message}`);
       return 1;
     }
-    console.log(`videotask mock listening on ${server.url}`);
-    const tokens = server.service.tokens.list();
-    const builtIn = new Set(BUILT_IN_TOKENS.map((t) => t.key));
-    console.log(
-      `  profile ${profile} · clock ${clockMode === 'manual' ? 'manual' : `${speed}×`} · seed ${server.service.seed} · second family ${server.service.family.bound ? 'bound (type 61)' : 'not bound (type 54, plugin 1.0.5 enabled)'}${rateLimit === undefined ? '' : ` · rate limit ${values['rate-limit']}`}`,
-    );
-    if (defectNames.length > 0)
-      console.log(`  DEFECTS (a deliberately broken deployment): ${defectNames.join(', ')}`);
-    console.log('  API keys (Authorization: Bearer <key>):');
-    for (const t of tokens)
-      console.log(`    ${(builtIn.has(t.key) ? t.key : maskKey(t.key)).padEnd(18)} ${describe(t)}`);
-    console.log(
-      `  control API: ${server.url}/__mock/ (${values['admin-token'] === undefined ? 'loopback only' : 'admin token required'})`,
-    );
-    console.log(`  API reference: ${server.url}/docs (keys pre-filled for "Try it out")`);
-    if (service.stateFile !== undefined) console.log(`  state file: ${describeState(service)}`);
+    const clock = clockMode === 'manual' ? 'manual' : `${speed}×`;
+    const rate = values['rate-limit'];
+    for (const line of mockBanner(server.url, service, {
+      profile,
+      clock,
+      rate,
+      defectNames,
+      admin,
+      secretSource: secret?.source,
+    }))
+      console.log(line);
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
@@ -155,15 +176,6 @@ export const mockCommand: Command = {
     return 0;
   },
 };
-
-function describeState(service: MockService): string {
-  const file = service.stateFile!;
-  const restored = file.restored;
-  if (restored === undefined) return `${file.path} (new)`;
-  const torn =
-    restored.ignoredBytes > 0 ? `; ignored a torn last line (${restored.ignoredBytes} bytes)` : '';
-  return `${file.path} (restored ${restored.tasks.size} task${restored.tasks.size === 1 ? '' : 's'}, clock ${new Date(restored.clock).toISOString()}, start ${restored.starts + 1}${torn})`;
-}
 
 /** Prints a state file write error once per distinct message (the timer retries every second). */
 function reportOnce(): (error: Error) => void {
@@ -182,13 +194,6 @@ function parseRateLimit(raw: string): { requests: number; windowMs: number } {
       `--rate-limit must look like 60/60 (60 requests per 60 seconds), got "${raw}"`,
     );
   return { requests: Number(match[1]), windowMs: Number(match[2]) * 1000 };
-}
-
-function describe(token: MockToken): string {
-  const parts = [`user ${token.user}`, `group ${token.group}`];
-  if (token.models !== undefined) parts.push(`only ${token.models.join(', ')}`);
-  if (token.quota === 'exhausted') parts.push('quota exhausted');
-  return parts.join(', ');
 }
 
 function readConfig(file: string): ReturnType<typeof tokensFromConfig> {
@@ -219,11 +224,16 @@ function parse(argv: readonly string[]) {
     'artifact-ttl': { type: 'string' },
     'family-bound': { type: 'boolean' },
     'admin-token': { type: 'string' },
+    'admin-token-file': { type: 'string' },
     profile: { type: 'string' },
     clock: { type: 'string' },
     'rate-limit': { type: 'string' },
     defect: { type: 'string', multiple: true },
     'list-defects': { type: 'boolean' },
     state: { type: 'string' },
+    'max-connections': { type: 'string' },
+    'max-connections-per-address': { type: 'string' },
+    secret: { type: 'string' },
+    'secret-file': { type: 'string' },
   });
 }

@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
 import { maskKey } from '../../src/client/index.ts';
 import type { Command } from '../commands.ts';
+import { checkJournalToRead } from '../journal-path.ts';
 import { monitorRound } from '../monitor-round.ts';
 import { parseFlags, secondsOption } from '../options.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
+import { printOut } from '../terminal-output.ts';
 import { UsageError } from '../usage-error.ts';
 
 const DEFAULT_INTERVAL_S = 60;
@@ -46,8 +47,7 @@ export const monitorCommand: Command = {
     const expectModels = [...new Set(values['expect-model'] ?? [])];
     if (expectModels.some((m) => m.trim() === ''))
       throw new UsageError('--expect-model must not be empty');
-    if (values.journal !== undefined && !existsSync(values.journal))
-      throw new UsageError(`--journal ${values.journal} does not exist`);
+    if (values.journal !== undefined) await checkJournalToRead(values.journal);
     const client = clientFrom(values);
     const apiKey = (values['api-key'] ?? process.env['VIDEOTASK_API_KEY'])!;
     const options = { expectModels, journal: values.journal, secrets: [apiKey] };
@@ -86,7 +86,7 @@ export const monitorCommand: Command = {
 
 function printRound(result: Awaited<ReturnType<typeof monitorRound>>): number {
   for (const line of result.lines)
-    console.log(`${line.ok ? 'OK' : 'FAIL'} ${line.check} ${line.detail}`);
+    printOut(`${line.ok ? 'OK' : 'FAIL'} ${line.check} ${line.detail}`);
   const failed = result.lines.filter((l) => !l.ok).length;
   console.error(
     `${result.lines.length - failed} OK, ${failed} FAIL${result.status === 2 ? ' (the service could not be reached)' : ''}`,

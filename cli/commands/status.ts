@@ -1,8 +1,11 @@
+import type { TaskWrapper } from '../../src/client/index.ts';
 import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
-import { SERVICE_FLAGS, SERVICE_HELP, clientFrom, explain } from '../service-options.ts';
-import { UsageError } from '../usage-error.ts';
+import { explain } from '../explain.ts';
+import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
 import { describeTask } from '../task-line.ts';
+import { printErr, printOut } from '../terminal-output.ts';
+import { UsageError } from '../usage-error.ts';
 
 const HELP = `Usage: videotask status TASK_ID [--wrapper] [--json]
 
@@ -29,32 +32,31 @@ export const statusCommand: Command = {
     try {
       if (values.wrapper) {
         const wrapper = await client.getWrapper(taskId);
-        if (values.json) console.log(JSON.stringify(wrapper, null, 2));
-        else {
-          const d = wrapper.data;
-          console.log(
-            [
-              taskId,
-              d?.status,
-              d?.progress,
-              d?.result_url === undefined ? '' : `result ${d.result_url}`,
-              d?.fail_reason ? `reason: ${d.fail_reason}` : '',
-            ]
-              .filter(Boolean)
-              .join('  '),
-          );
-        }
+        printOut(values.json ? JSON.stringify(wrapper, null, 2) : describeWrapper(taskId, wrapper));
       } else {
         const task = await client.getVideo(taskId);
-        console.log(values.json ? JSON.stringify(task, null, 2) : describeTask(task));
+        printOut(values.json ? JSON.stringify(task, null, 2) : describeTask(task));
       }
       return 0;
     } catch (error) {
-      console.error(`videotask status: ${explain(error, client)}`);
+      printErr(`videotask status: ${explain(error, client)}`);
       return 1;
     }
   },
 };
+
+/** One line for a person: `task_…  IN_PROGRESS  50%  result …  reason: …`. */
+function describeWrapper(taskId: string, wrapper: TaskWrapper): string {
+  const d = wrapper.data;
+  const parts = [
+    taskId,
+    d?.status,
+    d?.progress,
+    d?.result_url === undefined ? '' : `result ${d.result_url}`,
+    d?.fail_reason ? `reason: ${d.fail_reason}` : '',
+  ];
+  return parts.filter(Boolean).join('  ');
+}
 
 function parse(argv: readonly string[]) {
   return parseFlags(

@@ -5,17 +5,22 @@ import {
   type SubmitRequest,
   type VideoTaskClient,
 } from '../../src/client/index.ts';
-import { FileJournal } from '../../src/client/journal.ts';
+import { FileJournal, type JournalEntry } from '../../src/client/journal.ts';
 import { submitWithRetry } from '../../src/client/retry.ts';
+import type { VideoTask } from '../../src/spec/index.ts';
 import type { Command } from '../commands.ts';
+import { explain } from '../explain.ts';
+import { checkJournalToWrite } from '../journal-path.ts';
 import { parseFlags } from '../options.ts';
-import { SERVICE_FLAGS, SERVICE_HELP, clientFrom, explain } from '../service-options.ts';
+import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
+import { printErr, printOut } from '../terminal-output.ts';
 import { UsageError } from '../usage-error.ts';
 
 const HELP = `Usage: videotask submit --model M --prompt P [options]
 
 Submits one video generation task and prints its public task ID. A 429 is retried with backoff (§7);
-a submission whose outcome is unknown (timeout, dropped connection, 5xx) is never resubmitted.
+a submission whose outcome is unknown (timeout, dropped connection, 5xx, or a 200 that is not a
+readable task) is never resubmitted: it is reported, and journaled as unconfirmed.
 
 Options:
   --model M             model name or alias (required)
@@ -53,51 +58,97 @@ export const submitCommand: Command = {
     if (values.size !== undefined) body.size = values.size;
 
     const client = clientFrom(values);
+    if (values.journal !== undefined) await checkJournalToWrite(values.journal);
     const journal = values.journal === undefined ? undefined : new FileJournal(values.journal);
     const requestId = `vt-${randomUUID()}`;
     try {
-      await journal?.append({ type: 'submitting', requestId, model: body.model, endpoint });
-      const task = await submitWithRetry(
-        (id, signal) => client.submit(body, { endpoint, requestId: id, signal }),
-        {
-          requestId,
-          onRetry: (info) =>
-            console.error(
-              `rate limited (HTTP 429): retry ${info.retry} in ${(info.delayMs / 1000).toFixed(1)} s`,
-            ),
-        },
-      );
-      await journal?.append({ type: 'submitted', requestId, taskId: task.id, model: body.model });
-      console.log(values.json ? JSON.stringify(task, null, 2) : task.id);
-      return 0;
-    } catch (error) {
-      await record(journal, requestId, error);
-      console.error(`videotask submit: ${explain(error, client as VideoTaskClient)}`);
-      if (journal !== undefined && error instanceof SubmissionUnconfirmedError)
-        console.error(`  The journal ${journal.path} marks request ${requestId} as unconfirmed.`);
-      return 1;
+      return await submitOnce(client, body, endpoint, requestId, journal, values.json === true);
     } finally {
       await journal?.close();
     }
   },
 };
 
+/** Journals the attempt, submits with the §7 rules, journals and prints the outcome; the exit code. */
+async function submitOnce(
+  client: VideoTaskClient,
+  body: SubmitRequest,
+  endpoint: 'generations' | 'videos',
+  requestId: string,
+  journal: FileJournal | undefined,
+  json: boolean,
+): Promise<number> {
+  try {
+    await journal?.append({ type: 'submitting', requestId, model: body.model, endpoint });
+  } catch (error) {
+    printErr(`videotask submit: nothing was submitted: ${explain(error, undefined)}`);
+    return 1;
+  }
+  let task: VideoTask;
+  try {
+    task = await submitWithRetry(
+      (id, signal) => client.submit(body, { endpoint, requestId: id, signal }),
+      {
+        requestId,
+        onRetry: (info) =>
+          console.error(
+            `rate limited (HTTP 429): retry ${info.retry} in ${(info.delayMs / 1000).toFixed(1)} s`,
+          ),
+      },
+    );
+  } catch (error) {
+    printErr(`videotask submit: ${explain(error, client)}`);
+    await record(journal, requestId, error);
+    return 1;
+  }
+  // The task exists whatever happens to the journal: its ID is printed either way.
+  printOut(json ? JSON.stringify(task, null, 2) : task.id);
+  try {
+    await journal?.append({ type: 'submitted', requestId, taskId: task.id, model: body.model });
+  } catch (error) {
+    printErr(
+      `videotask submit: task ${task.id} was created, but the journal could not record it: ${explain(error, undefined)}\n  Keep the task ID printed above; follow it with \`videotask wait ${task.id}\`.`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+/** Records why a submission did not give a task; says so, and says if the journal could not. */
 async function record(
   journal: FileJournal | undefined,
   requestId: string,
   error: unknown,
 ): Promise<void> {
-  if (journal === undefined) return;
+  const entry = outcomeEntry(requestId, error);
+  if (journal === undefined) {
+    if (entry?.type === 'unconfirmed')
+      printErr(`  No --journal was given: keep request ID ${requestId} to check it later.`);
+    return;
+  }
+  if (entry === undefined) return;
+  try {
+    await journal.append(entry);
+  } catch (failure) {
+    printErr(`  The journal ${journal.path} could not record it: ${(failure as Error).message}`);
+    return;
+  }
+  if (entry.type === 'unconfirmed')
+    printErr(`  The journal ${journal.path} marks request ${requestId} as unconfirmed.`);
+}
+
+function outcomeEntry(requestId: string, error: unknown): JournalEntry | undefined {
   if (error instanceof SubmissionUnconfirmedError)
-    await journal.append({ type: 'unconfirmed', requestId, reason: error.message });
-  else if (error instanceof ApiError && error.status < 500)
-    await journal.append({
+    return { type: 'unconfirmed', requestId, reason: error.message };
+  if (error instanceof ApiError && error.status < 500)
+    return {
       type: 'refused',
       requestId,
       status: error.status,
       ...(error.code === undefined ? {} : { code: error.code }),
       message: error.message,
-    });
+    };
+  return undefined;
 }
 
 function parseMetadata(raw: string): Record<string, unknown> {

@@ -1,31 +1,38 @@
-import { PollTimeoutError } from '../../src/client/index.ts';
+import { JournalError, PollTimeoutError } from '../../src/client/index.ts';
 import type { VideoTask } from '../../src/spec/index.ts';
 import { FileJournal } from '../../src/client/journal.ts';
 import { pollTask } from '../../src/client/poller.ts';
-import { resumeJournal } from '../../src/client/resume.ts';
+import { resumeJournal, type ResumeSummary } from '../../src/client/resume.ts';
 import type { Command } from '../commands.ts';
 import { dropUndefined, numberOption, parseFlags, secondsOption } from '../options.ts';
+import { explain } from '../explain.ts';
+import { checkJournalToRead } from '../journal-path.ts';
 import { ProgressLine } from '../progress-line.ts';
-import { SERVICE_FLAGS, SERVICE_HELP, clientFrom, explain } from '../service-options.ts';
+import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
 import { describeTask } from '../task-line.ts';
+import { printErr, printOut } from '../terminal-output.ts';
 import { UsageError } from '../usage-error.ts';
+import { POLLING_HELP } from '../polling-help.ts';
 
 const HELP = `Usage: videotask wait TASK_ID [options]
        videotask wait --journal FILE [options]
 
-Polls until completed or failed with the documented loop (§8: 5 s, ×1.5, up to 30 s, at most 60
-attempts; \`unknown\` slows it down, §3). With --journal, picks up every unfinished task a journal knows
+Polls until completed or failed with the documented loop (§8: ${POLLING_HELP.summary};
+\`unknown\` slows it down, §3). With --journal, picks up every unfinished task a journal knows
 (after a restart, §8) and never resubmits anything.
 
-Exit status: 0 completed, 1 failed (or an error), 3 timed out, 2 bad usage.
+Exit status: 0 completed; 1 failed (or an error); 2 bad usage, or a journal that is missing, a
+directory or damaged; 3 timed out; 4 (--journal) every task followed finished, but some submissions
+could not be confirmed and must be checked by hand. With several tasks the first that applies of 1,
+3, 4 wins.
 
 Options:
   --journal FILE        wait for every unfinished task of this journal (written by \`videotask submit --journal\`)
   --timeout S           total seconds to wait per task (default 1800)
-  --poll-initial S      first interval in seconds (default 5)
-  --poll-factor F       growth factor (default 1.5)
-  --poll-max S          interval ceiling in seconds (default 30)
-  --max-attempts N      queries per task at most (default 60)
+  --poll-initial S      first interval in seconds (default ${POLLING_HELP.initial})
+  --poll-factor F       growth factor (default ${POLLING_HELP.factor})
+  --poll-max S          interval ceiling in seconds (default ${POLLING_HELP.max})
+  --max-attempts N      queries per task at most (default ${POLLING_HELP.attempts})
   --json                print the final task as JSON (single task)
 ${SERVICE_HELP}`;
 
@@ -50,6 +57,7 @@ export const waitCommand: Command = {
       }),
     });
     const client = clientFrom(values);
+    if (values.journal !== undefined) await checkJournalToRead(values.journal);
     const abort = new AbortController();
     const onSignal = () => abort.abort(new Error('interrupted'));
     process.once('SIGINT', onSignal);
@@ -64,7 +72,7 @@ export const waitCommand: Command = {
         onUpdate: (t) => line.update(describeTask(t)),
       });
       line.done();
-      console.log(values.json ? JSON.stringify(task, null, 2) : describeTask(task));
+      printOut(values.json ? JSON.stringify(task, null, 2) : describeTask(task));
       return task.status === 'completed' ? 0 : 1;
     } catch (error) {
       line.done();
@@ -75,13 +83,13 @@ export const waitCommand: Command = {
         return 130;
       }
       if (error instanceof PollTimeoutError) {
-        console.error(
+        printErr(
           `videotask wait: ${error.message}\n  → the task may still finish: wait again later with the same command. Do not resubmit it (§3).`,
         );
         return 3;
       }
-      console.error(`videotask wait: ${explain(error, client)}`);
-      return 1;
+      printErr(`videotask wait: ${explain(error, client)}`);
+      return error instanceof JournalError ? 2 : 1;
     } finally {
       process.off('SIGINT', onSignal);
     }
@@ -107,25 +115,31 @@ async function waitJournal(
     );
     line.done();
     if (summary.tornTail)
-      console.error(
+      printErr(
         `note: the last line of ${path} was cut off by a crash and was ignored; nothing before it was lost.`,
       );
     for (const r of summary.results) {
-      if (r.outcome === 'completed' || r.outcome === 'failed') console.log(describeTask(r.task));
+      if (r.outcome === 'completed' || r.outcome === 'failed') printOut(describeTask(r.task));
       else if (r.outcome === 'timed-out')
-        console.log(`${r.taskId} still ${r.lastStatus ?? 'running'}: timed out (wait again later)`);
-      else if (r.outcome === 'error') console.log(`${r.taskId} error: ${explain(r.error, client)}`);
+        printOut(`${r.taskId} still ${r.lastStatus ?? 'running'}: timed out (wait again later)`);
+      else if (r.outcome === 'error') printOut(`${r.taskId} error: ${explain(r.error, client)}`);
     }
-    for (const check of summary.needsCheck) console.error(`check by hand: ${check.message}`);
+    for (const check of summary.needsCheck) printErr(`check by hand: ${check.message}`);
     console.error(
       `${summary.results.length} task(s) followed, ${summary.settled} already settled, ${summary.needsCheck.length} to check by hand.`,
     );
-    if (summary.results.some((r) => r.outcome === 'failed' || r.outcome === 'error')) return 1;
-    if (summary.results.some((r) => r.outcome === 'timed-out')) return 3;
-    return 0;
+    return journalExitCode(summary);
   } finally {
     await journal.close();
   }
+}
+
+/** 1 a task failed or could not be followed, 3 one timed out, 4 submissions to check by hand, else 0. */
+function journalExitCode(summary: ResumeSummary): number {
+  if (summary.results.some((r) => r.outcome === 'failed' || r.outcome === 'error')) return 1;
+  if (summary.results.some((r) => r.outcome === 'timed-out')) return 3;
+  if (summary.needsCheck.length > 0) return 4;
+  return 0;
 }
 
 function parse(argv: readonly string[]) {

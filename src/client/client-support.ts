@@ -32,6 +32,17 @@ export function idleTimeout(ms: number): IdleTimeout {
   };
 }
 
+/**
+ * A base URL as a message may show it: everything up to its last `@` (where credentials would be, even
+ * in text that does not parse as a URL) masked, the scheme kept.
+ */
+function withoutCredentials(text: string): string {
+  const at = text.lastIndexOf('@');
+  if (at < 0) return text;
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(text)?.[0] ?? '';
+  return `${scheme.length <= at ? scheme : ''}…${text.slice(at)}`;
+}
+
 export function checkBaseUrl(baseUrl: unknown): string {
   if (typeof baseUrl !== 'string' || baseUrl.trim() === '')
     throw new TypeError('baseUrl is required: the service address, like https://video.example.com');
@@ -40,12 +51,12 @@ export function checkBaseUrl(baseUrl: unknown): string {
     url = new URL(baseUrl.trim());
   } catch {
     throw new TypeError(
-      `baseUrl ${JSON.stringify(baseUrl)} is not a URL: give the service address, like https://video.example.com`,
+      `baseUrl ${JSON.stringify(withoutCredentials(baseUrl))} is not a URL: give the service address, like https://video.example.com`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new TypeError(
-      `baseUrl must be an http or https URL, got ${url.protocol.replace(/:$/, '')}: ${JSON.stringify(baseUrl)}`,
+      `baseUrl must be an http or https URL, got ${url.protocol.replace(/:$/, '')}: ${JSON.stringify(withoutCredentials(baseUrl))}`,
     );
   if (url.username !== '' || url.password !== '')
     throw new TypeError(
@@ -92,8 +103,33 @@ export function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * `value` as text for a message: `String()` of a primitive or a function; for an object its JSON
+ * (its `String()` would only say `[object Object]`), or `[object Type]` when it has none (a cycle).
+ */
+export function textOf(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+    case 'symbol':
+    case 'undefined':
+    case 'function':
+      return String(value);
+    case 'object':
+      if (value === null) return 'null';
+      try {
+        return JSON.stringify(value) ?? Object.prototype.toString.call(value);
+      } catch {
+        return Object.prototype.toString.call(value);
+      }
+  }
+}
+
 export function preview(value: unknown): string {
-  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? textOf(value));
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
@@ -152,7 +188,7 @@ export function describeCause(error: unknown): string {
       else if (typeof code === 'string') parts.push(code);
       current = current.cause;
     } else {
-      parts.push(String(current));
+      parts.push(textOf(current));
       break;
     }
   }

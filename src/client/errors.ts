@@ -1,3 +1,10 @@
+import { errorHint, type Operation } from './error-hints.ts';
+import { requestIdOf, type ResponseMeta } from './response-meta.ts';
+import { retryAfterMs } from './retry-after.ts';
+
+export { retryAfterMs } from './retry-after.ts';
+export type { Operation } from './error-hints.ts';
+
 /**
  * Typed errors of the client: a base `ApiError` carrying the HTTP status, the parsed body and the
  * request id, one subclass per kind, chosen by `apiErrorFrom`. A failed *task* is not an error: the
@@ -9,6 +16,10 @@ export class VideoTaskError extends Error {
 
 export class ApiError extends VideoTaskError {
   override readonly name: string = 'ApiError';
+  /** Which call was refused, when the client knows it. */
+  readonly operation: Operation | undefined;
+  /** The answer's request ID, rate-limit headers and other headers, when it came over HTTP. */
+  readonly meta: ResponseMeta | undefined;
 
   constructor(
     message: string,
@@ -19,9 +30,23 @@ export class ApiError extends VideoTaskError {
     readonly requestId: string | undefined,
     /** An error code from the body (`error.code` or the wrapper's `code`), when present. */
     readonly code: string | undefined,
+    context: ApiErrorContext = {},
   ) {
     super(message);
+    this.operation = context.operation;
+    this.meta = context.meta;
   }
+
+  /** What a person does next, chosen from the operation, the status and the code (`error-hints.ts`). */
+  get hint(): string {
+    return errorHint(this.operation, this.status, this.code);
+  }
+}
+
+/** Where an `ApiError` came from: which call was refused, and the answer's metadata. */
+export interface ApiErrorContext {
+  readonly operation?: Operation | undefined;
+  readonly meta?: ResponseMeta | undefined;
 }
 
 /** 400 and other 4xx not below: the request is wrong; fix it, do not retry (§7). */
@@ -54,8 +79,9 @@ export class RateLimitError extends ApiError {
     requestId: string | undefined,
     code: string | undefined,
     readonly retryAfterMs: number | undefined,
+    context: ApiErrorContext = {},
   ) {
-    super(message, status, body, requestId, code);
+    super(message, status, body, requestId, code, context);
   }
 }
 /** 5xx: the service failed; a query may be retried a limited number of times (§7). */
@@ -104,37 +130,75 @@ export class PollTimeoutError extends VideoTaskError {
   }
 }
 
-/** A response that contradicts the contract (e.g. JSON where a video was due). */
+/**
+ * A response that contradicts the contract (e.g. JSON where a video was due, or a 200 whose body is
+ * not JSON). For a submission the task may exist (§7): `submitWithRetry` reports it as unconfirmed.
+ */
 export class UnexpectedResponseError extends VideoTaskError {
-  override readonly name = 'UnexpectedResponseError';
+  override readonly name: string = 'UnexpectedResponseError';
+  /** The answer's request ID and headers, when it came over HTTP. */
+  readonly meta: ResponseMeta | undefined;
+  constructor(message: string, options: { cause?: unknown; meta?: ResponseMeta | undefined } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.meta = options.meta;
+  }
 }
 
-/** Picks the error class for a status and builds its message: "Failed to <action>: <reason> (HTTP n)". */
+/**
+ * An answer larger than the client reads: a JSON body over `maxResponseBytes` (default 4 MiB), or a
+ * video over `maxBytes` (default 2 GiB). Reading stopped at the limit; nothing partial was kept.
+ */
+export class ResponseTooLargeError extends UnexpectedResponseError {
+  override readonly name = 'ResponseTooLargeError';
+  constructor(
+    message: string,
+    /** The limit in bytes that was passed. */
+    readonly limit: number,
+    readonly operation: Operation,
+    meta?: ResponseMeta,
+  ) {
+    super(message, { meta });
+  }
+}
+
+/** A task journal that cannot be used as it is (damaged, or not a file): nothing in it was changed. */
+export class JournalError extends VideoTaskError {
+  override readonly name = 'JournalError';
+  constructor(
+    message: string,
+    readonly path: string,
+    /** The 1-based line that is damaged, when one is. */
+    readonly line?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Picks the error class for a status and builds its message: "Failed to <action>: <reason> (HTTP n)".
+ * `context` names the operation (which chooses the `hint`) and carries the answer's metadata.
+ */
 export function apiErrorFrom(
   action: string,
   status: number,
   body: unknown,
   headers: Headers,
+  context: ApiErrorContext = {},
 ): ApiError {
-  const requestId = headers.get('x-oneapi-request-id') ?? headers.get('x-request-id') ?? undefined;
+  const requestId = requestIdOf(headers);
   const { code, message } = describeBody(body);
-  const text = `Failed to ${action}: ${message ?? `HTTP ${status}`}${message === undefined ? '' : ` (HTTP ${status}${code ? `, ${code}` : ''})`}`;
-  if (status === 401) return new AuthenticationError(text, status, body, requestId, code);
-  if (status === 403) return new PermissionDeniedError(text, status, body, requestId, code);
-  if (status === 404) return new NotFoundError(text, status, body, requestId, code);
-  if (status === 413 || status === 415)
-    return new UnsupportedRequestError(text, status, body, requestId, code);
+  const reason = message ?? `HTTP ${status}`;
+  const suffix = message === undefined ? '' : ` (HTTP ${status}${code ? `, ${code}` : ''})`;
+  const text = `Failed to ${action}: ${reason}${suffix}`;
+  const args = [text, status, body, requestId, code] as const;
+  if (status === 401) return new AuthenticationError(...args, context);
+  if (status === 403) return new PermissionDeniedError(...args, context);
+  if (status === 404) return new NotFoundError(...args, context);
+  if (status === 413 || status === 415) return new UnsupportedRequestError(...args, context);
   if (status === 429)
-    return new RateLimitError(
-      text,
-      status,
-      body,
-      requestId,
-      code,
-      retryAfterMs(headers.get('retry-after')),
-    );
-  if (status >= 500) return new ServerError(text, status, body, requestId, code);
-  return new BadRequestError(text, status, body, requestId, code);
+    return new RateLimitError(...args, retryAfterMs(headers.get('retry-after')), context);
+  if (status >= 500) return new ServerError(...args, context);
+  return new BadRequestError(...args, context);
 }
 
 /** The error code and message of either envelope (OpenAI style or task wrapper style), if any. */
@@ -160,15 +224,6 @@ export function describeBody(body: unknown): {
     code: typeof code === 'string' && code !== '' ? code : undefined,
     message: typeof message === 'string' && message !== '' ? message : undefined,
   };
-}
-
-/** `Retry-After` as milliseconds: seconds or an HTTP date. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;

@@ -3,17 +3,24 @@
  */
 export {
   VideoTaskClient,
+  DEFAULT_MAX_DOWNLOAD_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
   type DownloadOptions,
   type DownloadResult,
   type ModelList,
   type RequestOptions,
+  type ResponseMeta,
   type SubmitOptions,
   type SubmitRequest,
   type TaskWrapper,
   type VideoTaskClientOptions,
+  type VideoTaskClientWithResponse,
+  type WithMeta,
 } from './client.ts';
 export * from './errors.ts';
+export { errorHint, HINTS, type HintRow } from './error-hints.ts';
 export { maskKey, redact } from './mask.ts';
+export { printable } from './printable.ts';
 export {
   pollTask,
   pollInterval,

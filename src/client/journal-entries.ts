@@ -71,7 +71,9 @@ export function entryLine(entry: JournalEntry | TornMarker, at: string): string 
   const source = entry as unknown as Record<string, unknown>;
   for (const field of Object.keys(FIELDS[entry.type])) {
     const value = source[field];
-    if (value !== undefined) out[field] = FREE_TEXT.has(field) ? redact(String(value), []) : value;
+    // checkEntry has made every free-text field present a string.
+    if (value !== undefined)
+      out[field] = FREE_TEXT.has(field) && typeof value === 'string' ? redact(value, []) : value;
   }
   return `${JSON.stringify(out)}\n`;
 }

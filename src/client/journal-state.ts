@@ -1,4 +1,6 @@
+import { JournalError } from './errors.ts';
 import { parseEntry, type StoredEntry } from './journal-entries.ts';
+import { redact } from './mask.ts';
 
 /**
  * What a journal file says, folded into one record per request ID (§8). `submitting` with nothing
@@ -28,7 +30,7 @@ export interface JournalRecord {
 export interface JournalState {
   /** In the order their first entry was written. */
   readonly records: readonly JournalRecord[];
-  /** The last line was incomplete or unparsable (a crash mid-append): it was ignored, nothing before it. */
+  /** The last line lacked its newline and was not an entry (a crash mid-append): it was ignored, nothing before it. */
   readonly tornTail: boolean;
   /** Lines that were torn tails once and were terminated by a later append (ignored). */
   readonly terminatedFragments: readonly number[];
@@ -39,13 +41,17 @@ export interface JournalState {
 /** The lines of a journal file, classified without throwing. */
 export interface JournalScan {
   readonly entries: readonly { readonly line: number; readonly entry: StoredEntry }[];
-  /** The 1-based line number of a torn last line (incomplete or unparsable), if any. */
+  /** The 1-based line number of a torn last line (one without its final newline), if any. */
   readonly tornLine: number | undefined;
   /** Whether the file lacks a newline after its last byte. */
   readonly missingNewline: boolean;
   readonly terminatedFragments: readonly number[];
-  /** Unparsable lines before the last one, not marked as terminated fragments: the file is damaged. */
-  readonly corrupt: readonly { readonly line: number; readonly problem: string }[];
+  /** Complete lines (newline-terminated) that are not entries, not marked as terminated fragments: damage. */
+  readonly corrupt: readonly {
+    readonly line: number;
+    readonly problem: string;
+    readonly text: string;
+  }[];
 }
 
 /** Classifies every line of `text`: entries, the torn tail, terminated fragments and damage. */
@@ -57,36 +63,39 @@ export function scanJournal(text: string): JournalScan {
     content,
     result: content.trim() === '' ? undefined : parseLine(content),
   }));
-  const lastLine = [...parsed].reverse().find((p) => p.result !== undefined)?.line;
+  // Only the very last line, and only without its newline, can be a write cut short by a crash: each
+  // entry goes out in one write ending in "\n". A complete line that is bad is damage, wherever it is.
+  const lastLine = missingNewline ? raw.length : undefined;
   const marked = new Set<number>();
   for (const p of parsed)
     if (typeof p.result === 'object' && p.result.type === 'torn') marked.add(p.result.line);
 
   const entries: { line: number; entry: StoredEntry }[] = [];
-  const corrupt: { line: number; problem: string }[] = [];
+  const corrupt: { line: number; problem: string; text: string }[] = [];
   const terminatedFragments: number[] = [];
   let tornLine: number | undefined;
   for (const p of parsed) {
     if (p.result === undefined) continue;
     if (marked.has(p.line)) terminatedFragments.push(p.line);
-    else if (p.line === lastLine && (missingNewline || typeof p.result === 'string'))
-      tornLine = p.line;
-    else if (typeof p.result === 'string') corrupt.push({ line: p.line, problem: p.result });
+    else if (p.line === lastLine) tornLine = p.line;
+    else if (typeof p.result === 'string')
+      corrupt.push({ line: p.line, problem: p.result, text: p.content });
     else if (p.result.type !== 'torn') entries.push({ line: p.line, entry: p.result });
   }
   return { entries, tornLine, missingNewline, terminatedFragments, corrupt };
 }
 
 /**
- * Folds a scan into records. Throws naming the file and line when a line before the last is damaged:
- * a journal is never read by silently dropping data.
+ * Folds a scan into records. Throws `JournalError` naming the file and line when a complete line is
+ * damaged (the last one included): a journal is never read by silently dropping data.
  */
 export function foldJournal(scan: JournalScan, file: string): JournalState {
   const first = scan.corrupt[0];
-  if (first !== undefined)
-    throw new Error(
-      `Task journal ${file} is damaged at line ${first.line}: ${first.problem}. Nothing was dropped; repair or move that line by hand.`,
-    );
+  if (first !== undefined) {
+    const shown = first.text.length > 120 ? `${first.text.slice(0, 120)}…` : first.text;
+    const text = `Task journal ${file} is damaged at line ${first.line}: ${first.problem} (it reads ${JSON.stringify(shown)}). Nothing was dropped; repair or move that line by hand.`;
+    throw new JournalError(redact(text, []), file, first.line);
+  }
   const records = new Map<string, JournalRecord>();
   const byTask = new Map<string, string>();
   const orphans: { line: number; entry: StoredEntry }[] = [];

@@ -1,5 +1,6 @@
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { JournalError } from './errors.ts';
 import { entryLine, type JournalEntry } from './journal-entries.ts';
 import { foldJournal, scanJournal, type JournalState } from './journal-state.ts';
 
@@ -26,8 +27,9 @@ export interface FileJournalOptions {
 /**
  * A `TaskJournal` in a JSON-lines file, created with mode 0600 if missing. Each append is one
  * `write` of the whole line followed by `FileHandle.sync()`, and appends are serialized, so a
- * `kill -9` can at worst leave the last line torn. `read()` ignores and reports such a tail
- * (`tornTail`), loses nothing before it, and throws naming the line if an earlier line is damaged.
+ * `kill -9` can at worst leave the last line torn (without its newline). `read()` ignores and reports
+ * such a tail (`tornTail`), loses nothing before it, and throws `JournalError` naming the line if a
+ * complete line (the last one included) is damaged. A missing file reads as empty; a directory throws.
  * The first append after a torn tail terminates the fragment with a newline and a `torn` marker
  * entry (one write together with the new entry), so the next entry is never glued to it and later
  * reads skip it. One writer per file. Limit: if that repair write is itself torn (power loss, not
@@ -122,7 +124,10 @@ async function openForAppend(path: string): Promise<FileHandle> {
     () => true,
     () => false,
   );
-  const handle = await open(path, 'a', 0o600);
+  const handle = await open(path, 'a', 0o600).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EISDIR') throw error;
+    throw new JournalError(`Task journal ${path} is a directory, not a journal file`, path);
+  });
   if (!existed) await syncDirectory(dirname(path));
   return handle;
 }
@@ -145,7 +150,10 @@ async function readText(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return '';
+    if (code === 'EISDIR')
+      throw new JournalError(`Task journal ${path} is a directory, not a journal file`, path);
     throw error;
   }
 }

@@ -1,5 +1,11 @@
-import { serviceContract, type VideoStatus, type VideoTask } from '../spec/index.ts';
+import {
+  RECOMMENDED_POLLING,
+  serviceContract,
+  type VideoStatus,
+  type VideoTask,
+} from '../spec/index.ts';
 import { checkFunction, checkNumber } from './check-options.ts';
+import { textOf } from './client-support.ts';
 import { realSleep, type Sleep } from './sleep.ts';
 
 /** Options of `pollTask`. Every number is checked up front (`RangeError` naming the option). */
@@ -56,8 +62,16 @@ export const DEFAULT_POLL_TIMEOUT_MS = 30 * 60 * 1000;
  */
 export function pollSettings(options: PollOptions = {}): PollSettings {
   const { lifecycle } = serviceContract();
-  const initialIntervalMs = checkNumber('initialIntervalMs', options.initialIntervalMs ?? 5_000, 0);
-  const maxIntervalMs = checkNumber('maxIntervalMs', options.maxIntervalMs ?? 30_000, 0);
+  const initialIntervalMs = checkNumber(
+    'initialIntervalMs',
+    options.initialIntervalMs ?? RECOMMENDED_POLLING.initialIntervalMs,
+    0,
+  );
+  const maxIntervalMs = checkNumber(
+    'maxIntervalMs',
+    options.maxIntervalMs ?? RECOMMENDED_POLLING.maxIntervalMs,
+    0,
+  );
   if (maxIntervalMs < initialIntervalMs)
     throw new RangeError(
       `maxIntervalMs (${maxIntervalMs}) must be ≥ initialIntervalMs (${initialIntervalMs})`,
@@ -66,17 +80,23 @@ export function pollSettings(options: PollOptions = {}): PollSettings {
   const known = new Set<string>(lifecycle.states.values);
   if (!Array.isArray(stopOn) || stopOn.length === 0)
     throw new RangeError('stopOn must list at least one status');
-  for (const status of stopOn)
-    if (!known.has(status))
+  // Checked for callers without types: an entry may be anything.
+  for (const status of stopOn as readonly unknown[])
+    if (typeof status !== 'string' || !known.has(status))
       throw new RangeError(
-        `stopOn: "${String(status)}" is not a status (${[...known].join(', ')})`,
+        `stopOn: "${textOf(status)}" is not a status (${[...known].join(', ')})`,
       );
   const slowDown = new Set<string>(lifecycle.slowDown.values);
   return {
     initialIntervalMs,
-    factor: checkNumber('factor', options.factor ?? 1.5, 1),
+    factor: checkNumber('factor', options.factor ?? RECOMMENDED_POLLING.factor, 1),
     maxIntervalMs,
-    maxAttempts: checkNumber('maxAttempts', options.maxAttempts ?? 60, 1, true),
+    maxAttempts: checkNumber(
+      'maxAttempts',
+      options.maxAttempts ?? RECOMMENDED_POLLING.maxAttempts,
+      1,
+      true,
+    ),
     timeoutMs: checkNumber('timeoutMs', options.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS, 0),
     unknownSlowdown: checkNumber('unknownSlowdown', options.unknownSlowdown ?? 2, 1),
     queryRetries: checkNumber('queryRetries', options.queryRetries ?? 3, 0, true),

@@ -41,7 +41,8 @@ export interface SubmitRetryOptions {
  *   `max(retryAfterMs, min(baseDelayMs × 2^(n−1) × (1 ± jitter), maxDelayMs))` before retry n;
  *   then the last `RateLimitError` is rethrown.
  * - Other 4xx: rethrown at once (nothing was created; fix the request).
- * - A timeout, a connection dropped after the request may have left, or a 5xx: the task may exist,
+ * - A timeout, a connection dropped after the request may have left, a 5xx, or a 2xx that is not a
+ *   readable task (not JSON, over the size bound, no ID): the task may exist,
  *   so this throws `SubmissionUnconfirmedError` carrying `requestId` and never resubmits (§7:
  *   "If task creation cannot be confirmed, check it against the client's own idempotency records").
  * - `ECONNREFUSED` / `ENOTFOUND` / `EAI_AGAIN` (nothing was sent): the `ConnectionError` is rethrown

@@ -4,6 +4,7 @@ import {
   RateLimitError,
   RequestTimeoutError,
   ServerError,
+  UnexpectedResponseError,
 } from './errors.ts';
 
 /**
@@ -13,7 +14,7 @@ import {
  *   nothing was created; fix the request, do not retry.
  * - `not-sent`: the connection was never made (refused, DNS); nothing was created; the caller decides.
  * - `unknown`: the request may have reached the service (a timeout, a connection dropped after
- *   connecting, a 5xx); the task may exist. Never resubmit blindly: check the client's own
+ *   connecting, a 5xx, or a 2xx whose body is not a task: not JSON, too large, no ID); the task may exist. Never resubmit blindly: check the client's own
  *   idempotency records (§7 "Submission connection times out").
  * - `other`: not a client error (a bug, an abort reason); rethrown unchanged.
  */
@@ -46,6 +47,8 @@ export function submissionOutcome(error: unknown): SubmissionOutcome {
     return error.code !== undefined && REFUSED_5XX_CODES.has(error.code) ? 'refused' : 'unknown';
   if (error instanceof ApiError) return 'refused';
   if (error instanceof RequestTimeoutError) return 'unknown';
+  // Thrown only for an answer that arrived (a 2xx the client could not read as a task): it was accepted.
+  if (error instanceof UnexpectedResponseError) return 'unknown';
   if (error instanceof ConnectionError) return wasNeverSent(error.cause) ? 'not-sent' : 'unknown';
   return 'other';
 }

@@ -26,7 +26,7 @@ async function statusOf(id: string): Promise<string> {
   return ((await answer.json()) as { status: string }).status;
 }
 
-async function until(condition: () => Promise<boolean>): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
   for (let i = 0; i < 200 && !(await condition()); i++)
     await new Promise((resolve) => setTimeout(resolve, 25));
 }
@@ -156,7 +156,28 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--once or --interval S, not both/);
     expect(noJournal.code).toBe(2);
-    expect(noJournal.stderr).toMatch(/--journal .*missing\.jsonl does not exist/);
+    expect(noJournal.stderr).toMatch(/--journal .*missing\.jsonl: no such file/);
+  });
+
+  it('shows the control characters of a journaled task ID instead of letting them act, and a damaged journal as a FAIL', async () => {
+    const journal = join(dir, 'hostile.jsonl');
+    const entry = {
+      type: 'submitted',
+      at: new Date().toISOString(),
+      requestId: 'vt-hostile',
+      taskId: 'task_\u001b[2J\u009b31m',
+      model: 'video-lite-v1',
+    };
+    appendFileSync(journal, `${JSON.stringify(entry)}\n`);
+    const run = await videotask(['monitor', '--once', '--journal', journal]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^FAIL task:task_\\u001b\[2J\\u009b31m not found for this key/m);
+    expect(run.stdout + run.stderr).not.toMatch(/[\u001b\u009b]/);
+
+    appendFileSync(journal, 'not an entry\n');
+    const damaged = await videotask(['monitor', '--once', '--journal', journal]);
+    expect(damaged.code).toBe(1);
+    expect(damaged.stdout).toMatch(/^FAIL journal .* cannot be read: .* is damaged at line 2/m);
   });
 
   it("--interval repeats until SIGTERM, then exits with the last round's status", async () => {
@@ -185,7 +206,7 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     const exited = new Promise<number | null>((resolve) =>
       child.once('exit', (code) => resolve(code)),
     );
-    await until(async () => (stdout.match(/^FAIL model:alt-video-v2 /gm) ?? []).length >= 2);
+    await until(() => (stdout.match(/^FAIL model:alt-video-v2 /gm) ?? []).length >= 2);
     child.kill('SIGTERM');
     expect(await exited).toBe(1);
     expect(stderr).toMatch(/round 2 at /);

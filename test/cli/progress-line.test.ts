@@ -29,4 +29,11 @@ describe('ProgressLine', () => {
     line.done();
     expect(chunks).toEqual(['queued 0%\n', 'completed 100%\n']);
   });
+
+  it("shows a server's control characters instead of letting them act on the terminal", () => {
+    const { chunks, out } = stream(true);
+    const line = new ProgressLine(out);
+    line.update('task_\x1b[2J queued 0%\r\u202e');
+    expect(chunks).toEqual(['\r\x1b[2Ktask_\\u001b[2J queued 0%\\u000d\\u202e']);
+  });
 });

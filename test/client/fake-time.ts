@@ -14,10 +14,11 @@ export function fakeTime(start = 0): {
   const sleeps: number[] = [];
   return {
     now: () => t,
-    sleep: async (ms, signal) => {
-      signal?.throwIfAborted();
+    sleep: (ms, signal) => {
+      if (signal?.aborted) return Promise.reject(signal.reason);
       sleeps.push(ms);
       t += ms;
+      return Promise.resolve();
     },
     sleeps,
     advance(ms) {

@@ -20,7 +20,7 @@ export function mockSource(): {
   submit(scenario?: string, requestId?: string): string;
 } {
   const service = createMockService({ clock: { mode: 'manual' }, seed: 1 });
-  const getTask: GetTask = async (taskId) => {
+  const getTask: GetTask = (taskId) => {
     const response = service.handle({
       method: 'GET',
       path: `/v1/videos/${encodeURIComponent(taskId)}`,
@@ -30,12 +30,15 @@ export function mockSource(): {
     });
     const body = json(response);
     if (response.status !== 200)
-      throw apiErrorFrom('query the task', response.status, body, new Headers(response.headers));
-    return body as VideoTask;
+      return Promise.reject(
+        apiErrorFrom('query the task', response.status, body, new Headers(response.headers)),
+      );
+    return Promise.resolve(body as VideoTask);
   };
-  const sleep: Sleep = async (ms, signal) => {
-    signal?.throwIfAborted();
+  const sleep: Sleep = (ms, signal) => {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     service.clock.advance(ms);
+    return Promise.resolve();
   };
   const submit = (scenario?: string, requestId?: string): string => {
     const headers: Record<string, string> = { ...AUTH, 'content-type': 'application/json' };

@@ -140,7 +140,7 @@ describe('resumeJournal against the in-process mock', () => {
       expect.objectContaining({
         requestId: 'req-gone',
         outcome: 'error',
-        error: expect.any(NotFoundError),
+        error: expect.any(NotFoundError) as unknown,
       }),
     ]);
     expect((await journal.read()).records.map((r) => r.state)).toEqual(['active', 'active']);

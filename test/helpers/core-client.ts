@@ -16,12 +16,13 @@ export interface CoreCall {
 /** Drives the service core in-process, as the hosts do, with a manual clock by default. */
 export function coreClient(options: MockOptions = {}): {
   service: MockService;
-  call(method: string, path: string, call?: CoreCall): SeenResponse;
-  submit(body?: Record<string, unknown>, key?: string): string;
+  call: (method: string, path: string, call?: CoreCall) => SeenResponse;
+  submit: (body?: Record<string, unknown>, key?: string) => string;
 } {
   const service = createMockService({
     clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
     seed: 'test',
+    secret: 'core-client-secret',
     ...options,
   });
   const call = (method: string, path: string, c: CoreCall = {}): SeenResponse => {

@@ -17,14 +17,20 @@ const running = new Set<MockProcess>();
 
 /** Starts `node bin/videotask.js mock ARGS…`; `killMockProcesses()` in afterEach ends what is left. */
 export function spawnMock(...args: string[]): MockProcess {
+  return spawnMockWithEnv(process.env, ...args);
+}
+
+/** The same, with `env` as the process's whole environment. */
+export function spawnMockWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): MockProcess {
   const child = spawn(process.execPath, ['bin/videotask.js', 'mock', ...args], {
     cwd: ROOT,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );

@@ -1,0 +1,131 @@
+import {
+  DOCUMENTED_POLL,
+  plannedTasks,
+  Redactor,
+  type ContractReport,
+  type FailingTask,
+  type FamilyTarget,
+  type PollSchedule,
+} from '../../contracts/index.ts';
+import { checkBaseUrl } from '../../src/client/client-support.ts';
+import { dropUndefined, numberOption, secondsOption } from '../options.ts';
+import { UsageError } from '../usage-error.ts';
+
+/** The flags of `videotask contract` (each also from a `VIDEOTASK_*` variable, read by the caller). */
+export interface ContractFlags {
+  readonly 'base-url'?: string | undefined;
+  readonly budget?: string | undefined;
+  readonly 'failing-model'?: string | undefined;
+  readonly 'failing-prompt'?: string | undefined;
+  readonly 'family-model'?: string | undefined;
+  readonly plugin?: string | undefined;
+  readonly 'poll-initial'?: string | undefined;
+  readonly 'poll-factor'?: string | undefined;
+  readonly 'poll-max'?: string | undefined;
+  readonly timeout?: string | undefined;
+  readonly 'request-timeout'?: string | undefined;
+}
+
+const env = (name: string): string | undefined => process.env[`VIDEOTASK_${name}`];
+
+function nonEmpty(flag: string, value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === '')
+    throw new UsageError(`${flag} must not be empty (or leave it out)`);
+  return value;
+}
+
+/** `--failing-model` / `--failing-prompt`: one extra task expected to fail (§7's `failed` column). */
+export function failingTask(values: ContractFlags, bundled: boolean): FailingTask | undefined {
+  const model = nonEmpty('--failing-model', values['failing-model'] ?? env('FAILING_MODEL'));
+  const prompt = nonEmpty('--failing-prompt', values['failing-prompt'] ?? env('FAILING_PROMPT'));
+  if (model !== undefined || prompt !== undefined) return dropUndefined({ model, prompt });
+  // The bundled mock fails a task whose prompt asks for it (README "Per-task scenarios").
+  return bundled ? { prompt: 'videotask contract check [mock:fail]' } : undefined;
+}
+
+/** `--family-model` with `--plugin`: the second family's native path (§4.5). Both or neither. */
+export function familyTarget(values: ContractFlags): FamilyTarget | undefined {
+  const model = nonEmpty('--family-model', values['family-model'] ?? env('FAMILY_MODEL'));
+  const plugin = nonEmpty('--plugin', values.plugin ?? env('PLUGIN'));
+  if (model === undefined && plugin === undefined) return undefined;
+  if (model === undefined || plugin === undefined)
+    throw new UsageError(
+      '--family-model and --plugin go together: the native path is /{plugin}/api/v3/contents/generations/tasks, asked with a second-family model',
+    );
+  if (!/^[A-Za-z0-9._-]+$/.test(plugin))
+    throw new UsageError(
+      `--plugin must be a path segment (letters, digits, . _ -), got "${plugin}"`,
+    );
+  return { model, plugin };
+}
+
+/** `--budget`, or by default one task per submit path plus one per failing and native-path task. */
+export function budgetOption(
+  values: ContractFlags,
+  planned: Parameters<typeof plannedTasks>[0],
+): number {
+  const given = numberOption('--budget', values.budget ?? env('BUDGET'), {
+    integer: true,
+    min: 0,
+    max: 100,
+  });
+  return given ?? plannedTasks(planned);
+}
+
+/** The polling schedule: §8's, or a fast one against the bundled mock (its clock runs 25×). */
+export function pollOption(values: ContractFlags, bundled: boolean): PollSchedule {
+  const fast = bundled ? { initialMs: 100, factor: 1.5, maxMs: 500 } : {};
+  return {
+    ...DOCUMENTED_POLL,
+    ...fast,
+    ...dropUndefined({
+      initialMs: secondsOption('--poll-initial', values['poll-initial']),
+      maxMs: secondsOption('--poll-max', values['poll-max']),
+      timeoutMs: secondsOption('--timeout', values.timeout),
+      factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }),
+    }),
+  };
+}
+
+/**
+ * `--base-url`, checked as the client commands check it (src/client's `checkBaseUrl`): an http(s) URL
+ * without credentials, query or a trailing `/v1`. Its messages pass through the redaction, so a
+ * password in the URL is never echoed, even in "not a URL".
+ */
+export function baseUrlOption(baseUrl: string, apiKey: string | undefined): string {
+  let checked: string;
+  try {
+    checked = checkBaseUrl(baseUrl);
+  } catch (error) {
+    const message = (error as Error).message
+      .replace(/^baseUrl\b/, '--base-url')
+      .replace('pass the key as apiKey', 'pass the key with --api-key');
+    throw new UsageError(new Redactor([apiKey]).redact(message));
+  }
+  if (apiKey === undefined || apiKey === '')
+    throw new UsageError('--api-key (or VIDEOTASK_API_KEY) is required with --base-url');
+  return checked;
+}
+
+/** `--request-timeout S`: how long one request may take (default 30 s). */
+export function requestTimeoutOption(values: ContractFlags): number {
+  return (
+    secondsOption('--request-timeout', values['request-timeout'] ?? env('REQUEST_TIMEOUT')) ??
+    30_000
+  );
+}
+
+/**
+ * The exit status of a finished run: 1 when a documented check failed; 2 when the run stopped before
+ * it was done (the target stopped answering, or the deadline passed) with nothing failing, since what
+ * it could not ask says nothing about the deployment; else 0.
+ */
+export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: string } {
+  if (!report.ok) return { code: 1 };
+  if (report.stopped !== undefined)
+    return {
+      code: 2,
+      why: `the target could not be checked to the end: ${report.stopped}. ${report.coverage.line}. Check that the service is up (a longer --request-timeout may help a slow one).`,
+    };
+  return { code: 0 };
+}

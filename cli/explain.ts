@@ -1,0 +1,49 @@
+import {
+  ApiError,
+  ConnectionError,
+  JournalError,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+  SubmissionUnconfirmedError,
+  UnexpectedResponseError,
+  type VideoTaskClient,
+} from '../src/client/index.ts';
+
+/**
+ * What failed, and what a person usually does next. A refused request takes its hint from
+ * `ApiError.hint` (chosen by operation, status and code, `src/client/error-hints.ts`). Never contains
+ * a key; the caller strips control characters when printing (`printable`).
+ */
+export function explain(error: unknown, client: VideoTaskClient | undefined): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `${message}\n  → ${nextStep(error, client === undefined ? '' : ` at ${client.baseUrl}`)}`;
+}
+
+function nextStep(error: unknown, at: string): string {
+  if (error instanceof ApiError) return error.hint;
+  if (error instanceof SubmissionUnconfirmedError) return unconfirmedStep(error);
+  if (error instanceof ResponseTooLargeError)
+    return error.operation === 'content'
+      ? 'raise --max-bytes if the video really is that large; nothing was kept.'
+      : `no answer of the service is that large: check that the base URL${at} is the service (§1).`;
+  if (error instanceof JournalError)
+    return error.line === undefined
+      ? 'give the journal file written by `videotask submit --journal`.'
+      : `nothing was changed or dropped: repair or move line ${error.line} by hand (keep a copy), then run the command again.`;
+  if (error instanceof UnexpectedResponseError)
+    return `the answer${at} does not follow the service's contract: check the base URL, and report it to the service's administrator with the request ID if it persists.`;
+  if (error instanceof RequestTimeoutError) return `no answer in time${at}; try again later.`;
+  if (error instanceof ConnectionError)
+    return `is the service${at} up? (\`npm start\` runs the local mock)`;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
+    return `a file system error (${code}): check the path, its directory and their permissions.`;
+  return 'this is unexpected; please report it with the command you ran.';
+}
+
+function unconfirmedStep(error: SubmissionUnconfirmedError): string {
+  const cause = error.cause as { meta?: { requestId?: string } } | undefined;
+  const serviceId = cause?.meta?.requestId;
+  const quote = serviceId === undefined ? '' : ` (the service's request ID: ${serviceId})`;
+  return `the task may or may not exist. Do NOT resubmit blindly (§7): look for request ID ${error.requestId}${quote} in your journal or with the service's administrator, and use \`videotask wait --journal FILE\` to pick up tasks the journal knows.`;
+}

@@ -1,0 +1,87 @@
+import { RECOMMENDED_POLLING } from '../../src/spec/polling.ts';
+import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
+import { numberOption, parseFlags, secondsOption } from '../options.ts';
+import { SERVICE_FLAGS } from '../service-options.ts';
+import { UsageError } from '../usage-error.ts';
+import { DEFAULT_REPORT_DIR } from './verification-record.ts';
+import type { VerifySettings } from './verify-settings.ts';
+
+export const DEFAULT_SECONDS = 4;
+export const DEFAULT_PROMPT =
+  'videotask verify-family: a short test clip of a red kite over the sea';
+export const DEFAULT_TIMEOUT_S = 1800;
+
+export const VERIFY_FAMILY_FLAGS = {
+  ...SERVICE_FLAGS,
+  model: { type: 'string', multiple: true },
+  seconds: { type: 'string' },
+  prompt: { type: 'string' },
+  'report-dir': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  'plugin-name': { type: 'string' },
+  'poll-initial': { type: 'string' },
+  'poll-factor': { type: 'string' },
+  'poll-max': { type: 'string' },
+  timeout: { type: 'string' },
+} as const;
+
+/** `verify-family`'s flags as parsed (strict: an unknown flag is a `UsageError`). */
+export function parseVerifyFamilyFlags(argv: readonly string[]) {
+  return parseFlags(argv, VERIFY_FAMILY_FLAGS).values;
+}
+type FlagValues = ReturnType<typeof parseVerifyFamilyFlags>;
+
+/** What `verify-family`'s flags ask for, checked; a bad value is a `UsageError` (exit 2). */
+export interface VerifyFamilyOptions {
+  readonly models: readonly string[];
+  readonly seconds: number;
+  readonly secondsGiven: boolean;
+  readonly prompt: string;
+  readonly pluginName: string | undefined;
+  readonly poll: VerifySettings['poll'] & {
+    readonly initialIntervalMs: number;
+    readonly factor: number;
+    readonly maxIntervalMs: number;
+    readonly timeoutMs: number;
+    readonly maxAttempts: number;
+  };
+  readonly dryRun: boolean;
+  readonly reportDir: string;
+}
+
+export function verifyFamilyOptions(values: FlagValues): VerifyFamilyOptions {
+  const models = [...new Set((values.model ?? [...SECOND_FAMILY.models]).map((m) => m.trim()))];
+  if (models.some((m) => m === '')) throw new UsageError('--model must not be empty');
+  const seconds = numberOption('--seconds', values.seconds, { min: 0.001 }) ?? DEFAULT_SECONDS;
+  const prompt = values.prompt ?? DEFAULT_PROMPT;
+  if (prompt.trim() === '') throw new UsageError('--prompt must not be empty (§7)');
+  const pluginName = values['plugin-name'];
+  if (pluginName !== undefined && !/^[A-Za-z0-9._-]+$/.test(pluginName))
+    throw new UsageError(
+      `--plugin-name must be a path segment like alt-video, got "${pluginName}"`,
+    );
+  const poll = {
+    initialIntervalMs:
+      secondsOption('--poll-initial', values['poll-initial']) ??
+      RECOMMENDED_POLLING.initialIntervalMs,
+    factor:
+      numberOption('--poll-factor', values['poll-factor'], { min: 1 }) ??
+      RECOMMENDED_POLLING.factor,
+    maxIntervalMs:
+      secondsOption('--poll-max', values['poll-max']) ?? RECOMMENDED_POLLING.maxIntervalMs,
+    timeoutMs: secondsOption('--timeout', values.timeout) ?? DEFAULT_TIMEOUT_S * 1000,
+    maxAttempts: RECOMMENDED_POLLING.maxAttempts,
+  };
+  if (poll.maxIntervalMs < poll.initialIntervalMs)
+    throw new UsageError('--poll-max must be at least --poll-initial');
+  return {
+    models,
+    seconds,
+    secondsGiven: values.seconds !== undefined,
+    prompt,
+    pluginName,
+    poll,
+    dryRun: values['dry-run'] === true,
+    reportDir: values['report-dir'] ?? DEFAULT_REPORT_DIR,
+  };
+}

@@ -1,0 +1,23 @@
+import type { PollOptions } from '../../src/client/index.ts';
+
+/** `/v1/models` as read once per run. */
+export type CatalogCheck =
+  | { readonly ok: true; readonly ids: ReadonlySet<string> }
+  | { readonly ok: false; readonly error: unknown };
+
+/** How each model is verified: the one task's parameters, the polling limits and where logs go. */
+export interface VerifySettings {
+  /** `metadata.duration` of the one task. */
+  readonly seconds: number;
+  /** Whether the administrator passed `--seconds` (otherwise the value is an assumption). */
+  readonly secondsGiven: boolean;
+  readonly prompt: string;
+  readonly poll: Omit<PollOptions, 'signal' | 'onUpdate' | 'stopOn'>;
+  readonly dryRun: boolean;
+  /** Strings to mask in everything recorded (the API key). */
+  readonly secrets: readonly string[];
+  /** Reads the plugin's native status path once (`--plugin-name`), for its `usage`. */
+  readonly native?: ((taskId: string, signal: AbortSignal) => Promise<unknown>) | undefined;
+  readonly signal: AbortSignal;
+  readonly log: (model: string, text: string) => void;
+}

@@ -1,0 +1,207 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from '../generated/openapi.ts';
+import { capResponse } from './capped-body.ts';
+import { checkApiKey, checkBaseUrl, describeCause, redactDeep } from './client-support.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, type VideoTaskClientOptions } from './client-types.ts';
+import {
+  apiErrorFrom,
+  ConnectionError,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+  UnexpectedResponseError,
+  VideoTaskError,
+  type ApiError,
+  type Operation,
+} from './errors.ts';
+import { maskKey, redact } from './mask.ts';
+import { responseMeta, type ResponseMeta, type WithMeta } from './response-meta.ts';
+
+export type AnyResult = { data?: unknown; error?: unknown; response: Response };
+/** The fetch one call uses (openapi-fetch's per-request `fetch`). */
+export type RequestFetch = (request: Request) => Promise<Response>;
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** The most of an error answer that is read: its first bytes explain it. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/**
+ * What every call of `VideoTaskClient` shares: the checked options, the key (only ever sent as
+ * `Authorization: Bearer`, §5, and masked in anything shown), the `openapi-fetch` client, the size
+ * bounds on answers, and the mapping of every way a request fails to a typed error.
+ */
+export class Transport {
+  readonly baseUrl: string;
+  readonly requestTimeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly api: Client<paths>;
+  readonly #apiKey: string;
+  readonly #fetch: typeof fetch | undefined;
+  readonly #headers: Headers;
+
+  constructor(options: VideoTaskClientOptions) {
+    if (options === null || typeof options !== 'object')
+      throw new TypeError('VideoTaskClient needs options: { baseUrl, apiKey }');
+    this.baseUrl = checkBaseUrl(options.baseUrl);
+    this.#apiKey = checkApiKey(options.apiKey);
+    this.requestTimeoutMs = positive(
+      'requestTimeoutMs',
+      options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      'milliseconds',
+    );
+    this.maxResponseBytes = positive(
+      'maxResponseBytes',
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      'bytes',
+    );
+    if (options.fetch !== undefined && typeof options.fetch !== 'function')
+      throw new TypeError('fetch must be a function');
+    this.#fetch = options.fetch;
+    this.#headers = this.#checkedHeaders(() => new Headers(options.headers));
+    // The global fetch is looked up per request, not captured here: msw (and other interceptors) may patch it later.
+    this.api = createClient<paths>({
+      baseUrl: this.baseUrl,
+      fetch: (request: Request) => (this.#fetch ?? globalThis.fetch)(request),
+    });
+  }
+
+  get maskedKey(): string {
+    return maskKey(this.#apiKey);
+  }
+
+  /** Headers for one request: the client's, the call's, then the ones this client owns. */
+  headersFor(extra: Readonly<Record<string, string>> | undefined, accept?: string): Headers {
+    const headers = new Headers(this.#headers);
+    this.#checkedHeaders(() => {
+      for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+    });
+    if (accept !== undefined && !headers.has('accept')) headers.set('accept', accept);
+    headers.set('authorization', `Bearer ${this.#apiKey}`);
+    return headers;
+  }
+
+  /**
+   * The fetch of one call: an error answer is read at most 64 KiB (enough to explain it); a 2xx is
+   * capped at `maxResponseBytes` unless `capSuccess` is false (a download meters its own bytes).
+   */
+  fetchFor(operation: Operation, action: string, capSuccess = true): RequestFetch {
+    return async (request) => {
+      const response = await (this.#fetch ?? globalThis.fetch)(request);
+      if (!response.ok)
+        return capResponse(response, Math.min(ERROR_BODY_LIMIT, this.maxResponseBytes), undefined);
+      if (!capSuccess) return response;
+      return capResponse(response, this.maxResponseBytes, () =>
+        this.tooLarge(operation, action, 'the answer', this.maxResponseBytes, response),
+      );
+    };
+  }
+
+  /** Runs one JSON request with the time limit and the size bound; every failure comes out typed. */
+  async json(
+    operation: Operation,
+    action: string,
+    callerSignal: AbortSignal | undefined,
+    run: (signal: AbortSignal, fetch: RequestFetch) => Promise<AnyResult>,
+  ): Promise<WithMeta<unknown>> {
+    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    const signal = callerSignal === undefined ? timeout : AbortSignal.any([callerSignal, timeout]);
+    const seen: { response?: Response } = {};
+    const fetchOnce = this.fetchFor(operation, action);
+    let result: AnyResult;
+    try {
+      result = await run(signal, async (request) => (seen.response = await fetchOnce(request)));
+    } catch (error) {
+      throw this.transportError(action, error, timeout, callerSignal, seen.response);
+    }
+    const { response } = result;
+    const meta = this.meta(response);
+    if (!response.ok) throw this.apiError(operation, action, result.error, response, meta);
+    if (result.data === undefined)
+      throw new UnexpectedResponseError(
+        this.redact(
+          `Failed to ${action}: the service answered ${response.status} with an empty body`,
+        ),
+        { meta },
+      );
+    return { data: result.data, meta };
+  }
+
+  meta(response: Response): ResponseMeta {
+    return responseMeta(response, (text) => this.redact(text));
+  }
+
+  apiError(
+    operation: Operation,
+    action: string,
+    body: unknown,
+    response: Response,
+    meta = this.meta(response),
+  ): ApiError {
+    const context = { operation, meta };
+    const safeBody = redactDeep(body, [this.#apiKey]);
+    const error = apiErrorFrom(action, response.status, safeBody, response.headers, context);
+    const message = this.redact(error.message);
+    if (message !== error.message) {
+      error.message = message;
+      if (error.stack !== undefined) error.stack = this.redact(error.stack);
+    }
+    return error;
+  }
+
+  /** A request that produced no usable answer: the caller's abort, the time limit, a bad body, or the network. */
+  transportError(
+    action: string,
+    error: unknown,
+    timeout: AbortSignal,
+    callerSignal: AbortSignal | undefined,
+    answered?: Response,
+  ): unknown {
+    if (callerSignal?.aborted) return callerSignal.reason;
+    if (timeout.aborted)
+      return new RequestTimeoutError(
+        this.redact(
+          `Failed to ${action}: no answer from ${this.baseUrl} within ${this.requestTimeoutMs} ms`,
+        ),
+        { cause: error },
+      );
+    if (error instanceof VideoTaskError) return error;
+    if (error instanceof SyntaxError)
+      return new UnexpectedResponseError(
+        this.redact(`Failed to ${action}: the answer is not valid JSON (${error.message})`),
+        { cause: error, meta: answered === undefined ? undefined : this.meta(answered) },
+      );
+    return new ConnectionError(
+      this.redact(`Failed to ${action}: could not reach ${this.baseUrl} (${describeCause(error)})`),
+      error,
+    );
+  }
+
+  tooLarge(
+    operation: Operation,
+    action: string,
+    what: string,
+    limit: number,
+    response: Response,
+  ): ResponseTooLargeError {
+    const text = `Failed to ${action}: ${what} is larger than ${limit} bytes, the most this client reads; it was not read further`;
+    return new ResponseTooLargeError(this.redact(text), limit, operation, this.meta(response));
+  }
+
+  redact(text: string): string {
+    return redact(text, [this.#apiKey]);
+  }
+
+  #checkedHeaders<T>(build: () => T): T {
+    try {
+      return build();
+    } catch (error) {
+      // eslint-disable-next-line preserve-caught-error -- its message holds the header values unredacted (an API key: §5)
+      throw new TypeError(this.redact(`Invalid headers: ${(error as Error).message}`));
+    }
+  }
+}
+
+function positive(name: string, value: number, unit: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new RangeError(`${name} must be a positive number of ${unit}, got ${String(value)}`);
+  return value;
+}

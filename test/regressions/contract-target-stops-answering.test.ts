@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runVideotask, type CliRun } from '../helpers/cli.ts';
+import {
+  CATALOG,
+  sendJson,
+  startHostileServer,
+  type HostileServer,
+} from '../contracts/support/hostile-server.ts';
+
+// Issue 14 item 11: a server that answers /v1/models and then hangs cost 6.5 minutes (13 sequential
+// 30 s time-outs; the per-request limit hard-coded). Free GET probes now go out together, the run stops
+// once the target stops answering, and whatever it could not ask is reported as not observed.
+const KEY = ['--api-key', 'sk-qa-hang-0123456789'];
+let server: HostileServer;
+beforeAll(async () => {
+  server = await startHostileServer((request, response) => {
+    if (request.url === '/v1/models')
+      return request.headers.authorization === `Bearer ${KEY[1]}`
+        ? sendJson(response, 200, CATALOG)
+        : sendJson(response, 401, { error: { message: 'Invalid token', code: '' } });
+    // Every other request: never answered (the connection stays open until the test ends).
+  });
+});
+afterAll(() => server.close());
+
+function expectStopped(run: CliRun): void {
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(
+    /videotask contract: the target could not be checked to the end: the target stopped answering \(\d+ requests in a row got no answer; the last: no answer within the request time limit\)/,
+  );
+  expect(run.stdout).toMatch(/^stopped {2}the target stopped answering/m);
+  expect(run.stdout).toMatch(/^coverage: \d+\/\d+ cells observed \(.*stopped answering/m);
+  expect(run.stdout).toMatch(/Result: the run stopped early/);
+}
+
+describe('a target that answers the catalog, then hangs', () => {
+  it('stops after one request time limit with the defaults and a short --timeout, saying why', async () => {
+    const started = performance.now();
+    const run = await runVideotask(
+      ['contract', '--base-url', server.url, ...KEY, '--timeout', '20'],
+      {
+        timeoutMs: 90_000,
+      },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    expectStopped(run);
+    expect(seconds).toBeLessThan(45);
+  }, 100_000);
+
+  it('takes --request-timeout', async () => {
+    const started = performance.now();
+    const run = await runVideotask(
+      ['contract', '--base-url', server.url, ...KEY, '--request-timeout', '1'],
+      { timeoutMs: 30_000 },
+    );
+    expectStopped(run);
+    expect((performance.now() - started) / 1000).toBeLessThan(10);
+  });
+});

@@ -1,0 +1,129 @@
+import { connect, type Socket } from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
+
+// Issue 14 item 5: after the header timeout the host wrote its 400 but never closed the socket, so
+// clients that never read their answer kept their connections (and the mock's file descriptors) for
+// ever: 3,000 stayed open past 125 s, 20,000 reached the descriptor limit and every other request
+// failed. Nothing bounded how many connections one client could hold either.
+const sockets: Socket[] = [];
+const servers: RunningMockServer[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const FAST = { headersMs: 300, requestMs: 400, idleMs: 1000, graceMs: 200, checkIntervalMs: 50 };
+
+async function start(options: Parameters<typeof startMockServer>[0]): Promise<RunningMockServer> {
+  const server = await startMockServer({ port: 0, clock: { mode: 'manual' }, ...options });
+  servers.push(server);
+  return server;
+}
+
+/** A client that connects (from `from`), writes `text`, and never reads a byte. */
+function silentClient(port: number, text: string, from = '127.0.0.1'): Promise<Socket> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from }, () => {
+      socket.write(text);
+      resolve(socket);
+    });
+    socket.pause();
+    socket.on('error', () => undefined);
+    sockets.push(socket);
+  });
+}
+
+async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}
+
+const models = (server: RunningMockServer) =>
+  fetch(`${server.url}/v1/models`, { headers: { authorization: 'Bearer sk-mock-alice' } }).then(
+    (r) => r.status,
+  );
+
+it('closes connections whose clients never read the timeout answer', async () => {
+  const server = await start({ timeouts: FAST });
+  const partial = 'GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n'; // headers never finished
+  await Promise.all(Array.from({ length: 300 }, () => silentClient(server.port, partial)));
+  expect(await eventually(() => server.connections === 300, 2_000)).toBe(true);
+  expect(await models(server)).toBe(200);
+  expect(await eventually(() => server.connections === 0, 5_000)).toBe(true);
+});
+
+it('tells a client that does read why: a JSON 408, then the connection closes', async () => {
+  const server = await start({ timeouts: FAST });
+  const text = await new Promise<string>((resolve) => {
+    let received = '';
+    const socket = connect(server.port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\n'));
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    socket.on('close', () => resolve(received));
+    sockets.push(socket);
+  });
+  expect(text).toMatch(/^HTTP\/1\.1 408 /);
+  expect(text).toMatch(/content-type: application\/json/i);
+  expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+    error: { code: 'request_timeout' },
+  });
+});
+
+it('closes a connection whose client stopped reading a large answer', async () => {
+  const server = await start({ timeouts: FAST });
+  const get = 'GET /docs/swagger-ui-bundle.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+  await silentClient(server.port, get.repeat(20)); // ~30 MB asked for, none read
+  expect(await eventually(() => server.connections === 0, 5_000)).toBe(true);
+});
+
+it('bounds connections per address and in all, saying so once per burst', async () => {
+  const lines: string[] = [];
+  const server = await start({
+    timeouts: { ...FAST, headersMs: 60_000, requestMs: 60_000, idleMs: 60_000 },
+    limits: { maxConnections: 150, maxConnectionsPerAddress: 100, burstQuietMs: 300 },
+    log: (line) => lines.push(line),
+  });
+  const flood = (from: string, n: number) =>
+    Promise.all(Array.from({ length: n }, () => silentClient(server.port, '', from)));
+  await flood('127.0.0.1', 160);
+  expect(await eventually(() => server.connections === 100, 2_000)).toBe(true);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/100 open from 127\.0\.0\.1.*--max-connections-per-address/);
+  // Another address still gets in while the first one is at its limit.
+  const other = await silentClient(server.port, '', '127.0.0.2');
+  await eventually(() => server.connections === 101, 2_000);
+  expect(server.connections).toBe(101);
+  other.destroy();
+  // When the burst is over, one line counts what was refused.
+  expect(await eventually(() => lines.length === 2, 3_000)).toBe(true);
+  expect(lines[1]).toMatch(/refused 60 connections/);
+  await flood('127.0.0.3', 80);
+  expect(await eventually(() => server.connections === 150, 2_000)).toBe(true);
+  expect(lines[2]).toMatch(/150 open, the limit in all/);
+  // With the total reached, a client that holds a connection or two still gets in.
+  await Promise.all([
+    silentClient(server.port, '', '127.0.0.4'),
+    silentClient(server.port, '', '127.0.0.5'),
+  ]);
+  expect(await eventually(() => server.connections === 152, 2_000)).toBe(true);
+});
+
+it('still delivers an answer that the lost-answer scenario holds past the idle timeout', async () => {
+  const server = await start({ timeouts: { ...FAST, idleMs: 200 } });
+  const started = performance.now();
+  const answer = await fetch(`${server.url}/v1/videos`, {
+    method: 'POST',
+    headers: {
+      authorization: 'Bearer sk-mock-alice',
+      'content-type': 'application/json',
+      'x-mock-scenario': 'lost-answer:0.6',
+    },
+    body: JSON.stringify({ model: 'video-pro-v1', prompt: 'a kite' }),
+  });
+  expect(answer.status).toBe(200);
+  expect(performance.now() - started).toBeGreaterThanOrEqual(550);
+});
