@@ -1,15 +1,23 @@
-import { readFileSync } from 'node:fs';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
-import { createMockService, type MockService } from '../../mocks/node/create-mock-service.ts';
+import { WORKER_ENV } from '../../mocks/node/cluster-messages.ts';
+import { createMockDeployment, type MockService } from '../../mocks/node/create-mock-service.ts';
 import { StateFileError } from '../../mocks/node/state-file.ts';
-import { tokensFromConfig } from '../../mocks/core/tokens.ts';
+import { WorkerHub } from '../../mocks/node/worker-hub.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
 import { mockBanner } from '../mock-banner.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
 import type { Command } from '../commands.ts';
 import { UsageError } from '../usage-error.ts';
 import { readSecret } from '../secret-option.ts';
-import { numberOption, parseFlags } from '../options.ts';
+import { numberOption } from '../options.ts';
+import {
+  listenFailure,
+  parseMockFlags,
+  parseRateLimit,
+  readConfig,
+  reportOnce,
+  workersOption,
+} from '../mock-settings.ts';
 import { ADMIN_TOKEN_ENV, adminTokenFrom } from '../admin-token.ts';
 
 const HELP = `Usage: videotask mock [options]
@@ -42,6 +50,8 @@ Options:
   --max-connections-per-address N   the same from one address (default 1,000)
   --state FILE          keep the secret, clock, binding, forced outcomes and listing in FILE across any
                         restart, kill -9 included (created if missing; locked while in use)
+  --workers N|auto      N processes serving the port (auto: one per core; default 1); control changes
+                        reach every worker before their 200 (docs/replicas.md)
   -h, --help            show this help`;
 
 const POSITIVE = { integer: true, min: 1 } as const;
@@ -49,17 +59,19 @@ const POSITIVE = { integer: true, min: 1 } as const;
 export const mockCommand: Command = {
   name: 'mock',
   async run(argv) {
-    const { values } = parse(argv);
+    const { values } = parseMockFlags(argv);
     if (values.help) {
       console.log(HELP);
       return 0;
     }
     const port = numberOption('--port', values.port, { integer: true, min: 0, max: 65535 }) ?? 4010;
+    const host = values.host ?? '127.0.0.1';
     const speed = numberOption('--speed', values.speed, { min: Number.MIN_VALUE }) ?? 1;
     const seed = numberOption('--seed', values.seed, { integer: true });
     const failureRate =
       numberOption('--failure-rate', values['failure-rate'], { min: 0, max: 1 }) ?? 0;
     const ttl = numberOption('--artifact-ttl', values['artifact-ttl'], { min: 1 });
+    const workers = workersOption(values.workers);
     const limits = {
       maxConnections: numberOption('--max-connections', values['max-connections'], POSITIVE),
       maxConnectionsPerAddress: numberOption(
@@ -91,31 +103,42 @@ export const mockCommand: Command = {
       throw new UsageError((error as Error).message);
     }
     const admin = adminTokenFrom(values['admin-token'], values['admin-token-file'], process.env);
-    if (admin?.warning !== undefined) console.error(`videotask mock: warning: ${admin.warning}`);
     const config =
       values.config === undefined
         ? { tokens: [], replaceBuiltIn: false }
         : readConfig(values.config);
-
     const stateFile = values.state;
     if (stateFile === '') throw new UsageError('--state needs a file name');
+    const options = {
+      clock: { mode: clockMode, speed },
+      profile,
+      rateLimit,
+      defects: defectNames,
+      failureRate,
+      artifactTtlMs: ttl === undefined ? undefined : ttl * 1000,
+      contentRedirect: values['content-redirect'] ?? false,
+      familyBound: values['family-bound'] ?? false,
+      adminToken: admin?.token,
+      tokens: config.tokens,
+      replaceBuiltInTokens: config.replaceBuiltIn,
+    } as const;
+    const log = (line: string) => console.error(`videotask mock: ${line}`);
+    if (process.env[WORKER_ENV] === '1') {
+      const { runClusterWorker } = await import('../../mocks/node/cluster-worker.ts');
+      await runClusterWorker({ service: options, port, host, limits, log });
+      return 0;
+    }
+    if (admin?.warning !== undefined) console.error(`videotask mock: warning: ${admin.warning}`);
+
     const secret = readSecret(values.secret, values['secret-file']);
-    let service: MockService;
+    const hub = workers > 1 ? new WorkerHub() : undefined;
+    let deployment: ReturnType<typeof createMockDeployment>;
     try {
-      service = createMockService({
-        clock: { mode: clockMode, speed },
+      deployment = createMockDeployment({
+        ...options,
         seed,
         secret: secret?.value,
-        profile,
-        rateLimit,
-        defects: defectNames,
-        failureRate,
-        artifactTtlMs: ttl === undefined ? undefined : ttl * 1000,
-        contentRedirect: values['content-redirect'] ?? false,
-        familyBound: values['family-bound'] ?? false,
-        adminToken: admin?.token,
-        tokens: config.tokens,
-        replaceBuiltInTokens: config.replaceBuiltIn,
+        observer: hub,
         stateFile: stateFile === undefined ? undefined : { path: stateFile, onError: reportOnce() },
       });
     } catch (error) {
@@ -125,41 +148,26 @@ export const mockCommand: Command = {
       );
       return 2;
     }
+    const { service } = deployment;
 
-    let server;
+    let server: { readonly url: string; close(): Promise<void> };
     try {
-      server = await startMockServer({
-        port,
-        host: values.host ?? '127.0.0.1',
-        service,
-        limits,
-        log: (line) => console.error(`videotask mock: ${line}`),
-      });
+      if (hub === undefined) server = await startMockServer({ port, host, service, limits, log });
+      else {
+        const { startCluster } = await import('../../mocks/node/cluster-primary.ts');
+        server = await startCluster({ workers, service, hub, secret: deployment.secret, log });
+      }
     } catch (error) {
       service.stateFile?.close();
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE')
-        console.error(
-          `videotask mock: port ${port} is in use. Pick another with --port N, or --port 0 for a free one.`,
-        );
-      else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
-        console.error(
-          `videotask mock: cannot bind ${values.host}: use an address of this machine, e.g. --host 127.0.0.1.`,
-        );
-      else console.error(`videotask mock: cannot listen: ${(error as Error).message}`);
+      const { code, message } = error as NodeJS.ErrnoException;
+      console.error(`videotask mock: ${listenFailure(code, message, port, host)}`);
       return 1;
     }
     const clock = clockMode === 'manual' ? 'manual' : `${speed}×`;
     const rate = values['rate-limit'];
-    for (const line of mockBanner(server.url, service, {
-      profile,
-      clock,
-      rate,
-      defectNames,
-      admin,
-      secretSource: secret?.source,
-    }))
-      console.log(line);
+    const facts = { profile, clock, rate, defectNames, admin, secretSource: secret?.source };
+    const [listening, ...rest] = mockBanner(server.url, bannerView(service), facts);
+    console.log([listening, ...workersLine(workers), ...rest].join('\n'));
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
@@ -177,63 +185,14 @@ export const mockCommand: Command = {
   },
 };
 
-/** Prints a state file write error once per distinct message (the timer retries every second). */
-function reportOnce(): (error: Error) => void {
-  let last = '';
-  return (error) => {
-    if (error.message === last) return;
-    last = error.message;
-    console.error(`videotask mock: ${error.message} (the mock keeps serving; retrying)`);
-  };
+function workersLine(workers: number): string[] {
+  if (workers === 1) return [];
+  return [
+    `  workers ${workers} on this port (node:cluster); control changes reach every worker before their 200`,
+  ];
 }
 
-function parseRateLimit(raw: string): { requests: number; windowMs: number } {
-  const match = /^(\d+)\/(\d+(?:\.\d+)?)s?$/.exec(raw.trim());
-  if (match === null || Number(match[1]) < 1 || Number(match[2]) <= 0)
-    throw new UsageError(
-      `--rate-limit must look like 60/60 (60 requests per 60 seconds), got "${raw}"`,
-    );
-  return { requests: Number(match[1]), windowMs: Number(match[2]) * 1000 };
-}
-
-function readConfig(file: string): ReturnType<typeof tokensFromConfig> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `cannot read --config ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-    );
-  }
-  try {
-    return tokensFromConfig(JSON.parse(text));
-  } catch (error) {
-    throw new UsageError(`--config ${file}: ${(error as Error).message}`);
-  }
-}
-
-function parse(argv: readonly string[]) {
-  return parseFlags(argv, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    speed: { type: 'string' },
-    seed: { type: 'string' },
-    config: { type: 'string' },
-    'content-redirect': { type: 'boolean' },
-    'failure-rate': { type: 'string' },
-    'artifact-ttl': { type: 'string' },
-    'family-bound': { type: 'boolean' },
-    'admin-token': { type: 'string' },
-    'admin-token-file': { type: 'string' },
-    profile: { type: 'string' },
-    clock: { type: 'string' },
-    'rate-limit': { type: 'string' },
-    defect: { type: 'string', multiple: true },
-    'list-defects': { type: 'boolean' },
-    state: { type: 'string' },
-    'max-connections': { type: 'string' },
-    'max-connections-per-address': { type: 'string' },
-    secret: { type: 'string' },
-    'secret-file': { type: 'string' },
-  });
+/** The service as the banner shows it: a cluster primary without --state keeps no state file. */
+function bannerView(service: MockService): MockService {
+  return service.stateFile?.path === '' ? { ...service, stateFile: undefined } : service;
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { CoreResponse } from '../core/http-types.ts';
+import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import {
   createMockService,
   DEFAULT_MAX_BODY_BYTES,
@@ -26,7 +26,14 @@ export interface MockServerOptions extends MockOptions {
   readonly timeouts?: Partial<HostTimeouts> | undefined;
   /** Where the host reports what an operator should know (connections refused). Default: nowhere. */
   readonly log?: ((line: string) => void) | undefined;
+  /**
+   * Answers in place of `service.handle` (a cluster worker, mocks/node/cluster-worker.ts); a promise
+   * holds the answer until it settles (a rejected one answers 503). Default: the service answers.
+   */
+  readonly answer?: Answerer | undefined;
 }
+
+export type Answerer = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>;
 
 /** How long a connection may take (ms) before the host closes it. */
 export interface HostTimeouts {
@@ -77,6 +84,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeouts = { ...DEFAULT_HOST_TIMEOUTS, ...options.timeouts };
   const names = new HostNames(host);
+  const answer = options.answer;
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const headers = req.headers;
@@ -102,9 +110,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       method === 'GET' ||
       method === 'HEAD' ||
       ((declared === undefined || declared === '0') && headers['transfer-encoding'] === undefined)
-    )
-      return send(res, respond(service, request, cors));
-    answerWithBody(req, res, { service, request, cors, maxBodyBytes });
+    ) {
+      if (answer === undefined) return send(res, respond(service, request, cors));
+      return deliver(res, answer(request), cors);
+    }
+    answerWithBody(req, res, { service, request, cors, maxBodyBytes, answer });
   };
 
   // requireHostHeader: false lets onRequest answer a Host-less HTTP/1.1 request in JSON.
@@ -177,23 +187,51 @@ function respond(service: MockService, request: NodeCoreRequest, cors: boolean):
   return cors ? withCors(response) : response;
 }
 
+/** Sends an answer that may still be on its way; one that fails becomes a 503 (retry later). */
+function deliver(
+  res: ServerResponse,
+  response: CoreResponse | Promise<CoreResponse>,
+  cors: boolean,
+  then?: () => void,
+): void {
+  if (!(response instanceof Promise)) return send(res, cors ? withCors(response) : response, then);
+  const unavailable = (error: unknown): CoreResponse => {
+    const message = `The mock could not answer: ${(error as Error).message}. Retry later`;
+    return hostError(503, 'temporarily_unavailable', message);
+  };
+  response
+    .catch(unavailable)
+    .then((ready) => send(res, cors ? withCors(ready) : ready, then))
+    .catch(() => res.destroy());
+}
+
 /** Reads a request's body (up to the limit) and answers it; a body over the limit gets the core's 413 and the connection closes. */
 function answerWithBody(
   req: IncomingMessage,
   res: ServerResponse,
-  to: { service: MockService; request: NodeCoreRequest; cors: boolean; maxBodyBytes: number },
+  to: {
+    service: MockService;
+    request: NodeCoreRequest;
+    cors: boolean;
+    maxBodyBytes: number;
+    answer: Answerer | undefined;
+  },
 ): void {
-  const { service, request, cors, maxBodyBytes } = to;
+  const { service, request, cors, maxBodyBytes, answer } = to;
+  const reply = (then?: () => void): void => {
+    if (answer === undefined) send(res, respond(service, request, cors), then);
+    else deliver(res, answer(request), cors, then);
+  };
   const tooLarge = (): void => {
     request.bodyTooLarge = true;
-    send(res, respond(service, request, cors), () => req.destroy());
+    reply(() => req.destroy());
   };
   if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return tooLarge();
   readBody(req, maxBodyBytes).then(
     (body) => {
       if (body === undefined) return tooLarge();
       request.body = body;
-      send(res, respond(service, request, cors));
+      reply();
     },
     () => res.destroy(),
   );

@@ -4,7 +4,9 @@ import {
   type MockOptions as CoreMockOptions,
   type MockService as CoreMockService,
 } from '../core/service.ts';
+import type { Persistence } from '../core/persistence.ts';
 import { hmacSha256 } from '../core/sha256.ts';
+import { observedPersistence, type StateObserver } from './observed-persistence.ts';
 import { StateFileError, type SecretRecord } from './state-file-format.ts';
 import { lockStateFile } from './state-file-lock.ts';
 import { readStateFile, type RestoredFile } from './state-file-reader.ts';
@@ -17,6 +19,8 @@ export interface MockOptions extends CoreMockOptions {
    * and `familyBound`; a random secret is kept in it. Call `service.stateFile.close()` when done.
    */
   readonly stateFile?: string | StateFileOptions | undefined;
+  /** Told of every change to the shared state, once kept (a cluster primary, decisions/016). */
+  readonly observer?: StateObserver | undefined;
 }
 
 export interface MockService extends CoreMockService {
@@ -35,22 +39,38 @@ export interface MockService extends CoreMockService {
  * service.stateFile?.close();
  */
 export function createMockService(options: MockOptions = {}): MockService {
-  const { stateFile, ...core } = options;
-  if (stateFile === undefined) return createCoreMockService(core) as MockService;
+  return createMockDeployment(options).service;
+}
+
+/** The same, and the secret it runs with (a cluster primary hands it to its workers, decisions/016). */
+export function createMockDeployment(options: MockOptions = {}): {
+  service: MockService;
+  secret: string;
+} {
+  const { stateFile, observer, ...core } = options;
+  const observed = (persistence: Persistence | undefined): Persistence | undefined =>
+    observer === undefined ? persistence : observedPersistence(persistence, observer);
+  if (stateFile === undefined) {
+    const secret = core.secret ?? randomSecret();
+    const persistence = observed(core.persistence);
+    const service = createCoreMockService({ ...core, secret, persistence }) as MockService;
+    return { service, secret };
+  }
   const stateOptions = typeof stateFile === 'string' ? { path: stateFile } : stateFile;
   const { path } = stateOptions;
   const lock = lockStateFile(path);
   try {
     const restored = readStateFile(path);
     const { secret, record } = resolveSecret(path, core, restored);
-    return createCoreMockService({
+    const service = createCoreMockService({
       ...core,
       secret,
-      persistence: {
+      persistence: observed({
         restored,
         attach: (target) => openStateFile(stateOptions, target, restored, lock, record),
-      },
+      }),
     }) as MockService;
+    return { service, secret };
   } catch (error) {
     lock.release();
     throw error;

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { tokensFromConfig } from '../mocks/core/tokens.ts';
+import { UsageError } from './usage-error.ts';
+import { parseFlags } from './options.ts';
+
+/** Most workers `--workers` takes: more processes than this only compete for the same cores. */
+const MAX_WORKERS = 256;
+
+/** `--workers N|auto`: how many processes serve the port (default 1: no cluster at all). */
+export function workersOption(raw: string | undefined): number {
+  if (raw === undefined) return 1;
+  const cores = availableParallelism();
+  if (raw === 'auto') return cores;
+  const count = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(count >= 1 && count <= MAX_WORKERS)) {
+    const auto = `auto (one per core: ${cores} here)`;
+    throw new UsageError(
+      `--workers must be a number of processes from 1 to ${MAX_WORKERS}, or ${auto}, got "${raw}"`,
+    );
+  }
+  return count;
+}
+
+/** Prints a state file write error once per distinct message (the timer retries every second). */
+export function reportOnce(): (error: Error) => void {
+  let last = '';
+  return (error) => {
+    if (error.message === last) return;
+    last = error.message;
+    console.error(`videotask mock: ${error.message} (the mock keeps serving; retrying)`);
+  };
+}
+
+export function parseRateLimit(raw: string): { requests: number; windowMs: number } {
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)s?$/.exec(raw.trim());
+  if (match === null || Number(match[1]) < 1 || Number(match[2]) <= 0)
+    throw new UsageError(
+      `--rate-limit must look like 60/60 (60 requests per 60 seconds), got "${raw}"`,
+    );
+  return { requests: Number(match[1]), windowMs: Number(match[2]) * 1000 };
+}
+
+export function readConfig(file: string): ReturnType<typeof tokensFromConfig> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `cannot read --config ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
+  }
+  try {
+    return tokensFromConfig(JSON.parse(text));
+  } catch (error) {
+    throw new UsageError(`--config ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** What cannot listen, said so that the user knows what to do next. */
+export function listenFailure(
+  code: string | undefined,
+  message: string,
+  port: number,
+  host: string,
+) {
+  if (code === 'EADDRINUSE')
+    return `port ${port} is in use. Pick another with --port N, or --port 0 for a free one.`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return `cannot bind ${host}: use an address of this machine, e.g. --host 127.0.0.1.`;
+  return `cannot listen: ${message}`;
+}
+
+export function parseMockFlags(argv: readonly string[]) {
+  return parseFlags(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    speed: { type: 'string' },
+    seed: { type: 'string' },
+    config: { type: 'string' },
+    'content-redirect': { type: 'boolean' },
+    'failure-rate': { type: 'string' },
+    'artifact-ttl': { type: 'string' },
+    'family-bound': { type: 'boolean' },
+    'admin-token': { type: 'string' },
+    'admin-token-file': { type: 'string' },
+    profile: { type: 'string' },
+    clock: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    defect: { type: 'string', multiple: true },
+    'list-defects': { type: 'boolean' },
+    state: { type: 'string' },
+    'max-connections': { type: 'string' },
+    'max-connections-per-address': { type: 'string' },
+    secret: { type: 'string' },
+    'secret-file': { type: 'string' },
+    workers: { type: 'string' },
+  });
+}

@@ -1,0 +1,71 @@
+import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
+import type { Operation, SharedState } from '../core/shared-state.ts';
+
+/**
+ * The messages between a cluster primary and its workers (decisions/016), over node's IPC channel
+ * with `serialization: 'advanced'` (structured clone: maps, byte arrays and `Infinity` pass as they are).
+ */
+
+/** Set in a worker's environment by the primary: `videotask mock` then runs as a worker. */
+export const WORKER_ENV = 'VIDEOTASK_MOCK_WORKER';
+
+/** The response header naming the worker that answered (debugging a deployment of workers). */
+export const WORKER_HEADER = 'x-mock-worker';
+
+/** What a worker starts from: the deployment's secret, a seed of its own, the shared state now. */
+export interface WorkerInit {
+  readonly secret: string;
+  /** Seeds the worker's draws: the deployment's seed, the start and the worker (no two alike). */
+  readonly seed: string;
+  readonly shared: SharedState;
+  /** The clock's ceiling (a real clock's durable lease), if any. */
+  readonly ceiling: number | undefined;
+}
+
+export type ToWorker =
+  | { readonly t: 'init'; readonly init: WorkerInit }
+  /** Apply this; with `ack`, answer `{ t: 'ack', n: ack }` once applied. */
+  | { readonly t: 'op'; readonly op: Operation; readonly ack?: number | undefined }
+  | { readonly t: 'ceiling'; readonly ms: number | undefined }
+  /** The answer to a relayed control request. */
+  | { readonly t: 'answer'; readonly n: number; readonly response: CoreResponse }
+  /** A worker's durable operation is kept and applied everywhere, or was refused (`problem`). */
+  | { readonly t: 'kept'; readonly n: number; readonly problem?: string | undefined }
+  | { readonly t: 'stop' };
+
+export type FromWorker =
+  /** Listening for messages: send the init. */
+  | { readonly t: 'hello' }
+  | { readonly t: 'listening'; readonly url: string }
+  | { readonly t: 'failed'; readonly code?: string | undefined; readonly message: string }
+  /** An operation the worker applied, at its generation; with `n`, a durable one awaiting `kept`. */
+  | {
+      readonly t: 'op';
+      readonly op: Operation;
+      readonly generation: number;
+      readonly n?: number | undefined;
+    }
+  | { readonly t: 'created'; readonly id: string; readonly generation: number }
+  /** A control request (`/__mock/…`), for the primary to answer. */
+  | { readonly t: 'request'; readonly n: number; readonly request: CoreRequest }
+  | { readonly t: 'ack'; readonly n: number };
+
+/** A request as plain data (a host's request object may compute fields on demand). */
+export function plainRequest(request: CoreRequest): CoreRequest {
+  return {
+    method: request.method,
+    path: request.path,
+    query: request.query,
+    headers: { ...request.headers },
+    body: request.body,
+    origin: request.origin,
+    remoteAddress: request.remoteAddress,
+    hostAllowed: request.hostAllowed,
+    bodyTooLarge: request.bodyTooLarge,
+  };
+}
+
+/** Control requests: the primary answers them, so each change has one order everywhere. */
+export function isControlPath(path: string): boolean {
+  return path.charCodeAt(1) === 95 /* _ */ && path.startsWith('/__mock');
+}

@@ -1,0 +1,149 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { CoreRequest } from '../core/http-types.ts';
+import { StateNotSavedError } from '../core/persistence.ts';
+import { WORKER_ENV, type FromWorker } from './cluster-messages.ts';
+import type { MockService } from './create-mock-service.ts';
+import type { WorkerHub } from './worker-hub.ts';
+import { post } from './worker-hub.ts';
+
+export interface ClusterOptions {
+  readonly workers: number;
+  /** The deployment's service, made with `hub` as its observer: the one state, and the state file. */
+  readonly service: MockService;
+  readonly hub: WorkerHub;
+  /** The deployment's secret, for the workers. */
+  readonly secret: string;
+  /** Where the primary tells what an operator should know (a worker restarted). */
+  readonly log: (line: string) => void;
+  /** How long a stop waits for workers to finish before killing them (ms). Default 5000. */
+  readonly stopTimeoutMs?: number | undefined;
+}
+
+export interface RunningCluster {
+  /** `http://HOST:PORT`, as the workers listen. */
+  readonly url: string;
+  /** Stops every worker (they finish their answers); the state file is the caller's to close. */
+  close(): Promise<void>;
+}
+
+/** Workers could not start (the port is in use, …): `code` is the listen error's. */
+export class ClusterStartError extends Error {
+  override readonly name = 'ClusterStartError';
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs `videotask mock --workers N` as its primary (decisions/016): forks N workers that listen on one
+ * port (node:cluster hands them connections in turn), gives each the state, answers their control
+ * requests with the one service so that every change has one order, sends each change to every
+ * worker and answers only once all have it, and restarts a worker that dies. Resolves once every
+ * worker listens; rejects with a `ClusterStartError` (workers stopped) when one cannot.
+ */
+export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
+  const { service, hub, workers } = options;
+  const start = (service.stateFile?.restored?.starts ?? 0) + 1;
+  const listened = new Set<Worker>();
+  let stopping = false;
+  let url = '';
+  cluster.setupPrimary({ serialization: 'advanced' });
+
+  const applied = (worker: Worker, message: FromWorker & { t: 'op' }): void => {
+    const reply = (problem?: string): void => {
+      if (message.n !== undefined) post(worker, { t: 'kept', n: message.n, problem });
+    };
+    // A change made before a reset the worker had not yet applied: the reset undid it everywhere.
+    if (message.generation !== service.shared.generation) return reply();
+    let change: { applied: Promise<void> };
+    try {
+      change = hub.during(worker, () => service.apply(message.op));
+    } catch (error) {
+      if (!(error instanceof StateNotSavedError)) throw error;
+      return reply(error.message);
+    }
+    void change.applied.then(() => reply());
+  };
+  const answer = (worker: Worker, n: number, request: CoreRequest): void => {
+    const { result, applied: done } = hub.during(undefined, () => service.handle(request));
+    void done.then(() => post(worker, { t: 'answer', n, response: result }));
+  };
+  const created = (id: string, generation: number): void => {
+    if (generation !== service.shared.generation) return;
+    service.store.add(id);
+    service.stateFile?.created(id);
+  };
+
+  return new Promise((resolve, reject) => {
+    const failStartup = (error: ClusterStartError): void => {
+      if (stopping) return;
+      void stopAll().then(() => reject(error));
+    };
+    function onMessage(worker: Worker, message: FromWorker): void {
+      switch (message.t) {
+        case 'hello': {
+          const seed = `${service.seed}/start-${start}/worker-${worker.id}`;
+          const { shared } = service;
+          return hub.join(worker, {
+            secret: options.secret,
+            seed,
+            shared,
+            ceiling: hub.clockCeiling,
+          });
+        }
+        case 'listening':
+          listened.add(worker);
+          url = message.url;
+          if (listened.size === workers) resolve({ url, close: stopAll });
+          return;
+        case 'failed':
+          if (!listened.has(worker))
+            failStartup(new ClusterStartError(message.message, message.code));
+          return;
+        case 'op':
+          return applied(worker, message);
+        case 'created':
+          return created(message.id, message.generation);
+        case 'request':
+          return answer(worker, message.n, message.request);
+        case 'ack':
+          return hub.acknowledged(worker, message.n);
+      }
+    }
+    function fork(): void {
+      const worker = cluster.fork({ [WORKER_ENV]: '1' });
+      worker.on('message', (message: FromWorker) => onMessage(worker, message));
+      worker.on('error', () => {}); // a closed channel: the exit that follows is what counts
+      worker.once('exit', (code, signal) => {
+        hub.leave(worker);
+        if (stopping) return;
+        const how = signal === null ? `with code ${code}` : `on ${signal}`;
+        if (!listened.has(worker) && listened.size < workers)
+          return failStartup(
+            new ClusterStartError(`a worker exited ${how} while starting`, undefined),
+          );
+        options.log(
+          `worker ${worker.id} (process ${worker.process.pid}) exited ${how}; starting another`,
+        );
+        fork();
+      });
+    }
+    async function stopAll(): Promise<void> {
+      stopping = true;
+      const running = Object.values(cluster.workers ?? {}).filter(
+        (w): w is Worker => w !== undefined && w.process.exitCode === null && !w.isDead(),
+      );
+      const exits = running.map((w) => new Promise((done) => w.process.once('exit', done)));
+      for (const worker of running) post(worker, { t: 'stop' });
+      const timer = setTimeout(() => {
+        for (const worker of running) worker.process.kill('SIGKILL');
+      }, options.stopTimeoutMs ?? 5000);
+      await Promise.all(exits);
+      clearTimeout(timer);
+    }
+    for (let i = 0; i < workers; i++) fork();
+  });
+}

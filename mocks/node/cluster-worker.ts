@@ -1,0 +1,88 @@
+import cluster from 'node:cluster';
+import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
+import { errorResponse } from '../core/errors.ts';
+import { createMockService, type MockOptions } from '../core/service.ts';
+import type { Operation } from '../core/shared-state.ts';
+import type { ConnectionLimits } from '../hosts/connection-guard.ts';
+import { startMockServer, type RunningMockServer } from '../hosts/node-server.ts';
+import {
+  WORKER_HEADER,
+  isControlPath,
+  type FromWorker,
+  type ToWorker,
+  type WorkerInit,
+} from './cluster-messages.ts';
+import { PrimaryLink } from './primary-link.ts';
+
+export interface WorkerOptions {
+  /** The service's options; the secret, seed and state come from the primary. */
+  readonly service: Omit<MockOptions, 'secret' | 'seed' | 'persistence'>;
+  readonly port: number;
+  readonly host: string;
+  readonly limits?: ConnectionLimits | undefined;
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/**
+ * Runs this process as one worker of `videotask mock --workers N` (decisions/016): asks the primary for
+ * the deployment's state, serves the API on the shared port, sends control requests (`/__mock/…`) to
+ * the primary, and holds an answer until a durable change it made is on every worker. Resolves when
+ * the primary stops it; exits with the primary (node's cluster does that on a lost channel).
+ */
+export function runClusterWorker(options: WorkerOptions): Promise<void> {
+  const send = (message: FromWorker): void => {
+    if (process.connected) process.send!(message);
+  };
+  const link = new PrimaryLink(send);
+  const id = String(cluster.worker?.id ?? process.pid);
+  let server: RunningMockServer | undefined;
+  let apply: (operation: Operation) => void = () => {};
+
+  const tagged = (response: CoreResponse): CoreResponse => {
+    response.headers[WORKER_HEADER] = id;
+    return response;
+  };
+  const notKept = (error: Error): CoreResponse =>
+    errorResponse('temporarily_unavailable', { problem: error.message }, { 'retry-after': '1' });
+
+  async function start(init: WorkerInit): Promise<void> {
+    const service = createMockService({
+      ...options.service,
+      secret: init.secret,
+      seed: init.seed,
+      persistence: link.persistence(init),
+    });
+    apply = (operation) => service.apply(operation);
+    const answer = (request: CoreRequest): CoreResponse | Promise<CoreResponse> => {
+      if (isControlPath(request.path)) return link.relay(request).then(tagged);
+      const response = tagged(service.handle(request));
+      const pending = link.takePending();
+      return pending === undefined ? response : pending.then(() => response, notKept);
+    };
+    server = await startMockServer({ ...options, service, answer });
+    send({ t: 'listening', url: server.url });
+  }
+
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('message', onMessage);
+      void (server?.close() ?? Promise.resolve()).then(() => {
+        cluster.worker?.disconnect(); // the channel closes: the process ends once idle
+        resolve();
+      });
+    };
+    function onMessage(message: ToWorker): void {
+      if (message.t === 'init')
+        start(message.init).catch((error: NodeJS.ErrnoException) => {
+          send({ t: 'failed', code: error.code, message: error.message });
+          stop();
+        });
+      else if (message.t === 'stop') stop();
+      else link.receive(message, apply);
+    }
+    process.on('message', onMessage);
+    process.on('SIGINT', () => {}); // a terminal's Ctrl-C reaches the whole group: the primary stops us
+    process.once('SIGTERM', stop);
+    send({ t: 'hello' });
+  });
+}

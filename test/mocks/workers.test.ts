@@ -1,0 +1,246 @@
+// `videotask mock --workers N` as real processes (decisions/016): every worker answers every task the
+// same, a control change answered 200 is on every worker by the next request, a dead worker is
+// replaced, --state survives kill -9 of the whole group, and bad --workers values exit 2.
+import { execFileSync } from 'node:child_process';
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  exitCode,
+  killMockProcesses,
+  listening,
+  spawnMock,
+  type MockProcess,
+} from '../helpers/mock-process.ts';
+
+const BANNER_END = /secret: .*\n/;
+const ALICE = 'sk-mock-alice';
+const dir = mkdtempSync(join(tmpdir(), 'videotask-workers-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(killMockProcesses);
+
+interface Answer {
+  readonly status: number;
+  readonly worker: string;
+  readonly text: string;
+}
+
+/** One request on a connection of its own (`Connection: close`), so that requests spread over the workers. */
+function call(base: string, method: string, path: string, body?: unknown): Promise<Answer> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string> = { authorization: `Bearer ${ALICE}`, connection: 'close' };
+  if (method !== 'GET') headers['content-type'] = 'application/json';
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        const worker = String(res.headers['x-mock-worker'] ?? '');
+        resolve({ status: res.statusCode!, worker, text });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function submit(base: string, prompt: string, extra: object = {}): Promise<string> {
+  const body = { model: 'video-pro-v1', prompt, ...extra };
+  const answer = await call(base, 'POST', '/v1/videos', body);
+  if (answer.status !== 200)
+    throw new Error(`submission answered ${answer.status}: ${answer.text}`);
+  return (JSON.parse(answer.text) as { id: string }).id;
+}
+
+/** `count` reads of the same path at once, each on its own connection. */
+const readMany = (base: string, path: string, count = 6): Promise<Answer[]> =>
+  Promise.all(Array.from({ length: count }, () => call(base, 'GET', path)));
+
+const statusOf = (answer: Answer): string => (JSON.parse(answer.text) as { status: string }).status;
+
+async function startWorkers(...args: string[]): Promise<{ mock: MockProcess; base: string }> {
+  const mock = spawnMock('--port', '0', '--workers', '2', ...args);
+  const base = await listening(mock, BANNER_END, 30_000);
+  return { mock, base };
+}
+
+/** The worker processes of a primary (its children running the CLI). */
+function workerPids(primary: number): number[] {
+  const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(primary)], {
+    encoding: 'utf8',
+  });
+  return lines
+    .split('\n')
+    .filter((line) => line.includes('videotask.js mock'))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+describe('videotask mock --workers N (real processes)', () => {
+  it('says how many workers, and every worker answers a task submitted on another the same', async () => {
+    const { mock, base } = await startWorkers('--clock', 'manual');
+    expect(mock.stdout()).toMatch(/workers 2 on this port/);
+    const ids = [
+      await submit(base, 'a red kite'),
+      await submit(base, 'x [mock:slow]'),
+      await submit(base, 'x [mock:fail:MyOwnCode]', { seconds: '2.5' }), // its facts are in the extras
+    ];
+    await call(base, 'POST', '/__mock/clock/advance', { ms: 30_000 });
+    const workers = new Set<string>();
+    for (const id of ids) {
+      const answers = await readMany(base, `/v1/videos/${id}`, 8);
+      for (const answer of answers) {
+        workers.add(answer.worker);
+        expect(answer.status).toBe(200);
+        expect(answer.text).toBe(answers[0]!.text);
+      }
+    }
+    expect([...workers].sort()).toEqual(['1', '2']);
+  }, 60_000);
+
+  it('shows a clock advance on every worker in the next request after its 200', async () => {
+    const { base } = await startWorkers('--clock', 'manual');
+    for (let round = 0; round < 12; round++) {
+      const id = await submit(base, `round ${round}`);
+      const advanced = await call(base, 'POST', '/__mock/clock/advance', { ms: 600_000 });
+      expect(advanced.status).toBe(200);
+      const answers = await readMany(base, `/v1/videos/${id}`);
+      expect(answers.map(statusOf)).toEqual(answers.map(() => 'completed'));
+    }
+  }, 60_000);
+
+  it('holds the 200 of a control change until every worker has it, even one paused with SIGSTOP', async () => {
+    const { mock, base } = await startWorkers('--clock', 'manual');
+    const id = await submit(base, 'a red kite');
+    const [paused] = workerPids(mock.child.pid!);
+    process.kill(paused!, 'SIGSTOP');
+    let answered = 0;
+    let advances: Promise<Answer>[];
+    let submission: Promise<Answer>;
+    const counted = async (answer: Promise<Answer>) => {
+      const done = await answer;
+      answered++;
+      return done;
+    };
+    try {
+      // A paused worker takes at most one connection: the other advance reaches the running worker.
+      advances = [1, 2].map(() =>
+        counted(call(base, 'POST', '/__mock/clock/advance', { ms: 300_000 })),
+      );
+      // Its extras are durable too: the submission's 200 waits for every worker to hold them.
+      const body = { model: 'video-pro-v1', prompt: 'x [mock:fail:MyOwnCode]', seconds: '2.5' };
+      submission = counted(call(base, 'POST', '/v1/videos', body));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(answered).toBe(0);
+    } finally {
+      process.kill(paused!, 'SIGCONT');
+    }
+    expect((await Promise.all(advances)).map((a) => a.status)).toEqual([200, 200]);
+    const answers = await readMany(base, `/v1/videos/${id}`);
+    expect(answers.map(statusOf)).toEqual(answers.map(() => 'completed'));
+    const created = await submission;
+    expect(created.status).toBe(200);
+    const withExtras = (JSON.parse(created.text) as { id: string }).id;
+    const reads = await readMany(base, `/v1/videos/${withExtras}`);
+    expect(reads.map((a) => a.text)).toEqual(reads.map(() => reads[0]!.text));
+  }, 60_000);
+
+  it('shows a forced outcome and a reset on every worker in the next request after their 200', async () => {
+    const { base } = await startWorkers('--clock', 'manual');
+    for (let round = 0; round < 8; round++) {
+      const id = await submit(base, `round ${round}`);
+      const forced = await call(base, 'POST', `/__mock/tasks/${id}/outcome`, { outcome: 'fail' });
+      expect(forced.status).toBe(200);
+      const answers = await readMany(base, `/v1/videos/${id}`);
+      expect(answers.map(statusOf)).toEqual(answers.map(() => 'failed'));
+      const reset = await call(base, 'POST', '/__mock/reset');
+      expect(reset.status).toBe(200);
+      const gone = await readMany(base, `/v1/videos/${id}`);
+      expect(gone.map((a) => a.status)).toEqual(gone.map(() => 404));
+    }
+  }, 60_000);
+
+  it('replaces a worker killed with -9, and the new one answers the same', async () => {
+    const { mock, base } = await startWorkers('--clock', 'manual');
+    const id = await submit(base, 'a red kite');
+    await call(base, 'POST', '/__mock/clock/advance', { ms: 10_000 });
+    const before = (await call(base, 'GET', `/v1/videos/${id}`)).text;
+    const [victim] = workerPids(mock.child.pid!);
+    process.kill(victim!, 'SIGKILL');
+    const deadline = Date.now() + 20_000;
+    while (!/exited on SIGKILL; starting another/.test(mock.stderr()) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mock.stderr()).toMatch(/worker \d+ \(process \d+\) exited on SIGKILL; starting another/);
+    const seen = new Set<string>();
+    while (!seen.has('3') && Date.now() < deadline) {
+      const answers = await readMany(base, `/v1/videos/${id}`, 4);
+      for (const answer of answers) {
+        seen.add(answer.worker);
+        expect(answer.text).toBe(before);
+      }
+    }
+    expect(seen).toContain('3'); // the replacement (cluster worker IDs count up)
+  }, 60_000);
+
+  it('keeps tasks, forced outcomes and the clock after kill -9 of the whole group (--state)', async () => {
+    const file = join(dir, 'group.state');
+    const first = await startWorkers('--clock', 'manual', '--state', file);
+    const done = await submit(first.base, 'a red kite');
+    const forced = await submit(first.base, 'x [mock:stuck]');
+    await call(first.base, 'POST', `/__mock/tasks/${forced}/outcome`, { outcome: 'fail' });
+    await call(first.base, 'POST', '/__mock/clock/advance', { ms: 600_000 });
+    const clock = JSON.parse((await call(first.base, 'GET', '/__mock/clock')).text) as {
+      now: number;
+    };
+    const group = [first.mock.child.pid!, ...workerPids(first.mock.child.pid!)];
+    for (const pid of group) process.kill(pid, 'SIGKILL');
+    await first.mock.exited;
+
+    const second = await startWorkers('--clock', 'manual', '--state', file);
+    const after = JSON.parse((await call(second.base, 'GET', '/__mock/clock')).text) as {
+      now: number;
+    };
+    expect(after.now).toBeGreaterThanOrEqual(clock.now);
+    expect((await readMany(second.base, `/v1/videos/${done}`)).map(statusOf)).toEqual(
+      Array(6).fill('completed'),
+    );
+    expect((await readMany(second.base, `/v1/videos/${forced}`)).map(statusOf)).toEqual(
+      Array(6).fill('failed'),
+    );
+    second.mock.child.kill('SIGTERM');
+    expect(await exitCode(second.mock, 15_000)).toBe(0);
+  }, 90_000);
+
+  it('stops every worker and exits 0 on SIGINT', async () => {
+    const { mock } = await startWorkers();
+    const workers = workerPids(mock.child.pid!);
+    expect(workers).toHaveLength(2);
+    mock.child.kill('SIGINT');
+    expect(await exitCode(mock, 15_000)).toBe(0);
+    const alive = workers.filter((pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(alive).toEqual([]);
+  }, 60_000);
+
+  it('exits 1 saying what to do when the port is in use', async () => {
+    const { base } = await startWorkers();
+    const port = new URL(base).port;
+    const second = spawnMock('--port', port, '--workers', '2');
+    expect(await exitCode(second, 30_000)).toBe(1);
+    expect(second.stderr()).toContain(`port ${port} is in use. Pick another with --port N`);
+  }, 60_000);
+
+  it.each(['0', 'abc', '-1', '1.5', '999', ''])('exits 2 on --workers=%j', async (value) => {
+    const mock = spawnMock('--port', '0', `--workers=${value}`);
+    expect(await exitCode(mock, 15_000)).toBe(2);
+    expect(mock.stderr()).toContain('--workers must be a number of processes from 1 to 256');
+    expect(mock.stderr()).toContain('or auto');
+  });
+});
