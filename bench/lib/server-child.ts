@@ -1,7 +1,9 @@
 // Entry point of the bare server child of bench/http-throughput.ts (forked with tsx's loader):
-//   server-child.ts bare <base64 body> <headers as JSON>
+//   server-child.ts bare <base64 body> <headers as JSON> [workers]
 // a bare node:http server answering one fixed answer to every request: the ceiling for any Node server.
+// With workers > 1, that many node:cluster workers share its port (bench/workers-throughput.ts).
 // Reports { type: 'ready', url } over IPC, stops on { type: 'stop' } or when the parent goes away.
+import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -42,12 +44,34 @@ async function startBare(
   };
 }
 
+/** The primary of `workers` bare servers on one port: ready once each listens. */
+async function startWorkers(workers: number): Promise<{ url: string; close(): Promise<void> }> {
+  const forked = Array.from({ length: workers }, () => cluster.fork());
+  const urls = await Promise.all(
+    forked.map(
+      (worker) =>
+        new Promise<string>((resolve, reject) => {
+          worker.once('listening', (address) => resolve(`http://${host}:${address.port}`));
+          worker.once('exit', (code) => reject(new Error(`bare worker exited with ${code}`)));
+        }),
+    ),
+  );
+  const close = async (): Promise<void> => {
+    const exits = forked.map((w) => new Promise((resolve) => w.once('exit', resolve)));
+    for (const worker of forked) worker.kill();
+    await Promise.all(exits);
+  };
+  return { url: urls[0]!, close };
+}
+
 async function main(): Promise<void> {
   const [mode, ...args] = process.argv.slice(2);
   let running: { url: string; close(): Promise<void> };
   if (mode === 'bare') {
-    const [bodyBase64 = '', headersJson = '{}'] = args;
-    running = await startBare(bodyBase64, headersJson);
+    const [bodyBase64 = '', headersJson = '{}', workers = '1'] = args;
+    if (Number(workers) > 1 && cluster.isPrimary) running = await startWorkers(Number(workers));
+    else running = await startBare(bodyBase64, headersJson);
+    if (cluster.isWorker) return; // its primary reports for it, and stops it by exiting
   } else {
     throw new Error(`unknown mode ${String(mode)}`);
   }

@@ -87,12 +87,14 @@ async function submitTask(baseUrl: string): Promise<string> {
 
 /**
  * `videotask mock --port 0 --seed N`, with `nodeArgs` (e.g. `--cpu-prof`) for node itself; `bin` is
- * the videotask command to run (default: this checkout's, to compare with another one).
+ * the videotask command to run (default: this checkout's, to compare with another one); `mockArgs`
+ * are added to its command line (`--workers 2`).
  */
 export async function startMock(
   seed: number,
   nodeArgs: readonly string[],
   bin = cli,
+  mockArgs: readonly string[] = [],
 ): Promise<Started> {
   const args = [
     ...nodeArgs,
@@ -104,6 +106,7 @@ export async function startMock(
     '127.0.0.1',
     '--seed',
     `${seed}`,
+    ...mockArgs,
   ];
   const child = track(
     spawn(process.execPath, args, { cwd: rootDir, stdio: ['ignore', 'pipe', 'pipe'] }),
@@ -119,9 +122,17 @@ export async function startMock(
   }
 }
 
-/** A bare node:http server (bench/lib/server-child.ts) answering `answer`, headers and body, to every request. */
-export async function startBare(answer: Answer, nodeArgs: readonly string[]): Promise<Started> {
-  const args = ['bare', answer.body.toString('base64'), JSON.stringify(answer.headers)];
+/**
+ * A bare node:http server (bench/lib/server-child.ts) answering `answer`, headers and body, to every
+ * request; with `workers` > 1, that many node:cluster workers on its port.
+ */
+export async function startBare(
+  answer: Answer,
+  nodeArgs: readonly string[],
+  workers = 1,
+): Promise<Started> {
+  const body = answer.body.toString('base64');
+  const args = ['bare', body, JSON.stringify(answer.headers), String(workers)];
   const child = track(
     fork(serverChild, args, {
       cwd: rootDir,

@@ -167,7 +167,9 @@ export const mockCommand: Command = {
     const rate = values['rate-limit'];
     const facts = { profile, clock, rate, defectNames, admin, secretSource: secret?.source };
     const [listening, ...rest] = mockBanner(server.url, bannerView(service), facts);
-    console.log([listening, ...workersLine(workers), ...rest].join('\n'));
+    const lines =
+      workers === 1 ? rest : rest.map((l) => l.replace('this process only', 'its workers'));
+    console.log([listening, ...workersLine(workers), ...lines].join('\n'));
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
