@@ -168,7 +168,9 @@ export const mockCommand: Command = {
     const facts = { profile, clock, rate, defectNames, admin, secretSource: secret?.source };
     const [listening, ...rest] = mockBanner(server.url, bannerView(service), facts);
     const lines =
-      workers === 1 ? rest : rest.map((l) => l.replace('this process only', 'its workers'));
+      workers === 1
+        ? rest
+        : rest.map((l) => l.replace('this process only', 'this mock and its workers only'));
     console.log([listening, ...workersLine(workers), ...lines].join('\n'));
 
     await new Promise<void>((resolve) => {
