@@ -115,6 +115,7 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
     }
     function fork(): void {
       const worker = cluster.fork({ [WORKER_ENV]: '1' });
+      const born = Date.now();
       worker.on('message', (message: FromWorker) => onMessage(worker, message));
       worker.on('error', () => {}); // a closed channel: the exit that follows is what counts
       worker.once('exit', (code, signal) => {
@@ -125,10 +126,12 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
           return failStartup(
             new ClusterStartError(`a worker exited ${how} while starting`, undefined),
           );
-        options.log(
-          `worker ${worker.id} (process ${worker.process.pid}) exited ${how}; starting another`,
-        );
-        fork();
+        // One that dies young waits a second: a worker that cannot live must not fork in a loop.
+        const delay = Date.now() - born < 5000 ? 1000 : 0;
+        const when = delay === 0 ? '' : ' in 1 s';
+        const who = `worker ${worker.id} (process ${worker.process.pid})`;
+        options.log(`${who} exited ${how}; starting another${when}`);
+        setTimeout(() => stopping || fork(), delay);
       });
     }
     async function stopAll(): Promise<void> {

@@ -64,7 +64,10 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
   }
 
   return new Promise((resolve) => {
+    let stopped = false;
     const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
       process.off('message', onMessage);
       void (server?.close() ?? Promise.resolve()).then(() => {
         cluster.worker?.disconnect(); // the channel closes: the process ends once idle
