@@ -17,6 +17,7 @@ import {
 
 const BANNER_END = /secret: .*\n/;
 const ALICE = 'sk-mock-alice';
+const ORDER = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
 const dir = mkdtempSync(join(tmpdir(), 'videotask-workers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(killMockProcesses);
@@ -210,6 +211,30 @@ describe('videotask mock --workers N (real processes)', () => {
     );
     second.mock.child.kill('SIGTERM');
     expect(await exitCode(second.mock, 15_000)).toBe(0);
+  }, 90_000);
+
+  it('shows no task going backwards after kill -9 of the group with a real clock (--state)', async () => {
+    const file = join(dir, 'real-clock.state');
+    const args = ['--speed', '50', '--state', file];
+    const first = await startWorkers(...args);
+    const ids = await Promise.all([1, 2, 3, 4].map((n) => submit(first.base, `kite ${n}`)));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const rank = (answer: Answer) => {
+      const task = JSON.parse(answer.text) as { status: string; progress: number };
+      return ORDER.indexOf(task.status) * 1000 + task.progress;
+    };
+    const seen = new Map<string, number>();
+    for (const id of ids)
+      seen.set(id, Math.max(...(await readMany(first.base, `/v1/videos/${id}`, 4)).map(rank)));
+    const group = [first.mock.child.pid!, ...workerPids(first.mock.child.pid!)];
+    for (const pid of group) process.kill(pid, 'SIGKILL');
+    await first.mock.exited;
+
+    const second = await startWorkers(...args);
+    for (const id of ids) {
+      const now = await readMany(second.base, `/v1/videos/${id}`, 4);
+      for (const answer of now) expect(rank(answer)).toBeGreaterThanOrEqual(seen.get(id)!);
+    }
   }, 90_000);
 
   it('stops every worker and exits 0 on SIGINT', async () => {
