@@ -8,6 +8,7 @@ import {
   type PollSchedule,
 } from '../../contracts/index.ts';
 import { checkBaseUrl } from '../../src/client/client-support.ts';
+import { withFlagNames } from '../flag-names.ts';
 import { dropUndefined, numberOption, secondsOption } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -97,9 +98,7 @@ export function baseUrlOption(baseUrl: string, apiKey: string | undefined): stri
   try {
     checked = checkBaseUrl(baseUrl);
   } catch (error) {
-    const message = (error as Error).message
-      .replace(/^baseUrl\b/, '--base-url')
-      .replace('pass the key as apiKey', 'pass the key with --api-key');
+    const message = withFlagNames((error as Error).message);
     throw new UsageError(new Redactor([apiKey]).redact(message));
   }
   if (apiKey === undefined || apiKey === '')
