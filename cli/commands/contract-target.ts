@@ -73,7 +73,18 @@ export function budgetOption(
   return given ?? plannedTasks(planned);
 }
 
-/** The polling schedule: §8's, or a fast one against the bundled mock (its clock runs 25×). */
+/**
+ * The bundled mock: its clock runs 25×, and its tasks stay queued 1–2 s and run 2–4 s of real time,
+ * long enough for a state's probe batch and the look that confirms it even on a loaded machine, so the
+ * coverage line is the same run after run (with the default 2–8 s queue, 80–320 ms at 25×, a busy
+ * 2-core machine lost the queued column every other run).
+ */
+export const BUNDLED_MOCK = {
+  speed: 25,
+  timing: { queueMs: [25_000, 50_000], runMs: [50_000, 100_000] },
+} as const;
+
+/** The polling schedule: §8's, or a fast one against the bundled mock (BUNDLED_MOCK). */
 export function pollOption(values: ContractFlags, bundled: boolean): PollSchedule {
   const fast = bundled ? { initialMs: 100, factor: 1.5, maxMs: 500 } : {};
   return {

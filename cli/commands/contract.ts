@@ -11,6 +11,7 @@ import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
 import {
+  BUNDLED_MOCK,
   baseUrlOption,
   budgetOption,
   exitStatus,
@@ -87,7 +88,7 @@ export const contractCommand: Command = {
       failing,
       family,
     } as const;
-    const mock = bundled ? await startMockServer({ port: 0, speed: 25 }) : undefined;
+    const mock = bundled ? await startMockServer({ port: 0, ...BUNDLED_MOCK }) : undefined;
     if (mock !== undefined)
       console.error(`no --base-url: checking the bundled mock at ${mock.url}`);
     const target: ContractTarget = {
