@@ -130,12 +130,25 @@ export function requestTimeoutOption(values: ContractFlags): number {
  * it was done (the target stopped answering, or the deadline passed) with nothing failing, since what
  * it could not ask says nothing about the deployment; else 0.
  */
+/**
+ * 0: every documented check held where the run looked. 1: one failed. 2: the target could not be
+ * checked: the run stopped, or no submission was confirmed (a green run must have followed a task).
+ */
 export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: string } {
   if (!report.ok) return { code: 1 };
   if (report.stopped !== undefined)
     return {
       code: 2,
       why: `the target could not be checked to the end: ${report.stopped}. ${report.coverage.line}. Check that the service is up (a longer --request-timeout may help a slow one).`,
+    };
+  if (report.tasksCreated === 0 && report.unconfirmed.length > 0)
+    return {
+      code: 2,
+      why:
+        `no submission was confirmed: ${report.unconfirmed.length} answered neither a task nor a ` +
+        'refusal (listed as unconfirmed, with their request IDs), so no task could be followed. ' +
+        `${report.coverage.line}. Look those request IDs up in the service's logs; a longer ` +
+        '--request-timeout may help a slow service.',
     };
   return { code: 0 };
 }
