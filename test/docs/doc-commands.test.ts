@@ -14,8 +14,8 @@ import { blocksOf, docFiles, ROOT, type Block } from './doc-blocks.ts';
 /**
  * Every block of README.md and docs/*.md marked runnable, run for real against this checkout (the
  * convention: docs/architecture.md, "Docs that cannot drift"). Each block runs in its own temporary
- * folder against a `videotask mock --port 0 --speed 100` (plus the flags of a
- * `<!-- doc-test: mock … -->` comment; blocks asking for the same flags share one); `npx videotask`
+ * folder against a `videotask mock --port 0 --speed 100` (or with the flags of a
+ * `<!-- doc-test: mock … -->` comment instead; blocks asking for the same flags share one); `npx videotask`
  * runs bin/videotask.js, and the documented address http://127.0.0.1:4010 becomes the mock's.
  */
 const BIN = join(ROOT, 'bin', 'videotask.js');
@@ -28,6 +28,8 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   'videotask/mocks': join(ROOT, 'mocks', 'index.ts'),
   'videotask/contracts': join(ROOT, 'contracts', 'index.ts'),
 };
+/** The mock a block gets unless a `<!-- doc-test: mock FLAGS -->` comment names other flags. */
+const DEFAULT_MOCK_FLAGS = ['--speed', '100'];
 /** A block runs for seconds; a loaded machine gets room, a hang still fails. */
 const BLOCK_TIMEOUT_MS = 50_000;
 
@@ -47,7 +49,8 @@ function mockFor(flags: readonly string[]): Promise<string> {
   const key = flags.join(' ');
   let mock = mocks.get(key);
   if (mock === undefined) {
-    const started = spawnMockWithEnv(cleanEnv({}), '--port', '0', '--speed', '100', ...flags);
+    const chosen = flags.length > 0 ? flags : DEFAULT_MOCK_FLAGS;
+    const started = spawnMockWithEnv(cleanEnv({}), '--port', '0', ...chosen);
     mock = { process: started, url: listening(started, LISTENING, 30_000) };
     mocks.set(key, mock);
   }
