@@ -106,7 +106,9 @@ async function runBlock(block: Block, cwd: string, url: string): Promise<Run> {
   const source = localized(block, url);
   if (block.lang === 'sh') return run('bash', ['-e', '-o', 'pipefail', '-c', source], cwd, env);
   mkdirSync(TS_DIR, { recursive: true });
-  const file = join(TS_DIR, `${block.where.replace(/\W/g, '-')}.mts`);
+  const folder = mkdtempSync(join(TS_DIR, 'run-'));
+  folders.push(folder);
+  const file = join(folder, `${block.where.replace(/\W/g, '-')}.mts`);
   writeFileSync(file, source);
   return run(TSX, [file], cwd, env);
 }
