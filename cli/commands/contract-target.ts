@@ -40,7 +40,7 @@ export function failingTask(values: ContractFlags, bundled: boolean): FailingTas
   const model = nonEmpty('--failing-model', values['failing-model'] ?? env('FAILING_MODEL'));
   const prompt = nonEmpty('--failing-prompt', values['failing-prompt'] ?? env('FAILING_PROMPT'));
   if (model !== undefined || prompt !== undefined) return dropUndefined({ model, prompt });
-  // The bundled mock fails a task whose prompt asks for it (README "Per-task scenarios").
+  // The bundled mock fails a task whose prompt asks for it (docs/mock.md "Scenarios").
   return bundled ? { prompt: 'videotask contract check [mock:fail]' } : undefined;
 }
 
