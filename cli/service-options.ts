@@ -1,4 +1,5 @@
 import { VideoTaskClient, redact } from '../src/client/index.ts';
+import { withFlagNames } from './flag-names.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The flags every service command takes. */
@@ -26,6 +27,6 @@ export function clientFrom(values: {
   try {
     return new VideoTaskClient({ baseUrl, apiKey });
   } catch (error) {
-    throw new UsageError(redact((error as Error).message, [apiKey]));
+    throw new UsageError(redact(withFlagNames((error as Error).message), [apiKey]));
   }
 }

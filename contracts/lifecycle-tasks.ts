@@ -87,13 +87,13 @@ export async function runLifecycle(ctx: RunContext): Promise<void> {
     });
   if (followed.every((f) => f.outcome !== 'created'))
     ctx.coverage.because(noTaskReason(ctx, followed), { states: REAL });
-  if (followed.some((f) => f.outcome === 'budget'))
+  const uncovered = followed.filter((f) => f.outcome === 'budget').map((f) => f.task.name);
+  if (uncovered.length > 0) {
+    const enough = ctx.target.budget + uncovered.length;
     ctx.notes.push(
-      `budget ${ctx.target.budget} did not cover: ${followed
-        .filter((f) => f.outcome === 'budget')
-        .map((f) => f.task.name)
-        .join('; ')}`,
+      `budget ${ctx.target.budget} did not cover: ${uncovered.join('; ')} (--budget ${enough} would)`,
     );
+  }
 }
 
 /** Why no task could be followed: the run stopped, answers left creation unconfirmed, the budget, refusals. */

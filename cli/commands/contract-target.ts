@@ -8,6 +8,7 @@ import {
   type PollSchedule,
 } from '../../contracts/index.ts';
 import { checkBaseUrl } from '../../src/client/client-support.ts';
+import { withFlagNames } from '../flag-names.ts';
 import { dropUndefined, numberOption, secondsOption } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -39,7 +40,7 @@ export function failingTask(values: ContractFlags, bundled: boolean): FailingTas
   const model = nonEmpty('--failing-model', values['failing-model'] ?? env('FAILING_MODEL'));
   const prompt = nonEmpty('--failing-prompt', values['failing-prompt'] ?? env('FAILING_PROMPT'));
   if (model !== undefined || prompt !== undefined) return dropUndefined({ model, prompt });
-  // The bundled mock fails a task whose prompt asks for it (README "Per-task scenarios").
+  // The bundled mock fails a task whose prompt asks for it (docs/mock.md "Scenarios").
   return bundled ? { prompt: 'videotask contract check [mock:fail]' } : undefined;
 }
 
@@ -72,7 +73,18 @@ export function budgetOption(
   return given ?? plannedTasks(planned);
 }
 
-/** The polling schedule: §8's, or a fast one against the bundled mock (its clock runs 25×). */
+/**
+ * The bundled mock: its clock runs 25×, and its tasks stay queued 1–2 s and run 2–4 s of real time,
+ * long enough for a state's probe batch and the look that confirms it even on a loaded machine, so the
+ * coverage line is the same run after run (with the default 2–8 s queue, 80–320 ms at 25×, a busy
+ * 2-core machine lost the queued column every other run).
+ */
+export const BUNDLED_MOCK = {
+  speed: 25,
+  timing: { queueMs: [25_000, 50_000], runMs: [50_000, 100_000] },
+} as const;
+
+/** The polling schedule: §8's, or a fast one against the bundled mock (BUNDLED_MOCK). */
 export function pollOption(values: ContractFlags, bundled: boolean): PollSchedule {
   const fast = bundled ? { initialMs: 100, factor: 1.5, maxMs: 500 } : {};
   return {
@@ -97,9 +109,7 @@ export function baseUrlOption(baseUrl: string, apiKey: string | undefined): stri
   try {
     checked = checkBaseUrl(baseUrl);
   } catch (error) {
-    const message = (error as Error).message
-      .replace(/^baseUrl\b/, '--base-url')
-      .replace('pass the key as apiKey', 'pass the key with --api-key');
+    const message = withFlagNames((error as Error).message);
     throw new UsageError(new Redactor([apiKey]).redact(message));
   }
   if (apiKey === undefined || apiKey === '')
@@ -120,12 +130,25 @@ export function requestTimeoutOption(values: ContractFlags): number {
  * it was done (the target stopped answering, or the deadline passed) with nothing failing, since what
  * it could not ask says nothing about the deployment; else 0.
  */
+/**
+ * 0: every documented check held where the run looked. 1: one failed. 2: the target could not be
+ * checked: the run stopped, or no submission was confirmed (a green run must have followed a task).
+ */
 export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: string } {
   if (!report.ok) return { code: 1 };
   if (report.stopped !== undefined)
     return {
       code: 2,
       why: `the target could not be checked to the end: ${report.stopped}. ${report.coverage.line}. Check that the service is up (a longer --request-timeout may help a slow one).`,
+    };
+  if (report.tasksCreated === 0 && report.unconfirmed.length > 0)
+    return {
+      code: 2,
+      why:
+        `no submission was confirmed: ${report.unconfirmed.length} answered neither a task nor a ` +
+        'refusal (listed as unconfirmed, with their request IDs), so no task could be followed. ' +
+        `${report.coverage.line}. Look those request IDs up in the service's logs; a longer ` +
+        '--request-timeout may help a slow service.',
     };
   return { code: 0 };
 }

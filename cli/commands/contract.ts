@@ -11,6 +11,7 @@ import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
 import {
+  BUNDLED_MOCK,
   baseUrlOption,
   budgetOption,
   exitStatus,
@@ -57,7 +58,8 @@ A target that stops answering (3 requests in a row without an answer) or a run p
 stops the run early: what it could not ask is reported as not observed, with that reason.
 
 Exit status: 0 no documented check failed; 1 one did; 2 bad usage, or the target could not be checked
-(unreachable, the key refused, or it stopped answering before the run was done).`;
+(unreachable, the key refused, it stopped answering before the run was done, or no submission
+was confirmed, so no task could be followed).`;
 
 export const contractCommand: Command = {
   name: 'contract',
@@ -87,7 +89,7 @@ export const contractCommand: Command = {
       failing,
       family,
     } as const;
-    const mock = bundled ? await startMockServer({ port: 0, speed: 25 }) : undefined;
+    const mock = bundled ? await startMockServer({ port: 0, ...BUNDLED_MOCK }) : undefined;
     if (mock !== undefined)
       console.error(`no --base-url: checking the bundled mock at ${mock.url}`);
     const target: ContractTarget = {

@@ -1,6 +1,6 @@
 /**
  * What an administrator usually checks next, by what failed in §9 steps 3–5. Exported for the tests and
- * the README.
+ * docs/admin.md.
  */
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
 

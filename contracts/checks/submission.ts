@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { retryAfterMs } from '../../src/client/retry-after.ts';
 import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routePath, type Caller, type Cell, type RouteId } from '../matrix/index.ts';
@@ -104,6 +105,33 @@ async function refuse(
   judgeRefusal(ctx, exchange, cell);
 }
 
+/** Tries a rate-limited (429) lifecycle submission this many times in all. */
+const RATE_LIMITED_TRIES = 3;
+/** The longest Retry-After the run waits out; the wait without one: 2 s, then 4 s. */
+const LONGEST_WAIT_MS = 60_000;
+const FIRST_WAIT_MS = 2_000;
+
+/**
+ * Submits a lifecycle task; a 429 (no task created, §7) is tried again after its `Retry-After`, at most
+ * RATE_LIMITED_TRIES times in all and only while the run has the time. A 429 gives its budget unit back.
+ */
+async function submitPatiently(
+  ctx: RunContext,
+  task: LifecycleTask,
+): Promise<Exchange | undefined> {
+  const body = bodyFor(task.route, task.model, task.prompt);
+  for (let attempt = 1; ; attempt++) {
+    const exchange = await submit(ctx, task.route, body);
+    if (exchange?.status !== 429 || attempt === RATE_LIMITED_TRIES) return exchange;
+    const asked = retryAfterMs(exchange.headers['retry-after'] ?? null);
+    const waitMs = Math.min(asked ?? FIRST_WAIT_MS * 2 ** (attempt - 1), LONGEST_WAIT_MS);
+    if (waitMs >= ctx.limits.remainingMs()) return exchange;
+    ctx.progress(`${task.name}: rate limited (429), trying again in ${Math.ceil(waitMs / 1000)} s`);
+    await ctx.clock.sleep(waitMs, ctx.limits.signal).catch(() => undefined);
+    if (ctx.limits.stopped !== undefined) return exchange;
+  }
+}
+
 /**
  * A lifecycle submission: created (the answer names the task), or why there is no task to follow: the
  * budget did not allow it, the deployment refused it (a 4xx; a 429 is rate limiting, not a verdict), it
@@ -125,7 +153,7 @@ export async function submitLifecycleTask(
 ): Promise<Submitted> {
   const { verdicts: v, recorder } = ctx;
   const started = ctx.clock.now();
-  const submitted = await submit(ctx, task.route, bodyFor(task.route, task.model, task.prompt));
+  const submitted = await submitPatiently(ctx, task);
   if (submitted === undefined) return { kind: 'budget' };
   const cell: Cell = { route: task.route, state: 'n/a', caller: 'owner' };
   const outcome = submissionOutcome(submitted);

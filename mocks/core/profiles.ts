@@ -5,7 +5,7 @@ export type ProfileName = 'documented' | 'observed';
 /**
  * How the mock fills what the document leaves open. `documented`: the document, its silences filled
  * by the spec's marked assumptions. `observed`: the deployed gateway's known habits
- * (`spec/reference-gateway-facts.md`), each listed in README under "The observed profile".
+ * (`spec/reference-gateway-facts.md`), each listed in docs/mock.md under "The observed profile".
  */
 export interface Profile {
   readonly name: ProfileName;

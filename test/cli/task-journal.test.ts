@@ -25,8 +25,10 @@ describe('a journal survives kill -9 (§8)', () => {
     const journal = join(dir(), 'tasks.jsonl');
     const before = server().service.store.size;
     const ids: string[] = [];
+    // Slow tasks (queued 30–90 s, then minutes running: ≥ 5 s real at 40×) stay unfinished while a
+    // loaded machine spawns the CLIs; the clock is advanced past them once the waiter is killed.
     for (let i = 0; i < 3; i++)
-      ids.push(await submitted('video-lite-v1', `kite ${i}`, '--journal', journal));
+      ids.push(await submitted('video-lite-v1', `kite ${i} [mock:slow]`, '--journal', journal));
     const waiter = spawn(
       process.execPath,
       ['bin/videotask.js', 'wait', '--journal', journal, ...FAST],
@@ -47,6 +49,7 @@ describe('a journal survives kill -9 (§8)', () => {
     await new Promise((resolve) => waiter.once('exit', resolve));
     const state = readFileSync(journal, 'utf8');
     expect(state.match(/"type":"final"/g) ?? []).toHaveLength(0);
+    server().service.clock.advance(10 * 60_000);
 
     const again = await videotask(['wait', '--journal', journal, ...FAST]);
     expect(again.code).toBe(0);

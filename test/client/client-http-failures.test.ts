@@ -94,8 +94,13 @@ describe('VideoTaskClient over real HTTP: a silent, broken or stalled service', 
         }),
       );
       expect(error).toBeInstanceOf(ConnectionError);
-      expect(error.message).toMatch(/connection broke after \d+ of 6592 bytes/);
-      expect(progress.at(-1)).toBe(half.byteLength);
+      // How many bytes the client read before the break depends on timing (a stream that errors drops
+      // what it queued): the message and the progress agree, and never claim more than was sent.
+      const received = Number(
+        /connection broke after (\d+) of 6592 bytes/.exec(error.message)?.[1],
+      );
+      expect(received).toBeLessThanOrEqual(half.byteLength);
+      expect(progress.at(-1) ?? 0).toBe(received);
       expect(await readdir(folder)).toEqual(['kite.mp4']);
       expect(await readFile(target, 'utf8')).toBe('the old video');
       expectNoKey(error);

@@ -76,7 +76,7 @@ describe('tiers and budget', () => {
       new Set(['budget: the task expected to fail did not fit']),
     );
     expect(report.notes).toContain(
-      'budget 2 did not cover: expected to fail (--failing-model/--failing-prompt)',
+      'budget 2 did not cover: expected to fail (--failing-model/--failing-prompt) (--budget 3 would)',
     );
   });
 

@@ -49,6 +49,9 @@ describe('videotask contract', () => {
     expect(run.stderr).toMatch(/checking the bundled mock/);
     expect(run.stdout).toMatch(/Result: the deployment follows the documented behaviour/);
     expect(run.code).toBe(0);
+    // The bundled mock's tasks stay in each state long enough for its probes, however busy the
+    // machine: with the default timing the queued column went unobserved every other run (56 of 66).
+    expect(run.stdout).not.toMatch(/left queued while its probes ran/);
   });
 
   it('exits 1 against a broken deployment, naming the check, its basis, the task and the status', async () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../contracts/index.ts';
 import { failures } from './helpers.ts';
-import { OLDER_CONTENT_ROUTE, UPSTREAM_429_NO_RETRY_AFTER } from './support/deployments.ts';
+import {
+  firstSubmissionsRateLimited,
+  OLDER_CONTENT_ROUTE,
+  UPSTREAM_429_NO_RETRY_AFTER,
+} from './support/deployments.ts';
 import { checkInProcess, FULL_MOCK, FULL_TARGET } from './support/in-process.ts';
 
 const result = (report: ContractReport, id: string) => report.results.find((r) => r.id === id)!;
@@ -64,7 +68,19 @@ describe('a 429', () => {
     expect(strict.report.ok).toBe(false);
   });
 
-  it('at submission leaves the lifecycle unobserved, as rate limited, and creates nothing', async () => {
+  it('at submission is waited out (Retry-After) and the submission tried again', async () => {
+    const { report, service } = await checkInProcess(
+      { defects: [firstSubmissionsRateLimited(3)] },
+      { budget: 2 },
+    );
+    expect(failures(report)).toEqual([]);
+    expect(report.tasksCreated).toBeGreaterThan(0);
+    expect(service.store.size).toBe(report.tasksCreated);
+    expect(result(report, 'submission.both-paths').passes).toBeGreaterThan(0);
+    expect(report.coverage.line).not.toMatch(/rate limited/);
+  });
+
+  it('at submission, every time, leaves the lifecycle unobserved, as rate limited, and creates nothing', async () => {
     const { report, service } = await checkInProcess({ defects: [UPSTREAM_429_NO_RETRY_AFTER] });
     expect(service.store.size).toBe(0);
     expect(result(report, 'submission.both-paths').outcome).toBe('skip');

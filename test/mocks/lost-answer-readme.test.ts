@@ -1,4 +1,4 @@
-// README: begin
+// docs/mock.md: begin
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { SubmissionUnconfirmedError, VideoTaskClient, submitWithRetry } from '../../src/index.ts';
@@ -37,15 +37,16 @@ it.each(['lost-answer', 'lost-answer:2'])(
     expect(tasks).toHaveLength(1);
   },
 );
-// README: end
+// docs/mock.md: end
 
-it('is the test README shows under "Rehearsing a lost submission answer" (imports from the package)', async () => {
+it('is the test docs/mock.md shows under "Rehearsing a lost submission answer" (imports from the package)', async () => {
   const { readFileSync } = await import('node:fs');
+  const BEGIN = '// docs/mock.md: begin\n';
   const source = readFileSync(new URL(import.meta.url), 'utf8');
   const shown = source
-    .slice(source.indexOf('// README: begin\n') + 17, source.indexOf('// README: end'))
+    .slice(source.indexOf(BEGIN) + BEGIN.length, source.indexOf('// docs/mock.md: end'))
     .replace("from '../../src/index.ts'", "from 'videotask'")
     .replace("from '../../mocks/index.ts'", "from 'videotask/mocks'");
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  expect(readme).toContain(`\`\`\`ts\n${shown}\`\`\``);
+  const guide = readFileSync(new URL('../../docs/mock.md', import.meta.url), 'utf8');
+  expect(guide).toContain(`\`\`\`ts\n${shown}\`\`\``);
 });

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shellEnv } from '../helpers/shell-env.ts';
 
@@ -21,13 +24,20 @@ function run(command: string, args: string[], env: Record<string, string>) {
 
 describe('browser tests without chromium', () => {
   it('pretest goes on for a user who cannot install it, and fails in CI', () => {
+    // A copy the other user can read: the checkout itself may sit in a private folder (mktemp -d).
+    const folder = mkdtempSync(join(tmpdir(), 'videotask-chromium-'));
+    const script = join(folder, 'ensure-chromium.sh');
+    copyFileSync('scripts/ensure-chromium.sh', script);
+    chmodSync(folder, 0o755);
+    chmodSync(script, 0o755);
     const asNobody = ['--reuid=65534', '--regid=65534', '--clear-groups', 'bash'];
-    const local = run('setpriv', [...asNobody, 'scripts/ensure-chromium.sh'], {});
+    const local = run('setpriv', [...asNobody, script], {});
     expect(local.code, local.output).toBe(0);
     expect(local.output).toMatch(/browser tests will skip/);
-    const ci = run('setpriv', [...asNobody, 'scripts/ensure-chromium.sh'], { CI: 'true' });
+    const ci = run('setpriv', [...asNobody, script], { CI: 'true' });
     expect(ci.code, ci.output).toBe(1);
     expect(ci.output).toMatch(/CI=true/);
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it('the /docs page test skips and says why, and fails in CI', () => {

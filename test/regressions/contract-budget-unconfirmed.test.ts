@@ -117,6 +117,11 @@ describe('videotask contract against a deployment that creates the task, then fa
         ) as ContractReport;
         expect(report.unconfirmed).toHaveLength(tasks);
         expect(report.tasksCreated).toBe(0);
+        // No task could be followed: never a green run (one that only timed out once exited 0).
+        expect(run.code, run.stderr).toBeGreaterThan(0);
+        if (run.code === 2)
+          expect(run.stderr).toMatch(/no submission was confirmed: \d+ answered neither a task/);
+        if (defect !== CREATED_THEN_500) expect(run.code).toBe(2);
       } finally {
         await mock.close();
       }

@@ -2,6 +2,7 @@ import type { Defect, DefectContext } from '../../../mocks/defects/defect.ts';
 import { bareRateLimit } from '../../../mocks/defects/mutants/refusal-mutations.ts';
 import { errorResponse } from '../../../mocks/core/errors.ts';
 import { withHeader } from '../../../mocks/defects/support.ts';
+import type { CoreRequest } from '../../../mocks/core/http-types.ts';
 
 const SUBMISSIONS = new Set(['createVideoGeneration', 'createVideo', 'createPluginTask']);
 
@@ -75,3 +76,26 @@ export const OLDER_CONTENT_ROUTE: Defect = {
       ? { status: 405, headers: { allow: 'GET' } }
       : response,
 };
+
+/**
+ * The first `count` submissions of a task (the owner's key, a prompt that is not blank: not a refusal
+ * probe) refused 429 with `Retry-After: 2` (the `rate-limit:2` scenario); the rest served.
+ */
+export function firstSubmissionsRateLimited(count: number): Defect {
+  let seen = 0;
+  const aTask = (request: CoreRequest) => {
+    const text = new TextDecoder().decode(request.body ?? new Uint8Array());
+    const prompt = (JSON.parse(text || '{}') as { prompt?: unknown }).prompt;
+    const owner = request.headers.authorization === 'Bearer sk-mock-alice';
+    return owner && typeof prompt === 'string' && prompt.trim() !== '';
+  };
+  return {
+    name: 'first-submissions-rate-limited',
+    description: `refuses the first ${count} task submission(s) 429 with Retry-After: 2`,
+    breaks: [],
+    before: (request, context) =>
+      submission(context) && aTask(request) && seen++ < count
+        ? withHeader(request, 'x-mock-scenario', 'rate-limit:2')
+        : request,
+  };
+}
