@@ -9,9 +9,6 @@ import { anchorsOf, blocksOf, docFiles, relativeLinks, ROOT } from './doc-blocks
  * doc-commands.test.ts.
  */
 
-/** Linked before they exist: written on another branch. Remove an entry once the file is merged. */
-const WRITTEN_ELSEWHERE = new Set(['docs/replicas.md']);
-
 /** Shell blocks not run (placeholders, endless or minutes long): new commands should come runnable. */
 const MAX_TEMPLATES = 19;
 
@@ -32,7 +29,7 @@ describe.each([...FILES, ...OTHER_GUIDES])('%s', (file) => {
     for (const target of relativeLinks(file)) {
       const { path, anchor } = resolveLink(file, target);
       if (!existsSync(join(ROOT, path))) {
-        if (!WRITTEN_ELSEWHERE.has(path)) broken.push(`${target}: no file ${path}`);
+        broken.push(`${target}: no file ${path}`);
         continue;
       }
       if (anchor === undefined) continue;
