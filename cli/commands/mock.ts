@@ -139,6 +139,8 @@ export const mockCommand: Command = {
         seed,
         secret: secret?.value,
         observer: hub,
+        // The primary's request IDs (its control answers) are ≡ 0 modulo workers + 1; worker s takes s + 1.
+        requestIds: hub === undefined ? undefined : { first: workers + 1, step: workers + 1 },
         stateFile: stateFile === undefined ? undefined : { path: stateFile, onError: reportOnce() },
       });
     } catch (error) {

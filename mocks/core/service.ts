@@ -55,6 +55,12 @@ export interface MockOptions {
   readonly adminToken?: string | undefined;
   /** Deliberately broken behaviours: names (`videotask mock --list-defects`) or defect objects. */
   readonly defects?: readonly (string | Defect)[] | undefined;
+  /**
+   * The request IDs (`X-Oneapi-Request-Id`) this service hands out are numbered `first`, `first + step`,
+   * … after its start time (default 1, 1): the workers of one deployment take distinct `first`s and
+   * `step` = their number, so no two of them answer with the same ID.
+   */
+  readonly requestIds?: { readonly first: number; readonly step: number } | undefined;
   /** HMAC-SHA-256 (task IDs, signed result URLs). Default: the core's own, synchronous and environment-neutral. */
   readonly hmac?: HmacFactory | undefined;
   /**
@@ -106,7 +112,8 @@ export function createMockService(options: MockOptions = {}): MockService {
   const { state, seed, defects, limiter } = assembleService(options);
   const { clock, tokens, profile } = state;
   const router = new Router(ROUTES);
-  let requestCounter = 0;
+  const { first = 1, step = 1 } = options.requestIds ?? {};
+  let requestNumber = first - step;
   const requestIdPrefix = new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14);
 
   function dispatch(request: CoreRequest): CoreResponse {
@@ -182,7 +189,7 @@ export function createMockService(options: MockOptions = {}): MockService {
     apply: (operation) => state.apply(operation),
     reset: () => state.reset(),
     handle(incoming) {
-      const requestId = `${requestIdPrefix}${(++requestCounter).toString().padStart(8, '0')}`;
+      const requestId = `${requestIdPrefix}${(requestNumber += step).toString().padStart(8, '0')}`;
       let request = incoming;
       let response: CoreResponse;
       try {

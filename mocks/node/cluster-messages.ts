@@ -8,6 +8,10 @@ import type { Operation, SharedState } from '../core/shared-state.ts';
 
 /** Set in a worker's environment by the primary: `videotask mock` then runs as a worker. */
 export const WORKER_ENV = 'VIDEOTASK_MOCK_WORKER';
+/** The worker's slot, 0 … N-1 (a replacement takes the slot of the worker it replaces). */
+export const WORKER_SLOT_ENV = 'VIDEOTASK_MOCK_WORKER_SLOT';
+/** N, the number of workers. */
+export const WORKER_COUNT_ENV = 'VIDEOTASK_MOCK_WORKERS';
 
 /** The response header naming the worker that answered (debugging a deployment of workers). */
 export const WORKER_HEADER = 'x-mock-worker';

@@ -1,7 +1,12 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { CoreRequest } from '../core/http-types.ts';
 import { StateNotSavedError } from '../core/persistence.ts';
-import { WORKER_ENV, type FromWorker } from './cluster-messages.ts';
+import {
+  WORKER_COUNT_ENV,
+  WORKER_ENV,
+  WORKER_SLOT_ENV,
+  type FromWorker,
+} from './cluster-messages.ts';
 import type { MockService } from './create-mock-service.ts';
 import type { WorkerHub } from './worker-hub.ts';
 import { post } from './worker-hub.ts';
@@ -113,8 +118,9 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
           return hub.acknowledged(worker, message.n);
       }
     }
-    function fork(): void {
-      const worker = cluster.fork({ [WORKER_ENV]: '1' });
+    function fork(slot: number): void {
+      const slotEnv = { [WORKER_SLOT_ENV]: String(slot), [WORKER_COUNT_ENV]: String(workers) };
+      const worker = cluster.fork({ [WORKER_ENV]: '1', ...slotEnv });
       const born = Date.now();
       worker.on('message', (message: FromWorker) => onMessage(worker, message));
       worker.on('error', () => {}); // a closed channel: the exit that follows is what counts
@@ -131,7 +137,7 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
         const when = delay === 0 ? '' : ' in 1 s';
         const who = `worker ${worker.id} (process ${worker.process.pid})`;
         options.log(`${who} exited ${how}; starting another${when}`);
-        setTimeout(() => stopping || fork(), delay);
+        setTimeout(() => stopping || fork(slot), delay);
       });
     }
     async function stopAll(): Promise<void> {
@@ -147,6 +153,6 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
       await Promise.all(exits);
       clearTimeout(timer);
     }
-    for (let i = 0; i < workers; i++) fork();
+    for (let slot = 0; slot < workers; slot++) fork(slot);
   });
 }

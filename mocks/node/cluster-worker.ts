@@ -6,7 +6,9 @@ import type { Operation } from '../core/shared-state.ts';
 import type { ConnectionLimits } from '../hosts/connection-guard.ts';
 import { startMockServer, type RunningMockServer } from '../hosts/node-server.ts';
 import {
+  WORKER_COUNT_ENV,
   WORKER_HEADER,
+  WORKER_SLOT_ENV,
   isControlPath,
   type FromWorker,
   type ToWorker,
@@ -48,6 +50,7 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
   async function start(init: WorkerInit): Promise<void> {
     const service = createMockService({
       ...options.service,
+      requestIds: requestIdsOfSlot(),
       secret: init.secret,
       seed: init.seed,
       persistence: link.persistence(init),
@@ -88,4 +91,14 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
     process.once('SIGTERM', stop);
     send({ t: 'hello' });
   });
+}
+
+/**
+ * Request IDs no other process of the deployment hands out: worker s (0 … N-1) numbers its answers
+ * s + 1 modulo N + 1; the primary takes 0 (cli/commands/mock.ts).
+ */
+function requestIdsOfSlot(): { first: number; step: number } {
+  const slot = Number(process.env[WORKER_SLOT_ENV] ?? 0);
+  const step = Number(process.env[WORKER_COUNT_ENV] ?? 1) + 1;
+  return { first: slot + 1, step };
 }
