@@ -1,4 +1,4 @@
-import { checkExtensions } from '../../src/spec/index.ts';
+import { checkDescribed, checkExtensions } from '../../src/spec/index.ts';
 import {
   CONTROL_SPEC_PATH,
   SERVICE_SPEC_PATH,
@@ -23,6 +23,7 @@ export const lintSpecCommand: Command = {
       try {
         const doc = await loadSpecFile(file);
         checkExtensions(doc);
+        checkDescribed(doc);
         console.log(`ok ${file}`);
       } catch (error) {
         failed++;

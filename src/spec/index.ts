@@ -11,6 +11,7 @@ export * from './response-conformance.ts';
 export * from './error-codes.ts';
 export * from './polling.ts';
 export * from './extensions.ts';
+export * from './described.ts';
 
 let shared: { validators: SpecValidators; lifecycle: Lifecycle } | undefined;
 

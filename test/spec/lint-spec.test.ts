@@ -9,6 +9,8 @@ import { runVideotask } from '../helpers/cli.ts';
 const dir = mkdtempSync(join(tmpdir(), 'videotask-lint-spec-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const source = readFileSync(SERVICE_SPEC_PATH, 'utf8');
+const GET_VIDEO_SUMMARY =
+  'summary: Query status in OpenAI-compatible form (recommended for status)';
 
 it('passes the committed specs', async () => {
   const run = await runVideotask(['lint-spec']);
@@ -26,6 +28,18 @@ it.each([
     /names operations the spec does not declare: getPluginTasks/,
   ],
   ['x-second-family', 'pricePerSecond: 0.8', 'pricePerSecond: cheap', /pricePerSecond/],
+  [
+    'info.contact',
+    '  contact:\n    name:',
+    '  x-contact:\n    name:',
+    /info\.contact\.name is missing/,
+  ],
+  [
+    'operation description',
+    `${GET_VIDEO_SUMMARY}\n      description:`,
+    `${GET_VIDEO_SUMMARY}\n      x-description:`,
+    /GET \/v1\/videos\/\{task_id\} \(getVideo\) has no description/,
+  ],
 ])('refuses a spec with a broken %s (%s → %s), exit 1', async (_name, from, to, message) => {
   expect(source).toContain(from);
   const file = join(dir, 'broken.yaml');
