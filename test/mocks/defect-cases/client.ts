@@ -1,6 +1,8 @@
 // A core client with defects switched on, and the calls the defect cases make with it.
 import { serviceContract } from '../../../src/spec/index.ts';
 import { coreClient } from '../../helpers/core-client.ts';
+
+export type { TaskBody as Task, WrapperBody as Wrapper } from '../../helpers/task-bodies.ts';
 export const { lifecycle, validators } = serviceContract();
 export const SEED = 'defects';
 export const KEYS = {
@@ -17,30 +19,6 @@ export const NATIVE_BODY = {
 };
 export const MISSING = `task_${'x'.repeat(32)}`;
 export const KITE = { model: 'video-pro-v1', prompt: 'a red kite' };
-
-export type Task = {
-  id: string;
-  task_id?: string;
-  object: string;
-  model: string;
-  status: string;
-  progress: number;
-  created_at?: number;
-  completed_at?: number;
-  metadata?: { url?: string };
-  error?: unknown;
-};
-export type Wrapper = {
-  code: string;
-  message: string;
-  data: {
-    task_id: string;
-    status: string;
-    progress: string;
-    result_url?: string;
-    fail_reason: string;
-  };
-};
 
 // ---------------------------------------------------------------------------------------------------
 // A client with the defects, and a way to move one task to a point of its own plan.
