@@ -219,7 +219,8 @@ function main(): number {
     ]);
   }
   console.log(
-    `\n@mswjs/data 0.16.2 findFirst vs Map.get — µs per lookup (median of ${batches} batches ≥ ${budgetMs} ms; keys spread over all records)\n`,
+    `\n@mswjs/data 0.16.2 findFirst vs Map.get — µs per lookup (median of ` +
+      `${batches} batches ≥ ${budgetMs} ms; keys spread over all records)\n`,
   );
   console.log(table(rows));
   console.log(
@@ -232,7 +233,9 @@ function main(): number {
     machine: host,
     library: '@mswjs/data@0.16.2',
     config: { budgetMs, batches },
-    note: 'Keys are built before timing; each timed call includes reading the key from an array, a pseudo-random index and the result check.',
+    note:
+      'Keys are built before timing; each timed call includes reading the key ' +
+      'from an array, a pseudo-random index and the result check.',
     results,
   };
   const out = pathToFileURL(resolve(values.out));

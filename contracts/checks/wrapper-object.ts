@@ -87,7 +87,8 @@ export function judgeWrapper(
     v.expect(
       CHECKS.wrapperFailure,
       failedBoth,
-      `a failed task shows wrapper status ${JSON.stringify(data.status)} with fail_reason ${JSON.stringify(data.fail_reason)}`,
+      `a failed task shows wrapper status ${JSON.stringify(data.status)} with ` +
+        `fail_reason ${JSON.stringify(data.fail_reason)}`,
       ev,
     );
   }

@@ -44,7 +44,10 @@ export const REQUEST_ERRORS = {
     type: 'invalid_request_error',
     code: 'unsupported_media_type',
     message: (d) =>
-      `Content-Type ${d.contentType || '(none)'} is not supported: this service accepts JSON only (§4.1, §5). Send the body as application/json; multipart/form-data (as the openai SDK's videos.create sends) is not accepted.`,
+      `Content-Type ${d.contentType || '(none)'} is not supported: this ` +
+      `service accepts JSON only (§4.1, §5). Send the body as ` +
+      `application/json; multipart/form-data (as the openai SDK's ` +
+      `videos.create sends) is not accepted.`,
   },
   body_too_large: {
     status: 413,
@@ -72,7 +75,8 @@ export const REQUEST_ERRORS = {
     type: 'invalid_request_error',
     code: 'unknown_scenario',
     message: (d) =>
-      `Unknown mock scenario "${d.problem}": use one of ${d.upstream} (X-Mock-Scenario: NAME[:ARG] or [mock:NAME[:ARG]] in the prompt)`,
+      `Unknown mock scenario "${d.problem}": use one of ${d.upstream} ` +
+      `(X-Mock-Scenario: NAME[:ARG] or [mock:NAME[:ARG]] in the prompt)`,
   },
   invalid_scenario_argument: {
     status: 400,

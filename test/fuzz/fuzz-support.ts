@@ -18,13 +18,17 @@ export function fuzzSeed(): number {
 export function failure(layer: string, seed: number, stats: FuzzStats, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   return new Error(
-    `fuzz ${layer} failed (FUZZ_SEED=${seed}; cases so far: core ${stats.cases.core}, socket ${stats.cases.socket}, isolation ${stats.cases.isolation}; replay with FUZZ_SEED=${seed})\n${message}`,
+    `fuzz ${layer} failed (FUZZ_SEED=${seed}; cases so far: core ` +
+      `${stats.cases.core}, socket ${stats.cases.socket}, isolation ` +
+      `${stats.cases.isolation}; replay with FUZZ_SEED=${seed})\n${message}`,
   );
 }
 
 export function show(call: ResolvedCall, extra = ''): string {
   const headers = call.headers.map(([n, v]) => `${n}: ${text(v, 80)}`).join(' | ');
-  return `${call.method} ${text(call.path, 200)}${call.query === '' ? '' : `?${text(call.query, 120)}`} [${headers}] body=${text(call.body, 200)}${extra}`;
+  const query = call.query === '' ? '' : `?${text(call.query, 120)}`;
+  const body = text(call.body, 200);
+  return `${call.method} ${text(call.path, 200)}${query} [${headers}] body=${body}${extra}`;
 }
 
 /** Whether a promise settles within `ms`. */

@@ -61,7 +61,9 @@ export function runIsolation(spec: IsoSpec, stats: FuzzStats): void {
     const token = actors[op.actor % actors.length]!;
     const fail = (problem: string, response: CoreResponse, more = ''): never => {
       throw new Error(
-        `isolation: ${problem}\n  at operation ${step} ${JSON.stringify(op)} by ${token.key} (user ${token.user})\n  answer: ${response.status} ${JSON.stringify(response.headers)} ${text(bodyText(response))}${more}`,
+        `isolation: ${problem}\n  at operation ${step} ${JSON.stringify(op)} by ` +
+          `${token.key} (user ${token.user})\n  answer: ${response.status} ` +
+          `${JSON.stringify(response.headers)} ${text(bodyText(response))}${more}`,
       );
     };
     /** Every task a success answer names must be the caller's. */
@@ -154,7 +156,8 @@ export function runIsolation(spec: IsoSpec, stats: FuzzStats): void {
         const expected503 = f.queries++ % f.every === 0;
         if ((response.status === 503) !== expected503)
           fail(
-            `flaky task: the owner's status query ${f.queries} (every ${f.every}) answered ${response.status}: someone else's queries count`,
+            `flaky task: the owner's status query ${f.queries} (every ${f.every}) ` +
+              `answered ${response.status}: someone else's queries count`,
             response,
           );
       }
@@ -169,7 +172,8 @@ export function runIsolation(spec: IsoSpec, stats: FuzzStats): void {
       fail(
         `${owner === undefined ? 'a missing' : `${owner}'s`} task answers unlike a missing one on ${op.route}`,
         response,
-        `\n  missing task answers: ${reference.status} ${JSON.stringify(reference.headers)} ${text(bodyText(reference))}`,
+        `\n  missing task answers: ${reference.status} ` +
+          `${JSON.stringify(reference.headers)} ${text(bodyText(reference))}`,
       );
     if (owner !== undefined) stats.isolation.foreignAttempts++;
   });
@@ -184,8 +188,10 @@ export function fuzzIsolation(options: { seed: number; runs: number; stats: Fuzz
       { seed, numRuns: runs, includeErrorInReport: true },
     );
   } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
     throw new Error(
-      `fuzz isolation failed (FUZZ_SEED=${seed}; operations so far: ${stats.cases.isolation}; replay with FUZZ_SEED=${seed})\n${error instanceof Error ? error.message : String(error)}`,
+      `fuzz isolation failed (FUZZ_SEED=${seed}; operations so far: ${stats.cases.isolation}; ` +
+        `replay with FUZZ_SEED=${seed})\n${message}`,
       { cause: error },
     );
   }

@@ -91,7 +91,8 @@ export function checkExchange(mock: MockService, ex: Exchange, stats: FuzzStats)
     problems.push('no X-Oneapi-Request-Id header');
   if (ex.hostLevel && !HOST_ANSWERS.some((allowed) => allowed(ex, code)))
     problems.push(
-      `answered without the core (no X-Oneapi-Request-Id) where the host has no reason to: ${ex.status} ${text(ex.responseBody)}`,
+      `answered without the core (no X-Oneapi-Request-Id) where the host has ` +
+        `no reason to: ${ex.status} ${text(ex.responseBody)}`,
     );
   if (ex.method === 'HEAD' && hasBody) problems.push('a HEAD answer carries a body');
 
@@ -109,7 +110,9 @@ export function checkExchange(mock: MockService, ex: Exchange, stats: FuzzStats)
       const results = names.map((name) => SCHEMAS[name].validateFull(json));
       if (!results.some((r) => r.valid))
         problems.push(
-          `error ${ex.status} body fits none of ${names.join(' | ')}: ${results.map((r) => r.errors.join(', ')).join(' | ')}: ${text(ex.responseBody)}`,
+          `error ${ex.status} body fits none of ${names.join(' | ')}: ` +
+            `${results.map((r) => r.errors.join(', ')).join(' | ')}: ` +
+            `${text(ex.responseBody)}`,
         );
     }
   }
@@ -185,9 +188,15 @@ function allowed5xx(
   return undefined;
 }
 
-/** Every status a `fail-at-submit:S` in the request's scenario header or body asks for (as the mock reads S: Number). */
+/**
+ * Every status a `fail-at-submit:S` in the request's scenario header or body asks for (as the mock
+ * reads S: Number).
+ */
 function askedSubmitStatuses(ex: Exchange): number[] {
-  const where = `${ex.headers['x-mock-scenario'] ?? ''}\n${ex.body === undefined ? '' : latin1.decode(ex.body)}\n${ex.body === undefined ? '' : JSON.stringify(parseJson(ex.body) ?? '')}`;
+  const header = ex.headers['x-mock-scenario'] ?? '';
+  const raw = ex.body === undefined ? '' : latin1.decode(ex.body);
+  const parsed = ex.body === undefined ? '' : JSON.stringify(parseJson(ex.body) ?? '');
+  const where = `${header}\n${raw}\n${parsed}`;
   return [...where.matchAll(/fail-at-submit:\s*([^\s\]",\\]*)/gi)].map((m) => Number(m[1]));
 }
 

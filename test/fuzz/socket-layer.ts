@@ -46,8 +46,10 @@ export async function runSocketCase(
   const lost =
     asksLostAnswer && service.store.size === tasksBefore + 1 && result.response === undefined;
   if (lost) return stats.bump(stats.outcomes, 'lost-answer: task created, no answer (as asked)');
+  const wireText = () =>
+    JSON.stringify({ ...c.wire, injected: c.wire.injected.map((l) => text(l, 60)) });
   const where = () =>
-    `\n  request: ${show(call, ` wire=${JSON.stringify({ ...c.wire, injected: c.wire.injected.map((l) => text(l, 60)) })}`)}\n  result: ${summarize(result)}`;
+    `\n  request: ${show(call, ` wire=${wireText()}`)}\n  result: ${summarize(result)}`;
   if (result.timedOut)
     throw new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms (hang)${where()}`);
   if (result.ms > REQUEST_TIMEOUT_MS) throw new Error(`took ${Math.round(result.ms)} ms${where()}`);
@@ -92,7 +94,12 @@ export async function runSocketCase(
 
 function summarize(result: RawResult): string {
   const r = result.response;
-  return `${r === undefined ? 'no response' : `${r.status} ${JSON.stringify(r.headers)} ${text(r.body)}`}; closedByServer=${result.closedByServer} error=${result.error ?? '-'} received=${result.received} ms=${Math.round(result.ms)}`;
+  const answer =
+    r === undefined ? 'no response' : `${r.status} ${JSON.stringify(r.headers)} ${text(r.body)}`;
+  return (
+    `${answer}; closedByServer=${result.closedByServer} error=${result.error ?? '-'} ` +
+    `received=${result.received} ms=${Math.round(result.ms)}`
+  );
 }
 
 /** The socket server's standing tasks: some of each built-in user, in every scenario that matters. */

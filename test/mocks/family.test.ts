@@ -48,42 +48,46 @@ describe('second family, bound (type-61 plugin channel)', () => {
     expect(service.store.size).toBe(0);
   });
 
-  it('runs a POST /v1/videos task to completion on channel 61, visible on both OpenAI forms and the native path', () => {
-    const { call, service } = bound();
-    const submitted = call('POST', '/v1/videos', {
-      key: 'sk-mock-vip',
-      body: openaiBody('alt-video-v2', {
-        resolution: '1080p',
-        content: [{ type: 'image_url', image_url: { url: 'https://images.example.com/a.png' } }],
-      }),
-    });
-    expectConformant('createVideo', submitted);
-    const id = (submitted.body as Task).id;
-    const native = () => call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' });
-    expectConformant('getPluginTask', native());
-    expect(native().body).toMatchObject({ id, model: 'alt-video-v2', status: 'queued' });
-    service.clock.advance(120_000);
-    const done = native();
-    expectConformant('getPluginTask', done);
-    const video = call('GET', `/v1/videos/${id}`, { key: 'sk-mock-vip' }).body as Task;
-    expect(done.body).toMatchObject({
-      status: 'succeeded',
-      content: { video_url: video.metadata!.url },
-    });
-    expect((done.body as Native).usage!.total_tokens).toBeGreaterThan(0);
-    expect(
-      (
-        call('GET', `/v1/video/generations/${id}`, { key: 'sk-mock-vip' }).body as {
-          data: { platform: string };
-        }
-      ).data.platform,
-    ).toBe('61');
-    expect(call('GET', `/v1/videos/${id}/content`, { key: 'sk-mock-vip' }).status).toBe(200);
-    expect(call('GET', `/__mock/tasks/${id}`, { key: null }).body).toMatchObject({
-      channelType: 61,
-      charge: { seconds: 5, quota: 4 },
-    });
-  });
+  it(
+    'runs a POST /v1/videos task to completion on channel 61, visible on ' +
+      'both OpenAI forms and the native path',
+    () => {
+      const { call, service } = bound();
+      const submitted = call('POST', '/v1/videos', {
+        key: 'sk-mock-vip',
+        body: openaiBody('alt-video-v2', {
+          resolution: '1080p',
+          content: [{ type: 'image_url', image_url: { url: 'https://images.example.com/a.png' } }],
+        }),
+      });
+      expectConformant('createVideo', submitted);
+      const id = (submitted.body as Task).id;
+      const native = () => call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' });
+      expectConformant('getPluginTask', native());
+      expect(native().body).toMatchObject({ id, model: 'alt-video-v2', status: 'queued' });
+      service.clock.advance(120_000);
+      const done = native();
+      expectConformant('getPluginTask', done);
+      const video = call('GET', `/v1/videos/${id}`, { key: 'sk-mock-vip' }).body as Task;
+      expect(done.body).toMatchObject({
+        status: 'succeeded',
+        content: { video_url: video.metadata!.url },
+      });
+      expect((done.body as Native).usage!.total_tokens).toBeGreaterThan(0);
+      expect(
+        (
+          call('GET', `/v1/video/generations/${id}`, { key: 'sk-mock-vip' }).body as {
+            data: { platform: string };
+          }
+        ).data.platform,
+      ).toBe('61');
+      expect(call('GET', `/v1/videos/${id}/content`, { key: 'sk-mock-vip' }).status).toBe(200);
+      expect(call('GET', `/__mock/tasks/${id}`, { key: null }).body).toMatchObject({
+        channelType: 61,
+        charge: { seconds: 5, quota: 4 },
+      });
+    },
+  );
 
   it('creates tasks on the native path that the OpenAI form shows, in upstream status words', () => {
     const { call, service } = bound();

@@ -151,17 +151,21 @@ describe('multipart submissions', () => {
     return { ...client, response };
   };
 
-  it('are read as the gateway reads them in the observed profile: fields, repeated images, the rest into metadata', () => {
-    const body = form([...KITE_FIELDS, ['duration', '8'], ['ratio', '16:9']]);
-    const { response, service, call } = submitForm('observed', body);
-    expectConformant('createVideo', response);
-    expect(response.status).toBe(200);
-    const { id } = response.body as { id: string };
-    expect(response.body).toMatchObject({ model: 'video-pro-v1', status: 'queued' });
-    const inspected = call('GET', `/__mock/tasks/${id}`).body as { charge: { seconds: number } };
-    expect(inspected.charge.seconds).toBe(8);
-    expect(service.store.size).toBe(1);
-  });
+  it(
+    'are read as the gateway reads them in the observed profile: fields, ' +
+      'repeated images, the rest into metadata',
+    () => {
+      const body = form([...KITE_FIELDS, ['duration', '8'], ['ratio', '16:9']]);
+      const { response, service, call } = submitForm('observed', body);
+      expectConformant('createVideo', response);
+      expect(response.status).toBe(200);
+      const { id } = response.body as { id: string };
+      expect(response.body).toMatchObject({ model: 'video-pro-v1', status: 'queued' });
+      const inspected = call('GET', `/__mock/tasks/${id}`).body as { charge: { seconds: number } };
+      expect(inspected.charge.seconds).toBe(8);
+      expect(service.store.size).toBe(1);
+    },
+  );
 
   it.each([
     [

@@ -12,7 +12,8 @@ describe('startMockServer over HTTP', () => {
       async ({ send, status, message, operationId, check }) => {
         const before = server.service.store.size;
         const answer = await send();
-        // Exact statuses: all 4xx but the unknown model's 503, the gateway's "no available channel" (spec: ModelNotFound).
+        // Exact statuses: all 4xx but the unknown model's 503, the gateway's "no available channel"
+        // (spec: ModelNotFound).
         expectJsonError(answer, status, message);
         if (operationId !== undefined) expectConformant(operationId, answer);
         check?.(answer);

@@ -23,24 +23,28 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The highest clock position the file holds: where a restart resumes. */
 const onDisk = (path: string) => readStateFile(path)!.clock;
 
-it('never shows a time past the lease on disk, and a copy taken at any moment resumes after what was shown', async () => {
-  const path = join(dir, 'lease.state');
-  const a = open(path, {
-    clock: { mode: 'real', speed: 1_000 },
-    stateFile: { path, leaseMs: 100 },
-  });
-  let shown = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < 12; i++) {
-    shown = Math.max(shown, a.service.clock.now());
-    expect(shown).toBeLessThanOrEqual(onDisk(path));
-    await sleep(40);
-  }
-  const copy = join(dir, 'lease-copy.state');
-  copyFileSync(path, copy);
-  expect(onDisk(copy)).toBeGreaterThanOrEqual(shown);
-  const b = open(copy, { clock: { mode: 'real', speed: 1_000 } });
-  expect(b.service.clock.now()).toBeGreaterThanOrEqual(shown);
-});
+it(
+  'never shows a time past the lease on disk, and a copy taken at any ' +
+    'moment resumes after what was shown',
+  async () => {
+    const path = join(dir, 'lease.state');
+    const a = open(path, {
+      clock: { mode: 'real', speed: 1_000 },
+      stateFile: { path, leaseMs: 100 },
+    });
+    let shown = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < 12; i++) {
+      shown = Math.max(shown, a.service.clock.now());
+      expect(shown).toBeLessThanOrEqual(onDisk(path));
+      await sleep(40);
+    }
+    const copy = join(dir, 'lease-copy.state');
+    copyFileSync(path, copy);
+    expect(onDisk(copy)).toBeGreaterThanOrEqual(shown);
+    const b = open(copy, { clock: { mode: 'real', speed: 1_000 } });
+    expect(b.service.clock.now()).toBeGreaterThanOrEqual(shown);
+  },
+);
 
 it('holds the clock at the lease while nothing renews it (a blocked event loop)', () => {
   const path = join(dir, 'held.state');
