@@ -1,6 +1,7 @@
 // A core client with defects switched on, and the calls the defect cases make with it.
-import { serviceContract } from '../../../src/spec/index.ts';
+import { missingFields, serviceContract } from '../../../src/spec/index.ts';
 import { coreClient } from '../../helpers/core-client.ts';
+import type { TaskBody } from '../../helpers/task-bodies.ts';
 
 export type { TaskBody as Task, WrapperBody as Wrapper } from '../../helpers/task-bodies.ts';
 export const { lifecycle, validators } = serviceContract();
@@ -44,3 +45,15 @@ export const wrapper = (c: Client, id: string, key: string | null = KEYS.alice) 
 export const content = (c: Client, id: string, key: string | null = KEYS.alice, method = 'GET') =>
   c.call(method, `/v1/videos/${id}/content`, { key });
 export const failing = (c: Client) => c.submit({ ...KITE, prompt: 'a storm [mock:fail]' });
+
+/** Submits a task under `defect` and moves it just past completion; `task` is its OpenAI form then. */
+export function completedUnder(defect: string) {
+  const c = client([defect]);
+  const id = c.submit();
+  moveTo(c, id, 1, 1);
+  return { c, id, task: video(c, id).body as TaskBody };
+}
+
+/** The fields the completed state's presence rule names that a task lacks. */
+export const lacksWhenCompleted = (task: TaskBody) =>
+  missingFields(task, lifecycle.presence.byStatus.completed!.fields);

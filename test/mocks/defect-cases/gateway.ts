@@ -1,15 +1,15 @@
 // Defects that copy the deployed gateway's habits, ranges and the native path (§4.5).
 import { expect } from 'vitest';
 import { sampleVideo } from '../../../mocks/index.ts';
-import { missingFields } from '../../../src/spec/index.ts';
 import {
   client,
+  completedUnder,
+  lacksWhenCompleted,
   failing,
   KEYS,
   moveTo,
   NATIVE,
   NATIVE_BODY,
-  lifecycle,
   video,
   wrapper,
   type Task,
@@ -56,14 +56,9 @@ export const GATEWAY_CASES: readonly Case[] = [
     'gateway-drops-task-id',
     (s) => s.op === 'video' && own(s) && ok(s),
     () => {
-      const c = client(['gateway-drops-task-id']);
-      const id = c.submit();
-      moveTo(c, id, 1, 1);
-      const task = video(c, id).body as Task;
+      const { task } = completedUnder('gateway-drops-task-id');
       expect(task.status).toBe('completed');
-      expect(missingFields(task, lifecycle.presence.byStatus.completed!.fields)).toEqual([
-        'task_id',
-      ]);
+      expect(lacksWhenCompleted(task)).toEqual(['task_id']);
     },
   ],
   [

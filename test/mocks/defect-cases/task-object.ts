@@ -3,6 +3,8 @@ import { expect } from 'vitest';
 import { missingFields } from '../../../src/spec/index.ts';
 import {
   client,
+  completedUnder,
+  lacksWhenCompleted,
   failing,
   KITE,
   moveTo,
@@ -61,27 +63,17 @@ export const TASK_OBJECT_CASES: readonly Case[] = [
     'completed-without-completed-at',
     (s) => s.op === 'video' && own(s) && s.status === 'completed',
     () => {
-      const c = client(['completed-without-completed-at']);
-      const id = c.submit();
-      moveTo(c, id, 1, 1);
-      const task = video(c, id).body as Task;
+      const { task } = completedUnder('completed-without-completed-at');
       expect(task.status).toBe('completed');
-      expect(missingFields(task, lifecycle.presence.byStatus.completed!.fields)).toEqual([
-        'completed_at',
-      ]);
+      expect(lacksWhenCompleted(task)).toEqual(['completed_at']);
     },
   ],
   [
     'completed-without-url',
     (s) => s.op === 'video' && own(s) && s.status === 'completed',
     () => {
-      const c = client(['completed-without-url']);
-      const id = c.submit();
-      moveTo(c, id, 1, 1);
-      const task = video(c, id).body as Task;
-      expect(missingFields(task, lifecycle.presence.byStatus.completed!.fields)).toEqual([
-        'metadata.url',
-      ]);
+      const { c, id, task } = completedUnder('completed-without-url');
+      expect(lacksWhenCompleted(task)).toEqual(['metadata.url']);
       expect((wrapper(c, id).body as Wrapper).data.result_url).toMatch(/^http/);
     },
   ],

@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { sampleVideo, startMockServer, type RunningMockServer } from '../../../mocks/index.ts';
-import { expectConformant, type SeenResponse } from '../../helpers/conformance.ts';
+import { expectConformant, seenBytes, type SeenResponse } from '../../helpers/conformance.ts';
 
 export const VIDEO = sampleVideo().bytes;
 export const SIZE = VIDEO.byteLength;
@@ -33,16 +33,6 @@ export interface Answer extends SeenResponse {
   readonly bytes: Uint8Array;
 }
 
-function seenOf(status: number, contentType: string, bytes: Uint8Array): SeenResponse {
-  const body: unknown =
-    bytes.byteLength === 0
-      ? undefined
-      : contentType.startsWith('application/json')
-        ? JSON.parse(new TextDecoder().decode(bytes))
-        : bytes;
-  return { status, contentType, body };
-}
-
 /** fetch with alice's key unless `key` says otherwise (`null`: no key). */
 export async function call(
   path: string,
@@ -56,7 +46,7 @@ export async function call(
     headers,
   });
   const bytes = new Uint8Array(await response.arrayBuffer());
-  const seen = seenOf(response.status, response.headers.get('content-type') ?? '', bytes);
+  const seen = seenBytes(response.status, response.headers.get('content-type') ?? '', bytes);
   return {
     ...seen,
     headers: response.headers,
@@ -84,7 +74,7 @@ export function raw(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const bytes = new Uint8Array(Buffer.concat(chunks));
-          const seen = seenOf(res.statusCode ?? 0, res.headers['content-type'] ?? '', bytes);
+          const seen = seenBytes(res.statusCode ?? 0, res.headers['content-type'] ?? '', bytes);
           resolve({
             ...seen,
             headers: res.headers,
