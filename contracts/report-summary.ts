@@ -45,7 +45,8 @@ function costLines(report: ContractReport): { count: string; lines: string[] } {
   const lines = unconfirmed.map((u) => {
     const service =
       u.serviceRequestId === undefined ? '' : `, service request ID ${u.serviceRequestId}`;
-    return `unconfirmed  ${u.request}: ${u.answered} — may have created a task (X-Request-Id ${u.requestId}${service})`;
+    const ids = `X-Request-Id ${u.requestId}${service}`;
+    return `unconfirmed  ${u.request}: ${u.answered} — may have created a task (${ids})`;
   });
   return { count, lines };
 }
