@@ -127,14 +127,21 @@ async function main(): Promise<number> {
   console.log(cli.summaries.bundled);
   console.log(cli.summaries.external);
   console.log(
-    `videotask contract (bundled mock, 25×):                         median ${cli.bundledMockMs.median} ms, max ${cli.bundledMockMs.max} ms`,
+    `videotask contract (bundled mock, 25×):                         median ` +
+      `${cli.bundledMockMs.median} ms, max ${cli.bundledMockMs.max} ms`,
   );
   console.log(
-    `videotask contract (mock --speed 1000, failing task, native path): median ${cli.externalMockMs.median} ms, max ${cli.externalMockMs.max} ms`,
+    `videotask contract (mock --speed 1000, failing task, native path): ` +
+      `median ${cli.externalMockMs.median} ms, max ${cli.externalMockMs.max} ms`,
   );
   if (proof !== undefined)
     console.log(
-      `self-proof in-process: ${proof.mutants.killed}/${proof.mutants.live} mutants killed (${proof.mutants.equivalent} equivalent) in ${(proof.mutants.wallMs / 1000).toFixed(1)} s; ${proof.namedDefects.killed}/${proof.namedDefects.total} named defects; ${(proof.wallMs / 1000).toFixed(1)} s wall, ${(proof.cpuMs / 1000).toFixed(1)} s CPU in all`,
+      `self-proof in-process: ${proof.mutants.killed}/${proof.mutants.live} ` +
+        `mutants killed (${proof.mutants.equivalent} equivalent) in ` +
+        `${(proof.mutants.wallMs / 1000).toFixed(1)} s; ` +
+        `${proof.namedDefects.killed}/${proof.namedDefects.total} named defects; ` +
+        `${(proof.wallMs / 1000).toFixed(1)} s wall, ` +
+        `${(proof.cpuMs / 1000).toFixed(1)} s CPU in all`,
     );
   console.log(`whole suite under 20 s wall: ${result.target.met ? 'met' : 'MISSED'}`);
   return result.target.met ? 0 : 1;

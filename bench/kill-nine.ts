@@ -238,7 +238,9 @@ async function main(): Promise<number> {
   ];
   console.log(table([header, ...rounds.map((r) => keys.map((k) => String(r[k])))]));
   console.log(
-    `acknowledged ${tasks.size}, lost ${result.totals.lost}, went backwards ${result.totals.backwards}, clock resumed early ${result.totals.clockBack} (targets: 0, 0, 0)`,
+    `acknowledged ${tasks.size}, lost ${result.totals.lost}, went backwards ` +
+      `${result.totals.backwards}, clock resumed early ` +
+      `${result.totals.clockBack} (targets: 0, 0, 0)`,
   );
   return result.totals.lost + result.totals.backwards + result.totals.clockBack === 0 ? 0 : 1;
 }

@@ -167,12 +167,18 @@ console.log(
 console.log(`memory                ${result.bytesPerTask} bytes per task (target ≤ 1024)`);
 const row = (name: string, key: 'lookupUs' | 'uncachedUs' | 'submitUs') =>
   console.log(
-    `${name.padEnd(22)}${fixed(small[key], 2)} µs at 1k, ${fixed(middle[key], 2)} µs at 100k, ${fixed(large[key], 2)} µs at ${(TOTAL / 1e6).toFixed(1)}M (1M/1k ×${fixed(large[key] / small[key], 2)}, 1M/100k ×${fixed(large[key] / middle[key], 2)})`,
+    `${name.padEnd(22)}${fixed(small[key], 2)} µs at 1k, ` +
+      `${fixed(middle[key], 2)} µs at 100k, ${fixed(large[key], 2)} µs at ` +
+      `${(TOTAL / 1e6).toFixed(1)}M (1M/1k ` +
+      `×${fixed(large[key] / small[key], 2)}, 1M/100k ` +
+      `×${fixed(large[key] / middle[key], 2)})`,
   );
 row('lookup GET /v1/videos', 'lookupUs');
 row('  of an uncached ID', 'uncachedUs');
 row('submission', 'submitUs');
 if (state !== undefined)
   console.log(
-    `state file            compaction ${state.compactSeconds.toFixed(1)} s, longest pause meanwhile ${state.longestPauseMs.toFixed(0)} ms; restart ${state.restartSeconds.toFixed(1)} s`,
+    `state file            compaction ${state.compactSeconds.toFixed(1)} s, ` +
+      `longest pause meanwhile ${state.longestPauseMs.toFixed(0)} ms; restart ` +
+      `${state.restartSeconds.toFixed(1)} s`,
   );

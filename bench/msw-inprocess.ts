@@ -137,7 +137,9 @@ async function main(): Promise<number> {
         wallRatio: mock.wall / trivial.wall,
       });
       console.error(
-        `round ${n}: createHandlers ${fixed(mock.cpu, 1)} µs CPU (${fixed(mock.wall, 1)} wall), trivial ${fixed(trivial.cpu, 1)} µs CPU (${fixed(trivial.wall, 1)} wall)`,
+        `round ${n}: createHandlers ${fixed(mock.cpu, 1)} µs CPU ` +
+          `(${fixed(mock.wall, 1)} wall), trivial ${fixed(trivial.cpu, 1)} µs CPU ` +
+          `(${fixed(trivial.wall, 1)} wall)`,
       );
     }
   } finally {
@@ -167,7 +169,9 @@ async function main(): Promise<number> {
     ]),
   );
   console.log(
-    `\ncreateHandlers / trivial handler, median of CPU per request: ${fixed(ratio, 3)} (target ≤ ${target}: ${met ? 'met' : 'MISSED'}); of wall time: ${fixed(wallRatio, 3)}`,
+    `\ncreateHandlers / trivial handler, median of CPU per request: ` +
+      `${fixed(ratio, 3)} (target ≤ ${target}: ${met ? 'met' : 'MISSED'}); of ` +
+      `wall time: ${fixed(wallRatio, 3)}`,
   );
   writeJson(cfg.out, {
     benchmark: 'msw-inprocess',

@@ -99,7 +99,9 @@ async function oneStart(run: number, timeoutS: number): Promise<Run> {
   }
   const exitedCleanly = result.exitCode === 0 && !result.killedAfterGrace;
   if (result.problem === undefined && !exitedCleanly) {
-    result.problem = `SIGTERM: exit code ${result.exitCode}, signal ${result.exitSignal}${result.killedAfterGrace ? ' (SIGKILLed after 10 s)' : ''}${stderr ? `\n${stderr.trim()}` : ''}`;
+    const killed = result.killedAfterGrace ? ' (SIGKILLed after 10 s)' : '';
+    const output = stderr ? `\n${stderr.trim()}` : '';
+    result.problem = `SIGTERM: exit code ${result.exitCode}, signal ${result.exitSignal}${killed}${output}`;
   }
   result.ok = result.problem === undefined;
   return result;
@@ -185,9 +187,10 @@ async function main(): Promise<number> {
   for (let i = 1; i <= runs; i++) {
     const r = await oneStart(i, timeoutS);
     results.push(r);
-    console.error(
-      `run ${i}: ${r.ok ? `listening after ${fixed(r.listeningMs)} ms, first answer (${r.firstAnswerStatus}) after ${fixed(r.firstAnswerMs)} ms, exit ${r.exitCode}` : `FAILED: ${r.problem ?? ''}`}`,
-    );
+    const timings =
+      `listening after ${fixed(r.listeningMs)} ms, ` +
+      `first answer (${r.firstAnswerStatus}) after ${fixed(r.firstAnswerMs)} ms, exit ${r.exitCode}`;
+    console.error(`run ${i}: ${r.ok ? timings : `FAILED: ${r.problem ?? ''}`}`);
     await sleep(300);
   }
 
@@ -213,7 +216,9 @@ async function main(): Promise<number> {
   console.log(`\nStartup — ${runs} cold starts, one after the other (${host.cpus} cores)\n`);
   console.log(table(rows));
   console.log(
-    `\nlistening within ${targetMs} ms on every run: ${met ? 'met' : 'MISSED'}; exit code 0 after SIGTERM on every run: ${allOk ? 'yes' : 'NO'}`,
+    `\nlistening within ${targetMs} ms on every run: ` +
+      `${met ? 'met' : 'MISSED'}; exit code 0 after SIGTERM on every run: ` +
+      `${allOk ? 'yes' : 'NO'}`,
   );
 
   const report: Report = {

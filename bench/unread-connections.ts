@@ -153,7 +153,8 @@ async function main(): Promise<number> {
 
   const logLines = stderr.split('\n').filter((l) => l.includes('connection'));
   console.log(
-    `\nunread connections: ${cfg.connections} clients over ${cfg.addresses} addresses, half a request each, never read; ` +
+    `\nunread connections: ${cfg.connections} clients over ${cfg.addresses} ` +
+      `addresses, half a request each, never read; ` +
       `probe on 127.0.0.1 every 250 ms; load average ${host.loadAverage1m}\n`,
   );
   const shown = samples.filter(

@@ -31,7 +31,9 @@ export function adminTokenFrom(
     return {
       token: checked(flag, '--admin-token'),
       source: '--admin-token',
-      warning: `--admin-token on the command line is visible to every user of this machine (ps); prefer ${ADMIN_TOKEN_ENV} or --admin-token-file`,
+      warning:
+        `--admin-token on the command line is visible to every user of this ` +
+        `machine (ps); prefer ${ADMIN_TOKEN_ENV} or --admin-token-file`,
     };
   if (file !== undefined) return fromFile(file);
   const fromEnv = env[ADMIN_TOKEN_ENV];

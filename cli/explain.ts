@@ -29,9 +29,14 @@ function nextStep(error: unknown, at: string): string {
   if (error instanceof JournalError)
     return error.line === undefined
       ? 'give the journal file written by `videotask submit --journal`.'
-      : `nothing was changed or dropped: repair or move line ${error.line} by hand (keep a copy), then run the command again.`;
+      : `nothing was changed or dropped: repair or move line ${error.line} by ` +
+          `hand (keep a copy), then run the command again.`;
   if (error instanceof UnexpectedResponseError)
-    return `the answer${at} does not follow the service's contract: check the base URL, and report it to the service's administrator with the request ID if it persists.`;
+    return (
+      `the answer${at} does not follow the service's contract: check the base ` +
+      `URL, and report it to the service's administrator with the request ID ` +
+      `if it persists.`
+    );
   if (error instanceof RequestTimeoutError) return `no answer in time${at}; try again later.`;
   if (error instanceof ConnectionError)
     return `is the service${at} up? (\`npm start\` runs the local mock)`;
@@ -45,5 +50,10 @@ function unconfirmedStep(error: SubmissionUnconfirmedError): string {
   const cause = error.cause as { meta?: { requestId?: string } } | undefined;
   const serviceId = cause?.meta?.requestId;
   const quote = serviceId === undefined ? '' : ` (the service's request ID: ${serviceId})`;
-  return `the task may or may not exist. Do NOT resubmit blindly (§7): look for request ID ${error.requestId}${quote} in your journal or with the service's administrator, and use \`videotask wait --journal FILE\` to pick up tasks the journal knows.`;
+  return (
+    `the task may or may not exist. Do NOT resubmit blindly (§7): look for ` +
+    `request ID ${error.requestId}${quote} in your journal or with the ` +
+    `service's administrator, and use \`videotask wait --journal FILE\` to ` +
+    `pick up tasks the journal knows.`
+  );
 }

@@ -14,7 +14,10 @@ export interface BannerFacts {
   readonly secretSource: string | undefined;
 }
 
-/** What `videotask mock` prints once listening; its first line is the readiness line scripts wait for. Never a secret. */
+/**
+ * What `videotask mock` prints once listening; its first line is the readiness line scripts wait
+ * for. Never a secret.
+ */
 export function mockBanner(url: string, service: MockService, facts: BannerFacts): string[] {
   const family = service.family.bound
     ? 'bound (type 61)'
@@ -49,7 +52,11 @@ function describeState(service: MockService): string {
   const torn =
     restored.ignoredBytes > 0 ? `; ignored a torn last line (${restored.ignoredBytes} bytes)` : '';
   const count = restored.tasks.length;
-  return `${file.path} (restored ${count} task${count === 1 ? '' : 's'}, clock ${new Date(restored.clock).toISOString()}, start ${restored.starts + 1}${torn})`;
+  return (
+    `${file.path} (restored ${count} task${count === 1 ? '' : 's'}, clock ` +
+    `${new Date(restored.clock).toISOString()}, start ` +
+    `${restored.starts + 1}${torn})`
+  );
 }
 
 /** Where the secret comes from; never the secret itself. */

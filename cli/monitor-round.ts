@@ -41,7 +41,9 @@ export interface RoundOptions {
 }
 
 export const NOT_LISTED_HINT =
-  "the administrator checks §9 steps 1–2: the binding to a plugin channel (type 61) with the enabled plugin version, the group opening, the token's permission, the price";
+  'the administrator checks §9 steps 1–2: the binding to a plugin channel ' +
+  '(type 61) with the enabled plugin version, the group opening, the ' +
+  "token's permission, the price";
 
 export async function monitorRound(
   client: VideoTaskClient,
@@ -120,7 +122,8 @@ async function journalChecks(
     ...(byHand.length === 0
       ? []
       : [
-          `${byHand.length} submission(s) to check by hand by request ID (${byHand.map((r) => r.requestId).join(', ')}), never resubmitted (§7)`,
+          `${byHand.length} submission(s) to check by hand by request ID ` +
+            `(${byHand.map((r) => r.requestId).join(', ')}), never resubmitted (§7)`,
         ]),
     ...(torn ? ['its last line was cut off by a crash and is ignored'] : []),
   ];
@@ -140,7 +143,8 @@ async function journalChecks(
         say(
           false,
           check,
-          `not found for this key (HTTP ${error.status}): ${message}; it is missing, or was submitted with another key (§5)`,
+          `not found for this key (HTTP ${error.status}): ${message}; it is ` +
+            `missing, or was submitted with another key (§5)`,
         );
       else if (error instanceof ConnectionError || error instanceof RequestTimeoutError)
         say(false, check, `no answer: ${message}`);
@@ -159,7 +163,9 @@ async function journalChecks(
       say(
         false,
         check,
-        `${what}: error ${task.error?.code ?? '(no code)'}: ${task.error?.message ?? ''}; record it with \`videotask wait --journal ${path}\` and investigate by the message (§7)`,
+        `${what}: error ${task.error?.code ?? '(no code)'}: ` +
+          `${task.error?.message ?? ''}; record it with \`videotask wait --journal ` +
+          `${path}\` and investigate by the message (§7)`,
       );
     else
       say(

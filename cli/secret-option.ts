@@ -18,9 +18,13 @@ export function readSecret(
       text = readFileSync(file, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(
-        `cannot read --secret-file ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message}`,
-      );
+      const why =
+        code === 'ENOENT'
+          ? 'no such file'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (error as Error).message;
+      throw new UsageError(`cannot read --secret-file ${file}: ${why}`);
     }
     const value = text.replace(/\r?\n$/, '');
     if (value === '') throw new UsageError(`--secret-file ${file} is empty: put the secret in it`);

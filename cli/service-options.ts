@@ -8,7 +8,9 @@ export const SERVICE_FLAGS = {
   'api-key': { type: 'string' },
 } as const;
 
-export const SERVICE_HELP = `  --base-url URL        the service (default http://127.0.0.1:4010, the local mock) [VIDEOTASK_BASE_URL]
+export const SERVICE_HELP =
+  '  --base-url URL        the service (default http://127.0.0.1:4010, the local mock) ' +
+  `[VIDEOTASK_BASE_URL]
   --api-key KEY         the API key [VIDEOTASK_API_KEY]`;
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';

@@ -113,8 +113,10 @@ function whyNoFailure(ctx: RunContext, followed: readonly FollowedTask[]): strin
     return 'no failing prompt given (a failing model fails the documented paths only)';
   if (failing === undefined || failing.outcome === 'budget')
     return 'budget: the task expected to fail did not fit';
-  if (failing.outcome === 'refused' || failing.outcome === 'rate-limited')
-    return `the task expected to fail was ${failing.outcome === 'refused' ? 'refused' : 'rate limited (429)'} at submission`;
+  if (failing.outcome === 'refused' || failing.outcome === 'rate-limited') {
+    const how = failing.outcome === 'refused' ? 'refused' : 'rate limited (429)';
+    return `the task expected to fail was ${how} at submission`;
+  }
   if (failing.outcome === 'unconfirmed' || failing.outcome === 'stopped')
     return `the task expected to fail was not confirmed at submission`;
   ctx.notes.push(

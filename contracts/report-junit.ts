@@ -60,7 +60,9 @@ function suite(
 ): string[] {
   const time = (report.durationMs / 1000).toFixed(3);
   return [
-    `  <testsuite name="${esc(name)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" timestamp="${report.startedAt}" time="${time}">`,
+    `  <testsuite name="${esc(name)}" tests="${cases.length}" ` +
+      `failures="${failures}" skipped="${skipped}" ` +
+      `timestamp="${report.startedAt}" time="${time}">`,
     ...cases,
     '  </testsuite>',
   ];
@@ -79,7 +81,9 @@ export function renderJUnit(report: ContractReport): string {
   const tests = report.results.length + cells.length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="videotask contract" tests="${tests}" failures="${c.fail + cellFailures}" skipped="${c.skip + cellSkips}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="videotask contract" tests="${tests}" ` +
+      `failures="${c.fail + cellFailures}" skipped="${c.skip + cellSkips}" ` +
+      `time="${(report.durationMs / 1000).toFixed(3)}">`,
     ...suite(report.target.baseUrl, report.results.map(checkCase), c.fail, c.skip, report),
     ...suite(
       `${report.target.baseUrl} coverage (${report.coverage.line})`,

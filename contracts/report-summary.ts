@@ -13,7 +13,10 @@ function targetLine(report: ContractReport): string {
     t.family === undefined ? undefined : `native path of ${t.family.plugin} (${t.family.model})`,
   ].filter(Boolean);
   const more = extras.length === 0 ? '' : `, ${extras.join(', ')}`;
-  return `videotask contract — ${t.baseUrl} (key ${t.key}, model ${t.model}, tier ${t.tier}, budget ${t.budget}${more})`;
+  return (
+    `videotask contract — ${t.baseUrl} (key ${t.key}, model ${t.model}, tier ` +
+    `${t.tier}, budget ${t.budget}${more})`
+  );
 }
 
 function checkLines(r: CheckResult): string[] {
@@ -42,7 +45,8 @@ function costLines(report: ContractReport): { count: string; lines: string[] } {
   const lines = unconfirmed.map((u) => {
     const service =
       u.serviceRequestId === undefined ? '' : `, service request ID ${u.serviceRequestId}`;
-    return `unconfirmed  ${u.request}: ${u.answered} — may have created a task (X-Request-Id ${u.requestId}${service})`;
+    const ids = `X-Request-Id ${u.requestId}${service}`;
+    return `unconfirmed  ${u.request}: ${u.answered} — may have created a task (${ids})`;
   });
   return { count, lines };
 }
@@ -50,12 +54,18 @@ function costLines(report: ContractReport): { count: string; lines: string[] } {
 function resultLine(report: ContractReport): string {
   if (!report.ok) return 'Result: the deployment breaks documented behaviour (see FAIL above).';
   if (report.stopped !== undefined)
-    return `Result: the run stopped early (${report.stopped}); what it saw broke no documented rule, but it could not check the rest.`;
+    return (
+      `Result: the run stopped early (${report.stopped}); what it saw broke no ` +
+      `documented rule, but it could not check the rest.`
+    );
   const unconfirmed =
     report.unconfirmed.length === 0
       ? ''
       : ` ${report.unconfirmed.length} submission(s) unconfirmed: check them (above) before running again.`;
-  return `Result: the deployment follows the documented behaviour wherever the run looked (coverage above).${unconfirmed}`;
+  return (
+    `Result: the deployment follows the documented behaviour wherever the ` +
+    `run looked (coverage above).${unconfirmed}`
+  );
 }
 
 /** The readable summary: one line per check with its basis, details under failures and warnings, then the coverage. */
@@ -74,7 +84,9 @@ export function renderSummary(report: ContractReport): string {
     '',
     ...renderCoverage(report.coverage),
     '',
-    `${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped · ${cost.count} · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped ` +
+      `· ${cost.count} · ${report.requests} requests · ` +
+      `${(report.durationMs / 1000).toFixed(1)} s`,
     report.coverage.line,
     resultLine(report),
   ].join('\n');

@@ -33,7 +33,8 @@ const REAL_TIME: RunClock = { now: () => performance.now(), sleep: realSleep };
  * coverage says which cells of the observation space the run observed and why not the others.
  *
  * @example
- * const report = await runContract({ baseUrl, apiKey, model: 'video-pro-v1', tier: 'free', budget: 0, strict: false, poll: DOCUMENTED_POLL, requestTimeoutMs: 30_000 });
+ * const report = await runContract({ baseUrl, apiKey, model: 'video-pro-v1', tier: 'free', budget:
+ * 0, strict: false, poll: DOCUMENTED_POLL, requestTimeoutMs: 30_000 });
  * if (!report.ok) process.exitCode = 1;
  */
 export async function runContract(
@@ -83,7 +84,9 @@ export async function runContract(
   verdicts.expect(
     CHECKS.noResubmission,
     !resubmitted && budget.spent <= budget.limit,
-    `the suite sent ${recorder.submissions.size} submissions: ${budget.created} created a task, ${budget.unconfirmed.length} unconfirmed (budget ${budget.limit})`,
+    `the suite sent ${recorder.submissions.size} submissions: ` +
+      `${budget.created} created a task, ${budget.unconfirmed.length} ` +
+      `unconfirmed (budget ${budget.limit})`,
   );
   if (limits.stopped !== undefined) {
     ctx.coverage.because(limits.stopped, {});

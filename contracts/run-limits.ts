@@ -33,7 +33,8 @@ export class RunLimits {
   get stopped(): string | undefined {
     if (this.#stopped === undefined && this.remainingMs() <= 0)
       this.#stop(
-        `the run reached its deadline (${Math.round(this.deadlineMs / 1000)} s: --timeout plus ${RUN_DEADLINE_MARGIN_MS / 1000} s)`,
+        `the run reached its deadline (${Math.round(this.deadlineMs / 1000)} s: ` +
+          `--timeout plus ${RUN_DEADLINE_MARGIN_MS / 1000} s)`,
       );
     return this.#stopped;
   }

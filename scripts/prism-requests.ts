@@ -48,7 +48,8 @@ if (
   Object.values(bases).includes(undefined)
 ) {
   console.error(
-    'usage: npx tsx scripts/prism-requests.ts --profile documented|observed --mock URL --strict URL --lenient URL --control URL',
+    'usage: npx tsx scripts/prism-requests.ts --profile documented|observed ' +
+      '--mock URL --strict URL --lenient URL --control URL',
   );
   process.exit(2);
 }

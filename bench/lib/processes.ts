@@ -202,7 +202,8 @@ export async function waitForQuiet(
   while (busy !== undefined && busy > maxBusyPercent && Date.now() < deadline) {
     if (!told) {
       console.error(
-        `${what}: machine ${busy.toFixed(0)}% busy; waiting up to ${maxWaitS} s for it to fall under ${maxBusyPercent}%…`,
+        `${what}: machine ${busy.toFixed(0)}% busy; waiting up to ${maxWaitS} s ` +
+          `for it to fall under ${maxBusyPercent}%…`,
       );
       told = true;
     }

@@ -51,7 +51,8 @@ export function familyTarget(values: ContractFlags): FamilyTarget | undefined {
   if (model === undefined && plugin === undefined) return undefined;
   if (model === undefined || plugin === undefined)
     throw new UsageError(
-      '--family-model and --plugin go together: the native path is /{plugin}/api/v3/contents/generations/tasks, asked with a second-family model',
+      '--family-model and --plugin go together: the native path is ' +
+        '/{plugin}/api/v3/contents/generations/tasks, asked with a second-family model',
     );
   if (!/^[A-Za-z0-9._-]+$/.test(plugin))
     throw new UsageError(
@@ -139,7 +140,10 @@ export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: str
   if (report.stopped !== undefined)
     return {
       code: 2,
-      why: `the target could not be checked to the end: ${report.stopped}. ${report.coverage.line}. Check that the service is up (a longer --request-timeout may help a slow one).`,
+      why:
+        `the target could not be checked to the end: ${report.stopped}. ` +
+        `${report.coverage.line}. Check that the service is up (a longer ` +
+        `--request-timeout may help a slow one).`,
     };
   if (report.tasksCreated === 0 && report.unconfirmed.length > 0)
     return {

@@ -72,7 +72,8 @@ export const downloadCommand: Command = {
       line.done();
       if (stoppedBy !== undefined) {
         printErr(
-          `videotask download: stopped by ${stoppedBy}; nothing was written to ${values.output}. Run the same command again to download it.`,
+          `videotask download: stopped by ${stoppedBy}; nothing was written to ` +
+            `${values.output}. Run the same command again to download it.`,
         );
         return SIGNAL_EXIT[stoppedBy];
       }

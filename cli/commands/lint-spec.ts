@@ -13,7 +13,8 @@ export const lintSpecCommand: Command = {
     const { values, positionals } = parse(argv);
     if (values.help) {
       console.log(
-        'Usage: videotask lint-spec [FILE...]\n\nValidates each OpenAPI file (default: the service spec and the mock control spec).',
+        'Usage: videotask lint-spec [FILE...]\n\nValidates each OpenAPI file ' +
+          '(default: the service spec and the mock control spec).',
       );
       return 0;
     }

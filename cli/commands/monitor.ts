@@ -59,7 +59,8 @@ export const monitorCommand: Command = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     console.error(
-      `videotask monitor: checking ${client.baseUrl} with ${maskKey(apiKey)} every ${intervalMs / 1000} s; stop with Ctrl-C (SIGINT) or SIGTERM`,
+      `videotask monitor: checking ${client.baseUrl} with ${maskKey(apiKey)} ` +
+        `every ${intervalMs / 1000} s; stop with Ctrl-C (SIGINT) or SIGTERM`,
     );
     let last: number | undefined;
     try {
@@ -77,9 +78,11 @@ export const monitorCommand: Command = {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
-    console.error(
-      `videotask monitor: stopped${last === undefined ? ' before the first round ended' : `; the last round's status was ${last}`}`,
-    );
+    const when =
+      last === undefined
+        ? ' before the first round ended'
+        : `; the last round's status was ${last}`;
+    console.error(`videotask monitor: stopped${when}`);
     return last ?? 130;
   },
 };
@@ -88,9 +91,8 @@ function printRound(result: Awaited<ReturnType<typeof monitorRound>>): number {
   for (const line of result.lines)
     printOut(`${line.ok ? 'OK' : 'FAIL'} ${line.check} ${line.detail}`);
   const failed = result.lines.filter((l) => !l.ok).length;
-  console.error(
-    `${result.lines.length - failed} OK, ${failed} FAIL${result.status === 2 ? ' (the service could not be reached)' : ''}`,
-  );
+  const unreachable = result.status === 2 ? ' (the service could not be reached)' : '';
+  console.error(`${result.lines.length - failed} OK, ${failed} FAIL${unreachable}`);
   return result.status;
 }
 

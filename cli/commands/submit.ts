@@ -16,7 +16,8 @@ import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
 import { printErr, printOut } from '../terminal-output.ts';
 import { UsageError } from '../usage-error.ts';
 
-const HELP = `Usage: videotask submit --model M --prompt P [options]
+const HELP =
+  `Usage: videotask submit --model M --prompt P [options]
 
 Submits one video generation task and prints its public task ID. A 429 is retried with backoff (§7);
 a submission whose outcome is unknown (timeout, dropped connection, 5xx, or a 200 that is not a
@@ -30,7 +31,8 @@ Options:
   --seconds S           generic duration field (some adapters only)
   --size WxH            generic size field (some adapters only)
   --endpoint E          generations (default, POST /v1/video/generations) or videos (POST /v1/videos)
-  --journal FILE        record the request ID, task ID and outcome (§8), so \`videotask wait --journal\` survives restarts
+  --journal FILE        record the request ID, task ID and outcome (§8), so ` +
+  `\`videotask wait --journal\` survives restarts
   --json                print the whole submission answer as JSON
 ${SERVICE_HELP}`;
 
@@ -107,7 +109,9 @@ async function submitOnce(
     await journal?.append({ type: 'submitted', requestId, taskId: task.id, model: body.model });
   } catch (error) {
     printErr(
-      `videotask submit: task ${task.id} was created, but the journal could not record it: ${explain(error, undefined)}\n  Keep the task ID printed above; follow it with \`videotask wait ${task.id}\`.`,
+      `videotask submit: task ${task.id} was created, but the journal could ` +
+        `not record it: ${explain(error, undefined)}\n  Keep the task ID printed ` +
+        `above; follow it with \`videotask wait ${task.id}\`.`,
     );
     return 1;
   }

@@ -26,7 +26,8 @@ import { verifyModel } from '../verify-family/verify-model.ts';
 import type { CatalogCheck, VerifySettings } from '../verify-family/verify-settings.ts';
 import { POLLING_HELP } from '../polling-help.ts';
 
-const HELP = `Usage: videotask verify-family [options]
+const HELP =
+  `Usage: videotask verify-family [options]
 
 Runs steps 3–5 of the second family's rollout (§9) for each model, once the administrator has done
 steps 1–2 (binding, groups, prices):
@@ -49,7 +50,8 @@ Options:
   --poll-initial S      first polling interval in seconds (default ${POLLING_HELP.initial}, §8)
   --poll-factor F       interval growth (default ${POLLING_HELP.factor}, §8)
   --poll-max S          interval ceiling in seconds (default ${POLLING_HELP.max}, §8)
-  --timeout S           total seconds to wait per task (default ${DEFAULT_TIMEOUT_S}); at most ${POLLING_HELP.attempts} queries (§8)
+  --timeout S           total seconds to wait per task (default ${DEFAULT_TIMEOUT_S}); ` +
+  `at most ${POLLING_HELP.attempts} queries (§8)
 ${SERVICE_HELP}
   -h, --help            show this help
 

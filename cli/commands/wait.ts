@@ -84,7 +84,8 @@ export const waitCommand: Command = {
       }
       if (error instanceof PollTimeoutError) {
         printErr(
-          `videotask wait: ${error.message}\n  → the task may still finish: wait again later with the same command. Do not resubmit it (§3).`,
+          `videotask wait: ${error.message}\n  → the task may still finish: wait ` +
+            `again later with the same command. Do not resubmit it (§3).`,
         );
         return 3;
       }
@@ -126,7 +127,8 @@ async function waitJournal(
     }
     for (const check of summary.needsCheck) printErr(`check by hand: ${check.message}`);
     console.error(
-      `${summary.results.length} task(s) followed, ${summary.settled} already settled, ${summary.needsCheck.length} to check by hand.`,
+      `${summary.results.length} task(s) followed, ${summary.settled} already ` +
+        `settled, ${summary.needsCheck.length} to check by hand.`,
     );
     return journalExitCode(summary);
   } finally {

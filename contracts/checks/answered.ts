@@ -41,10 +41,15 @@ const validRetryAfter = (value: string | undefined) =>
  */
 export function judgeRateLimit(ctx: Ctx, exchange: Exchange, cell?: Cell): void {
   const retryAfter = exchange.headers['retry-after'];
+  const where = cell === undefined ? `${exchange.method} ${exchange.path}` : describeCell(cell);
+  const how =
+    retryAfter === undefined
+      ? 'without Retry-After'
+      : `with Retry-After ${JSON.stringify(retryAfter)}, neither seconds nor a date`;
   ctx.verdicts.expect(
     CHECKS.rateLimitRetryAfter,
     validRetryAfter(retryAfter),
-    `${cell === undefined ? `${exchange.method} ${exchange.path}` : describeCell(cell)} answered 429 ${retryAfter === undefined ? 'without Retry-After' : `with Retry-After ${JSON.stringify(retryAfter)}, neither seconds nor a date`}`,
+    `${where} answered 429 ${how}`,
     evidenceOf(ctx.recorder, exchange, undefined, cell),
   );
 }

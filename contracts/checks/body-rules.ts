@@ -38,10 +38,11 @@ export function judgeResultAddresses(
 ): void {
   if (!isJsonBody(exchange)) return;
   const bad = resultAddresses(exchange.json).filter((a) => !isResultAddress(a.value));
+  const shown = bad.map((a) => `${a.path} = ${JSON.stringify(a.value)?.slice(0, 80)}`);
   v.expect(
     CHECKS.resultAddress,
     bad.length === 0,
-    `not an absolute http(s) address: ${bad.map((a) => `${a.path} = ${JSON.stringify(a.value)?.slice(0, 80)}`).join(', ')}`,
+    `not an absolute http(s) address: ${shown.join(', ')}`,
     ev,
   );
 }

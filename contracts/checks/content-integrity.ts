@@ -39,7 +39,8 @@ export function judgeContentLength(ctx: Ctx, exchange: Exchange, taskId: string)
   ctx.verdicts.expect(
     CHECKS.contentLength,
     Number(announced) === exchange.bytes && exchange.bodyError === undefined,
-    `${exchange.method} ${exchange.path} announced Content-Length ${announced} and ${exchange.bytes} bytes arrived${broke}`,
+    `${exchange.method} ${exchange.path} announced Content-Length ` +
+      `${announced} and ${exchange.bytes} bytes arrived${broke}`,
     evidenceOf(ctx.recorder, exchange, taskId, CELL),
   );
 }

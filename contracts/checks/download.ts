@@ -24,8 +24,9 @@ export function judgeDownload(
   ].join(', ');
   ctx.verdicts.expect(CHECKS.contentBinary, ok, `the download answered ${what}`, ev);
   if (cell !== undefined) judgeContentLength(ctx, exchange, taskId);
-  if (ok)
-    ctx.progress(
-      `${taskId} downloaded ${exchange.bytes} bytes (${signature ?? exchange.contentType})${exchange.redirected ? ' after a redirect' : ''}`,
-    );
+  if (ok) {
+    const redirected = exchange.redirected ? ' after a redirect' : '';
+    const kind = signature ?? exchange.contentType;
+    ctx.progress(`${taskId} downloaded ${exchange.bytes} bytes (${kind})${redirected}`);
+  }
 }

@@ -58,7 +58,8 @@ function judgeNativeStatus(
     agrees,
     states.length === 0
       ? `the native path says status ${JSON.stringify(status)}, not a native value (${NATIVE_VALUES.join(', ')})`
-      : `the native path says ${JSON.stringify(status)} (${states.join(' or ')}) for a task the OpenAI form shows ${shown}`,
+      : `the native path says ${JSON.stringify(status)} (${states.join(' or ')}) ` +
+          `for a task the OpenAI form shows ${shown}`,
     ev,
   );
 }

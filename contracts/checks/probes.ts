@@ -73,7 +73,8 @@ function familyNote(ids: readonly string[]): string {
   if (visible.length === 0)
     return `second family: none of ${SECOND_FAMILY.join(', ')} is listed for this key`;
   const hidden = SECOND_FAMILY.filter((m) => !visible.includes(m));
-  return `second family: ${visible.join(', ')} listed for this key${hidden.length > 0 ? ` (not ${hidden.join(', ')})` : ''}`;
+  const notListed = hidden.length > 0 ? ` (not ${hidden.join(', ')})` : '';
+  return `second family: ${visible.join(', ')} listed for this key${notListed}`;
 }
 
 const NATIVE_ROUTES: readonly RouteId[] = ['createPluginTask', 'getPluginTask'];

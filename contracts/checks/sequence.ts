@@ -9,7 +9,8 @@ import type { Cell, TaskState } from '../matrix/cells.ts';
 import type { Verdicts } from '../verdicts.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
-import type { VideoView, WrapperView } from './task-object.ts';
+import type { VideoView } from './task-object.ts';
+import type { WrapperView } from './wrapper-object.ts';
 
 const { lifecycle } = serviceContract();
 

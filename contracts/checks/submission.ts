@@ -163,10 +163,12 @@ export async function submitLifecycleTask(
   }
   const ev = evidenceOf(recorder, submitted, undefined, cell);
   const why = is4xx(submitted) ? 'refused' : 'did not accept';
+  const path = routePath(task.route, '', ctx.native?.plugin);
+  const maybeCreated = outcome === 'refused' ? '' : ': unconfirmed, it may have created a task';
   const accepted = v.expect(
     CHECKS.submissionPaths,
     is2xx(submitted),
-    `${routePath(task.route, '', ctx.native?.plugin)} ${why} a valid task (${task.name}) with HTTP ${submitted.status}${outcome === 'refused' ? '' : ': unconfirmed, it may have created a task'}`,
+    `${path} ${why} a valid task (${task.name}) with HTTP ${submitted.status}${maybeCreated}`,
     ev,
   );
   if (!accepted) return { kind: outcome === 'refused' ? 'refused' : 'unconfirmed' };

@@ -23,7 +23,8 @@ import { judgeNativeQuery } from './native.ts';
 import { judgeRefusal } from './refusal.ts';
 import type { Poll } from './sequence.ts';
 import type { LifecycleTask } from './submission.ts';
-import { judgeVideoObject, judgeWrapper, type VideoView, type WrapperView } from './task-object.ts';
+import { judgeVideoObject, type VideoView } from './task-object.ts';
+import { judgeWrapper, type WrapperView } from './wrapper-object.ts';
 
 const { lifecycle } = serviceContract();
 const MAX_ATTEMPTS = 3;

@@ -54,7 +54,10 @@ export function readClock(state: ClockState, ceiling = TIME_BOUND_MS): number {
 export function advanceProblem(now: number, ms: number): string | undefined {
   if (!Number.isFinite(ms) || ms < 0) return `a clock only moves forward: advance(${String(ms)})`;
   if (now + ms > TIME_BOUND_MS)
-    return `the clock is bounded to ${TIME_BOUND_MS} ms after the epoch (the Date range); it shows ${now}, so it can move at most ${TIME_BOUND_MS - now} ms more`;
+    return (
+      `the clock is bounded to ${TIME_BOUND_MS} ms after the epoch (the Date ` +
+      `range); it shows ${now}, so it can move at most ${TIME_BOUND_MS - now} ms more`
+    );
   return undefined;
 }
 

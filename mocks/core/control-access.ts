@@ -40,7 +40,10 @@ export function controlRefusal(
       return controlError(
         403,
         'forbidden',
-        'The control API answers only under the address the mock listens on or localhost, and this Host header names another server (as a DNS-rebinding page would): use that address, or start the mock with --admin-token',
+        'The control API answers only under the address the mock listens on or ' +
+          'localhost, and this Host header names another server (as a ' +
+          'DNS-rebinding page would): use that address, or start the mock with ' +
+          '--admin-token',
       );
   }
   if (address !== undefined && isWrite(request.method) && !isJson(request.headers['content-type']))
@@ -56,7 +59,10 @@ export function isLoopback(address: string): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
-/** An `Origin` other than the mock's own: a page of another site (browsers send `Origin: null` from sandboxes and files). */
+/**
+ * An `Origin` other than the mock's own: a page of another site (browsers send `Origin: null` from
+ * sandboxes and files).
+ */
 function isCrossSite(request: CoreRequest): boolean {
   const origin = request.headers['origin'];
   return origin !== undefined && origin.toLowerCase() !== request.origin.toLowerCase();

@@ -20,7 +20,10 @@ import { parseJsonBody, submitTask } from './routes/submit.ts';
 
 type Route = RouteDefinition<RouteContext>;
 
-/** The one route table both hosts serve: the service (spec/openapi.yaml), the control API and artifacts (spec/mock-control.yaml). */
+/**
+ * The one route table both hosts serve: the service (spec/openapi.yaml), the control API and
+ * artifacts (spec/mock-control.yaml).
+ */
 export const ROUTES: readonly Route[] = [
   {
     method: 'POST',

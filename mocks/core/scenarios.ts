@@ -153,7 +153,9 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'lost-answer',
     argument: 'SECONDS',
     description:
-      'the submission creates the task (which then completes), but its answer is lost, as when the connection times out (§7): dropped unanswered, or with SECONDS held that many real seconds before it is sent',
+      'the submission creates the task (which then completes), but its answer ' +
+      'is lost, as when the connection times out (§7): dropped unanswered, or ' +
+      'with SECONDS held that many real seconds before it is sent',
     plan: (base, arg) => ({
       ...base,
       scenario: arg === undefined ? 'lost-answer' : `lost-answer:${arg}`,

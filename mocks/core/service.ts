@@ -32,7 +32,10 @@ export interface MockOptions {
    * (decisions/010). Processes with the same secret answer each other's tasks. Default: random.
    */
   readonly secret?: string | undefined;
-  /** `documented` (default): the document, silences filled by the spec's assumptions. `observed`: the deployed gateway's habits. */
+  /**
+   * `documented` (default): the document, silences filled by the spec's assumptions. `observed`:
+   * the deployed gateway's habits.
+   */
   readonly profile?: ProfileName | undefined;
   /** Extra API keys; with `replaceBuiltInTokens` they replace the built-in ones. */
   readonly tokens?: readonly MockToken[] | undefined;
@@ -103,7 +106,8 @@ export interface MockService {
 export function createMockService(options: MockOptions = {}): MockService {
   if ((options as { stateFile?: unknown }).stateFile !== undefined)
     throw new TypeError(
-      "stateFile needs Node: use createMockService from 'videotask/mocks' (mocks/index.ts), not the environment-neutral entry",
+      "stateFile needs Node: use createMockService from 'videotask/mocks' " +
+        '(mocks/index.ts), not the environment-neutral entry',
     );
   if (typeof (options.clock as Partial<Clock> | undefined)?.now === 'function')
     throw new TypeError(

@@ -25,7 +25,9 @@ export const REGRESSION_AFTER_MS = 30_000;
 export const LIFECYCLE_DEFECTS: readonly Defect[] = [
   {
     name: 'status-regression',
-    description: `a completed task reports in_progress again (both forms) from ${REGRESSION_AFTER_MS / 1000} s after completing`,
+    description:
+      `a completed task reports in_progress again (both forms) from ` +
+      `${REGRESSION_AFTER_MS / 1000} s after completing`,
     breaks: ['terminal-stays-terminal', 'legal-transition'],
     after: rewriteTaskAnswer(
       ['getVideo', 'getVideoGeneration'],

@@ -7,7 +7,8 @@ export const NATIVE_DEFECTS: readonly Defect[] = [
   {
     name: 'native-openai-statuses',
     description:
-      'the native query answers the OpenAI form\'s status values ("in_progress", "completed") instead of the upstream\'s',
+      "the native query answers the OpenAI form's status values " +
+      '("in_progress", "completed") instead of the upstream\'s',
     breaks: ['native-status-mapping', 'native-shape'],
     after: rewriteTaskAnswer(['getPluginTask'], (body, { snap }) => ({
       ...body,

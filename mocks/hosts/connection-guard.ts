@@ -80,7 +80,10 @@ export function guardConnections(
     timer ??= setTimeout(endBurstWhenQuiet, quietMs).unref();
   };
 
-  const totalReached = `${total} open, the limit in all (--max-connections; 10,000 or the file-descriptor limit); addresses with fewer than ${LIGHT_CLIENT} connections still get in, up to ${reserve} more`;
+  const totalReached =
+    `${total} open, the limit in all (--max-connections; 10,000 or the ` +
+    `file-descriptor limit); addresses with fewer than ${LIGHT_CLIENT} ` +
+    `connections still get in, up to ${reserve} more`;
   server.maxConnections = total + reserve; // node closes anything beyond before it reaches JavaScript
   server.on('drop', () => refuse(totalReached));
   server.on('connection', (socket: Socket) => {

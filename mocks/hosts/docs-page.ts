@@ -116,16 +116,30 @@ function page(origin: string, tokens: readonly MockToken[]): string {
     scheme: bearerSchemeName(),
     key: preauthorize ?? null,
   };
-  const rows = keys
-    .map(
-      (t) =>
-        `<tr><td><code>${escapeHtml(t.key)}</code></td><td>${escapeHtml(t.user)}</td><td>${escapeHtml(t.group)}</td><td>${escapeHtml(t.description ?? '')}</td></tr>`,
-    )
-    .join('');
+  const cells = (t: (typeof keys)[number]) => [
+    `<code>${escapeHtml(t.key)}</code>`,
+    escapeHtml(t.user),
+    escapeHtml(t.group),
+    escapeHtml(t.description ?? ''),
+  ];
+  const rows = keys.map((t) => `<tr><td>${cells(t).join('</td><td>')}</td></tr>`).join('');
   const keyText =
     preauthorize === undefined
       ? 'This mock was started without its built-in keys: press <b>Authorize</b> and enter one of your configured keys.'
-      : `<b>Try it out</b> sends real requests to this mock (<code>${escapeHtml(origin)}</code>) with <code>Authorization: Bearer ${escapeHtml(preauthorize)}</code> already filled in; press <b>Authorize</b> to switch to another key.`;
+      : `<b>Try it out</b> sends real requests to this mock ` +
+        `(<code>${escapeHtml(origin)}</code>) with <code>Authorization: Bearer ` +
+        `${escapeHtml(preauthorize)}</code> already filled in; press ` +
+        `<b>Authorize</b> to switch to another key.`;
+  const banner =
+    '<b>videotask mock</b> · API reference rendered from <code>spec/openapi.yaml</code> ' +
+    '(<a href="/docs/openapi.json">openapi.json</a>, dereferenced · ' +
+    '<a href="/docs/openapi.yaml">openapi.yaml</a>, the source).';
+  const head = '<thead><tr><th>key</th><th>user</th><th>group</th><th>notes</th></tr></thead>';
+  const keyTable =
+    keys.length === 0
+      ? ''
+      : '<details open><summary>Built-in API keys</summary>' +
+        `<table>${head}<tbody>${rows}</tbody></table></details>`;
   const title = escapeHtml(`${serviceSpec.info.title} — API reference (videotask mock)`);
   return `<!doctype html>
 <html lang="en">
@@ -140,8 +154,8 @@ function page(origin: string, tokens: readonly MockToken[]): string {
 </head>
 <body>
 <header class="mock-banner" id="mock-banner">
-<p><b>videotask mock</b> · API reference rendered from <code>spec/openapi.yaml</code> (<a href="/docs/openapi.json">openapi.json</a>, dereferenced · <a href="/docs/openapi.yaml">openapi.yaml</a>, the source). ${keyText}</p>
-${keys.length === 0 ? '' : `<details open><summary>Built-in API keys</summary><table><thead><tr><th>key</th><th>user</th><th>group</th><th>notes</th></tr></thead><tbody>${rows}</tbody></table></details>`}
+<p>${banner} ${keyText}</p>
+${keyTable}
 </header>
 <div id="swagger-ui"></div>
 <script type="application/json" id="docs-config">${JSON.stringify(config).replace(/</g, '\\u003c')}</script>

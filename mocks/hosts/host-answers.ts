@@ -2,7 +2,10 @@ import type { ServerResponse } from 'node:http';
 import type { CoreResponse } from '../core/http-types.ts';
 import { loseAnswer } from './lose-answer.ts';
 
-/** A JSON error (OpenAI envelope) answered by the node host itself, for requests the core never sees; closes the connection. */
+/**
+ * A JSON error (OpenAI envelope) answered by the node host itself, for requests the core never
+ * sees; closes the connection.
+ */
 export function hostError(status: number, code: string, message: string): CoreResponse {
   return {
     status,
@@ -14,7 +17,11 @@ export function hostError(status: number, code: string, message: string): CoreRe
 /** The same, as raw bytes for a socket that has no ServerResponse (malformed HTTP, timeouts, CONNECT). */
 export function rawError(status: number, reason: string, code: string, message: string): string {
   const body = JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
-  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; ` +
+    `charset=utf-8\r\ncontent-length: ` +
+    `${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  );
 }
 
 /**

@@ -31,7 +31,10 @@ export class NodeCoreRequest implements CoreRequest {
     this.#socket = req.socket;
   }
 
-  /** Asked only by the control API: reading it costs a getpeername() call. A socket already gone has no address, and '' is never taken for loopback. */
+  /**
+   * Asked only by the control API: reading it costs a getpeername() call. A socket already gone has
+   * no address, and '' is never taken for loopback.
+   */
   get remoteAddress(): string {
     return this.#socket.remoteAddress ?? '';
   }

@@ -51,12 +51,15 @@ export function checkBaseUrl(baseUrl: unknown): string {
     url = new URL(baseUrl.trim());
   } catch {
     throw new TypeError(
-      `baseUrl ${JSON.stringify(withoutCredentials(baseUrl))} is not a URL: give the service address, like https://video.example.com`,
+      `baseUrl ${JSON.stringify(withoutCredentials(baseUrl))} is not a URL: ` +
+        `give the service address, like https://video.example.com`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new TypeError(
-      `baseUrl must be an http or https URL, got ${url.protocol.replace(/:$/, '')}: ${JSON.stringify(withoutCredentials(baseUrl))}`,
+      `baseUrl must be an http or https URL, got ` +
+        `${url.protocol.replace(/:$/, '')}: ` +
+        `${JSON.stringify(withoutCredentials(baseUrl))}`,
     );
   if (url.username !== '' || url.password !== '')
     throw new TypeError(
@@ -69,7 +72,9 @@ export function checkBaseUrl(baseUrl: unknown): string {
   const base = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   if (/\/v1$/i.test(base))
     throw new TypeError(
-      `baseUrl ${JSON.stringify(baseUrl)} ends in /v1: give the address without it (${JSON.stringify(base.slice(0, -3))}); the paths carry the /v1 prefix (§9)`,
+      `baseUrl ${JSON.stringify(baseUrl)} ends in /v1: give the address ` +
+        `without it (${JSON.stringify(base.slice(0, -3))}); the paths carry the ` +
+        `/v1 prefix (§9)`,
     );
   return base;
 }

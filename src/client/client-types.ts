@@ -15,13 +15,19 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface VideoTaskClientOptions {
-  /** The service's base address (`{base_url}`, §1), http or https, without the `/v1` prefix: the paths carry it (§9). */
+  /**
+   * The service's base address (`{base_url}`, §1), http or https, without the `/v1` prefix: the
+   * paths carry it (§9).
+   */
   readonly baseUrl: string;
   /** Sent only as `Authorization: Bearer <API_KEY>` (§5); never shown anywhere else. */
   readonly apiKey: string;
   /** A fetch implementation. Default: the global `fetch`, looked up at each request (so msw can intercept it). */
   readonly fetch?: typeof fetch | undefined;
-  /** Time limit of one request in ms (for a download: of each wait for the service, see `downloadContent`). Default 30 000. */
+  /**
+   * Time limit of one request in ms (for a download: of each wait for the service, see
+   * `downloadContent`). Default 30 000.
+   */
   readonly requestTimeoutMs?: number | undefined;
   /**
    * The most bytes read of a JSON answer (task, wrapper, catalog). A larger one throws

@@ -45,7 +45,8 @@ export interface VideoTaskClientWithResponse {
  *
  * @example
  * const client = new VideoTaskClient({ baseUrl: 'https://video.example.com', apiKey: process.env.VIDEO_API_KEY! });
- * const task = await client.submit({ model: 'video-pro-v1', prompt: 'a red kite over the sea' }, { requestId: crypto.randomUUID() });
+ * const task = await client.submit({ model: 'video-pro-v1', prompt: 'a red kite over the sea' }, {
+ * requestId: crypto.randomUUID() });
  * // … poll until completed (§3) …
  * const state = await client.getVideo(task.id);
  * if (state.status === 'completed') {

@@ -19,7 +19,8 @@ export interface HintRow {
 }
 
 const NOT_YOURS =
-  'this task is not yours or does not exist: a task is visible only to the key that submitted it (§5); check the task ID and the key.';
+  'this task is not yours or does not exist: a task is visible only to the ' +
+  'key that submitted it (§5); check the task ID and the key.';
 
 export const HINTS: readonly HintRow[] = [
   // First: the gateway answers an upstream 429 with code fail_to_fetch_task (reference-gateway-facts.md).
@@ -31,19 +32,25 @@ export const HINTS: readonly HintRow[] = [
     operation: 'submit',
     status: 400,
     code: 'invalid_seconds',
-    hint: 'the duration was refused: pass one the model accepts (the permitted values are not shown, §8). Nothing was created.',
+    hint:
+      'the duration was refused: pass one the model accepts (the permitted ' +
+      'values are not shown, §8). Nothing was created.',
   },
   {
     operation: 'submit',
     status: 400,
     code: 'model_price_error',
-    hint: 'the model has no price configured: ask an administrator to set it (§9 step 2). Nothing was created; do not retry as is.',
+    hint:
+      'the model has no price configured: ask an administrator to set it (§9 ' +
+      'step 2). Nothing was created; do not retry as is.',
   },
   {
     operation: 'submit',
     status: '4xx',
     code: 'fail_to_fetch_task',
-    hint: 'the upstream refused the submission: check the model and its parameters (§2.1, §7). Nothing was created; do not retry as is.',
+    hint:
+      'the upstream refused the submission: check the model and its parameters ' +
+      '(§2.1, §7). Nothing was created; do not retry as is.',
   },
   {
     operation: 'submit',
@@ -55,7 +62,10 @@ export const HINTS: readonly HintRow[] = [
     operation: 'submit',
     status: 503,
     code: 'model_not_found',
-    hint: 'the model is unknown or has no channel for your group: check the name against `/v1/models`, or ask an administrator to open it (§5). Do not retry as is.',
+    hint:
+      'the model is unknown or has no channel for your group: check the name ' +
+      'against `/v1/models`, or ask an administrator to open it (§5). Do not ' +
+      'retry as is.',
   },
   {
     operation: 'submit',
@@ -73,7 +83,9 @@ export const HINTS: readonly HintRow[] = [
   },
   {
     status: 403,
-    hint: 'the token or its group may not use this model, or the quota is spent: ask an administrator (§5, §7). Do not retry as is.',
+    hint:
+      'the token or its group may not use this model, or the quota is spent: ' +
+      'ask an administrator (§5, §7). Do not retry as is.',
   },
   { operation: 'query', status: 400, code: 'task_not_exist', hint: NOT_YOURS },
   { operation: 'query', status: 404, hint: NOT_YOURS },
@@ -85,12 +97,16 @@ export const HINTS: readonly HintRow[] = [
   {
     operation: 'content',
     status: 400,
-    hint: 'not finished yet (or failed): wait for it first (`videotask wait ID`), and download once it is completed (§3 rule 2, §4.4).',
+    hint:
+      'not finished yet (or failed): wait for it first (`videotask wait ID`), ' +
+      'and download once it is completed (§3 rule 2, §4.4).',
   },
   {
     operation: 'content',
     status: 404,
-    hint: 'not found, or not yours: the video is served only to the key that submitted the task (§4.4, §5); check the task ID and the key.',
+    hint:
+      'not found, or not yours: the video is served only to the key that ' +
+      'submitted the task (§4.4, §5); check the task ID and the key.',
   },
   {
     operation: 'content',

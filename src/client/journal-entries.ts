@@ -62,7 +62,8 @@ const FREE_TEXT = new Set(['reason', 'message']);
  * free text redacted. Throws `RangeError` for an entry that is not one of the types above.
  *
  * @example
- * entryLine({ type: 'submitted', requestId: 'r1', taskId: 'task_1', model: 'video-pro-v1' }, '2026-01-01T00:00:00.000Z');
+ * entryLine({ type: 'submitted', requestId: 'r1', taskId: 'task_1', model: 'video-pro-v1' },
+ * '2026-01-01T00:00:00.000Z');
  */
 export function entryLine(entry: JournalEntry | TornMarker, at: string): string {
   const out: Record<string, unknown> = { type: entry.type, at };

@@ -93,7 +93,10 @@ export function foldJournal(scan: JournalScan, file: string): JournalState {
   const first = scan.corrupt[0];
   if (first !== undefined) {
     const shown = first.text.length > 120 ? `${first.text.slice(0, 120)}…` : first.text;
-    const text = `Task journal ${file} is damaged at line ${first.line}: ${first.problem} (it reads ${JSON.stringify(shown)}). Nothing was dropped; repair or move that line by hand.`;
+    const text =
+      `Task journal ${file} is damaged at line ${first.line}: ${first.problem} ` +
+      `(it reads ${JSON.stringify(shown)}). Nothing was dropped; repair or ` +
+      `move that line by hand.`;
     throw new JournalError(redact(text, []), file, first.line);
   }
   const records = new Map<string, JournalRecord>();

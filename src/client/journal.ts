@@ -101,8 +101,10 @@ export class FileJournal implements TaskJournal {
     let text = line;
     if (this.#checkTail) {
       const scan = scanJournal(await readText(this.path));
-      if (scan.tornLine !== undefined)
-        text = `${scan.missingNewline ? '\n' : ''}${entryLine({ type: 'torn', line: scan.tornLine }, this.#now().toISOString())}${line}`;
+      if (scan.tornLine !== undefined) {
+        const torn = entryLine({ type: 'torn', line: scan.tornLine }, this.#now().toISOString());
+        text = `${scan.missingNewline ? '\n' : ''}${torn}${line}`;
+      }
     }
     try {
       const bytes = Buffer.from(text, 'utf8');

@@ -67,7 +67,10 @@ export async function* meteredChunks(
   }
 }
 
-/** An error while moving the bytes: the caller's abort, a stall, the source's (already typed) or the destination's own. */
+/**
+ * An error while moving the bytes: the caller's abort, a stall, the source's (already typed) or the
+ * destination's own.
+ */
 export function streamError(run: DownloadRun, error: unknown): unknown {
   if (run.callerSignal?.aborted) return run.callerSignal.reason;
   if (run.idle.signal.aborted)
@@ -79,7 +82,9 @@ function readError(run: DownloadRun, meter: Meter, error: unknown): unknown {
   if (run.callerSignal?.aborted) return run.callerSignal.reason;
   if (run.idle.signal.aborted) return stalled(run, error);
   const of = run.total === undefined ? '' : ` of ${run.total}`;
-  const text = `Failed to ${run.action}: the connection broke after ${meter.bytes}${of} bytes (${describeCause(error)})`;
+  const text =
+    `Failed to ${run.action}: the connection broke after ${meter.bytes}${of} ` +
+    `bytes (${describeCause(error)})`;
   return new ConnectionError(run.transport.redact(text), error);
 }
 

@@ -20,9 +20,15 @@ export interface PollOptions {
   readonly maxAttempts?: number;
   /** Total time allowed (§8: "a total timeout must be set"). Default 30 min; must be finite. */
   readonly timeoutMs?: number;
-  /** While the last status read is a slow-down one (`unknown`, §3), the wait is multiplied by this. ≥ 1 (1: off). Default 2. */
+  /**
+   * While the last status read is a slow-down one (`unknown`, §3), the wait is multiplied by this.
+   * ≥ 1 (1: off). Default 2.
+   */
   readonly unknownSlowdown?: number;
-  /** Temporary failures (5xx, connection, timeout, 429) of a query retried in a row before rethrowing (§7). Default 3. */
+  /**
+   * Temporary failures (5xx, connection, timeout, 429) of a query retried in a row before
+   * rethrowing (§7). Default 3.
+   */
   readonly queryRetries?: number;
   /** Aborting rejects the poll at once with `signal.reason`, also during a wait. */
   readonly signal?: AbortSignal;
@@ -48,7 +54,10 @@ export interface PollSettings {
   readonly sleep: Sleep;
   readonly now: () => number;
   readonly stopOn: ReadonlySet<string>;
-  /** Statuses read as "lower the polling rate": the lifecycle's `slowDown` plus any status it does not know (§3: "state not recognised"). */
+  /**
+   * Statuses read as "lower the polling rate": the lifecycle's `slowDown` plus any status it does
+   * not know (§3: "state not recognised").
+   */
   readonly slowsDown: (status: string) => boolean;
 }
 

@@ -41,7 +41,8 @@ export interface PollResult {
  * 65937.5, 95937.5, 125937.5, … ms from the start (waits 5000, 7500, 11250, 16875, 25312.5, 30000, …).
  * The schedule is anchored to the start, so the time a query takes does not shift later ones; if a
  * query overruns the next due time, the next query waits a full interval from its end instead
- * (never two queries back to back). A 429 on a query also waits at least its `retryAfterMs`. A wait that would pass the total timeout is cut to end at it,
+ * (never two queries back to back). A 429 on a query also waits at least its `retryAfterMs`. A wait
+ * that would pass the total timeout is cut to end at it,
  * and the last query is made there.
  *
  * - Stops on `stopOn` (`completed`, `failed`) and returns the task, failed or not (§3, §7).
@@ -55,7 +56,8 @@ export interface PollResult {
  * - `signal` aborts at once with its reason, during a wait or a query.
  *
  * @example
- * const { task } = await pollTask((id, signal) => client.getVideo(id, { signal }), 'task_abc', { timeoutMs: 10 * 60_000 });
+ * const { task } = await pollTask((id, signal) => client.getVideo(id, { signal }), 'task_abc', {
+ * timeoutMs: 10 * 60_000 });
  * if (task.status === 'failed') console.error(task.id, task.error?.code);
  */
 export async function pollTask(
@@ -155,7 +157,9 @@ function timedOut(
 ): PollTimeoutError {
   const stopOn = [...settings.stopOn].join(' or ');
   return new PollTimeoutError(
-    `Task ${taskId} did not reach ${stopOn} within ${limit} (${attempts} queries, last status ${lastStatus ?? 'none read'}). It was not resubmitted; poll it again later.`,
+    `Task ${taskId} did not reach ${stopOn} within ${limit} (${attempts} ` +
+      `queries, last status ${lastStatus ?? 'none read'}). It was not ` +
+      `resubmitted; poll it again later.`,
     taskId,
     attempts,
     lastStatus,

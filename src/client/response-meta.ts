@@ -34,7 +34,8 @@ const RATE_LIMIT_PREFIX = 'x-ratelimit-';
  * The metadata of `response`, header values passed through `redact`.
  *
  * @example
- * responseMeta(new Response(null, { headers: { 'x-ratelimit-remaining': '0' } }), (t) => t).rateLimit; // { remaining: '0' }
+ * responseMeta(new Response(null, { headers: { 'x-ratelimit-remaining': '0' } }), (t) =>
+ * t).rateLimit; // { remaining: '0' }
  */
 export function responseMeta(response: Response, redact: (text: string) => string): ResponseMeta {
   const headers: Record<string, string> = {};

@@ -4,7 +4,10 @@ import { PollTimeoutError } from './errors.ts';
 import type { JournalRecord, TaskJournal } from './journal.ts';
 import { pollTask, type GetTask, type PollOptions } from './poller.ts';
 
-/** Poll options of a resume: the stop statuses are always the lifecycle's (a `final` is only `completed` or `failed`). */
+/**
+ * Poll options of a resume: the stop statuses are always the lifecycle's (a `final` is only
+ * `completed` or `failed`).
+ */
 export type ResumePollOptions = Omit<PollOptions, 'stopOn'>;
 
 export interface ResumeOptions {
@@ -63,7 +66,8 @@ export interface ResumeSummary {
  * `pollOptions.signal` rejects with its reason once the polls in flight have stopped.
  *
  * @example
- * const summary = await resumeJournal(journal, (id, signal) => client.getVideo(id, { signal }), { timeoutMs: 20 * 60_000 });
+ * const summary = await resumeJournal(journal, (id, signal) => client.getVideo(id, { signal }), {
+ * timeoutMs: 20 * 60_000 });
  * for (const check of summary.needsCheck) console.warn(check.message);
  */
 export async function resumeJournal(
@@ -156,6 +160,10 @@ function manualCheck(record: JournalRecord): ManualCheck {
       : `its submission could not be confirmed (${record.reason ?? 'no reason recorded'})`;
   return {
     record,
-    message: `Request ${record.requestId} (${record.model}, ${record.submittedAt}): ${what}. A task may exist. It was not resubmitted: check it by this request ID in your own records or with the service's administrator before submitting again (the service has no lookup by request ID).`,
+    message:
+      `Request ${record.requestId} (${record.model}, ${record.submittedAt}): ` +
+      `${what}. A task may exist. It was not resubmitted: check it by this ` +
+      `request ID in your own records or with the service's administrator ` +
+      `before submitting again (the service has no lookup by request ID).`,
   };
 }

@@ -4,7 +4,10 @@ import { SubmissionUnconfirmedError, type RateLimitError } from './errors.ts';
 import { raceAbort, realSleep, type Sleep } from './sleep.ts';
 import { submissionOutcome } from './submission-outcome.ts';
 
-/** One submission attempt (§4.1), sending `requestId` as the client's idempotency key. Throws the client's typed errors. */
+/**
+ * One submission attempt (§4.1), sending `requestId` as the client's idempotency key. Throws the
+ * client's typed errors.
+ */
 export type Submit<T = VideoTask> = (requestId: string, signal?: AbortSignal) => Promise<T>;
 
 export interface RetryInfo {
@@ -51,7 +54,8 @@ export interface SubmitRetryOptions {
  *
  * @example
  * const requestId = crypto.randomUUID();
- * const task = await submitWithRetry((id, signal) => client.submit(body, { endpoint, requestId: id, signal }), { requestId });
+ * const task = await submitWithRetry((id, signal) => client.submit(body, { endpoint, requestId: id,
+ * signal }), { requestId });
  */
 export async function submitWithRetry<T = VideoTask>(
   submit: Submit<T>,
@@ -108,7 +112,10 @@ export function backoffDelay(
 function unconfirmed(requestId: string, cause: unknown): SubmissionUnconfirmedError {
   const why = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
   return new SubmissionUnconfirmedError(
-    `Submission ${requestId} could not be confirmed (${why}); the task may exist. It was not resubmitted: look it up by this request ID in your own records (the journal) or with the service's administrator before submitting again; the service has no lookup by request ID.`,
+    `Submission ${requestId} could not be confirmed (${why}); the task may ` +
+      `exist. It was not resubmitted: look it up by this request ID in your ` +
+      `own records (the journal) or with the service's administrator before ` +
+      `submitting again; the service has no lookup by request ID.`,
     requestId,
     cause,
   );

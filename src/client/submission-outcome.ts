@@ -14,7 +14,8 @@ import {
  *   nothing was created; fix the request, do not retry.
  * - `not-sent`: the connection was never made (refused, DNS); nothing was created; the caller decides.
  * - `unknown`: the request may have reached the service (a timeout, a connection dropped after
- *   connecting, a 5xx, or a 2xx whose body is not a task: not JSON, too large, no ID); the task may exist. Never resubmit blindly: check the client's own
+ *   connecting, a 5xx, or a 2xx whose body is not a task: not JSON, too large, no ID); the task may
+ *   exist. Never resubmit blindly: check the client's own
  *   idempotency records (§7 "Submission connection times out").
  * - `other`: not a client error (a bug, an abort reason); rethrown unchanged.
  */
@@ -39,7 +40,8 @@ export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
  *
  * @example
  * submissionOutcome(new ConnectionError('reset', Object.assign(new Error('x'), { code: 'ECONNRESET' }))); // 'unknown'
- * submissionOutcome(new ConnectionError('refused', Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))); // 'not-sent'
+ * submissionOutcome(new ConnectionError('refused', Object.assign(new Error('x'), { code:
+ * 'ECONNREFUSED' }))); // 'not-sent'
  */
 export function submissionOutcome(error: unknown): SubmissionOutcome {
   if (error instanceof RateLimitError) return 'rate-limited';

@@ -19,7 +19,8 @@ export async function submitTask(
   const action = 'submit the task';
   if (body === null || typeof body !== 'object' || Array.isArray(body) || !isPlainObject(body)) {
     throw new TypeError(
-      'submit() takes the request as a plain object ({ model, prompt, … }): the service accepts JSON only (§4.1, §5)',
+      'submit() takes the request as a plain object ({ model, prompt, … }): ' +
+        'the service accepts JSON only (§4.1, §5)',
     );
   }
   const endpoint = options.endpoint ?? 'generations';

@@ -182,7 +182,9 @@ export class Transport {
     limit: number,
     response: Response,
   ): ResponseTooLargeError {
-    const text = `Failed to ${action}: ${what} is larger than ${limit} bytes, the most this client reads; it was not read further`;
+    const text =
+      `Failed to ${action}: ${what} is larger than ${limit} bytes, the most ` +
+      `this client reads; it was not read further`;
     return new ResponseTooLargeError(this.redact(text), limit, operation, this.meta(response));
   }
 
@@ -194,7 +196,8 @@ export class Transport {
     try {
       return build();
     } catch (error) {
-      // eslint-disable-next-line preserve-caught-error -- its message holds the header values unredacted (an API key: §5)
+      // The caught error's message holds the header values unredacted (an API key: §5).
+      // eslint-disable-next-line preserve-caught-error -- its cause would carry the key
       throw new TypeError(this.redact(`Invalid headers: ${(error as Error).message}`));
     }
   }

@@ -11,7 +11,10 @@ export interface ErrorCodeRow {
   /** `gateway`: the deployed gateway's code; `mock`: the mock's own where the gateway's is unknown. */
   readonly origin: 'gateway' | 'mock';
   readonly description: string;
-  /** The operations that answer it (possibly of the service spec, for the mock's table); none for a route-less error. */
+  /**
+   * The operations that answer it (possibly of the service spec, for the mock's table); none for a
+   * route-less error.
+   */
   readonly operations: readonly string[];
 }
 

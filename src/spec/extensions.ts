@@ -25,7 +25,8 @@ export function checkExtensions(document: OpenApiDocument): void {
     const unknown = row.operations.filter((id) => !declared.has(id));
     if (unknown.length > 0)
       throw new Error(
-        `x-error-codes: ${row.code || '""'} ${row.status} names operations the spec does not declare: ${unknown.join(', ')}`,
+        `x-error-codes: ${row.code || '""'} ${row.status} names operations the ` +
+          `spec does not declare: ${unknown.join(', ')}`,
       );
   }
 }

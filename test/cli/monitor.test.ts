@@ -77,66 +77,75 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     expect(server.service.store.size).toBe(before);
   });
 
-  it('reports each journaled task once, never polling it to completion, never writing the journal, never submitting', async () => {
-    const journal = join(dir, 'tasks.jsonl');
-    // Three submissions at once, each with its own journal (one writer per file), then gathered into one.
-    const prompts = ['a kite [mock:stuck]', 'a kite [mock:fail:ContentPolicy]', 'a kite'];
-    const submitted = await Promise.all(
-      prompts.map((prompt, i) =>
-        videotask([
-          'submit',
-          '--model',
-          'video-lite-v1',
-          '--prompt',
-          prompt,
-          '--journal',
-          `${journal}.${i}`,
-        ]),
-      ),
-    );
-    for (const [i, s] of submitted.entries()) {
-      expect(s.code).toBe(0);
-      appendFileSync(journal, readFileSync(`${journal}.${i}`));
-    }
-    const [running, failed, done] = submitted.map((s) => s.stdout.trim()) as [
-      string,
-      string,
-      string,
-    ];
-    await until(
-      async () => (await statusOf(failed)) === 'failed' && (await statusOf(done)) === 'completed',
-    );
-    // A task the service does not know (another key's, or lost).
-    appendFileSync(
-      journal,
-      `${JSON.stringify({ type: 'submitted', at: new Date().toISOString(), requestId: 'vt-gone', taskId: 'task_gone', model: 'video-lite-v1' })}\n`,
-    );
-    const journalBefore = readFileSync(journal, 'utf8');
-    const tasksBefore = server.service.store.size;
+  it(
+    'reports each journaled task once, never polling it to completion, never ' +
+      'writing the journal, never submitting',
+    async () => {
+      const journal = join(dir, 'tasks.jsonl');
+      // Three submissions at once, each with its own journal (one writer per file), then gathered into one.
+      const prompts = ['a kite [mock:stuck]', 'a kite [mock:fail:ContentPolicy]', 'a kite'];
+      const submitted = await Promise.all(
+        prompts.map((prompt, i) =>
+          videotask([
+            'submit',
+            '--model',
+            'video-lite-v1',
+            '--prompt',
+            prompt,
+            '--journal',
+            `${journal}.${i}`,
+          ]),
+        ),
+      );
+      for (const [i, s] of submitted.entries()) {
+        expect(s.code).toBe(0);
+        appendFileSync(journal, readFileSync(`${journal}.${i}`));
+      }
+      const [running, failed, done] = submitted.map((s) => s.stdout.trim()) as [
+        string,
+        string,
+        string,
+      ];
+      await until(
+        async () => (await statusOf(failed)) === 'failed' && (await statusOf(done)) === 'completed',
+      );
+      // A task the service does not know (another key's, or lost).
+      const at = new Date().toISOString();
+      const gone = {
+        type: 'submitted',
+        at,
+        requestId: 'vt-gone',
+        taskId: 'task_gone',
+        model: 'video-lite-v1',
+      };
+      appendFileSync(journal, `${JSON.stringify(gone)}\n`);
+      const journalBefore = readFileSync(journal, 'utf8');
+      const tasksBefore = server.service.store.size;
 
-    const run = await videotask(['monitor', '--once', '--journal', journal]);
-    expect(run.code).toBe(1);
-    const lines = run.stdout.trim().split('\n');
-    expect(lines).toContain(`OK journal ${journal}: 4 task(s) in progress, 0 settled`);
-    expect(lines.find((l) => l.includes(running))).toMatch(
-      new RegExp(`^OK task:${running} (queued|in_progress) \\d+% \\(video-lite-v1, submitted `),
-    );
-    expect(lines.find((l) => l.includes(failed))).toMatch(
-      new RegExp(`^FAIL task:${failed} failed 100% .*error ContentPolicy: `),
-    );
-    expect(lines.find((l) => l.includes(done))).toMatch(
-      new RegExp(
-        `^OK task:${done} completed 100% .*record it in the journal with \`videotask wait --journal ${journal}\``,
-      ),
-    );
-    expect(lines.find((l) => l.includes('task_gone'))).toMatch(
-      /^FAIL task:task_gone not found for this key \(HTTP 404\)/,
-    );
-    expect(run.stdout + run.stderr).not.toContain(SECRET);
+      const run = await videotask(['monitor', '--once', '--journal', journal]);
+      expect(run.code).toBe(1);
+      const lines = run.stdout.trim().split('\n');
+      expect(lines).toContain(`OK journal ${journal}: 4 task(s) in progress, 0 settled`);
+      expect(lines.find((l) => l.includes(running))).toMatch(
+        new RegExp(`^OK task:${running} (queued|in_progress) \\d+% \\(video-lite-v1, submitted `),
+      );
+      expect(lines.find((l) => l.includes(failed))).toMatch(
+        new RegExp(`^FAIL task:${failed} failed 100% .*error ContentPolicy: `),
+      );
+      expect(lines.find((l) => l.includes(done))).toMatch(
+        new RegExp(
+          `^OK task:${done} completed 100% .*record it in the journal with \`videotask wait --journal ${journal}\``,
+        ),
+      );
+      expect(lines.find((l) => l.includes('task_gone'))).toMatch(
+        /^FAIL task:task_gone not found for this key \(HTTP 404\)/,
+      );
+      expect(run.stdout + run.stderr).not.toContain(SECRET);
 
-    expect(server.service.store.size).toBe(tasksBefore);
-    expect(readFileSync(journal, 'utf8')).toBe(journalBefore);
-  });
+      expect(server.service.store.size).toBe(tasksBefore);
+      expect(readFileSync(journal, 'utf8')).toBe(journalBefore);
+    },
+  );
 
   it('fails authentication for a bad key (exit 1), exits 2 for an unreachable service and for bad usage', async () => {
     const port = await closedPort();
@@ -159,26 +168,30 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     expect(noJournal.stderr).toMatch(/--journal .*missing\.jsonl: no such file/);
   });
 
-  it('shows the control characters of a journaled task ID instead of letting them act, and a damaged journal as a FAIL', async () => {
-    const journal = join(dir, 'hostile.jsonl');
-    const entry = {
-      type: 'submitted',
-      at: new Date().toISOString(),
-      requestId: 'vt-hostile',
-      taskId: 'task_\u001b[2J\u009b31m',
-      model: 'video-lite-v1',
-    };
-    appendFileSync(journal, `${JSON.stringify(entry)}\n`);
-    const run = await videotask(['monitor', '--once', '--journal', journal]);
-    expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^FAIL task:task_\\u001b\[2J\\u009b31m not found for this key/m);
-    expect(run.stdout + run.stderr).not.toMatch(/[\u001b\u009b]/);
+  it(
+    'shows the control characters of a journaled task ID instead of letting ' +
+      'them act, and a damaged journal as a FAIL',
+    async () => {
+      const journal = join(dir, 'hostile.jsonl');
+      const entry = {
+        type: 'submitted',
+        at: new Date().toISOString(),
+        requestId: 'vt-hostile',
+        taskId: 'task_\u001b[2J\u009b31m',
+        model: 'video-lite-v1',
+      };
+      appendFileSync(journal, `${JSON.stringify(entry)}\n`);
+      const run = await videotask(['monitor', '--once', '--journal', journal]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/^FAIL task:task_\\u001b\[2J\\u009b31m not found for this key/m);
+      expect(run.stdout + run.stderr).not.toMatch(/[\u001b\u009b]/);
 
-    appendFileSync(journal, 'not an entry\n');
-    const damaged = await videotask(['monitor', '--once', '--journal', journal]);
-    expect(damaged.code).toBe(1);
-    expect(damaged.stdout).toMatch(/^FAIL journal .* cannot be read: .* is damaged at line 2/m);
-  });
+      appendFileSync(journal, 'not an entry\n');
+      const damaged = await videotask(['monitor', '--once', '--journal', journal]);
+      expect(damaged.code).toBe(1);
+      expect(damaged.stdout).toMatch(/^FAIL journal .* cannot be read: .* is damaged at line 2/m);
+    },
+  );
 
   it("--interval repeats until SIGTERM, then exits with the last round's status", async () => {
     const before = server.service.store.size;

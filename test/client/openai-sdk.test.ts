@@ -75,7 +75,11 @@ describe('openai SDK against the mock', () => {
     const api = error as APIError;
     expect(api.status).toBe(415);
     expect(api.message).toMatch(
-      /^415 Content-Type multipart\/form-data; boundary=\S+ is not supported: this service accepts JSON only \(§4\.1, §5\)\. Send the body as application\/json; multipart\/form-data \(as the openai SDK's videos\.create sends\) is not accepted\.$/,
+      new RegExp(
+        String.raw`^415 Content-Type multipart\/form-data; boundary=\S+ is not supported: ` +
+          String.raw`this service accepts JSON only \(§4\.1, §5\)\. Send the body as application\/json; ` +
+          String.raw`multipart\/form-data \(as the openai SDK's videos\.create sends\) is not accepted\.$`,
+      ),
     );
     expect(api.code).toBe('unsupported_media_type');
     expect(server.service.store.size).toBe(before);

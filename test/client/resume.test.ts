@@ -29,123 +29,131 @@ async function journaled(requestId: string, taskId: string): Promise<void> {
 }
 
 describe('resumeJournal against the in-process mock', () => {
-  it('polls only the active tasks to their end, appends finals, flags unknown submissions, creates nothing', async () => {
-    const source = mockSource();
-    const succeeding = source.submit(undefined, 'req-ok');
-    const failing = source.submit('fail:GenerationTimeout', 'req-fail');
-    const done = source.submit(undefined, 'req-done');
-    await journaled('req-ok', succeeding);
-    await journaled('req-fail', failing);
-    await journaled('req-done', done);
-    await journal.append({ type: 'final', taskId: done, status: 'completed' });
-    await journal.append({
-      type: 'submitting',
-      requestId: 'req-unconfirmed',
-      model: MODEL,
-      endpoint: ENDPOINT,
-    });
-    await journal.append({
-      type: 'unconfirmed',
-      requestId: 'req-unconfirmed',
-      reason: 'RequestTimeoutError: no answer within 30 s',
-    });
-    await journal.append({
-      type: 'submitting',
-      requestId: 'req-crashed',
-      model: MODEL,
-      endpoint: ENDPOINT,
-    });
-    await journal.append({
-      type: 'submitting',
-      requestId: 'req-refused',
-      model: MODEL,
-      endpoint: ENDPOINT,
-    });
-    await journal.append({
-      type: 'refused',
-      requestId: 'req-refused',
-      status: 400,
-      code: 'invalid_request',
-    });
+  it(
+    'polls only the active tasks to their end, appends finals, flags unknown ' +
+      'submissions, creates nothing',
+    async () => {
+      const source = mockSource();
+      const succeeding = source.submit(undefined, 'req-ok');
+      const failing = source.submit('fail:GenerationTimeout', 'req-fail');
+      const done = source.submit(undefined, 'req-done');
+      await journaled('req-ok', succeeding);
+      await journaled('req-fail', failing);
+      await journaled('req-done', done);
+      await journal.append({ type: 'final', taskId: done, status: 'completed' });
+      await journal.append({
+        type: 'submitting',
+        requestId: 'req-unconfirmed',
+        model: MODEL,
+        endpoint: ENDPOINT,
+      });
+      await journal.append({
+        type: 'unconfirmed',
+        requestId: 'req-unconfirmed',
+        reason: 'RequestTimeoutError: no answer within 30 s',
+      });
+      await journal.append({
+        type: 'submitting',
+        requestId: 'req-crashed',
+        model: MODEL,
+        endpoint: ENDPOINT,
+      });
+      await journal.append({
+        type: 'submitting',
+        requestId: 'req-refused',
+        model: MODEL,
+        endpoint: ENDPOINT,
+      });
+      await journal.append({
+        type: 'refused',
+        requestId: 'req-refused',
+        status: 400,
+        code: 'invalid_request',
+      });
 
-    const tasksBefore = source.service.store.size;
-    const submissionsBefore = new Map(source.service.submissionsByRequestId);
-    const queried = new Set<string>();
-    const getTask: GetTask = (id, signal) => (queried.add(id), source.getTask(id, signal));
+      const tasksBefore = source.service.store.size;
+      const submissionsBefore = new Map(source.service.submissionsByRequestId);
+      const queried = new Set<string>();
+      const getTask: GetTask = (id, signal) => (queried.add(id), source.getTask(id, signal));
 
-    const summary = await resumeJournal(
-      journal,
-      getTask,
-      { sleep: source.sleep, now: source.now },
-      { concurrency: 2 },
-    );
-
-    expect(queried).toEqual(new Set([succeeding, failing]));
-    expect(summary.results.map((r) => [r.requestId, r.taskId, r.outcome])).toEqual([
-      ['req-ok', succeeding, 'completed'],
-      ['req-fail', failing, 'failed'],
-    ]);
-    expect(summary.results[1]).toMatchObject({
-      errorCode: 'GenerationTimeout',
-      task: { status: 'failed', error: { code: 'GenerationTimeout' } },
-    });
-    expect(summary.needsCheck.map((c) => [c.record.requestId, c.record.state])).toEqual([
-      ['req-unconfirmed', 'unconfirmed'],
-      ['req-crashed', 'submitting'],
-    ]);
-    for (const check of summary.needsCheck)
-      expect(check.message).toMatch(
-        new RegExp(
-          `${check.record.requestId}.*not resubmitted.*own records or with the service.s administrator`,
-        ),
+      const summary = await resumeJournal(
+        journal,
+        getTask,
+        { sleep: source.sleep, now: source.now },
+        { concurrency: 2 },
       );
-    expect(summary.settled).toBe(2);
 
-    const after = await journal.read();
-    expect(after.records.map((r) => [r.requestId, r.state, r.errorCode])).toEqual([
-      ['req-ok', 'completed', undefined],
-      ['req-fail', 'failed', 'GenerationTimeout'],
-      ['req-done', 'completed', undefined],
-      ['req-unconfirmed', 'unconfirmed', undefined],
-      ['req-crashed', 'submitting', undefined],
-      ['req-refused', 'refused', 'invalid_request'],
-    ]);
-    expect(source.service.store.size).toBe(tasksBefore);
-    expect(source.service.submissionsByRequestId).toEqual(submissionsBefore);
+      expect(queried).toEqual(new Set([succeeding, failing]));
+      expect(summary.results.map((r) => [r.requestId, r.taskId, r.outcome])).toEqual([
+        ['req-ok', succeeding, 'completed'],
+        ['req-fail', failing, 'failed'],
+      ]);
+      expect(summary.results[1]).toMatchObject({
+        errorCode: 'GenerationTimeout',
+        task: { status: 'failed', error: { code: 'GenerationTimeout' } },
+      });
+      expect(summary.needsCheck.map((c) => [c.record.requestId, c.record.state])).toEqual([
+        ['req-unconfirmed', 'unconfirmed'],
+        ['req-crashed', 'submitting'],
+      ]);
+      for (const check of summary.needsCheck)
+        expect(check.message).toMatch(
+          new RegExp(
+            `${check.record.requestId}.*not resubmitted.*own records or with the service.s administrator`,
+          ),
+        );
+      expect(summary.settled).toBe(2);
 
-    // A second resume has nothing left to poll.
-    queried.clear();
-    expect(
-      (await resumeJournal(journal, getTask, { sleep: source.sleep, now: source.now })).results,
-    ).toEqual([]);
-    expect(queried.size).toBe(0);
-  });
+      const after = await journal.read();
+      expect(after.records.map((r) => [r.requestId, r.state, r.errorCode])).toEqual([
+        ['req-ok', 'completed', undefined],
+        ['req-fail', 'failed', 'GenerationTimeout'],
+        ['req-done', 'completed', undefined],
+        ['req-unconfirmed', 'unconfirmed', undefined],
+        ['req-crashed', 'submitting', undefined],
+        ['req-refused', 'refused', 'invalid_request'],
+      ]);
+      expect(source.service.store.size).toBe(tasksBefore);
+      expect(source.service.submissionsByRequestId).toEqual(submissionsBefore);
 
-  it('reports a task still running at the timeout, or one the service no longer knows, without writing a final', async () => {
-    const source = mockSource();
-    const stuck = source.submit('stuck');
-    await journaled('req-stuck', stuck);
-    await journaled('req-gone', 'task_does_not_exist');
-    const summary = await resumeJournal(journal, source.getTask, {
-      sleep: source.sleep,
-      now: source.now,
-      maxAttempts: 5,
-    });
-    expect(summary.results).toEqual([
-      expect.objectContaining({
-        requestId: 'req-stuck',
-        outcome: 'timed-out',
-        lastStatus: 'in_progress',
-      }),
-      expect.objectContaining({
-        requestId: 'req-gone',
-        outcome: 'error',
-        error: expect.any(NotFoundError) as unknown,
-      }),
-    ]);
-    expect((await journal.read()).records.map((r) => r.state)).toEqual(['active', 'active']);
-    expect(source.service.store.size).toBe(1);
-  });
+      // A second resume has nothing left to poll.
+      queried.clear();
+      expect(
+        (await resumeJournal(journal, getTask, { sleep: source.sleep, now: source.now })).results,
+      ).toEqual([]);
+      expect(queried.size).toBe(0);
+    },
+  );
+
+  it(
+    'reports a task still running at the timeout, or one the service no ' +
+      'longer knows, without writing a final',
+    async () => {
+      const source = mockSource();
+      const stuck = source.submit('stuck');
+      await journaled('req-stuck', stuck);
+      await journaled('req-gone', 'task_does_not_exist');
+      const summary = await resumeJournal(journal, source.getTask, {
+        sleep: source.sleep,
+        now: source.now,
+        maxAttempts: 5,
+      });
+      expect(summary.results).toEqual([
+        expect.objectContaining({
+          requestId: 'req-stuck',
+          outcome: 'timed-out',
+          lastStatus: 'in_progress',
+        }),
+        expect.objectContaining({
+          requestId: 'req-gone',
+          outcome: 'error',
+          error: expect.any(NotFoundError) as unknown,
+        }),
+      ]);
+      expect((await journal.read()).records.map((r) => r.state)).toEqual(['active', 'active']);
+      expect(source.service.store.size).toBe(1);
+    },
+  );
 
   it('refuses a bad concurrency up front', async () => {
     await expect(

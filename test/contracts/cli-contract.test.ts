@@ -14,7 +14,10 @@ function videotask(args: string[], env: Record<string, string> = {}): Promise<Cl
   return runVideotask(args, { env: { ...process.env, ...env }, timeoutMs: 60_000 });
 }
 
-/** A real `videotask mock` process (clock 100×: a task lives 0.2–0.7 s) with the given flags; resolves its URL once it listens. */
+/**
+ * A real `videotask mock` process (clock 100×: a task lives 0.2–0.7 s) with the given flags;
+ * resolves its URL once it listens.
+ */
 function startMock(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
@@ -68,39 +71,47 @@ describe('videotask contract', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/FAIL {2}content\.before-completion\s+documented §3/);
     expect(run.stdout).toMatch(
-      /GET \/v1\/videos\/\{task_id\}\/content with the owner's key for an? (queued|in_progress) task answered HTTP 200 .*\[task_[0-9A-Za-z]{32} · GET \/v1\/videos\/task_\w+\/content · HTTP 200\]/,
+      new RegExp(
+        String.raw`GET \/v1\/videos\/\{task_id\}\/content with the owner's key for an? (queued|in_progress) ` +
+          String.raw`task answered HTTP 200 .*` +
+          String.raw`\[task_[0-9A-Za-z]{32} · GET \/v1\/videos\/task_\w+\/content · HTTP 200\]`,
+      ),
     );
   });
 
-  it('reads the target from VIDEOTASK_* variables, writes JUnit and JSON reports, and never prints the key', async () => {
-    const config = join(reportDir, 'keys.json');
-    (await import('node:fs')).writeFileSync(
-      config,
-      JSON.stringify({ tokens: [{ key: SECRET, user: 'qa', group: 'default' }] }),
-    );
-    const mock = await startMock(['--config', config]);
-    children.push(mock.child);
-    const run = await videotask(['contract', ...FAST, '--report-dir', reportDir], {
-      VIDEOTASK_BASE_URL: mock.url,
-      VIDEOTASK_API_KEY: SECRET,
-      VIDEOTASK_TIER: 'free',
-    });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/key sk-…5b4a/);
-    const junit = readFileSync(join(reportDir, 'contract-junit.xml'), 'utf8');
-    const json = readFileSync(join(reportDir, 'contract-report.json'), 'utf8');
-    expect(junit).toMatch(/^<\?xml version="1.0"/);
-    expect(junit).toMatch(
-      /<testcase classname="videotask.contract" name="auth.required \(documented §5\)">/,
-    );
-    expect(junit).toMatch(/<skipped message="--tier free creates no task"\/>/);
-    expect(JSON.parse(json)).toMatchObject({
-      ok: true,
-      tasksCreated: 0,
-      target: { key: 'sk-…5b4a', tier: 'free' },
-    });
-    for (const text of [run.stdout, run.stderr, junit, json]) expect(text).not.toContain(SECRET);
-  });
+  it(
+    'reads the target from VIDEOTASK_* variables, writes JUnit and JSON ' +
+      'reports, and never prints the key',
+    async () => {
+      const config = join(reportDir, 'keys.json');
+      (await import('node:fs')).writeFileSync(
+        config,
+        JSON.stringify({ tokens: [{ key: SECRET, user: 'qa', group: 'default' }] }),
+      );
+      const mock = await startMock(['--config', config]);
+      children.push(mock.child);
+      const run = await videotask(['contract', ...FAST, '--report-dir', reportDir], {
+        VIDEOTASK_BASE_URL: mock.url,
+        VIDEOTASK_API_KEY: SECRET,
+        VIDEOTASK_TIER: 'free',
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/key sk-…5b4a/);
+      const junit = readFileSync(join(reportDir, 'contract-junit.xml'), 'utf8');
+      const json = readFileSync(join(reportDir, 'contract-report.json'), 'utf8');
+      expect(junit).toMatch(/^<\?xml version="1.0"/);
+      expect(junit).toMatch(
+        /<testcase classname="videotask.contract" name="auth.required \(documented §5\)">/,
+      );
+      expect(junit).toMatch(/<skipped message="--tier free creates no task"\/>/);
+      expect(JSON.parse(json)).toMatchObject({
+        ok: true,
+        tasksCreated: 0,
+        target: { key: 'sk-…5b4a', tier: 'free' },
+      });
+      for (const text of [run.stdout, run.stderr, junit, json]) expect(text).not.toContain(SECRET);
+    },
+  );
 
   it('checks a failing task and the native path of a bound mock, within the default budget of 5', async () => {
     const mock = await startMock(['--family-bound']);

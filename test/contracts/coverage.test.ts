@@ -16,16 +16,22 @@ const reasonsOf = (report: ContractReport, pick: (c: CellCoverage) => boolean) =
 ];
 
 describe('coverage in every report', () => {
-  it('observes all 104 cells and judges every rule there when the run has every caller, a failing task and the native path', async () => {
-    const { report } = await checkInProcess(FULL_MOCK, FULL_TARGET);
-    expect(report.coverage.line).toBe('coverage: 104/104 cells observed');
-    expect(report.coverage.cells.filter((c) => c.unjudged.length > 0)).toEqual([]);
-  });
+  it(
+    'observes all 104 cells and judges every rule there when the run has ' +
+      'every caller, a failing task and the native path',
+    async () => {
+      const { report } = await checkInProcess(FULL_MOCK, FULL_TARGET);
+      expect(report.coverage.line).toBe('coverage: 104/104 cells observed');
+      expect(report.coverage.cells.filter((c) => c.unjudged.length > 0)).toEqual([]);
+    },
+  );
 
   it('says why each cell was not observed: no unknown state shown, no task failed, no second family', async () => {
     const { report } = await checkInProcess();
     expect(report.coverage.line).toBe(
-      'coverage: 54/104 cells observed (unknown: no poll showed unknown; failed: no task failed (no failing model or prompt given); native path: no second family named (--family-model and --plugin))',
+      'coverage: 54/104 cells observed (unknown: no poll showed unknown; ' +
+        'failed: no task failed (no failing model or prompt given); native path: ' +
+        'no second family named (--family-model and --plugin))',
     );
     for (const cell of report.coverage.cells.filter((c) => !c.observed)) {
       expect(cell.rules, `${cell.route}/${cell.state}/${cell.caller}`).toEqual({});
@@ -81,7 +87,8 @@ describe('coverage in every report', () => {
     const { report } = await checkInProcess();
     const xml = renderJUnit(report);
     expect(xml).toContain(
-      'name="GET /v1/videos/{task_id}/content · failed · no key"><skipped message="not observed: no task failed (no failing model or prompt given)"/>',
+      'name="GET /v1/videos/{task_id}/content · failed · no key"><skipped ' +
+        'message="not observed: no task failed (no failing model or prompt given)"/>',
     );
     const suite = /<testsuite name="[^"]*coverage[^"]*" tests="104" failures="0" skipped="50"/;
     expect(xml).toMatch(suite);

@@ -46,13 +46,17 @@ describe("a completed task's bytes", () => {
 });
 
 describe('a 429', () => {
-  it('is recorded wherever it is seen, with its Retry-After, and never read as a verdict on anything else', async () => {
-    const { report } = await checkInProcess({ rateLimit: { requests: 12, windowMs: 1000 } });
-    expect(result(report, 'rate-limit.retry-after').passes).toBeGreaterThan(0);
-    expect(failures(report)).toEqual([]);
-    expect(warnings(report)).toEqual([]);
-    expect(report.ok).toBe(true);
-  });
+  it(
+    'is recorded wherever it is seen, with its Retry-After, and never read ' +
+      'as a verdict on anything else',
+    async () => {
+      const { report } = await checkInProcess({ rateLimit: { requests: 12, windowMs: 1000 } });
+      expect(result(report, 'rate-limit.retry-after').passes).toBeGreaterThan(0);
+      expect(failures(report)).toEqual([]);
+      expect(warnings(report)).toEqual([]);
+      expect(report.ok).toBe(true);
+    },
+  );
 
   it('without Retry-After warns, and fails under --strict', async () => {
     const lenient = await checkInProcess({ defects: [UPSTREAM_429_NO_RETRY_AFTER] });

@@ -14,10 +14,14 @@ const { lifecycle } = serviceContract();
 const cellRules = Object.keys(RULE_CELLS);
 
 describe('the observation space', () => {
-  it('has 104 cells: 4 task routes × (5 states × 4 callers + a missing task × 3), 4 other routes × 3 callers', () => {
-    expect(ALL_CELLS).toHaveLength(4 * (5 * 4 + 3) + 4 * 3);
-    expect(new Set(ALL_CELLS.map((c) => `${c.route}/${c.state}/${c.caller}`)).size).toBe(104);
-  });
+  it(
+    'has 104 cells: 4 task routes × (5 states × 4 callers + a missing task × 3), ' +
+      '4 other routes × 3 callers',
+    () => {
+      expect(ALL_CELLS).toHaveLength(4 * (5 * 4 + 3) + 4 * 3);
+      expect(new Set(ALL_CELLS.map((c) => `${c.route}/${c.state}/${c.caller}`)).size).toBe(104);
+    },
+  );
 
   it('places every rule of x-lifecycle.rules in cells, or says why it is judged over the whole run', () => {
     const declared = [...cellRules, ...Object.keys(RUN_WIDE_RULES)].sort();

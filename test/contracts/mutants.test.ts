@@ -17,8 +17,10 @@ const started = performance.now();
 describe('generated mutants', () => {
   it('are proven equivalent only where x-lifecycle allows every answer', () => {
     expect(equivalent).toEqual([
-      'legal-transition@getVideo/unknown/owner: x-lifecycle.transitions allows every next state from unknown, so no answer breaks the rule there',
-      'legal-transition@getVideo/queued/owner: x-lifecycle.transitions allows every next state from queued, so no answer breaks the rule there',
+      'legal-transition@getVideo/unknown/owner: x-lifecycle.transitions allows ' +
+        'every next state from unknown, so no answer breaks the rule there',
+      'legal-transition@getVideo/queued/owner: x-lifecycle.transitions allows ' +
+        'every next state from queued, so no answer breaks the rule there',
     ]);
   });
 

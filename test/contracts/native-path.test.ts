@@ -39,7 +39,8 @@ describe('the native path', () => {
     const mapping = result(report, 'native.status-mapping');
     expect(mapping.outcome).toBe('warn');
     expect(mapping.violations.map((v) => v.message)).toContain(
-      'the native path says status "completed", not a native value (queued, running, succeeded, failed, cancelled, expired)',
+      'the native path says status "completed", not a native value (queued, ' +
+        'running, succeeded, failed, cancelled, expired)',
     );
     expect(report.ok).toBe(true);
   });

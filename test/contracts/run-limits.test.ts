@@ -31,7 +31,8 @@ describe('the run limits', () => {
     expect(limits.stopped).toBeUndefined();
     limits.record(false, 'no answer within the request time limit');
     expect(limits.stopped).toBe(
-      'the target stopped answering (3 requests in a row got no answer; the last: no answer within the request time limit)',
+      'the target stopped answering (3 requests in a row got no answer; the ' +
+        'last: no answer within the request time limit)',
     );
   });
 });
@@ -58,7 +59,8 @@ describe('a run against a deployment whose submissions go unanswered', () => {
     const paths = report.results.find((r) => r.id === 'submission.both-paths')!;
     expect(paths.outcome).toBe('fail');
     expect(paths.violations[0]!.message).toBe(
-      '/v1/video/generations did not accept a valid task (via POST /v1/video/generations) with HTTP 500: unconfirmed, it may have created a task',
+      '/v1/video/generations did not accept a valid task (via POST ' +
+        '/v1/video/generations) with HTTP 500: unconfirmed, it may have created a task',
     );
   });
 });

@@ -14,7 +14,9 @@ it(`isolation: ${RUNS} random interleavings, no cross-user read on any route`, (
   fuzzIsolation({ seed, runs: RUNS, stats });
   const { foreignAttempts, ownSuccesses, modelLists } = stats.isolation;
   console.log(
-    `fuzz isolation: seed ${seed}, ${stats.cases.isolation} operations: ${foreignAttempts} on other users' tasks, ${ownSuccesses} successes on own tasks, ${modelLists} catalog reads`,
+    `fuzz isolation: seed ${seed}, ${stats.cases.isolation} operations: ` +
+      `${foreignAttempts} on other users' tasks, ${ownSuccesses} successes on ` +
+      `own tasks, ${modelLists} catalog reads`,
   );
   expect(foreignAttempts).toBeGreaterThan(2000);
   expect(ownSuccesses).toBeGreaterThan(500);

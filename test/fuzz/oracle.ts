@@ -25,8 +25,9 @@ import {
   serviceContract,
   SpecValidators,
 } from '../../src/spec/index.ts';
+import { text, type FuzzStats, type Layer } from './fuzz-stats.ts';
 
-export type Layer = 'core' | 'socket';
+export { FuzzStats, text, type Layer } from './fuzz-stats.ts';
 
 /** One request and its answer, as the service saw and sent them. */
 export interface Exchange {
@@ -57,43 +58,6 @@ const SUBMIT_OPS = new Set(['createVideoGeneration', 'createVideo', 'createPlugi
 const PLUGIN_OPS = new Set(['createPluginTask', 'getPluginTask']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const latin1 = new TextDecoder('latin1');
-const lenient = new TextDecoder();
-
-/** Counters a run reports. */
-export class FuzzStats {
-  readonly cases: Record<Layer | 'isolation', number> = { core: 0, socket: 0, isolation: 0 };
-  readonly statuses: Record<Layer, Map<number, number>> = { core: new Map(), socket: new Map() };
-  /** `status code` pairs of the answers (error code, or `-` for a success). */
-  readonly codes = new Map<string, number>();
-  /** 5xx answers the policy allowed, by reason. */
-  readonly allowed5xx = new Map<string, number>();
-  /** Socket outcomes other than a plain answer (host-level 400, closed by the client on purpose, …). */
-  readonly outcomes = new Map<string, number>();
-  /** Isolation: foreign-task attempts compared with a missing task, success answers checked. */
-  readonly isolation = { foreignAttempts: 0, ownSuccesses: 0, modelLists: 0, submissions: 0 };
-  /** Isolation: the statuses seen per operation (`submit 200`, `own content 206`, `foreign video 404`, …). */
-  readonly isolationStatuses = new Map<string, number>();
-
-  bump(map: Map<string | number, number>, key: string | number): void {
-    map.set(key, (map.get(key) ?? 0) + 1);
-  }
-
-  summary() {
-    const sorted = (m: Map<number, number>) =>
-      Object.fromEntries([...m.entries()].sort((a, b) => a[0] - b[0]));
-    return {
-      cases: this.cases,
-      statuses: { core: sorted(this.statuses.core), socket: sorted(this.statuses.socket) },
-      codes: Object.fromEntries([...this.codes.entries()].sort((a, b) => b[1] - a[1])),
-      allowed5xx: Object.fromEntries(this.allowed5xx),
-      socketOutcomes: Object.fromEntries(this.outcomes),
-      isolation: {
-        ...this.isolation,
-        statuses: Object.fromEntries([...this.isolationStatuses.entries()].sort()),
-      },
-    };
-  }
-}
 
 export function parseJson(bytes: Uint8Array | undefined): unknown {
   if (bytes === undefined) return undefined;
@@ -127,7 +91,8 @@ export function checkExchange(mock: MockService, ex: Exchange, stats: FuzzStats)
     problems.push('no X-Oneapi-Request-Id header');
   if (ex.hostLevel && !HOST_ANSWERS.some((allowed) => allowed(ex, code)))
     problems.push(
-      `answered without the core (no X-Oneapi-Request-Id) where the host has no reason to: ${ex.status} ${text(ex.responseBody)}`,
+      `answered without the core (no X-Oneapi-Request-Id) where the host has ` +
+        `no reason to: ${ex.status} ${text(ex.responseBody)}`,
     );
   if (ex.method === 'HEAD' && hasBody) problems.push('a HEAD answer carries a body');
 
@@ -145,7 +110,9 @@ export function checkExchange(mock: MockService, ex: Exchange, stats: FuzzStats)
       const results = names.map((name) => SCHEMAS[name].validateFull(json));
       if (!results.some((r) => r.valid))
         problems.push(
-          `error ${ex.status} body fits none of ${names.join(' | ')}: ${results.map((r) => r.errors.join(', ')).join(' | ')}: ${text(ex.responseBody)}`,
+          `error ${ex.status} body fits none of ${names.join(' | ')}: ` +
+            `${results.map((r) => r.errors.join(', ')).join(' | ')}: ` +
+            `${text(ex.responseBody)}`,
         );
     }
   }
@@ -221,9 +188,15 @@ function allowed5xx(
   return undefined;
 }
 
-/** Every status a `fail-at-submit:S` in the request's scenario header or body asks for (as the mock reads S: Number). */
+/**
+ * Every status a `fail-at-submit:S` in the request's scenario header or body asks for (as the mock
+ * reads S: Number).
+ */
 function askedSubmitStatuses(ex: Exchange): number[] {
-  const where = `${ex.headers['x-mock-scenario'] ?? ''}\n${ex.body === undefined ? '' : latin1.decode(ex.body)}\n${ex.body === undefined ? '' : JSON.stringify(parseJson(ex.body) ?? '')}`;
+  const header = ex.headers['x-mock-scenario'] ?? '';
+  const raw = ex.body === undefined ? '' : latin1.decode(ex.body);
+  const parsed = ex.body === undefined ? '' : JSON.stringify(parseJson(ex.body) ?? '');
+  const where = `${header}\n${raw}\n${parsed}`;
   return [...where.matchAll(/fail-at-submit:\s*([^\s\]",\\]*)/gi)].map((m) => Number(m[1]));
 }
 
@@ -245,10 +218,4 @@ function specProblems(ex: Exchange, match: RouteMatch<RouteContext>, json: unkno
     body: hasBody ? (json ?? ex.responseBody) : undefined,
     headers: ex.responseHeaders,
   });
-}
-
-export function text(bytes: Uint8Array | string | undefined, max = 300): string {
-  if (bytes === undefined) return '(no body)';
-  const s = typeof bytes === 'string' ? bytes : lenient.decode(bytes.subarray(0, max + 1));
-  return s.length > max ? `${s.slice(0, max)}…` : s;
 }

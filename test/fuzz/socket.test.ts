@@ -8,12 +8,17 @@ import { fuzzSeed, fuzzSocket } from './runners.ts';
 // every 25 cases and close without a leftover connection at the end.
 const RUNS = 600;
 
-it(`socket: ${RUNS} raw requests, never a crash, a hang, a 5xx unasked or an error that is not valid JSON`, async () => {
-  const seed = fuzzSeed();
-  const stats = new FuzzStats();
-  await fuzzSocket({ seed, runs: RUNS, stats });
-  console.log(
-    `fuzz socket: seed ${seed}, ${stats.cases.socket} cases, statuses ${JSON.stringify(stats.summary().statuses.socket)}`,
-  );
-  expect(stats.cases.socket).toBe(RUNS);
-});
+it(
+  `socket: ${RUNS} raw requests, never a crash, a hang, a 5xx unasked or ` +
+    `an error that is not valid JSON`,
+  async () => {
+    const seed = fuzzSeed();
+    const stats = new FuzzStats();
+    await fuzzSocket({ seed, runs: RUNS, stats });
+    console.log(
+      `fuzz socket: seed ${seed}, ${stats.cases.socket} cases, statuses ` +
+        `${JSON.stringify(stats.summary().statuses.socket)}`,
+    );
+    expect(stats.cases.socket).toBe(RUNS);
+  },
+);

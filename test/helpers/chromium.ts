@@ -35,6 +35,7 @@ export function browserTestsRun(file: string): boolean {
 export function requireChromium(): void {
   if (!existsSync(CHROMIUM))
     throw new Error(
-      `${CHROMIUM} is missing: run scripts/ensure-chromium.sh (npm test runs it as pretest) or apt-get install chromium`,
+      `${CHROMIUM} is missing: run scripts/ensure-chromium.sh (npm test runs ` +
+        `it as pretest) or apt-get install chromium`,
     );
 }

@@ -27,6 +27,17 @@ export function seen(response: CoreResponse): SeenResponse {
   return { status: response.status, contentType, body };
 }
 
+/** An answer read off the wire (fetch or node:http) as a test sees it: JSON parsed, else the bytes. */
+export function seenBytes(status: number, contentType: string, bytes: Uint8Array): SeenResponse {
+  const body: unknown =
+    bytes.byteLength === 0
+      ? undefined
+      : contentType.startsWith('application/json')
+        ? JSON.parse(new TextDecoder().decode(bytes))
+        : bytes;
+  return { status, contentType, body };
+}
+
 /**
  * Asserts that a response is one the spec declares for the operation: its status code, its media
  * type, its JSON body in both readings (documented rules and the assumptions the mock follows), and

@@ -30,7 +30,10 @@ it('says once on stderr that it refuses connections over --max-connections-per-a
     .filter((l) => l.includes('refusing'));
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(
-    /^videotask mock: refusing new connections: 3 open from 127\.0\.0\.1, the limit for one address \(--max-connections-per-address\)/,
+    new RegExp(
+      String.raw`^videotask mock: refusing new connections: 3 open from 127\.0\.0\.1, ` +
+        String.raw`the limit for one address \(--max-connections-per-address\)`,
+    ),
   );
 });
 

@@ -189,9 +189,13 @@ describe('control API (spec/mock-control.yaml)', () => {
     expect(ask(guarded, '10.0.0.7', 'Bearer wrong')).toBe(403);
   });
 
-  it('never lets the service routes depend on it: a service key does not open it, and it does not open the service', () => {
-    const guarded = coreClient({ adminToken: 'admin-secret' });
-    expect(guarded.call('GET', '/__mock/tasks', { key: 'sk-mock-alice' }).status).toBe(403);
-    expect(guarded.call('GET', '/v1/models', { key: 'admin-secret' }).status).toBe(401);
-  });
+  it(
+    'never lets the service routes depend on it: a service key does not open ' +
+      'it, and it does not open the service',
+    () => {
+      const guarded = coreClient({ adminToken: 'admin-secret' });
+      expect(guarded.call('GET', '/__mock/tasks', { key: 'sk-mock-alice' }).status).toBe(403);
+      expect(guarded.call('GET', '/v1/models', { key: 'admin-secret' }).status).toBe(401);
+    },
+  );
 });

@@ -1,31 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expectConformant, expectJsonError } from '../helpers/conformance.ts';
 import { coreClient } from '../helpers/core-client.ts';
-
-const NATIVE = '/alt-video/api/v3/contents/generations/tasks';
-const nativeBody = (model = 'alt-video-v2', extra: Record<string, unknown> = {}) => ({
-  model,
-  content: [
-    { type: 'text', text: 'a paper boat' },
-    { type: 'image_url', image_url: { url: 'https://images.example.com/boat.png' } },
-  ],
-  duration: 5,
-  ratio: '16:9',
-  ...extra,
-});
-const openaiBody = (model = 'alt-video-v2', metadata: Record<string, unknown> = {}) => ({
-  model,
-  prompt: 'a paper boat',
-  metadata: { duration: 5, ...metadata },
-});
-type Task = { id: string; status: string; model: string; metadata?: { url: string } };
-type Native = {
-  id: string;
-  status: string;
-  content?: { video_url: string };
-  usage?: { total_tokens: number };
-  error?: { code: string };
-};
+import { bound, NATIVE, nativeBody, openaiBody, type Native } from '../helpers/second-family.ts';
+import type { TaskBody as Task } from '../helpers/task-bodies.ts';
 
 describe('second family, unbound (the document today, §1)', () => {
   it.each(['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'])(
@@ -52,8 +29,6 @@ describe('second family, unbound (the document today, §1)', () => {
 });
 
 describe('second family, bound (type-61 plugin channel)', () => {
-  const bound = () => coreClient({ familyBound: true });
-
   it('is listed for vip tokens only, and refused to other groups on every route', () => {
     const { call, service } = bound();
     expect(JSON.stringify(call('GET', '/v1/models', { key: 'sk-mock-vip' }).body)).toContain(
@@ -73,42 +48,46 @@ describe('second family, bound (type-61 plugin channel)', () => {
     expect(service.store.size).toBe(0);
   });
 
-  it('runs a POST /v1/videos task to completion on channel 61, visible on both OpenAI forms and the native path', () => {
-    const { call, service } = bound();
-    const submitted = call('POST', '/v1/videos', {
-      key: 'sk-mock-vip',
-      body: openaiBody('alt-video-v2', {
-        resolution: '1080p',
-        content: [{ type: 'image_url', image_url: { url: 'https://images.example.com/a.png' } }],
-      }),
-    });
-    expectConformant('createVideo', submitted);
-    const id = (submitted.body as Task).id;
-    const native = () => call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' });
-    expectConformant('getPluginTask', native());
-    expect(native().body).toMatchObject({ id, model: 'alt-video-v2', status: 'queued' });
-    service.clock.advance(120_000);
-    const done = native();
-    expectConformant('getPluginTask', done);
-    const video = call('GET', `/v1/videos/${id}`, { key: 'sk-mock-vip' }).body as Task;
-    expect(done.body).toMatchObject({
-      status: 'succeeded',
-      content: { video_url: video.metadata!.url },
-    });
-    expect((done.body as Native).usage!.total_tokens).toBeGreaterThan(0);
-    expect(
-      (
-        call('GET', `/v1/video/generations/${id}`, { key: 'sk-mock-vip' }).body as {
-          data: { platform: string };
-        }
-      ).data.platform,
-    ).toBe('61');
-    expect(call('GET', `/v1/videos/${id}/content`, { key: 'sk-mock-vip' }).status).toBe(200);
-    expect(call('GET', `/__mock/tasks/${id}`, { key: null }).body).toMatchObject({
-      channelType: 61,
-      charge: { seconds: 5, quota: 4 },
-    });
-  });
+  it(
+    'runs a POST /v1/videos task to completion on channel 61, visible on ' +
+      'both OpenAI forms and the native path',
+    () => {
+      const { call, service } = bound();
+      const submitted = call('POST', '/v1/videos', {
+        key: 'sk-mock-vip',
+        body: openaiBody('alt-video-v2', {
+          resolution: '1080p',
+          content: [{ type: 'image_url', image_url: { url: 'https://images.example.com/a.png' } }],
+        }),
+      });
+      expectConformant('createVideo', submitted);
+      const id = (submitted.body as Task).id;
+      const native = () => call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-vip' });
+      expectConformant('getPluginTask', native());
+      expect(native().body).toMatchObject({ id, model: 'alt-video-v2', status: 'queued' });
+      service.clock.advance(120_000);
+      const done = native();
+      expectConformant('getPluginTask', done);
+      const video = call('GET', `/v1/videos/${id}`, { key: 'sk-mock-vip' }).body as Task;
+      expect(done.body).toMatchObject({
+        status: 'succeeded',
+        content: { video_url: video.metadata!.url },
+      });
+      expect((done.body as Native).usage!.total_tokens).toBeGreaterThan(0);
+      expect(
+        (
+          call('GET', `/v1/video/generations/${id}`, { key: 'sk-mock-vip' }).body as {
+            data: { platform: string };
+          }
+        ).data.platform,
+      ).toBe('61');
+      expect(call('GET', `/v1/videos/${id}/content`, { key: 'sk-mock-vip' }).status).toBe(200);
+      expect(call('GET', `/__mock/tasks/${id}`, { key: null }).body).toMatchObject({
+        channelType: 61,
+        charge: { seconds: 5, quota: 4 },
+      });
+    },
+  );
 
   it('creates tasks on the native path that the OpenAI form shows, in upstream status words', () => {
     const { call, service } = bound();
@@ -136,100 +115,6 @@ describe('second family, bound (type-61 plugin channel)', () => {
     });
     expectJsonError(call('GET', `${NATIVE}/${id}`, { key: 'sk-mock-alice' }), 404, /not found/);
   });
-
-  it.each([
-    [
-      'a duration outside the family range',
-      '/v1/videos',
-      openaiBody('alt-video-v2', { duration: 30 }),
-      400,
-      /between 4 and 12 seconds for alt-video-v2/,
-    ],
-    [
-      'a resolution the model does not offer',
-      '/v1/videos',
-      openaiBody('alt-video-v2-fast', { resolution: '1080p' }),
-      400,
-      /1080p is not offered by alt-video-v2-fast: use one of 480p, 720p/,
-    ],
-    [
-      'an asset:// reference',
-      '/v1/videos',
-      openaiBody('alt-video-v2', {
-        content: [{ type: 'image_url', image_url: { url: 'asset://abc' } }],
-      }),
-      400,
-      /asset:\/\/ reference/,
-    ],
-    [
-      'an inline data: image',
-      '/v1/videos',
-      openaiBody('alt-video-v2', {
-        content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }],
-      }),
-      400,
-      /multipart upload is not accepted/,
-    ],
-    [
-      'an item of an unknown type',
-      '/v1/videos',
-      openaiBody('alt-video-v2', { content: [{ type: 'audio_url' }] }),
-      400,
-      /metadata\.content\[0\]\.type must be/,
-    ],
-    [
-      'content that is not a list',
-      '/v1/videos',
-      openaiBody('alt-video-v2', { content: 'https://x' }),
-      400,
-      /metadata\.content must be array/,
-    ],
-    [
-      'an OpenAI body on the native path',
-      NATIVE,
-      { model: 'alt-video-v2', prompt: 'boat', content: [{ type: 'text', text: 'boat' }] },
-      400,
-      /native path.*POST \/v1\/videos/,
-    ],
-    [
-      'a native body without a text item',
-      NATIVE,
-      {
-        model: 'alt-video-v2',
-        content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }],
-      },
-      400,
-      /text item/,
-    ],
-    [
-      'a native asset:// reference',
-      NATIVE,
-      nativeBody('alt-video-v2', {
-        content: [
-          { type: 'text', text: 'b' },
-          { type: 'video_url', video_url: { url: 'asset://v' } },
-        ],
-      }),
-      400,
-      /asset:\/\//,
-    ],
-    [
-      'a primary model on the native path',
-      NATIVE,
-      nativeBody('video-pro-v1'),
-      503,
-      /No available channel for model video-pro-v1/,
-    ],
-  ])(
-    'refuses %s with a 4xx naming it, and creates nothing',
-    (_name, path, body, status, message) => {
-      const { call, service } = bound();
-      const response = call('POST', path, { key: 'sk-mock-vip', body });
-      expectConformant(path === NATIVE ? 'createPluginTask' : 'createVideo', response);
-      expectJsonError(response, status, message);
-      expect(service.store.size).toBe(0);
-    },
-  );
 
   it('refuses a multipart upload with a clear 415', () => {
     const { call } = bound();

@@ -2,7 +2,12 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, createMockService, sampleVideo } from '../../mocks/index.ts';
-import { expectConformant, expectJsonError, type SeenResponse } from '../helpers/conformance.ts';
+import {
+  expectConformant,
+  expectJsonError,
+  seenBytes,
+  type SeenResponse,
+} from '../helpers/conformance.ts';
 
 const BASE = 'http://api.video.test';
 const ALICE = { authorization: 'Bearer sk-mock-alice' };
@@ -15,13 +20,7 @@ const server = setupServer(...createHandlers(service));
 async function seenFetch(response: Response): Promise<SeenResponse> {
   const contentType = response.headers.get('content-type') ?? '';
   const bytes = new Uint8Array(await response.arrayBuffer());
-  const body: unknown =
-    bytes.byteLength === 0
-      ? undefined
-      : contentType.startsWith('application/json')
-        ? JSON.parse(new TextDecoder().decode(bytes))
-        : bytes;
-  return { status: response.status, contentType, body };
+  return seenBytes(response.status, contentType, bytes);
 }
 
 async function call(

@@ -182,7 +182,10 @@ describe('scenarios', () => {
       'an unknown name in the header',
       { 'x-mock-scenario': 'explode' },
       'p',
-      /Unknown mock scenario "explode": use one of succeed, fail, fail-at-submit, slow, stuck, unknown, flaky, rate-limit, lost-answer/,
+      new RegExp(
+        String.raw`Unknown mock scenario "explode": use one of succeed, fail, fail-at-submit, slow, stuck, ` +
+          String.raw`unknown, flaky, rate-limit, lost-answer`,
+      ),
     ],
     ['an unknown name in the prompt', {}, 'p [mock:explode]', /Unknown mock scenario "explode"/],
     ['a bad argument', { 'x-mock-scenario': 'fail-at-submit:200' }, 'p', /HTTP status 400–599/],

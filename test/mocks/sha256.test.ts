@@ -16,7 +16,8 @@ describe('sha256', () => {
       '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
     ],
     [
-      'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu',
+      'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn' +
+        'hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu',
       'cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1',
     ],
   ])('hashes %j as the standard says', (message, digest) => {
@@ -68,7 +69,9 @@ describe('hmacSha256', () => {
     [
       'aa'.repeat(131),
       text(
-        'This is a test using a larger than block-size key and a larger than block-size data. The key needs to be hashed before being used by the HMAC algorithm.',
+        'This is a test using a larger than block-size key and a larger than ' +
+          'block-size data. The key needs to be hashed before being used by the ' +
+          'HMAC algorithm.',
       ),
       '9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2',
     ],

@@ -1,31 +1,14 @@
 // The state file when things go wrong (decisions/012): torn and hand-edited lines, files that do not
 // parse (named by line, never overwritten), a second mock on the same file, compaction under way.
-import {
-  appendFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readStateFile, StateFileError } from '../../mocks/node/state-file.ts';
 import { coreClient } from '../helpers/core-client.ts';
+import { stateFileServices } from '../helpers/state-file-services.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'videotask-state-damage-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const services: { stateFile: { close(): void } | undefined }[] = [];
-afterEach(() => {
-  for (const s of services.splice(0)) s.stateFile?.close();
-});
-function open(path: string, options: Parameters<typeof coreClient>[0] = {}) {
-  const client = coreClient({ stateFile: path, ...options });
-  services.push(client.service);
-  return client;
-}
+const { dir, open } = stateFileServices('videotask-state-damage-');
 const lines = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n');
 
 describe('a damaged or busy state file', () => {

@@ -1,25 +1,13 @@
 // The state file in-process (decisions/012): a restarted service answers every task as before, the
 // journal is complete without any flush (a copy is what a kill -9 leaves), and a reset persists.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readStateFile } from '../../mocks/node/state-file.ts';
 import { expectControlConformant } from '../helpers/conformance.ts';
-import { coreClient } from '../helpers/core-client.ts';
+import { stateFileServices } from '../helpers/state-file-services.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'videotask-state-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const services: { stateFile: { close(): void } | undefined }[] = [];
-afterEach(() => {
-  for (const s of services.splice(0)) s.stateFile?.close();
-});
-function open(path: string, options: Parameters<typeof coreClient>[0] = {}) {
-  const client = coreClient({ stateFile: path, ...options });
-  services.push(client.service);
-  return client;
-}
+const { dir, open, closedByTest } = stateFileServices('videotask-state-');
 function close(client: ReturnType<typeof open>): void {
   client.service.stateFile!.close();
 }
@@ -150,7 +138,7 @@ describe('the state file, in-process', () => {
     const id = a.submit();
     const now = a.service.clock.now();
     close(a);
-    services.pop();
+    closedByTest(a);
     const answer = a.call('POST', '/__mock/clock/advance', { body: { ms: 1000 } });
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject({ error: { code: 'state_not_saved' } });

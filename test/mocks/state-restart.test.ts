@@ -12,6 +12,7 @@ import {
   listening,
   spawnMock,
 } from '../helpers/mock-process.ts';
+import { stateFileHeader } from '../helpers/state-file-services.ts';
 
 const BANNER_END = /state file: .*\n/;
 const ORDER = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
@@ -161,7 +162,8 @@ describe('videotask mock --state FILE (real processes)', () => {
 
   it('exits 2 naming the file and the line when the state file is corrupt, and leaves it alone', async () => {
     const file = join(dir, 'corrupt.state');
-    const text = `${JSON.stringify({ format: 'videotask-mock-state', version: 2, seed: 1, secret: 's', starts: 1, clock: 0, generation: 0, familyBound: false })}\n{"task":\n`;
+    const header = stateFileHeader({ secret: 's' });
+    const text = `${JSON.stringify(header)}\n{"task":\n`;
     writeFileSync(file, text);
     const mock = spawnMock('--state', file, '--port', '0');
     expect(await exitCode(mock, 15_000)).toBe(2);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { coreClient } from '../helpers/core-client.ts';
 import { exitCode, killMockProcesses, spawnMock } from '../helpers/mock-process.ts';
+import { stateFileHeader } from '../helpers/state-file-services.ts';
 
 const BOUND = 8.64e15;
 const TEN_YEARS = 10 * 365 * 24 * 3_600_000;
@@ -40,16 +41,7 @@ it('restarts on a file whose clock reached the bound, and still serves', () => {
 
 it('exits 2 naming the file and line of a clock past the bound, and writes nothing', async () => {
   const path = join(dir, 'edited.state');
-  const header = {
-    format: 'videotask-mock-state',
-    version: 2,
-    seed: 1,
-    secret: 'kept',
-    starts: 1,
-    clock: 0,
-    generation: 0,
-    familyBound: false,
-  };
+  const header = stateFileHeader();
   for (const [text, line] of [
     [`${JSON.stringify({ ...header, clock: 1e308 })}\n`, 1],
     [`${JSON.stringify(header)}\n{"clock":8.67e15}\n`, 2],

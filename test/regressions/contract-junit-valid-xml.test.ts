@@ -42,7 +42,9 @@ beforeAll(async () => {
       return response.end('done \u000b\u000c\ufffe\uffff ok');
     }
     // JSON with the characters as they can travel in JSON: raw U+FFFE/U+FFFF, escaped lone surrogates.
-    const text = `{"id":"task_x${hostile.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}${LONE_SURROGATES.join('')}","status":"queued"}`;
+    const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    const id = `task_x${hostile.replace(/[\u0000-\u001f]/g, escape)}${LONE_SURROGATES.join('')}`;
+    const text = `{"id":"${id}","status":"queued"}`;
     sendJson(response, 200, text);
   });
   dir = mkdtempSync(join(tmpdir(), 'videotask-junit-'));

@@ -26,7 +26,10 @@ afterAll(() => server.close());
 function expectStopped(run: CliRun): void {
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(
-    /videotask contract: the target could not be checked to the end: the target stopped answering \(\d+ requests in a row got no answer; the last: no answer within the request time limit\)/,
+    new RegExp(
+      String.raw`videotask contract: the target could not be checked to the end: the target stopped answering ` +
+        String.raw`\(\d+ requests in a row got no answer; the last: no answer within the request time limit\)`,
+    ),
   );
   expect(run.stdout).toMatch(/^stopped {2}the target stopped answering/m);
   expect(run.stdout).toMatch(/^coverage: \d+\/\d+ cells observed \(.*stopped answering/m);

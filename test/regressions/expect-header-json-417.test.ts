@@ -14,7 +14,9 @@ afterAll(() => server.close());
 it('answers an unsupported expectation with a JSON 417 and still serves 100-continue', async () => {
   const body = JSON.stringify({ model: 'video-pro-v1', prompt: 'a kite' });
   const head = (expect: string) =>
-    `POST /v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk-mock-alice\r\nContent-Type: application/json\r\nExpect: ${expect}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    `POST /v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ` +
+    `sk-mock-alice\r\nContent-Type: application/json\r\nExpect: ` +
+    `${expect}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
 
   const refused = await sendRaw({
     port: server.port,

@@ -9,7 +9,8 @@ import { closedPort, runVideotask } from '../helpers/cli.ts';
 // "cut off by a crash", ignored, and marked `torn` for good by the next append: the task it names was
 // never followed again. Only a line without its final newline can be torn by a crash.
 const GOOD = [
-  '{"type":"submitting","at":"2026-11-22T00:00:01.000Z","requestId":"r1","model":"video-pro-v1","endpoint":"/v1/videos"}',
+  '{"type":"submitting","at":"2026-11-22T00:00:01.000Z","requestId":"r1",' +
+    '"model":"video-pro-v1","endpoint":"/v1/videos"}',
   '{"type":"submitted","at":"2026-11-22T00:00:02.000Z","requestId":"r1","taskId":"task_1","model":"video-pro-v1"}',
 ];
 // A submitted entry for task_2 that lost its model: complete (it ends in a newline), but not an entry.

@@ -40,7 +40,8 @@ it('still serves HTTP/1.0 without Host, and HTTP/1.1 with one', async () => {
   expect(
     (
       await send(
-        'GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk-mock-alice\r\nConnection: close\r\n\r\n',
+        'GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ' +
+          'sk-mock-alice\r\nConnection: close\r\n\r\n',
       )
     ).response?.status,
   ).toBe(200);

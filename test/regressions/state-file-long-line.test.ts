@@ -6,20 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { readStateFile, StateFileError } from '../../mocks/node/state-file.ts';
+import { stateFileHeader } from '../helpers/state-file-services.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'videotask-long-line-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const HEADER = JSON.stringify({
-  format: 'videotask-mock-state',
-  version: 2,
-  seed: 1,
-  secret: 'kept',
-  starts: 1,
-  clock: 0,
-  generation: 0,
-  familyBound: false,
-});
+const HEADER = JSON.stringify(stateFileHeader());
 
 it('refuses a line over 64 MiB with a clear error, quickly', () => {
   const path = join(dir, 'huge.state');

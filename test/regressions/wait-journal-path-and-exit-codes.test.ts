@@ -38,7 +38,8 @@ it('exits 4 when submissions are left to check by hand', async () => {
   writeFileSync(
     journal,
     [
-      '{"type":"submitting","at":"2026-11-22T00:00:01.000Z","requestId":"vt-1","model":"video-pro-v1","endpoint":"generations"}',
+      '{"type":"submitting","at":"2026-11-22T00:00:01.000Z","requestId":"vt-1",' +
+        '"model":"video-pro-v1","endpoint":"generations"}',
       '{"type":"unconfirmed","at":"2026-11-22T00:00:31.000Z","requestId":"vt-1","reason":"RequestTimeoutError"}',
       '',
     ].join('\n'),

@@ -40,7 +40,8 @@ describe('the spec documents', () => {
 describe('examples', () => {
   it('exist for every operation', () => {
     for (const { operationId } of validators.operations()) {
-      if (operationId === 'headVideoContent' || operationId === 'getVideoContent') continue; // binary and header-only answers
+      // Binary and header-only answers.
+      if (operationId === 'headVideoContent' || operationId === 'getVideoContent') continue;
       expect(
         found.some((f) => f.where.startsWith(`${operationId} `)),
         operationId,

@@ -10,7 +10,8 @@ describe('the service document', () => {
     const copy = readFileSync(SERVICE_DOCUMENT_PATH, 'utf8');
     expect(
       copy === live,
-      'shared/service/video-task-service.md changed: review spec/openapi.yaml against it, then copy it to spec/service-document.md',
+      'shared/service/video-task-service.md changed: review spec/openapi.yaml ' +
+        'against it, then copy it to spec/service-document.md',
     ).toBe(true);
   });
 });

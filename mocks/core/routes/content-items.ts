@@ -21,9 +21,15 @@ export function checkContentItems(content: unknown, where: string): string | und
     const url = (item[type] as { url?: unknown } | undefined)?.url;
     if (typeof url !== 'string' || url === '') return `${at}.${type}.url must be a URL`;
     if (/^asset:\/\//i.test(url))
-      return `${at}.${type}.url is an asset:// reference, which this family's upstream does not accept (§2.1): pass an https URL`;
+      return (
+        `${at}.${type}.url is an asset:// reference, which this family's ` +
+        `upstream does not accept (§2.1): pass an https URL`
+      );
     if (/^(data|blob|file):/i.test(url))
-      return `${at}.${type}.url must be an http(s) URL the upstream can read, not an inline or local file (§2.1: multipart upload is not accepted)`;
+      return (
+        `${at}.${type}.url must be an http(s) URL the upstream can read, not an ` +
+        `inline or local file (§2.1: multipart upload is not accepted)`
+      );
     if (!/^https?:\/\/[^\s/]+/i.test(url))
       return `${at}.${type}.url must be an http(s) URL, got ${JSON.stringify(url.slice(0, 80))}`;
   }

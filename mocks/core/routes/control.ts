@@ -132,7 +132,8 @@ export function advanceClock(state: ServiceState, body: unknown): CoreResponse {
     return controlError(
       400,
       'invalid_request',
-      'Send {"ms": <integer from 0 to 315360000000>}: the milliseconds to move the clock forward (at most ten years a call)',
+      'Send {"ms": <integer from 0 to 315360000000>}: the milliseconds to move ' +
+        'the clock forward (at most ten years a call)',
     );
   // The clock stays a Date: ±8.64e15 ms (issue 14: past it, a restart could not read the time back).
   const beyond = advanceProblem(state.clock.now(), ms);

@@ -23,7 +23,11 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
   const mixed = openAiFieldsIn(context, body);
   if (mixed.length > 0)
     return state.error('plugin_invalid_request', {
-      problem: `This is the native path: send the upstream format (content[] with a text item), not the OpenAI form (${mixed.join(', ')}); OpenAI-form requests go to POST /v1/videos (§4.5: the two formats are not mixed in one request)`,
+      problem:
+        `This is the native path: send the upstream format (content[] with a ` +
+        `text item), not the OpenAI form (${mixed.join(', ')}); OpenAI-form ` +
+        `requests go to POST /v1/videos (§4.5: the two formats are not mixed in ` +
+        `one request)`,
     });
   const catalogModel = state.models.get(model);
   if (!state.family.bound || catalogModel === undefined || catalogModel.family !== 'second')

@@ -24,7 +24,9 @@ export function formSubmission(
   for (const part of parsed.parts) {
     if (part.filename !== undefined)
       return {
-        problem: `the field ${part.name} is a file (${part.filename}): file upload is not accepted (§2.1); send image URLs in image or images`,
+        problem:
+          `the field ${part.name} is a file (${part.filename}): file upload is not ` +
+          `accepted (§2.1); send image URLs in image or images`,
       };
     const field = Object.hasOwn(fields, part.name) ? fields[part.name] : undefined;
     if (field === undefined) {

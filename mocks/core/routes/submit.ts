@@ -153,7 +153,9 @@ function checkFields(
     return {
       kind: 'invalid_seconds',
       detail: {
-        problem: `metadata.duration must be between ${range.min} and ${range.max} seconds for ${model.id}, got ${duration}`,
+        problem:
+          `metadata.duration must be between ${range.min} and ${range.max} seconds ` +
+          `for ${model.id}, got ${duration}`,
       },
     };
   const seconds = body['seconds'];
@@ -163,7 +165,9 @@ function checkFields(
       return {
         kind: 'invalid_seconds',
         detail: {
-          problem: `seconds must be a number of seconds between ${range.min} and ${range.max} (as a string) for ${model.id}, got "${seconds}"`,
+          problem:
+            `seconds must be a number of seconds between ${range.min} and ` +
+            `${range.max} (as a string) for ${model.id}, got "${seconds}"`,
         },
       };
   }
@@ -177,7 +181,9 @@ function checkFields(
       return {
         kind: 'invalid_request',
         detail: {
-          problem: `metadata.resolution ${resolution} is not offered by ${model.id}: use one of ${model.resolutions.join(', ')}`,
+          problem:
+            `metadata.resolution ${resolution} is not offered by ${model.id}: use ` +
+            `one of ${model.resolutions.join(', ')}`,
         },
       };
     const content = checkContentItems(metadata['content'], 'metadata.content');

@@ -104,7 +104,9 @@ export const BREAKERS: Readonly<Record<string, Breaker>> = {
     cell.state === 'in_progress'
       ? laterReads('shows queued again after the first read', (b) => ({ ...b, status: 'queued' }))
       : {
-          equivalent: `x-lifecycle.transitions allows every next state from ${cell.state}, so no answer breaks the rule there`,
+          equivalent:
+            `x-lifecycle.transitions allows every next state from ${cell.state}, so ` +
+            `no answer breaks the rule there`,
         },
   'progress-monotonic': () => progressFalls(),
   'progress-complete': () => set('progress', 99),

@@ -9,7 +9,10 @@ import type { Mutation } from './mutation.ts';
 
 const decoder = new TextDecoder();
 
-/** Who the request is made as when a mutant lets it through: the task's owner, else a user who may use the body's model. */
+/**
+ * Who the request is made as when a mutant lets it through: the task's owner, else a user who may
+ * use the body's model.
+ */
 function grantedUser(request: CoreRequest, { task, state }: DefectContext): string | undefined {
   if (task !== undefined) return task.task.owner;
   let model: unknown;

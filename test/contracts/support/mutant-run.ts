@@ -50,10 +50,11 @@ function verdictOf(defect: Defect, report: ContractReport, strict: boolean, cell
     killed: inCell.length > 0,
     strict,
     caughtBy: inCell.map((r) => `${r.id} (${r.rule})`),
-    failures: failing.map(
-      (r) =>
-        `${r.id}: ${r.violations[0]?.message ?? ''} @${r.violations[0]?.evidence?.cell === undefined ? '?' : cellKey(r.violations[0].evidence.cell)}`,
-    ),
+    failures: failing.map((r) => {
+      const first = r.violations[0];
+      const cell = first?.evidence?.cell;
+      return `${r.id}: ${first?.message ?? ''} @${cell === undefined ? '?' : cellKey(cell)}`;
+    }),
   };
 }
 

@@ -10,7 +10,10 @@ export function printScore(
 ): string {
   const killed = verdicts.filter((v) => v.killed);
   const strict = killed.filter((v) => v.strict).length;
-  const line = `${what}: ${killed.length}/${total} killed (${killed.length - strict} by documented checks in a default run, ${strict} by assumption checks under --strict)${extra}`;
+  const line =
+    `${what}: ${killed.length}/${total} killed (${killed.length - strict} by ` +
+    `documented checks in a default run, ${strict} by assumption checks ` +
+    `under --strict)${extra}`;
   const survivors = verdicts.filter((v) => !v.killed).map((v) => `  SURVIVED ${v.name}`);
   console.log([`\n${line}`, ...survivors].join('\n'));
   const file = process.env['VIDEOTASK_SCORE_FILE'];

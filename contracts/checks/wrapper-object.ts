@@ -1,0 +1,126 @@
+// The generic wrapper form of a task (§2.3), judged on its own and against the OpenAI form.
+import {
+  canTransition,
+  fromWrapperStatus,
+  serviceContract,
+  type VideoStatus,
+} from '../../src/spec/index.ts';
+import type { Exchange } from '../http-recorder.ts';
+import type { Cell } from '../matrix/cells.ts';
+import { judgeBody } from './body-rules.ts';
+import { CHECKS } from './definitions.ts';
+import { evidenceOf } from './evidence.ts';
+import type { Context, VideoView } from './task-object.ts';
+
+const { validators, lifecycle } = serviceContract();
+
+export interface WrapperView {
+  readonly code?: unknown;
+  readonly message?: unknown;
+  readonly data?: {
+    readonly task_id?: unknown;
+    readonly status?: unknown;
+    readonly progress?: unknown;
+    readonly result_url?: unknown;
+    readonly fail_reason?: unknown;
+    readonly created_at?: unknown;
+    readonly updated_at?: unknown;
+  } | null;
+}
+
+/** Judges the generic wrapper (§2.3) and its agreement with the OpenAI form read just before it. */
+export function judgeWrapper(
+  { verdicts: v, recorder }: Context,
+  exchange: Exchange,
+  taskId: string,
+  video: VideoView | undefined,
+  cell?: Cell,
+): void {
+  const ev = evidenceOf(recorder, exchange, taskId, cell);
+  const schema = validators.response('getVideoGeneration', 200)!.body('application/json')!;
+  const documented = schema.validate(exchange.json);
+  v.expect(
+    CHECKS.wrapperShape,
+    documented.valid,
+    `the wrapper breaks the documented schema: ${documented.errors.join('; ')}`,
+    ev,
+  );
+  if (documented.valid) {
+    const full = schema.validateFull(exchange.json);
+    v.expect(
+      CHECKS.wrapperShapeAssumed,
+      full.valid,
+      `the wrapper breaks an assumption: ${full.errors.join('; ')}`,
+      ev,
+    );
+  }
+  const body = exchange.json as WrapperView;
+  if (body === null || typeof body !== 'object') return;
+  judgeBody({ verdicts: v }, exchange, taskId, ev);
+  v.expect(
+    CHECKS.wrapperSuccess,
+    body.code === 'success' && body.message === '',
+    `code ${JSON.stringify(body.code)} / message ${JSON.stringify(body.message)} on a successful query`,
+    ev,
+  );
+  const data = body.data;
+  if (data === null || data === undefined || typeof data !== 'object') return;
+  v.expect(
+    CHECKS.publicIdOnly,
+    data.task_id === undefined || data.task_id === taskId,
+    `the wrapper names the task ${JSON.stringify(data.task_id)}, not its public ID ${taskId}`,
+    ev,
+  );
+  const progress = typeof data.progress === 'string' ? /^(\d{1,3})%$/.exec(data.progress) : null;
+  if (data.progress !== undefined)
+    v.expect(
+      CHECKS.wrapperProgress,
+      progress !== null && Number(progress[1]) <= 100,
+      `progress ${JSON.stringify(data.progress)} is not "<n>%"`,
+      ev,
+    );
+  if (video === undefined || typeof data.status !== 'string') return;
+  const mapped = fromWrapperStatus(lifecycle, data.status);
+  if (video.status === 'failed') {
+    const failedBoth =
+      data.status === 'FAILURE' && typeof data.fail_reason === 'string' && data.fail_reason !== '';
+    v.expect(
+      CHECKS.wrapperFailure,
+      failedBoth,
+      `a failed task shows wrapper status ${JSON.stringify(data.status)} with ` +
+        `fail_reason ${JSON.stringify(data.fail_reason)}`,
+      ev,
+    );
+  }
+  // The wrapper is read just after the OpenAI form: it may legitimately be one step ahead.
+  const status = video.status as VideoStatus;
+  const sameOrAhead =
+    mapped !== undefined &&
+    lifecycle.states.values.includes(status) &&
+    (mapped === status || (canTransition(lifecycle, status, mapped) && mapped !== 'unknown'));
+  v.expect(
+    CHECKS.formsAgree,
+    sameOrAhead,
+    `the OpenAI form says ${String(video.status)} but the wrapper says ${data.status}`,
+    ev,
+  );
+  if (mapped === status && progress !== null && typeof video.progress === 'number')
+    v.expect(
+      CHECKS.formsAgree,
+      Number(progress[1]) >= video.progress,
+      `the OpenAI form says ${video.progress}% but the wrapper says ${String(data.progress)}`,
+      ev,
+    );
+  if (
+    status === 'completed' &&
+    mapped === 'completed' &&
+    typeof data.result_url === 'string' &&
+    typeof video.metadata?.url === 'string'
+  )
+    v.expect(
+      CHECKS.formsAgree,
+      data.result_url === video.metadata.url,
+      'the wrapper result_url differs from metadata.url',
+      ev,
+    );
+}
