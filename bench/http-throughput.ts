@@ -110,7 +110,8 @@ async function rounds(
       const where = { target, round, warmupS: cfg.warmupS };
       const sample = await measure(generator, servers[target], where, settings);
       console.error(
-        `round ${round} ${target.padEnd(4)} ${fixed(sample.reqPerSec)} req/s, p99 ${fixed(sample.latencyP99Ms, 2)} ms, other CPU ${fixed(sample.otherCpuPercent)}%`,
+        `round ${round} ${target.padEnd(4)} ${fixed(sample.reqPerSec)} req/s, ` +
+          `p99 ${fixed(sample.latencyP99Ms, 2)} ms, other CPU ${fixed(sample.otherCpuPercent)}%`,
       );
       samples.push(sample);
     }
@@ -185,7 +186,8 @@ async function main(): Promise<number> {
   const noisy = samples.filter((s) => (s.otherCpuPercent ?? 0) > 15);
   if (noisy.length > 0)
     console.log(
-      `warning: other processes used over 15% of a core in ${noisy.length} of ${samples.length} samples: those figures are low`,
+      `warning: other processes used over 15% of a core in ${noisy.length} of ${samples.length} ` +
+        'samples: those figures are low',
     );
   if (samples.some((s) => s.errors > 0 || s.errorStatuses > 0))
     console.log('warning: some samples had errors or ≥ 400 answers (see the table)');

@@ -47,7 +47,7 @@ export function readConfig(file: string): ReturnType<typeof tokensFromConfig> {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new UsageError(
-      `cannot read --config ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      `cannot read --config ${file}: ${missing(error) ? 'no such file' : (error as Error).message}`,
     );
   }
   try {
@@ -97,3 +97,5 @@ export function parseMockFlags(argv: readonly string[]) {
     workers: { type: 'string' },
   });
 }
+
+const missing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';

@@ -20,6 +20,8 @@ import {
 } from '../mock-settings.ts';
 import { ADMIN_TOKEN_ENV, adminTokenFrom } from '../admin-token.ts';
 
+const FIX_THE_FILE = '. Fix or move the file (a missing file starts afresh).';
+
 const HELP = `Usage: videotask mock [options]
 
 Runs the simulated video generation task service over HTTP.
@@ -32,7 +34,8 @@ Options:
   --secret-file FILE    the deployment's secret (task IDs, signed URLs): replicas with the same one answer
                         each other's tasks [VIDEOTASK_MOCK_SECRET]; default: random (kept in --state FILE)
   --secret S            the same on the command line (visible to other local users: prefer the above)
-  --config FILE         JSON with extra API keys: {"tokens": [{"key", "user", "group", "models", "quota"}], "replaceBuiltIn": false}
+  --config FILE         JSON with extra API keys:
+                        {"tokens": [{"key", "user", "group", "models", "quota"}], "replaceBuiltIn": false}
   --content-redirect    answer /content with a 302 to the temporary address instead of streaming
   --failure-rate P      probability in [0, 1] that a task fails (default 0)
   --artifact-ttl S      seconds a temporary result address works after completion (default 3600)
@@ -146,7 +149,7 @@ export const mockCommand: Command = {
     } catch (error) {
       if (!(error instanceof StateFileError)) throw error;
       console.error(
-        `videotask mock: ${error.message}${error.line === undefined ? '' : '. Fix or move the file (a missing file starts afresh).'}`,
+        `videotask mock: ${error.message}${error.line === undefined ? '' : FIX_THE_FILE}`,
       );
       return 2;
     }

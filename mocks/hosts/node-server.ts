@@ -131,7 +131,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
             408,
             'Request Timeout',
             'request_timeout',
-            `The request did not arrive in full within ${timeouts.headersMs / 1000} s (headers) or ${timeouts.requestMs / 1000} s (all of it)`,
+            `The request did not arrive in full within ${timeouts.headersMs / 1000} s (headers) ` +
+              `or ${timeouts.requestMs / 1000} s (all of it)`,
           )
         : rawError(400, 'Bad Request', 'bad_request', 'Malformed HTTP request');
     answerAndClose(socket, answer, timeouts.graceMs);
@@ -205,7 +206,10 @@ function deliver(
     .catch(() => res.destroy());
 }
 
-/** Reads a request's body (up to the limit) and answers it; a body over the limit gets the core's 413 and the connection closes. */
+/**
+ * Reads a request's body (up to the limit) and answers it; a body over the limit gets the core's 413
+ * and the connection closes.
+ */
 function answerWithBody(
   req: IncomingMessage,
   res: ServerResponse,

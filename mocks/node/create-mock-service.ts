@@ -102,13 +102,15 @@ function resolveSecret(
   if ('kept' in kept) {
     if (given !== undefined && given !== kept.kept)
       refuse(
-        'it keeps its own secret, and another was given (--secret, --secret-file or VIDEOTASK_MOCK_SECRET): its tasks would stop answering. Give none, or use a new file',
+        'it keeps its own secret, and another was given (--secret, --secret-file or ' +
+          'VIDEOTASK_MOCK_SECRET): its tasks would stop answering. Give none, or use a new file',
       );
     return { secret: kept.kept, record: kept };
   }
   if (given === undefined)
     return refuse(
-      'it was written under a secret given from outside: give the same one again (--secret-file, VIDEOTASK_MOCK_SECRET or --secret)',
+      'it was written under a secret given from outside: give the same one again ' +
+        '(--secret-file, VIDEOTASK_MOCK_SECRET or --secret)',
     );
   if (fingerprint(given) !== kept.fingerprint)
     refuse(

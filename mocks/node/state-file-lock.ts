@@ -35,7 +35,8 @@ export function lockStateFile(file: string): StateLock {
       throw new StateFileError(
         file,
         undefined,
-        `in use by another mock (process ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}; lock ${path}). Stop that mock first, or use another file`,
+        `in use by another mock (process ${holder.pid}${elsewhere(holder.host)}; lock ${path}). ` +
+          'Stop that mock first, or use another file',
       );
     removeQuietly(path); // a dead process's lock (or an unreadable one): take it over
   }
@@ -107,3 +108,6 @@ export function removeLeftovers(file: string): string[] {
   for (const name of leftovers) removeQuietly(join(dirname(file), name));
   return leftovers;
 }
+
+/** ` on HOST` when the lock's holder runs on another machine. */
+const elsewhere = (host: string): string => (host === hostname() ? '' : ` on ${host}`);

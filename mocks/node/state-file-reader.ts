@@ -176,7 +176,8 @@ function readHeader(value: Record<string, unknown>, fail: Fail): Header {
     fail(`not a videotask mock state file (its first line has no "format": "${STATE_FORMAT}")`);
   if (value['version'] !== STATE_VERSION)
     fail(
-      `format version ${JSON.stringify(value['version'])} is not supported (this mock reads version ${STATE_VERSION}; start afresh with a new file)`,
+      `format version ${JSON.stringify(value['version'])} is not supported ` +
+        `(this mock reads version ${STATE_VERSION}; start afresh with a new file)`,
     );
   onlyKeys(
     value,

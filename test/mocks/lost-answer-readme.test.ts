@@ -39,7 +39,9 @@ it.each(['lost-answer', 'lost-answer:2'])(
 );
 // docs/mock.md: end
 
-it('is the test docs/mock.md shows under "Rehearsing a lost submission answer" (imports from the package)', async () => {
+const SECTION = '"Rehearsing a lost submission answer"';
+
+it(`is the test docs/mock.md shows under ${SECTION} (imports from the package)`, async () => {
   const { readFileSync } = await import('node:fs');
   const BEGIN = '// docs/mock.md: begin\n';
   const source = readFileSync(new URL(import.meta.url), 'utf8');

@@ -1,7 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import type { Verdict } from './mutant-run.ts';
 
-/** Prints a kill score and the survivors; appends the line to $VIDEOTASK_SCORE_FILE when set (the figures in README and docs/contracts.md). */
+/**
+ * Prints a kill score and the survivors; appends the line to $VIDEOTASK_SCORE_FILE when set (the
+ * figures in README and docs/contracts.md).
+ */
 export function printScore(
   what: string,
   verdicts: readonly Verdict[],
