@@ -1,82 +1,25 @@
 // `videotask mock --workers N` as real processes (decisions/016): every worker answers every task the
 // same, a control change answered 200 is on every worker by the next request, a dead worker is
 // replaced, --state survives kill -9 of the whole group, and bad --workers values exit 2.
-import { execFileSync } from 'node:child_process';
-import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { exitCode, killMockProcesses, spawnMock } from '../helpers/mock-process.ts';
 import {
-  exitCode,
-  killMockProcesses,
-  listening,
-  spawnMock,
-  type MockProcess,
-} from '../helpers/mock-process.ts';
+  call,
+  readMany,
+  startWorkers,
+  statusOf,
+  submit,
+  workerPids,
+  type Answer,
+} from '../helpers/workers.ts';
 
-const BANNER_END = /secret: .*\n/;
-const ALICE = 'sk-mock-alice';
 const ORDER = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
 const dir = mkdtempSync(join(tmpdir(), 'videotask-workers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(killMockProcesses);
-
-interface Answer {
-  readonly status: number;
-  readonly worker: string;
-  readonly text: string;
-}
-
-/** One request on a connection of its own (`Connection: close`), so that requests spread over the workers. */
-function call(base: string, method: string, path: string, body?: unknown): Promise<Answer> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string> = { authorization: `Bearer ${ALICE}`, connection: 'close' };
-  if (method !== 'GET') headers['content-type'] = 'application/json';
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => {
-        const worker = String(res.headers['x-mock-worker'] ?? '');
-        resolve({ status: res.statusCode!, worker, text });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-async function submit(base: string, prompt: string, extra: object = {}): Promise<string> {
-  const body = { model: 'video-pro-v1', prompt, ...extra };
-  const answer = await call(base, 'POST', '/v1/videos', body);
-  if (answer.status !== 200)
-    throw new Error(`submission answered ${answer.status}: ${answer.text}`);
-  return (JSON.parse(answer.text) as { id: string }).id;
-}
-
-/** `count` reads of the same path at once, each on its own connection. */
-const readMany = (base: string, path: string, count = 6): Promise<Answer[]> =>
-  Promise.all(Array.from({ length: count }, () => call(base, 'GET', path)));
-
-const statusOf = (answer: Answer): string => (JSON.parse(answer.text) as { status: string }).status;
-
-async function startWorkers(...args: string[]): Promise<{ mock: MockProcess; base: string }> {
-  const mock = spawnMock('--port', '0', '--workers', '2', ...args);
-  const base = await listening(mock, BANNER_END, 30_000);
-  return { mock, base };
-}
-
-/** The worker processes of a primary (its children running the CLI). */
-function workerPids(primary: number): number[] {
-  const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(primary)], {
-    encoding: 'utf8',
-  });
-  return lines
-    .split('\n')
-    .filter((line) => line.includes('videotask.js mock'))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
 
 describe('videotask mock --workers N (real processes)', () => {
   it('says how many workers, and every worker answers a task submitted on another the same', async () => {

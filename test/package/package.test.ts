@@ -28,7 +28,7 @@ async function node(args: readonly string[], env: Record<string, string> = {}): 
 }
 
 describe('the tarball', () => {
-  it('ships the build, the bin, the spec, the library sources for its declaration maps, README and LICENSE', () => {
+  it('ships the build, the bin, the spec, the sources for its declaration maps, README, docs, LICENSE', () => {
     const files = project.tarball.files;
     const top = new Set(files.map((file) => file.split('/')[0]));
     expect([...top].sort()).toEqual(
@@ -38,6 +38,7 @@ describe('the tarball', () => {
         'bin',
         'contracts',
         'dist',
+        'docs',
         'mocks',
         'package.json',
         'spec',
@@ -49,6 +50,8 @@ describe('the tarball', () => {
         expect(files).toContain(`${entry}${extension}`);
     expect(files).toContain('dist/vendor/swagger-ui/LICENSE');
     expect(files).toContain('bin/videotask.js');
+    // The README links to docs/: on the registry's page too.
+    expect(files).toContain('docs/mock.md');
   });
 
   it('leaves out tests, benchmarks, scripts, the CLI sources and configuration', () => {
