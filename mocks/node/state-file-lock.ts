@@ -74,12 +74,27 @@ function readHolder(path: string): { pid: number; host: string } | undefined {
   return undefined;
 }
 
+/** Whether process `pid` runs: it exists and, where /proc tells, is not a zombie (killed, not reaped). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A process killed (kill -9) whose parent has not collected it yet still answers `kill(pid, 0)`; on
+ * Linux its /proc/PID/stat state is Z (or X). Elsewhere (no /proc) this says no.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 
