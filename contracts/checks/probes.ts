@@ -12,10 +12,23 @@ const { validators } = serviceContract();
 /** A well-formed task ID that no deployment has issued. */
 export const UNKNOWN_TASK_ID = 'task_videotaskContractUnknown000000';
 
+/**
+ * The model IDs a catalog answer lists: `data[].id` in the gateway's shape; in any other JSON shape
+ * ("response shape of /v1/models: not shown", §4), every string it holds at any depth, so a catalog
+ * that lists the model in its own way lists it. `undefined` when the answer is not JSON.
+ */
 function modelIds(json: unknown): string[] | undefined {
-  const data = (json as { data?: unknown } | undefined)?.data;
-  if (!Array.isArray(data)) return undefined;
-  return data.map((m: { id?: unknown } | null) => m?.id).filter((id) => typeof id === 'string');
+  if (json === undefined) return undefined;
+  const data = (json as { data?: unknown } | null)?.data;
+  if (Array.isArray(data))
+    return data.map((m: { id?: unknown } | null) => m?.id).filter((id) => typeof id === 'string');
+  return stringsIn(json);
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.values(value).flatMap(stringsIn);
 }
 
 /**

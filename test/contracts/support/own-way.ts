@@ -1,0 +1,81 @@
+import type { CoreResponse } from '../../../mocks/core/http-types.ts';
+import type { Defect } from '../../../mocks/defects/defect.ts';
+import { jsonOf, withJson } from '../../../mocks/defects/support.ts';
+
+/**
+ * Deployments that conform to the document in their own way: each changes only what the document
+ * leaves open ("not shown"), so the contract suite must raise no failure against any of them, alone
+ * or together. The false-alarm side of the self-proof, as the mutants are its other side.
+ */
+
+/** §7 names the classes only (4xx, 429, 5xx): another 4xx for each, 429 kept. */
+const OTHER_4XX: Readonly<Record<number, number>> = { 400: 422, 401: 403, 403: 401, 404: 400 };
+
+const isError = (response: CoreResponse): boolean => response.status >= 400;
+
+export const OWN_WAY: readonly Defect[] = [
+  {
+    name: 'own-way-status-codes',
+    description: 'answers another 4xx than the mock where §7 names only the class',
+    breaks: [],
+    after: (_request, response) => {
+      const status = OTHER_4XX[response.status];
+      return status === undefined ? response : { ...response, status };
+    },
+  },
+  {
+    name: 'own-way-error-bodies',
+    description: 'JSON error bodies of its own shape ("error body shape … not shown", §7)',
+    breaks: [],
+    after: (_request, response) => {
+      const body = jsonOf(response);
+      if (!isError(response) || body === undefined) return response;
+      return withJson(response, { failure: { reason: JSON.stringify(body).slice(0, 200) } });
+    },
+  },
+  {
+    name: 'own-way-extra-fields',
+    description: 'adds fields of its own to every JSON object it answers',
+    breaks: [],
+    after: (_request, response) => {
+      const body = jsonOf(response);
+      if (body === undefined || Array.isArray(body)) return response;
+      return withJson(response, { ...body, vendor_region: 'eu-west', vendor_build: 20261123 });
+    },
+  },
+  {
+    name: 'own-way-no-request-id',
+    description: 'sends no request ID header (the document names none)',
+    breaks: [],
+    after: (_request, response) => {
+      const { 'x-oneapi-request-id': _id, ...headers } = response.headers;
+      return { ...response, headers };
+    },
+  },
+  {
+    name: 'own-way-catalog-shape',
+    description:
+      'lists its models in a shape of its own ("response shape of /v1/models: not shown", §4)',
+    breaks: [],
+    after: (_request, response, { operationId }) => {
+      const body = jsonOf(response);
+      if (operationId !== 'listModels' || response.status !== 200 || body === undefined)
+        return response;
+      const ids = ((body['data'] as { id?: unknown }[] | undefined) ?? []).map((m) => m.id);
+      return withJson(response, { models: ids.map((id) => ({ name: id, kind: 'video' })) });
+    },
+  },
+  {
+    name: 'own-way-content-type',
+    description:
+      'serves the video as application/octet-stream (§4.4: a binary stream, type not named)',
+    breaks: [],
+    after: (_request, response, { operationId }) =>
+      operationId === 'getVideoContent' && response.status < 300
+        ? {
+            ...response,
+            headers: { ...response.headers, 'content-type': 'application/octet-stream' },
+          }
+        : response,
+  },
+];
