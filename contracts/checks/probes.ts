@@ -19,7 +19,8 @@ export const UNKNOWN_TASK_ID = 'task_videotaskContractUnknown000000';
  */
 function modelIds(json: unknown): string[] | undefined {
   if (json === undefined) return undefined;
-  const data = (json as { data?: unknown } | null)?.data;
+  const data =
+    typeof json === 'object' && json !== null ? (json as { data?: unknown }).data : undefined;
   if (Array.isArray(data))
     return data.map((m: { id?: unknown } | null) => m?.id).filter((id) => typeof id === 'string');
   return stringsIn(json);
