@@ -11,6 +11,7 @@ import {
   type VideoTaskClient,
 } from '../src/client/index.ts';
 import { FileJournal } from '../src/client/journal.ts';
+import { catalogModelIds } from '../src/client/catalog-ids.ts';
 import type { VideoTask } from '../src/spec/index.ts';
 
 /**
@@ -58,7 +59,7 @@ export async function monitorRound(
   let listed: ReadonlySet<string> | undefined;
   try {
     const list = await client.listModels({ signal });
-    listed = new Set(list.data.map((m) => m.id));
+    listed = new Set(catalogModelIds(list));
     say(true, 'auth', `GET /v1/models answered 200 to the key`);
     say(
       true,

@@ -5,6 +5,7 @@ import {
   redact,
   type VideoTaskClient,
 } from '../../src/client/index.ts';
+import { catalogModelIds } from '../../src/client/catalog-ids.ts';
 import type { CatalogCheck } from './verify-settings.ts';
 
 /** The catalog, or why the run cannot start (exit 2: nothing submitted, no record written). */
@@ -23,7 +24,7 @@ export async function readCatalog(
 ): Promise<CatalogRead> {
   try {
     const list = await client.listModels();
-    return { catalog: { ok: true, ids: new Set(list.data.map((m) => m.id)) } };
+    return { catalog: { ok: true, ids: new Set(catalogModelIds(list)) } };
   } catch (error) {
     const message = redact((error as Error).message, secrets);
     const at = client.baseUrl;

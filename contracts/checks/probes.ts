@@ -1,3 +1,4 @@
+import { catalogModelIds } from '../../src/client/catalog-ids.ts';
 import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routePath, type RouteId } from '../matrix/index.ts';
@@ -11,26 +12,6 @@ import { judgeRefusal } from './refusal.ts';
 const { validators } = serviceContract();
 /** A well-formed task ID that no deployment has issued. */
 export const UNKNOWN_TASK_ID = 'task_videotaskContractUnknown000000';
-
-/**
- * The model IDs a catalog answer lists: `data[].id` in the gateway's shape; in any other JSON shape
- * ("response shape of /v1/models: not shown", §4), every string it holds at any depth, so a catalog
- * that lists the model in its own way lists it. `undefined` when the answer is not JSON.
- */
-function modelIds(json: unknown): string[] | undefined {
-  if (json === undefined) return undefined;
-  const data =
-    typeof json === 'object' && json !== null ? (json as { data?: unknown }).data : undefined;
-  if (Array.isArray(data))
-    return data.map((m: { id?: unknown } | null) => m?.id).filter((id) => typeof id === 'string');
-  return stringsIn(json);
-}
-
-function stringsIn(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.values(value).flatMap(stringsIn);
-}
 
 /**
  * `/v1/models`: answers and lists the target model (§9 step 3), refuses a missing or invalid key (§5),
@@ -59,7 +40,7 @@ function judgeCatalog(ctx: RunContext, exchange: Exchange): void {
     state: 'n/a',
     caller: 'owner',
   });
-  const ids = modelIds(exchange.json);
+  const ids = catalogModelIds(exchange.json);
   const listed = is2xx(exchange) && ids?.includes(target.model) === true;
   const why =
     ids === undefined

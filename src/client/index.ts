@@ -21,6 +21,7 @@ export * from './errors.ts';
 export { errorHint, HINTS, type HintRow } from './error-hints.ts';
 export { maskKey, redact } from './mask.ts';
 export { printable } from './printable.ts';
+export { catalogModelIds } from './catalog-ids.ts';
 export {
   pollTask,
   pollInterval,
