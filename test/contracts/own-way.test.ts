@@ -6,7 +6,8 @@ import { OWN_WAY } from './support/own-way.ts';
 
 // The false-alarm side of the self-proof: deployments that change only what the document leaves
 // open (status codes within §7's classes, error body shapes, extra fields, no request ID header, the
-// catalog's shape, the video's content type) pass, alone and all together. What they differ in from
+// catalog's shape, the video's content type, the task ID's form, fields present more often than §2.2
+// requires, the wrapper's status names) pass, alone and all together. What they differ in from
 // the deployed gateway may warn (an assumption's basis), never fail a documented check.
 const CASES: [string, readonly Defect[]][] = [
   ...OWN_WAY.map((defect): [string, readonly Defect[]] => [defect.name, [defect]]),

@@ -1,6 +1,11 @@
 import type { CoreResponse } from '../../../mocks/core/http-types.ts';
 import type { Defect } from '../../../mocks/defects/defect.ts';
-import { jsonOf, withJson } from '../../../mocks/defects/support.ts';
+import {
+  jsonOf,
+  rewriteTaskAnswer,
+  withJson,
+  wrapperData,
+} from '../../../mocks/defects/support.ts';
 
 /**
  * Deployments that conform to the document in their own way: each changes only what the document
@@ -10,6 +15,13 @@ import { jsonOf, withJson } from '../../../mocks/defects/support.ts';
 
 /** §7 names the classes only (4xx, 429, 5xx): another 4xx for each, 429 kept. */
 const OTHER_4XX: Readonly<Record<number, number>> = { 400: 422, 401: 403, 403: 401, 404: 400 };
+
+const GATEWAY_ID = /task_([0-9A-Za-z]{32})/g;
+const OWN_ID = /vtsk-([0-9A-Za-z]{32})/g;
+const OWN_WRAPPER_STATUS: Readonly<Record<string, string>> = {
+  QUEUED: 'SUBMITTED',
+  IN_PROGRESS: 'RUNNING',
+};
 
 const isError = (response: CoreResponse): boolean => response.status >= 400;
 
@@ -77,5 +89,35 @@ export const OWN_WAY: readonly Defect[] = [
             headers: { ...response.headers, 'content-type': 'application/octet-stream' },
           }
         : response,
+  },
+  {
+    name: 'own-way-task-ids',
+    description: 'public task IDs of its own form (`vtsk-…`; §1 names no format)',
+    breaks: [],
+    before: (request) => ({ ...request, path: request.path.replace(OWN_ID, 'task_$1') }),
+    after: (_request, response) =>
+      typeof response.body === 'string'
+        ? { ...response, body: response.body.replace(GATEWAY_ID, 'vtsk-$1') }
+        : response,
+  },
+  {
+    name: 'own-way-fields-always',
+    description: '`task_id` and `created_at` in every task object, not only where §2.2 names them',
+    breaks: [],
+    after: rewriteTaskAnswer(['getVideo'], (body) => ({
+      ...body,
+      task_id: body['id'],
+      created_at: body['created_at'] ?? 1_795_000_000,
+    })),
+  },
+  {
+    name: 'own-way-wrapper-statuses',
+    description: 'wrapper statuses of its own (§3 gives QUEUED, IN_PROGRESS… "as examples")',
+    breaks: [],
+    after: rewriteTaskAnswer(['getVideoGeneration'], (body) => {
+      const data = wrapperData(body);
+      const status = OWN_WRAPPER_STATUS[String(data['status'])];
+      return status === undefined ? undefined : { ...body, data: { ...data, status } };
+    }),
   },
 ];
