@@ -28,4 +28,21 @@ describe('a deployment that conforms in its own way', () => {
       expect(report.tasksCreated).toBeGreaterThan(0);
     }
   });
+
+  // Transitions and durations: "not shown" (§3). A task that starts at once is never seen queued; one
+  // that outlasts the run's polling is never seen completed: both pass, the coverage says why.
+  it.each([
+    ['starts at once', { queueMs: [0, 0] }, /queued: no poll showed queued/],
+    ['is done at once', { queueMs: [0, 0], runMs: [0, 10] }, /queued: no poll showed queued/],
+    [
+      'runs 20–25 min',
+      { runMs: [20 * 60_000, 25 * 60_000] },
+      /completed: no poll showed completed/,
+    ],
+  ] as const)('whose every task %s: no documented check fails', async (_name, timing, why) => {
+    const { report } = await checkInProcess({ timing });
+    expect(failures(report)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.coverage.line).toMatch(why);
+  });
 });
