@@ -35,7 +35,9 @@ function toResponse(answer: CoreResponse, redirected: boolean): Response {
         ? encoder.encode(answer.body)
         : answer.body;
   const headers = new Map(Object.entries(answer.headers));
-  if (!headers.has('content-length')) headers.set('content-length', String(bytes.byteLength));
+  // As an HTTP/1.1 server frames it: a length for a body, none for a chunked one or an answer to HEAD.
+  const framed = headers.has('content-length') || headers.has('transfer-encoding');
+  if (!framed && answer.body !== undefined) headers.set('content-length', String(bytes.byteLength));
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const response = {
     status: answer.status,

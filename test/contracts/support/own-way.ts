@@ -120,4 +120,14 @@ export const OWN_WAY: readonly Defect[] = [
       return status === undefined ? undefined : { ...body, data: { ...data, status } };
     }),
   },
+  {
+    name: 'own-way-chunked-content',
+    description: 'streams the video chunked, without Content-Length, also on HEAD (§4.4: a stream)',
+    breaks: [],
+    after: (_request, response, { operationId }) => {
+      if (operationId !== 'getVideoContent' || response.status >= 300) return response;
+      const { 'content-length': _length, ...headers } = response.headers;
+      return { ...response, headers: { ...headers, 'transfer-encoding': 'chunked' } };
+    },
+  },
 ];
