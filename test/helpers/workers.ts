@@ -1,5 +1,5 @@
-// Driving `videotask mock --workers N` from a test: requests on connections of their own (so they
-// spread over the workers), the worker that answered, the workers' processes.
+// Driving a `videotask mock` process over HTTP as alice: requests on connections of their own (so
+// with `--workers N` they spread over the workers), the worker that answered, the workers' processes.
 import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { listening, spawnMock, type MockProcess } from './mock-process.ts';
@@ -9,7 +9,10 @@ const ALICE = 'sk-mock-alice';
 
 export interface Answer {
   readonly status: number;
+  /** `x-mock-worker`: '' when the primary answered (a control request). */
   readonly worker: string;
+  /** `x-oneapi-request-id`. */
+  readonly requestId: string;
   readonly text: string;
 }
 
@@ -24,7 +27,8 @@ export function call(base: string, method: string, path: string, body?: unknown)
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       res.on('end', () => {
         const worker = String(res.headers['x-mock-worker'] ?? '');
-        resolve({ status: res.statusCode!, worker, text });
+        const requestId = String(res.headers['x-oneapi-request-id'] ?? '');
+        resolve({ status: res.statusCode!, worker, requestId, text });
       });
     });
     req.on('error', reject);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killMockProcesses, listening, spawnMockWithEnv } from '../helpers/mock-process.ts';
+import { call, submit } from '../helpers/workers.ts';
 
 // Issue 14 item 2: the result address was signed with HMAC(`videotask-mock:<seed>`), and the seed is
 // printed in the banner (or is QA's own small `--seed`): anyone could sign any task with any expiry.
@@ -8,16 +9,13 @@ import { killMockProcesses, listening, spawnMockWithEnv } from '../helpers/mock-
 // predictable from the seed either.
 const { VIDEOTASK_MOCK_SECRET: _inherited, ...env } = process.env;
 const SEED = '7';
-const ALICE = { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' };
 afterEach(killMockProcesses);
 
 async function completedTask(base: string): Promise<{ id: string; url: string }> {
-  const body = JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite over the sea' });
-  const created = await fetch(`${base}/v1/videos`, { method: 'POST', headers: ALICE, body });
-  const { id } = (await created.json()) as { id: string };
+  const id = await submit(base, 'a red kite over the sea');
   for (let attempt = 0; attempt < 200; attempt++) {
-    const answer = await fetch(`${base}/v1/video/generations/${id}`, { headers: ALICE });
-    const found = /https?:\/\/[^"]*\/__artifacts\/[^"]+/.exec(await answer.text());
+    const answer = await call(base, 'GET', `/v1/video/generations/${id}`);
+    const found = /https?:\/\/[^"]*\/__artifacts\/[^"]+/.exec(answer.text);
     if (found !== null) return { id, url: found[0] };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -48,13 +46,7 @@ describe('a mock started with a known --seed', () => {
   it('gives other task IDs than another mock with the same seed', async () => {
     const [a, b] = [0, 1].map(() => spawnMockWithEnv(env, '--port', '0', '--seed', SEED));
     const bases = await Promise.all([a!, b!].map((mock) => listening(mock, /listening/)));
-    const body = JSON.stringify({ model: 'video-pro-v1', prompt: 'the same prompt' });
-    const ids = await Promise.all(
-      bases.map(async (base) => {
-        const created = await fetch(`${base}/v1/videos`, { method: 'POST', headers: ALICE, body });
-        return ((await created.json()) as { id: string }).id;
-      }),
-    );
+    const ids = await Promise.all(bases.map((base) => submit(base, 'the same prompt')));
     expect(ids[0]).toMatch(/^task_[0-9A-Za-z]{32}$/);
     expect(ids[0]).not.toBe(ids[1]);
   }, 60_000);
