@@ -1,6 +1,6 @@
 import type { CoreRequest } from '../core/http-types.ts';
 import type { Defect, DefectContext } from './defect.ts';
-import { SUBMISSIONS, asUser } from './support.ts';
+import { SUBMISSIONS, asUser, requestObject } from './support.ts';
 
 /** Defects of authentication and ownership (§5), request checks (§2.1, §7) and error answers (§4.4, §7). */
 
@@ -16,19 +16,12 @@ function actAsOwner(
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** A submission with an empty or blank prompt gets a default one: the deployment fills it in instead of refusing. */
 export function fillEmptyPrompt(request: CoreRequest): CoreRequest {
-  if (request.body === undefined) return request;
-  let body: unknown;
-  try {
-    body = JSON.parse(decoder.decode(request.body));
-  } catch {
-    return request;
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return request;
-  const prompt = (body as Record<string, unknown>)['prompt'];
+  const body = requestObject(request);
+  if (body === undefined) return request;
+  const prompt = body['prompt'];
   if (typeof prompt !== 'string' || prompt.trim() !== '') return request;
   return {
     ...request,

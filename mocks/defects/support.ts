@@ -18,6 +18,21 @@ export function jsonOf(response: CoreResponse): Record<string, unknown> | undefi
   return JSON.parse(response.body) as Record<string, unknown>;
 }
 
+const decoder = new TextDecoder();
+
+/** A request's JSON body when it is a JSON object; undefined when it is missing, not JSON or not an object. */
+export function requestObject(request: CoreRequest): Record<string, unknown> | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(decoder.decode(request.body ?? new Uint8Array()));
+  } catch {
+    return undefined;
+  }
+  return body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : undefined;
+}
+
 /** The same response with a rewritten JSON body. */
 export function withJson(response: CoreResponse, body: unknown): CoreResponse {
   return jsonResponse(response.status, body, { ...response.headers });

@@ -1,23 +1,18 @@
 import type { CoreRequest } from '../../core/http-types.ts';
 import type { Mutation } from './mutation.ts';
 import { rewrite, set } from './task-mutations.ts';
+import { requestObject } from '../support.ts';
 
 /** Mutations of the second family's native path (§4.5): mixed formats, the upstream's shapes and statuses. */
 
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 /** The OpenAI form's own fields (§2.1) that `NativeFormatOnly` forbids on the native path. */
 const OPENAI_FIELDS = ['prompt', 'image', 'images', 'seconds', 'size', 'metadata'];
 
 /** The request with the OpenAI form's fields taken out of its JSON body (left alone if not JSON). */
 export function nativeOnly(request: CoreRequest): CoreRequest {
-  let body: unknown;
-  try {
-    body = JSON.parse(decoder.decode(request.body ?? new Uint8Array()));
-  } catch {
-    return request;
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return request;
+  const body = requestObject(request);
+  if (body === undefined) return request;
   const kept = Object.fromEntries(
     Object.entries(body).filter(([key]) => !OPENAI_FIELDS.includes(key)),
   );

@@ -1,13 +1,11 @@
 import { jsonResponse, type CoreRequest, type CoreResponse } from '../../core/http-types.ts';
 import { serveMedia } from '../../core/routes/content.ts';
 import type { DefectContext } from '../defect.ts';
-import { asUser, jsonOf, seconds, withJson } from '../support.ts';
+import { asUser, jsonOf, requestObject, seconds, withJson } from '../support.ts';
 import { upstreamTaskNumber } from '../wrapper.ts';
 import type { Mutation } from './mutation.ts';
 
 /** Mutations of answers that must refuse (§4.4, §5, §7) and of whole bodies (§1). */
-
-const decoder = new TextDecoder();
 
 /**
  * Who the request is made as when a mutant lets it through: the task's owner, else a user who may
@@ -15,13 +13,7 @@ const decoder = new TextDecoder();
  */
 function grantedUser(request: CoreRequest, { task, state }: DefectContext): string | undefined {
   if (task !== undefined) return task.task.owner;
-  let model: unknown;
-  try {
-    model = (JSON.parse(decoder.decode(request.body ?? new Uint8Array())) as { model?: unknown })
-      .model;
-  } catch {
-    model = undefined;
-  }
+  const model = requestObject(request)?.['model'];
   const groups = typeof model === 'string' ? state.models.get(model)?.groups : undefined;
   const allowed = state.tokens
     .list()

@@ -1,7 +1,7 @@
 import type { Defect, DefectContext } from '../../../mocks/defects/defect.ts';
 import { bareRateLimit } from '../../../mocks/defects/mutants/refusal-mutations.ts';
 import { errorResponse } from '../../../mocks/core/errors.ts';
-import { withHeader } from '../../../mocks/defects/support.ts';
+import { requestObject, withHeader } from '../../../mocks/defects/support.ts';
 import type { CoreRequest } from '../../../mocks/core/http-types.ts';
 
 const SUBMISSIONS = new Set(['createVideoGeneration', 'createVideo', 'createPluginTask']);
@@ -84,8 +84,7 @@ export const OLDER_CONTENT_ROUTE: Defect = {
 export function firstSubmissionsRateLimited(count: number): Defect {
   let seen = 0;
   const aTask = (request: CoreRequest) => {
-    const text = new TextDecoder().decode(request.body ?? new Uint8Array());
-    const prompt = (JSON.parse(text || '{}') as { prompt?: unknown }).prompt;
+    const prompt = requestObject(request)?.['prompt'];
     const owner = request.headers.authorization === 'Bearer sk-mock-alice';
     return owner && typeof prompt === 'string' && prompt.trim() !== '';
   };
