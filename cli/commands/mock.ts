@@ -1,5 +1,5 @@
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
-import { WORKER_ENV } from '../../mocks/node/cluster-messages.ts';
+import { WORKER_ENV, requestIdsOf } from '../../mocks/node/cluster-messages.ts';
 import { createMockDeployment, type MockService } from '../../mocks/node/create-mock-service.ts';
 import { StateFileError } from '../../mocks/node/state-file.ts';
 import { WorkerHub } from '../../mocks/node/worker-hub.ts';
@@ -142,8 +142,7 @@ export const mockCommand: Command = {
         seed,
         secret: secret?.value,
         observer: hub,
-        // The primary's request IDs (its control answers) are ≡ 0 modulo workers + 1; worker s takes s + 1.
-        requestIds: hub === undefined ? undefined : { first: workers + 1, step: workers + 1 },
+        requestIds: hub === undefined ? undefined : requestIdsOf('primary', workers),
         stateFile: stateFile === undefined ? undefined : { path: stateFile, onError: reportOnce() },
       });
     } catch (error) {

@@ -13,6 +13,18 @@ export const WORKER_SLOT_ENV = 'VIDEOTASK_MOCK_WORKER_SLOT';
 /** N, the number of workers. */
 export const WORKER_COUNT_ENV = 'VIDEOTASK_MOCK_WORKERS';
 
+/**
+ * The request IDs a process of an N-worker deployment hands out, none of them another's: worker s
+ * (0 … N-1) numbers its answers s + 1 modulo N + 1, the primary (its control answers) 0.
+ */
+export function requestIdsOf(
+  who: number | 'primary',
+  workers: number,
+): { readonly first: number; readonly step: number } {
+  const step = workers + 1;
+  return { first: who === 'primary' ? step : who + 1, step };
+}
+
 /** The response header naming the worker that answered (debugging a deployment of workers). */
 export const WORKER_HEADER = 'x-mock-worker';
 

@@ -9,6 +9,7 @@ import {
   WORKER_COUNT_ENV,
   WORKER_HEADER,
   WORKER_SLOT_ENV,
+  requestIdsOf,
   isControlPath,
   type FromWorker,
   type ToWorker,
@@ -93,12 +94,8 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
   });
 }
 
-/**
- * Request IDs no other process of the deployment hands out: worker s (0 … N-1) numbers its answers
- * s + 1 modulo N + 1; the primary takes 0 (cli/commands/mock.ts).
- */
-function requestIdsOfSlot(): { first: number; step: number } {
+/** This worker's request IDs, by the slot and worker count its primary gave it. */
+function requestIdsOfSlot(): { readonly first: number; readonly step: number } {
   const slot = Number(process.env[WORKER_SLOT_ENV] ?? 0);
-  const step = Number(process.env[WORKER_COUNT_ENV] ?? 1) + 1;
-  return { first: slot + 1, step };
+  return requestIdsOf(slot, Number(process.env[WORKER_COUNT_ENV] ?? 1));
 }
