@@ -28,9 +28,11 @@ export class Redactor {
     for (const key of this.#keys) out = maskEchoes(out, key);
     // A function, not a string: a mask may hold `$&` and the like.
     for (const { pattern, mask } of this.#base64) out = out.replace(pattern, () => mask);
-    return out
-      .replace(BEARER, (_m, prefix: string, token: string) => `${prefix}${maskKey(token)}`)
-      .replace(USERINFO, '$1…@');
+    const bearers = out.replace(
+      BEARER,
+      (_m, prefix: string, token: string) => `${prefix}${maskKey(token)}`,
+    );
+    return withoutUserinfo(bearers);
   }
 
   /** Redacted and safe for a terminal (control characters shown as `\uXXXX`, never acting). */
@@ -45,7 +47,30 @@ export class Redactor {
 }
 
 const BEARER = /(Bearer\s+)([A-Za-z0-9._~+/=-]{6,})/gi;
-const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
+
+const SCHEME_CHAR = /[a-z0-9+.-]/i;
+const NOT_USERINFO = /[\s/?#@"'<>]/;
+
+/**
+ * `scheme://user:pw@host` → `scheme://…@host`, in one pass from each `://` (a backtracking pattern
+ * was quadratic in the text's length: test/regressions/prompt-tag-linear-time.test.ts).
+ */
+function withoutUserinfo(text: string): string {
+  let out = '';
+  let copied = 0;
+  for (let at = text.indexOf('://'); at >= 0; at = text.indexOf('://', at + 3)) {
+    let scheme = at;
+    while (scheme > copied && SCHEME_CHAR.test(text[scheme - 1]!)) scheme--;
+    while (scheme < at && !/[a-z]/i.test(text[scheme]!)) scheme++; // a scheme starts with a letter
+    if (scheme === at) continue;
+    let end = at + 3;
+    while (end < text.length && !NOT_USERINFO.test(text[end]!)) end++;
+    if (end === at + 3 || text[end] !== '@') continue;
+    out += `${text.slice(copied, at + 3)}…`;
+    copied = end;
+  }
+  return out + text.slice(copied);
+}
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 

@@ -34,10 +34,9 @@ export type RangeResult =
  * not in bytes, or asks for several ranges is ignored (the whole body is sent), as the RFC allows.
  */
 export function parseRange(header: string | undefined, size: number): RangeResult {
-  if (header === undefined) return { kind: 'full' };
-  const match = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header.trim());
-  if (match === null) return { kind: 'full' };
-  const [, first = '', last = ''] = match;
+  const spec = header === undefined ? undefined : byteRangeSpec(header);
+  if (spec === undefined) return { kind: 'full' };
+  const { first, last } = spec;
   if (first === '' && last === '') return { kind: 'full' };
   if (first === '') {
     const suffix = Number(last);
@@ -49,4 +48,20 @@ export function parseRange(header: string | undefined, size: number): RangeResul
   if (last !== '' && Number(last) < start) return { kind: 'full' }; // invalid range-spec: ignore the header
   if (start >= size) return { kind: 'unsatisfiable' };
   return { kind: 'partial', start, end };
+}
+
+const DIGITS = /^\d*$/;
+
+/**
+ * `bytes=FIRST-LAST` split without a backtracking pattern (the header is request data: a pattern with
+ * adjacent `\s*` took 0.2 s of CPU on 15,000 spaces; test/regressions/prompt-tag-linear-time.test.ts).
+ */
+function byteRangeSpec(header: string): { first: string; last: string } | undefined {
+  const text = header.trim();
+  if (text.slice(0, 6).toLowerCase() !== 'bytes=') return undefined;
+  const dash = text.indexOf('-', 6);
+  if (dash < 0) return undefined;
+  const first = text.slice(6, dash).trim();
+  const last = text.slice(dash + 1).trim();
+  return DIGITS.test(first) && DIGITS.test(last) ? { first, last } : undefined;
 }

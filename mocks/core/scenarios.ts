@@ -172,7 +172,37 @@ export interface ScenarioChoice {
   readonly arg: string | undefined;
 }
 
-const PROMPT_TAG = /\[mock:([a-z-]+)(?::([^\]\s]*))?\]/;
+const TAG_OPEN = '[mock:';
+
+/**
+ * The first `[mock:NAME]` or `[mock:NAME:ARG]` in a prompt (NAME of `a-z` and `-`, ARG up to the first
+ * `]` or space). One pass, linear in the prompt: a prompt is request data, and a backtracking pattern
+ * took seconds on `[mock:a:` repeated (test/regressions/prompt-tag-linear-time.test.ts).
+ */
+export function promptTag(prompt: string): { name: string; arg: string | undefined } | undefined {
+  let argEnd = -1; // where the last scanned argument stopped: later tags inside it stop there too
+  for (let at = prompt.indexOf(TAG_OPEN); at >= 0; at = prompt.indexOf(TAG_OPEN, at + 1)) {
+    const nameStart = at + TAG_OPEN.length;
+    let i = nameStart;
+    while (i < prompt.length && isNameChar(prompt.charCodeAt(i))) i++;
+    if (i === nameStart) continue;
+    const name = prompt.slice(nameStart, i);
+    if (prompt[i] === ']') return { name, arg: undefined };
+    if (prompt[i] !== ':') continue;
+    if (argEnd <= i) argEnd = argumentEnd(prompt, i + 1);
+    if (prompt[argEnd] === ']') return { name, arg: prompt.slice(i + 1, argEnd) };
+  }
+  return undefined;
+}
+
+const isNameChar = (code: number) => (code >= 97 && code <= 122) || code === 45; // a-z, -
+
+/** The index of the first `]` or white space from `from` on (the prompt's length if none). */
+function argumentEnd(prompt: string, from: number): number {
+  let i = from;
+  while (i < prompt.length && prompt[i] !== ']' && !/\s/.test(prompt[i]!)) i++;
+  return i;
+}
 
 /**
  * The scenario a submission asks for: the header wins over a prompt tag; none means `succeed`.
@@ -190,8 +220,8 @@ export function chooseScenario(
     name = colon < 0 ? text : text.slice(0, colon);
     arg = colon < 0 ? undefined : text.slice(colon + 1);
   } else if (typeof prompt === 'string') {
-    const tag = PROMPT_TAG.exec(prompt);
-    if (tag !== null) [, name, arg] = tag;
+    const tag = promptTag(prompt);
+    if (tag !== undefined) ({ name, arg } = tag);
   }
   if (name === undefined) return { scenario: BY_NAME.get('succeed')!, arg: undefined };
   const scenario = BY_NAME.get(name.toLowerCase());
