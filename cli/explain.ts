@@ -8,15 +8,29 @@ import {
   UnexpectedResponseError,
   type VideoTaskClient,
 } from '../src/client/index.ts';
+import { shellWord } from './task-line.ts';
 
 /**
  * What failed, and what a person usually does next. A refused request takes its hint from
- * `ApiError.hint` (chosen by operation, status and code, `src/client/error-hints.ts`). Never contains
- * a key; the caller strips control characters when printing (`printable`).
+ * `ApiError.hint` (chosen by operation, status and code, `src/client/error-hints.ts`); with the task
+ * ID the command was given, the `ID` of a command in the hint becomes that ID. Never contains a key;
+ * the caller strips control characters when printing (`printable`).
  */
-export function explain(error: unknown, client: VideoTaskClient | undefined): string {
+export function explain(
+  error: unknown,
+  client: VideoTaskClient | undefined,
+  taskId?: string,
+): string {
   const message = error instanceof Error ? error.message : String(error);
-  return `${message}\n  → ${nextStep(error, client === undefined ? '' : ` at ${client.baseUrl}`)}`;
+  const step = nextStep(error, client === undefined ? '' : ` at ${client.baseUrl}`);
+  return `${message}\n  → ${taskId === undefined ? step : withTaskId(step, taskId)}`;
+}
+
+/** `videotask wait ID` in a hint, with the real ID: a command to paste. */
+function withTaskId(hint: string, taskId: string): string {
+  return hint.replace(/`videotask [^`]*`/g, (command) =>
+    command.replace(/\bID\b/g, () => shellWord(taskId)),
+  );
 }
 
 function nextStep(error: unknown, at: string): string {

@@ -19,18 +19,23 @@ function help(): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    "Run `videotask <command> --help` for a command's options.",
+    "Run `videotask <command> --help` for a command's options; `videotask --version` (-V) prints the version.",
   ].join('\n');
 }
 
 /** Runs one command line; returns the exit code. The only place (with the commands) that prints. */
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+  if (name === undefined) {
+    // No command is a usage error: the help goes where errors go, and scripts see a failure.
+    console.error(help());
+    return 2;
+  }
+  if (name === 'help' || name === '--help' || name === '-h') {
     console.log(help());
     return 0;
   }
-  if (name === '--version' || name === '-v') {
+  if (name === '--version' || name === '-V' || name === '-v') {
     console.log(version);
     return 0;
   }

@@ -21,9 +21,15 @@ export class ProgressLine {
     else this.stream.write(`${text}\n`);
   }
 
-  /** Ends the live line so the next output starts on a fresh line. */
+  /** Ends the live line so the next output starts on a fresh line; the last state stays on screen. */
   done(): void {
     if (this.#tty && this.#last !== '') this.stream.write('\n');
+    this.#last = '';
+  }
+
+  /** Erases the live line (a terminal only: plain lines are a log), for a result printed in its place. */
+  clear(): void {
+    if (this.#tty && this.#last !== '') this.stream.write('\r\x1b[2K');
     this.#last = '';
   }
 }

@@ -11,7 +11,7 @@ export {
   type MockOptions,
   type MockService,
 } from './core/service.ts';
-export { createHandlers } from './hosts/msw-handlers.ts';
+export { createHandlers, type HandlerOptions } from './hosts/msw-handlers.ts';
 export { createClock, type Clock, type ClockOptions } from './core/clock.ts';
 export { BUILT_IN_TOKENS, maskKey, tokensFromConfig, type MockToken } from './core/tokens.ts';
 export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/catalog.ts';

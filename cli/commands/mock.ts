@@ -41,7 +41,8 @@ Options:
   --artifact-ttl S      seconds a temporary result address works after completion (default 3600)
   --profile NAME        documented (default: the document) or observed (the deployed gateway's habits)
   --clock MODE          real (default) or manual (time moves only through POST /__mock/clock/advance)
-  --rate-limit N/S      per-key budget: N requests per S seconds, then 429 with Retry-After (default: off)
+  --rate-limit N/S      per-key budget: N requests per S seconds of the mock's clock, then 429 with
+                        Retry-After in real seconds (default: off)
   --family-bound        start with the second family bound to its plugin channel (type 61)
   --defect NAME         play a deliberately broken deployment (repeatable; see --list-defects)
   --list-defects        print each defect's name and what it breaks, one per line, and exit

@@ -39,7 +39,7 @@ export const statusCommand: Command = {
       }
       return 0;
     } catch (error) {
-      printErr(`videotask status: ${explain(error, client)}`);
+      printErr(`videotask status: ${explain(error, client, taskId)}`);
       return 1;
     }
   },

@@ -9,7 +9,7 @@ import { explain } from '../explain.ts';
 import { checkJournalToRead } from '../journal-path.ts';
 import { ProgressLine } from '../progress-line.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
-import { describeTask } from '../task-line.ts';
+import { describeTask, isFinal } from '../task-line.ts';
 import { printErr, printOut } from '../terminal-output.ts';
 import { UsageError } from '../usage-error.ts';
 import { POLLING_HELP } from '../polling-help.ts';
@@ -69,9 +69,10 @@ export const waitCommand: Command = {
       const { task } = await pollTask((id, signal) => client.getVideo(id, { signal }), taskId, {
         ...pollOptions,
         signal: abort.signal,
-        onUpdate: (t) => line.update(describeTask(t)),
+        // The final state is the result, printed once below (not also as progress).
+        onUpdate: (t) => (isFinal(t) ? undefined : line.update(describeTask(t))),
       });
-      line.done();
+      line.clear();
       printOut(values.json ? JSON.stringify(task, null, 2) : describeTask(task));
       return task.status === 'completed' ? 0 : 1;
     } catch (error) {
@@ -89,7 +90,7 @@ export const waitCommand: Command = {
         );
         return 3;
       }
-      printErr(`videotask wait: ${explain(error, client)}`);
+      printErr(`videotask wait: ${explain(error, client, positionals[0])}`);
       return error instanceof JournalError ? 2 : 1;
     } finally {
       process.off('SIGINT', onSignal);
@@ -111,10 +112,11 @@ async function waitJournal(
       (id, s) => client.getVideo(id, { signal: s }),
       { ...pollOptions, signal },
       {
-        onUpdate: (_record, task: VideoTask) => line.update(describeTask(task)),
+        onUpdate: (_record, task: VideoTask) =>
+          isFinal(task) ? undefined : line.update(describeTask(task)),
       },
     );
-    line.done();
+    line.clear();
     if (summary.tornTail)
       printErr(
         `note: the last line of ${path} was cut off by a crash and was ignored; nothing before it was lost.`,
@@ -123,7 +125,8 @@ async function waitJournal(
       if (r.outcome === 'completed' || r.outcome === 'failed') printOut(describeTask(r.task));
       else if (r.outcome === 'timed-out')
         printOut(`${r.taskId} still ${r.lastStatus ?? 'running'}: timed out (wait again later)`);
-      else if (r.outcome === 'error') printOut(`${r.taskId} error: ${explain(r.error, client)}`);
+      else if (r.outcome === 'error')
+        printOut(`${r.taskId} error: ${explain(r.error, client, r.taskId)}`);
     }
     for (const check of summary.needsCheck) printErr(`check by hand: ${check.message}`);
     console.error(

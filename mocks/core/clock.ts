@@ -75,3 +75,15 @@ export function createClock(options: ClockOptions = {}): Clock {
     },
   };
 }
+
+/**
+ * `Retry-After` for a wait of `simulatedMs` on this clock, in whole real seconds (RFC 9110 §10.2.3
+ * delay-seconds), which is what a client sleeps: the simulated wait divided by the clock's speed,
+ * rounded up, and at least 1 for any wait at all, so a client never retries while it would still be
+ * refused. A manual clock has speed 1: its header is the simulated seconds, the time a test must
+ * advance the clock by (waiting in real time moves nothing). No wait is 0.
+ */
+export function retryAfterSeconds(clock: Pick<Clock, 'speed'>, simulatedMs: number): number {
+  if (!(simulatedMs > 0)) return 0;
+  return Math.max(1, Math.ceil(simulatedMs / clock.speed / 1000));
+}

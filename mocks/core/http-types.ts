@@ -8,7 +8,10 @@ export interface CoreRequest {
   /** Header names lower-cased. */
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly body?: Uint8Array | undefined;
-  /** `http://host:port` as the client addressed the service; used to build absolute URLs. */
+  /**
+   * `http://host:port` as the client addressed the service (with the base path the msw handlers were
+   * given, if any); used to build absolute URLs.
+   */
   readonly origin: string;
   /** The peer's address, when the host knows it (loopback checks of the control API). */
   readonly remoteAddress?: string | undefined;

@@ -11,7 +11,7 @@ export class RateLimiter {
       throw new RangeError(`rateLimit.windowMs must be positive, got ${limit.windowMs}`);
   }
 
-  /** Counts a request; `undefined` when allowed, else the whole seconds to wait (Retry-After). */
+  /** Counts a request; `undefined` when allowed, else the simulated ms until the key's window ends. */
   take(key: string, now: number): number | undefined {
     let window = this.#windows.get(key);
     if (window === undefined || now - window.start >= this.limit.windowMs) {
@@ -22,7 +22,7 @@ export class RateLimiter {
       window.count++;
       return undefined;
     }
-    return Math.max(1, Math.ceil((window.start + this.limit.windowMs - now) / 1000));
+    return window.start + this.limit.windowMs - now;
   }
 
   clear(): void {

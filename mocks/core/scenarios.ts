@@ -1,3 +1,4 @@
+import { retryAfterSeconds, type Clock } from './clock.ts';
 import { UPSTREAM_FAILURES, type TaskPlan } from './plan.ts';
 import type { Random } from './random.ts';
 import type { ErrorDetail, ErrorKind } from './errors.ts';
@@ -11,8 +12,11 @@ export interface Scenario {
   readonly name: string;
   readonly argument?: string;
   readonly description: string;
-  /** Throws `ScenarioArgumentError` for a bad argument. */
-  readonly refuse?: (arg: string | undefined) => {
+  /** Throws `ScenarioArgumentError` for a bad argument. `clock` turns simulated waits into real ones. */
+  readonly refuse?: (
+    arg: string | undefined,
+    clock: Pick<Clock, 'speed'>,
+  ) => {
     readonly kind: ErrorKind;
     readonly detail: ErrorDetail;
     readonly headers?: Record<string, string>;
@@ -138,10 +142,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'rate-limit',
     argument: 'SECONDS',
-    description: 'the submission answers 429 with Retry-After (default 2 s); no task is created',
+    description:
+      "the submission answers 429 with Retry-After (default 2 s of the mock's clock, sent in real " +
+      'seconds); no task is created',
     stage: 'front',
-    refuse: (arg) => {
-      const wait = Math.ceil(seconds(arg, 2, 'rate-limit'));
+    refuse: (arg, clock) => {
+      const wait = retryAfterSeconds(clock, seconds(arg, 2, 'rate-limit') * 1000);
       return {
         kind: 'upstream_rate_limited',
         detail: { problem: String(wait) },

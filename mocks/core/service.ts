@@ -1,6 +1,6 @@
 import type { Defect, DefectContext } from '../defects/defect.ts';
 import type { FamilyState } from './catalog.ts';
-import type { Clock, ClockOptions } from './clock.ts';
+import { retryAfterSeconds, type Clock, type ClockOptions } from './clock.ts';
 import { errorResponse } from './errors.ts';
 import { JSON_TYPE, type CoreRequest, type CoreResponse } from './http-types.ts';
 import { StateNotSavedError, type Persistence, type StateFile } from './persistence.ts';
@@ -11,7 +11,7 @@ import { Router } from './router.ts';
 import { controlRefusal } from './control-access.ts';
 import { controlError } from './routes/control.ts';
 import { assembleService } from './service-assembly.ts';
-import type { RateLimit, RouteContext } from './service-state.ts';
+import type { RateLimit, RouteContext, ServiceState } from './service-state.ts';
 import type { Operation, SharedState } from './shared-state.ts';
 import type { HmacFactory } from './sha256.ts';
 import type { TaskStore } from './store.ts';
@@ -147,17 +147,8 @@ export function createMockService(options: MockOptions = {}): MockService {
         {},
         { 'www-authenticate': 'Bearer' },
       );
-    const wait = limiter?.take(token.key, clock.now());
-    if (wait !== undefined) {
-      const { requests, windowMs } = options.rateLimit!;
-      return state.error(
-        'rate_limited',
-        {
-          problem: `${requests} requests per ${windowMs / 1000} s for this key; retry after ${wait} s`,
-        },
-        { 'retry-after': String(wait) },
-      );
-    }
+    const waitMs = limiter?.take(token.key, clock.now());
+    if (waitMs !== undefined) return rateLimited(state, options.rateLimit!, waitMs);
     const context: RouteContext = { request, state, token, head };
     return route.handle(context, params);
   }
@@ -218,6 +209,20 @@ export function createMockService(options: MockOptions = {}): MockService {
       return response;
     },
   };
+}
+
+/**
+ * 429 for a key over its budget. The window is on the mock's clock; `Retry-After` is in real seconds
+ * (`retryAfterSeconds`): at `--speed 100`, a key refused with 49 s of its window left is told 1 s.
+ */
+function rateLimited(state: ServiceState, limit: RateLimit, waitMs: number): CoreResponse {
+  const wait = retryAfterSeconds(state.clock, waitMs);
+  const clock =
+    state.clock.speed === 1 ? '' : ` of the mock's clock (${state.clock.speed}× real time)`;
+  const problem =
+    `${limit.requests} requests per ${limit.windowMs / 1000} s${clock} for this key; ` +
+    `retry after ${wait} s`;
+  return state.error('rate_limited', { problem }, { 'retry-after': String(wait) });
 }
 
 /** Control and public routes have no service token; this placeholder never owns tasks. */

@@ -3,21 +3,42 @@ import type { CoreRequest } from '../core/http-types.ts';
 import { ROUTES } from '../core/route-table.ts';
 import { createMockService, type MockOptions, type MockService } from '../core/service.ts';
 
+/** How `createHandlers` serves the mock through msw. */
+export interface HandlerOptions {
+  /**
+   * The address the application under test calls the service at (`https://video.example.com`, with a
+   * base path if it has one: `https://gateway.example.com/video`). Set, the handlers answer requests
+   * to that origin and base path only, so requests to other APIs — OpenAI's `/v1/videos` and
+   * `/v1/models` have the same paths as this service — reach the test's own handlers or msw's
+   * `onUnhandledRequest`. Unset (the default), they answer the service's paths on any origin.
+   * A relative address is resolved against the page's location (browsers only).
+   */
+  readonly baseUrl?: string | undefined;
+}
+
 /**
- * msw handlers for the simulated service: one per route (plus `HEAD` for each `GET`), matching any
- * origin, and fallbacks so unknown `/v1` routes and methods get the service's JSON errors too.
- * Pass a service to share it with the test (its clock, its store), or options to make one.
+ * msw handlers for the simulated service: one per route (plus `HEAD` for each `GET`), and for every
+ * path the service declares a fallback that answers other methods with its JSON 405, as the service
+ * does. The mock's own namespaces (`/__mock/`, `/__artifacts/`) get its JSON 404 for unknown names.
+ * Any other path — another `/v1` API, the application's own `/api/v1/…` — is not the mock's: it goes
+ * on to the test's handlers or `onUnhandledRequest` (docs/mock.md, "Which requests the handlers
+ * answer"). Paths match from their start, on any origin, or with `baseUrl` on that origin and base
+ * path only. Pass a service to share it with the test (its clock, its store), or options to make one.
  *
  * @example
  * const service = createMockService({ clock: { mode: 'manual' } });
- * const server = setupServer(...createHandlers(service));
+ * const server = setupServer(...createHandlers(service, { baseUrl: 'https://video.example.com' }));
  * server.listen({ onUnhandledRequest: 'error' });
  */
-export function createHandlers(serviceOrOptions: MockService | MockOptions = {}): HttpHandler[] {
+export function createHandlers(
+  serviceOrOptions: MockService | MockOptions = {},
+  options: HandlerOptions = {},
+): HttpHandler[] {
   const service =
     'handle' in serviceOrOptions ? serviceOrOptions : createMockService(serviceOrOptions);
+  const scope = scopeOf(options.baseUrl);
   const resolver = async ({ request }: { request: Request }) =>
-    service.handle(await toCoreRequest(request));
+    service.handle(await toCoreRequest(request, scope.basePath));
   const respond = async (args: { request: Request }) => {
     const response = await resolver(args);
     // Scenario `lost-answer` (§7): the task exists; the answer is a network error, or comes too late.
@@ -35,29 +56,78 @@ export function createHandlers(serviceOrOptions: MockService | MockOptions = {})
   };
   const handlers: HttpHandler[] = [];
   for (const route of ROUTES) {
-    const path = anyOrigin(route.template);
+    const path = scope.match(templatePattern(route.template));
     if (route.method === 'GET') handlers.push(http.get(path, respond), http.head(path, respond));
     else if (route.method === 'POST') handlers.push(http.post(path, respond));
     else handlers.push(http.put(path, respond));
   }
-  handlers.push(http.all(/\/v1\//i, respond), http.all(/\/__mock\//i, respond));
+  // After every route: a declared path asked with another method (the core answers 405 with Allow),
+  // and the mock's own namespaces (the core answers 404 for a name it does not know).
+  const declared = [...new Set(ROUTES.map((r) => templatePattern(r.template)))];
+  handlers.push(http.all(scope.match(`(?:${declared.join('|')})`), respond));
+  handlers.push(http.all(scope.match(`/(?:__mock|__artifacts)/.*`), respond));
   return handlers;
 }
 
-/**
- * A route template as a RegExp on the request URL (any origin; `{param}` is one segment). Not an msw path
- * string: msw decodes `:params` and `*` captures with decodeURIComponent, so a malformed escape
- * (`/v1/videos/%E0%A4%A`) threw inside msw's handler lookup (500) instead of reaching the core (404).
- */
-function anyOrigin(template: string): RegExp {
-  const pattern = template
-    .split(/\{\w+\}/)
-    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
-    .join('[^/]+');
-  return new RegExp(`${pattern}/?$`, 'i'); // case-insensitive, as msw's path strings are
+/** The part of every URL the handlers answer, and what the core is told of it. */
+interface Scope {
+  /** The base URL's path without its trailing slash ('' at the root); stripped before routing. */
+  readonly basePath: string;
+  /** A RegExp on the URL msw matches (origin and path, no query): the scope, then `pathPattern`. */
+  readonly match: (pathPattern: string) => RegExp;
 }
 
-async function toCoreRequest(request: Request): Promise<CoreRequest> {
+/** Any origin: a scheme, `//`, the authority; the path is matched from its first `/`. */
+const ANY_ORIGIN = '[a-z][a-z0-9+.-]*://[^/]+';
+
+function scopeOf(baseUrl: string | undefined): Scope {
+  if (baseUrl === undefined)
+    return { basePath: '', match: (path) => new RegExp(`^${ANY_ORIGIN}${path}/?$`, 'i') };
+  const url = parseBaseUrl(baseUrl);
+  const basePath = url.pathname.replace(/\/+$/, '');
+  const prefix = escapeRegExp(`${url.origin}${basePath}`);
+  // Case-insensitive, as msw's path strings are (the origin is lower-case in both already).
+  return { basePath, match: (path) => new RegExp(`^${prefix}${path}/?$`, 'i') };
+}
+
+function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl, (globalThis as { location?: { href: string } }).location?.href);
+  } catch {
+    throw new TypeError(
+      `createHandlers: baseUrl must be an absolute http(s) address such as ` +
+        `"https://video.example.com", got ${JSON.stringify(baseUrl)}`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`createHandlers: baseUrl must be http(s), got ${url.protocol}`);
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
+    throw new TypeError(
+      'createHandlers: baseUrl is an origin and an optional base path, without a query, ' +
+        'fragment or credentials',
+    );
+  return url;
+}
+
+/**
+ * A route template as a RegExp source for its path (`{param}` is one segment). Not an msw path
+ * string: msw decodes `:params` and `*` captures with decodeURIComponent, so a malformed escape
+ * (`/v1/videos/%E0%A4%A`) threw inside msw's handler lookup (500) instead of reaching the core (404).
+ * Hence no capturing group anywhere in the handlers' patterns either.
+ */
+function templatePattern(template: string): string {
+  return template
+    .split(/\{\w+\}/)
+    .map(escapeRegExp)
+    .join('[^/]+');
+}
+
+function escapeRegExp(literal: string): string {
+  return literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+async function toCoreRequest(request: Request, basePath: string): Promise<CoreRequest> {
   const url = new URL(request.url);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
@@ -69,10 +139,12 @@ async function toCoreRequest(request: Request): Promise<CoreRequest> {
       : new Uint8Array(await request.arrayBuffer());
   return {
     method: request.method,
-    path: url.pathname,
+    // The handlers matched the base path already (in any case); the service's routes start after it.
+    path: url.pathname.slice(basePath.length),
     query: url.search.slice(1),
     headers,
     body,
-    origin: url.origin,
+    // Absolute addresses the mock hands out (result URLs, redirects) keep the base path.
+    origin: `${url.origin}${url.pathname.slice(0, basePath.length)}`,
   };
 }

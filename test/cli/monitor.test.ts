@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
 import { type CliRun, closedPort, runVideotask } from '../helpers/cli.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SECRET = 'sk-team-secret-0123456789';
@@ -24,11 +25,6 @@ async function statusOf(id: string): Promise<string> {
     headers: { authorization: `Bearer ${SECRET}` },
   });
   return ((await answer.json()) as { status: string }).status;
-}
-
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200 && !(await condition()); i++)
-    await new Promise((resolve) => setTimeout(resolve, 25));
 }
 
 beforeAll(async () => {
@@ -106,8 +102,9 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
         string,
         string,
       ];
-      await until(
+      await eventually(
         async () => (await statusOf(failed)) === 'failed' && (await statusOf(done)) === 'completed',
+        'the failing task failed and the other completed',
       );
       // A task the service does not know (another key's, or lost).
       const at = new Date().toISOString();
@@ -219,7 +216,10 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     const exited = new Promise<number | null>((resolve) =>
       child.once('exit', (code) => resolve(code)),
     );
-    await until(() => (stdout.match(/^FAIL model:alt-video-v2 /gm) ?? []).length >= 2);
+    await eventually(
+      () => (stdout.match(/^FAIL model:alt-video-v2 /gm) ?? []).length >= 2,
+      'two rounds of the monitor',
+    );
     child.kill('SIGTERM');
     expect(await exited).toBe(1);
     expect(stderr).toMatch(/round 2 at /);

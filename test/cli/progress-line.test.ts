@@ -30,6 +30,20 @@ describe('ProgressLine', () => {
     expect(chunks).toEqual(['queued 0%\n', 'completed 100%\n']);
   });
 
+  it('erases the live line on a terminal for a result printed in its place, and leaves a log alone', () => {
+    const tty = stream(true);
+    const live = new ProgressLine(tty.out);
+    live.update('in_progress 40%');
+    live.clear();
+    live.clear();
+    expect(tty.chunks).toEqual(['\r\x1b[2Kin_progress 40%', '\r\x1b[2K']);
+    const log = stream(false);
+    const plain = new ProgressLine(log.out);
+    plain.update('in_progress 40%');
+    plain.clear();
+    expect(log.chunks).toEqual(['in_progress 40%\n']);
+  });
+
   it("shows a server's control characters instead of letting them act on the terminal", () => {
     const { chunks, out } = stream(true);
     const line = new ProgressLine(out);

@@ -50,7 +50,9 @@ describe('submit, status, wait, download', () => {
     const early = await videotask(['download', id, '-o', file]);
     expect(early.code).toBe(1);
     expect(early.stderr).toMatch(/not completed yet/);
-    expect(early.stderr).toMatch(/→ not finished yet .*\(`videotask wait ID`\)/);
+    expect(early.stderr).toContain(
+      `→ not finished yet (or failed): wait for it first (\`videotask wait ${id}\`)`,
+    );
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(dir()).filter((f) => f.includes('.part'))).toEqual([]);
   });

@@ -8,6 +8,48 @@ import { join } from 'node:path';
  */
 export const ROOT = join(import.meta.dirname, '..', '..');
 
+/** `node bin/videotask.js`, as the doc-tests run `npx videotask`. */
+export const BIN = join(ROOT, 'bin', 'videotask.js');
+/** The address the docs give the mock; a doc-test puts the address of its own mock in its place. */
+export const DOCUMENTED_URL = 'http://127.0.0.1:4010';
+const PACKAGE_ENTRIES: Record<string, string> = {
+  videotask: join(ROOT, 'src', 'index.ts'),
+  'videotask/mocks': join(ROOT, 'mocks', 'index.ts'),
+  'videotask/contracts': join(ROOT, 'contracts', 'index.ts'),
+};
+
+/**
+ * The flags `npm start` gives `videotask mock` (package.json's `start` script): the mock a reader of
+ * the README has running, which every block without a `<!-- doc-test: mock … -->` comment runs against.
+ */
+export function npmStartFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const match = /^node bin\/videotask\.js mock(?:\s+(.*))?$/.exec(scripts.start.trim());
+  if (match === null)
+    throw new Error(
+      `package.json's start script is not "node bin/videotask.js mock …": ${scripts.start}`,
+    );
+  return match[1]?.split(/\s+/) ?? [];
+}
+
+/**
+ * The block as this checkout runs it. VIDEOTASK_BASE_URL stands in for the commands' default address,
+ * except for `contract`, which without --base-url starts a mock of its own.
+ */
+export function localized(block: Block, url: string): string {
+  let text = block.text.replaceAll(DOCUMENTED_URL, url);
+  const bin = `node ${JSON.stringify(BIN)}`;
+  if (block.lang === 'sh')
+    return text
+      .replaceAll('npx videotask contract', `env -u VIDEOTASK_BASE_URL ${bin} contract`)
+      .replaceAll('npx videotask', bin);
+  for (const [name, path] of Object.entries(PACKAGE_ENTRIES))
+    text = text.replaceAll(`from '${name}'`, `from ${JSON.stringify(path)}`);
+  return text;
+}
+
 /** README.md and every docs/*.md, as paths relative to the root. */
 export function docFiles(): string[] {
   const docs = readdirSync(join(ROOT, 'docs'))

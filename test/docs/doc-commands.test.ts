@@ -9,27 +9,20 @@ import {
   spawnMockWithEnv,
   type MockProcess,
 } from '../helpers/mock-process.ts';
-import { blocksOf, docFiles, ROOT, type Block } from './doc-blocks.ts';
+import { blocksOf, docFiles, localized, npmStartFlags, ROOT, type Block } from './doc-blocks.ts';
 
 /**
  * Every block of README.md and docs/*.md marked runnable, run for real against this checkout (the
  * convention: docs/architecture.md, "Docs that cannot drift"). Each block runs in its own temporary
- * folder against a `videotask mock --port 0 --speed 100` (or with the flags of a
+ * folder against the mock `npm start` runs, on `--port 0` (or with the flags of a
  * `<!-- doc-test: mock … -->` comment instead; blocks asking for the same flags share one); `npx videotask`
  * runs bin/videotask.js, and the documented address http://127.0.0.1:4010 becomes the mock's.
  */
-const BIN = join(ROOT, 'bin', 'videotask.js');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-const DOCUMENTED_URL = 'http://127.0.0.1:4010';
 /** Where tsx finds msw and the other packages a TypeScript block imports. */
 const TS_DIR = join(ROOT, 'node_modules', '.cache', 'videotask-doc-test');
-const PACKAGE_ENTRIES: Record<string, string> = {
-  videotask: join(ROOT, 'src', 'index.ts'),
-  'videotask/mocks': join(ROOT, 'mocks', 'index.ts'),
-  'videotask/contracts': join(ROOT, 'contracts', 'index.ts'),
-};
 /** The mock a block gets unless a `<!-- doc-test: mock FLAGS -->` comment names other flags. */
-const DEFAULT_MOCK_FLAGS = ['--speed', '100'];
+const DEFAULT_MOCK_FLAGS = npmStartFlags();
 /** A block runs for seconds; a loaded machine gets room, a hang still fails. */
 const BLOCK_TIMEOUT_MS = 50_000;
 
@@ -77,22 +70,6 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
       resolve({ code, output: `${stdout}${stderr}` });
     });
   });
-}
-
-/**
- * The block as this checkout runs it. VIDEOTASK_BASE_URL stands in for the commands' default address,
- * except for `contract`, which without --base-url starts a mock of its own.
- */
-function localized(block: Block, url: string): string {
-  let text = block.text.replaceAll(DOCUMENTED_URL, url);
-  const bin = `node ${JSON.stringify(BIN)}`;
-  if (block.lang === 'sh')
-    return text
-      .replaceAll('npx videotask contract', `env -u VIDEOTASK_BASE_URL ${bin} contract`)
-      .replaceAll('npx videotask', bin);
-  for (const [name, path] of Object.entries(PACKAGE_ENTRIES))
-    text = text.replaceAll(`from '${name}'`, `from ${JSON.stringify(path)}`);
-  return text;
 }
 
 /** What a TypeScript block says it prints: each `// → TEXT` comment. */

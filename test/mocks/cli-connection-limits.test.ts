@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { runVideotask } from '../helpers/cli.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { killMockProcesses, listening, spawnMock } from '../helpers/mock-process.ts';
 
 const sockets: Socket[] = [];
@@ -21,9 +22,7 @@ it('says once on stderr that it refuses connections over --max-connections-per-a
   const mock = spawnMock('--port', '0', '--max-connections-per-address', '3');
   const url = new URL(await listening(mock, /API reference/));
   for (let i = 0; i < 10; i++) await open(Number(url.port));
-  const deadline = Date.now() + 5_000;
-  while (!/refusing/.test(mock.stderr()) && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  await eventually(() => /refusing/.test(mock.stderr()), 'the mock saying it refuses connections');
   const lines = mock
     .stderr()
     .split('\n')

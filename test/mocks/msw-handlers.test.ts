@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHandlers, createMockService, sampleVideo } from '../../mocks/index.ts';
 import {
   expectConformant,
@@ -140,9 +140,19 @@ describe('msw handlers over a shared service', () => {
     expectJsonError(seen, 404);
   });
 
-  it('answers an unknown route under /v1 with JSON 404', async () => {
-    const { seen } = await call('/v1/nothing/here');
-    expectJsonError(seen, 404, /No route for GET \/v1\/nothing\/here/);
+  it('leaves a /v1 path the service does not declare to onUnhandledRequest (another API may own it)', async () => {
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await expect(call('/v1/nothing/here')).rejects.toThrow(/Cannot bypass a request/);
+    expect(printed.mock.calls.flat().join(' ')).toMatch(
+      /GET http:\/\/api\.video\.test\/v1\/nothing\/here/,
+    );
+    printed.mockRestore();
+  });
+
+  it('answers a path the service declares, asked with another method, with JSON 405', async () => {
+    const { response, seen } = await call('/v1/models', { method: 'DELETE' });
+    expectJsonError(seen, 405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
   });
 
   it('answers malformed percent-encoding in a task ID with the service’s JSON 404, as over HTTP', async () => {
@@ -151,7 +161,6 @@ describe('msw handlers over a shared service', () => {
       '/v1/videos/%E0%A4%A',
       '/v1/video/generations/%E0%A4%A',
       '/v1/videos/%E0%A4%A/content',
-      '/v1/nothing/%E0%A4%A',
     ]) {
       const { seen } = await call(path);
       expectJsonError(seen, 404, /No route for GET/);
@@ -162,7 +171,7 @@ describe('msw handlers over a shared service', () => {
   it.each([
     { path: '/v1/models', status: 200 },
     { path: '/v1/videos/task_missing', status: 404 },
-    { path: '/v1/nothing', status: 404 },
+    { path: '/__mock/nothing', status: 404 },
   ])('answers HEAD $path with $status and no body, as over HTTP', async ({ path, status }) => {
     const response = await fetch(`${BASE}${path}`, { method: 'HEAD', headers: ALICE });
     expect(response.status).toBe(status);
@@ -189,7 +198,7 @@ describe('msw handlers over a shared service', () => {
     );
     const overridden = await call('/v1/models');
     expectJsonError(overridden.seen, 503, /overloaded/);
-    const untouched = await call('/v1/nothing');
+    const untouched = await call('/v1/videos/task_missing');
     expectJsonError(untouched.seen, 404);
 
     server.resetHandlers();

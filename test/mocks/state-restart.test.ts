@@ -13,6 +13,7 @@ import {
   spawnMock,
 } from '../helpers/mock-process.ts';
 import { stateFileHeader } from '../helpers/state-file-services.ts';
+import { call, keepSubmitting, status, submit } from '../helpers/state-restart.ts';
 
 const BANNER_END = /state file: .*\n/;
 const ORDER = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
@@ -20,31 +21,8 @@ const dir = mkdtempSync(join(tmpdir(), 'videotask-state-restart-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(killMockProcesses);
 
-async function call(base: string, method: string, path: string, key?: string, body?: unknown) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.text();
-  const parsed = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
-  return { status: response.status, body: parsed };
-}
-
-async function submit(base: string, key: string, prompt = 'a red kite'): Promise<string> {
-  const answer = await call(base, 'POST', '/v1/videos', key, { model: 'video-pro-v1', prompt });
-  if (answer.status !== 200) throw new Error(`submission answered ${answer.status}`);
-  return answer.body['id'] as string;
-}
-
-const status = async (base: string, id: string, key: string) =>
-  (await call(base, 'GET', `/v1/videos/${id}`, key)).body as unknown as {
-    status: string;
-    progress: number;
-  };
+/** Acknowledged tasks before the kill -9: counted, not timed, so a loaded machine only takes longer. */
+const BEFORE_KILL = 60;
 
 describe('videotask mock --state FILE (real processes)', () => {
   it('keeps every acknowledged task after kill -9, with nothing going backwards', async () => {
@@ -52,28 +30,14 @@ describe('videotask mock --state FILE (real processes)', () => {
     const a = spawnMock('--state', file, '--port', '0', '--speed', '50');
     const base = await listening(a, BANNER_END);
     expect(a.stdout()).toContain(`secret: kept in the state file ${file}`);
-    const keys = ['sk-mock-alice', 'sk-mock-bob', 'sk-mock-vip'];
-    const acknowledged: { id: string; key: string }[] = [];
-    const seen = new Map<string, { status: string; progress: number }>();
-    let stop = false;
-    const submitter = async (n: number) => {
-      for (let i = 0; !stop; i++) {
-        const key = keys[(n + i) % 3]!;
-        const id = await submit(base, key, i % 5 === 0 ? 'x [mock:slow]' : 'x').catch(() => '');
-        if (id === '') return;
-        acknowledged.push({ id, key });
-        const shown = await status(base, id, key).catch(() => undefined);
-        if (shown === undefined) return;
-        seen.set(id, shown);
-      }
-    };
-    const running = Promise.all([0, 1, 2, 3, 4, 5].map(submitter));
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The kill comes once BEFORE_KILL tasks are acknowledged, with submissions and queries in flight.
+    const submitters = keepSubmitting(base, BEFORE_KILL);
+    await submitters.reached;
     a.child.kill('SIGKILL');
-    stop = true;
     await a.exited;
-    await running;
-    expect(acknowledged.length).toBeGreaterThan(50);
+    await submitters.stop();
+    const { acknowledged, seen } = submitters;
+    expect(acknowledged.length).toBeGreaterThanOrEqual(BEFORE_KILL);
 
     const b = spawnMock('--state', file, '--port', '0', '--speed', '50');
     const base2 = await listening(b, BANNER_END);
@@ -88,7 +52,7 @@ describe('videotask mock --state FILE (real processes)', () => {
     }
     const listed = (await call(base2, 'GET', '/__mock/tasks')).body['tasks'] as { id: string }[];
     expect(new Set(listed.map((t) => t.id))).toEqual(new Set(acknowledged.map((t) => t.id)));
-  });
+  }, 90_000);
 
   it('resumes a manual clock at least where an acknowledged advance put it, after kill -9', async () => {
     const file = join(dir, 'manual.state');
@@ -123,17 +87,22 @@ describe('videotask mock --state FILE (real processes)', () => {
       apiKey: 'sk-mock-alice',
       requestTimeoutMs: 2_000,
     });
+    // The client polls through the restart: it is told nothing, and retries while the mock is away
+    // for as long as the restart takes (bounded by the test's own timeout, not by a guess at it).
+    let pollingSeen: () => void;
+    const pollingStarted = new Promise<void>((resolve) => (pollingSeen = resolve));
     const polling = pollTask((taskId) => client.getVideo(taskId), polled, {
       initialIntervalMs: 200,
       factor: 1,
       maxIntervalMs: 200,
-      queryRetries: 50,
-      timeoutMs: 20_000,
-      maxAttempts: 200,
+      queryRetries: Number.MAX_SAFE_INTEGER,
+      timeoutMs: 300_000,
+      maxAttempts: Number.MAX_SAFE_INTEGER,
+      onUpdate: () => pollingSeen(),
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await pollingStarted;
     a.child.kill('SIGTERM');
-    expect(await exitCode(a, 8_000)).toBe(0);
+    expect(await exitCode(a, 30_000)).toBe(0);
     const b = spawnMock('--state', file, '--port', new URL(base).port, '--speed', '20');
     await listening(b, BANNER_END);
     expect(b.stdout()).toMatch(/restored 2 tasks, clock [^,]+, start 2\)/);
@@ -142,8 +111,8 @@ describe('videotask mock --state FILE (real processes)', () => {
     const { task } = await polling;
     expect(task).toMatchObject({ id: polled, status: 'completed', progress: 100 });
     b.child.kill('SIGTERM');
-    expect(await exitCode(b, 8_000)).toBe(0);
-  });
+    expect(await exitCode(b, 30_000)).toBe(0);
+  }, 90_000);
 
   it('exits 2 when another mock holds the file, naming it, and leaves the file alone', async () => {
     const file = join(dir, 'busy.state');

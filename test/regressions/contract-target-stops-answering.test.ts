@@ -11,6 +11,8 @@ import {
 // 30 s time-outs; the per-request limit hard-coded). Free GET probes now go out together, the run stops
 // once the target stops answering, and whatever it could not ask is reported as not observed.
 const KEY = ['--api-key', 'sk-qa-hang-0123456789'];
+/** `videotask contract --request-timeout`'s default. */
+const DEFAULT_REQUEST_LIMIT_S = 30;
 let server: HostileServer;
 beforeAll(async () => {
   server = await startHostileServer((request, response) => {
@@ -47,16 +49,19 @@ describe('a target that answers the catalog, then hangs', () => {
     );
     const seconds = (performance.now() - started) / 1000;
     expectStopped(run);
-    expect(seconds).toBeLessThan(45);
+    // One 30 s request time limit, not two in a row (before: 13): the process's own start-up, which a
+    // loaded machine stretches, is inside the margin.
+    expect(seconds).toBeLessThan(2 * DEFAULT_REQUEST_LIMIT_S);
   }, 100_000);
 
   it('takes --request-timeout', async () => {
     const started = performance.now();
     const run = await runVideotask(
       ['contract', '--base-url', server.url, ...KEY, '--request-timeout', '1'],
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     expectStopped(run);
-    expect((performance.now() - started) / 1000).toBeLessThan(10);
-  });
+    // The 1 s limit, not the default one.
+    expect((performance.now() - started) / 1000).toBeLessThan(DEFAULT_REQUEST_LIMIT_S);
+  }, 100_000);
 });

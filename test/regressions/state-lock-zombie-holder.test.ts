@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { stateFileServices } from '../helpers/state-file-services.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // A mock killed with -9 whose parent (a shell, a supervisor) had not collected it yet is a zombie: it
 // still answers kill(pid, 0), so a restart right after said "in use by another mock" about a process
@@ -21,12 +22,9 @@ async function zombie(): Promise<number> {
   const pid = await new Promise<number>((resolve) =>
     parent.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))),
   );
-  for (let i = 0; i < 200; i++) {
-    const state = /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
-    if (state === 'Z') return pid;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`process ${pid} never became a zombie`);
+  const state = () => /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+  await eventually(() => state() === 'Z', `process ${pid} becoming a zombie`);
+  return pid;
 }
 
 it.runIf(process.platform === 'linux')(

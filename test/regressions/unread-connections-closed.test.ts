@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // Issue 14 item 5: after the header timeout the host wrote its 400 but never closed the socket, so
 // clients that never read their answer kept their connections (and the mock's file descriptors) for
@@ -34,15 +35,6 @@ function silentClient(port: number, text: string, from = '127.0.0.1'): Promise<S
   });
 }
 
-async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return true;
-}
-
 const models = (server: RunningMockServer) =>
   fetch(`${server.url}/v1/models`, { headers: { authorization: 'Bearer sk-mock-alice' } }).then(
     (r) => r.status,
@@ -52,9 +44,9 @@ it('closes connections whose clients never read the timeout answer', async () =>
   const server = await start({ timeouts: FAST });
   const partial = 'GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n'; // headers never finished
   await Promise.all(Array.from({ length: 300 }, () => silentClient(server.port, partial)));
-  expect(await eventually(() => server.connections === 300, 2_000)).toBe(true);
+  await eventually(() => server.connections === 300, 'the server holding 300 connections');
   expect(await models(server)).toBe(200);
-  expect(await eventually(() => server.connections === 0, 5_000)).toBe(true);
+  await eventually(() => server.connections === 0, 'the server holding 0 connections');
 });
 
 it('tells a client that does read why: a JSON 408, then the connection closes', async () => {
@@ -77,7 +69,7 @@ it('closes a connection whose client stopped reading a large answer', async () =
   const server = await start({ timeouts: FAST });
   const get = 'GET /docs/swagger-ui-bundle.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
   await silentClient(server.port, get.repeat(20)); // ~30 MB asked for, none read
-  expect(await eventually(() => server.connections === 0, 5_000)).toBe(true);
+  await eventually(() => server.connections === 0, 'the server holding 0 connections');
 });
 
 it('bounds connections per address and in all, saying so once per burst', async () => {
@@ -90,26 +82,26 @@ it('bounds connections per address and in all, saying so once per burst', async 
   const flood = (from: string, n: number) =>
     Promise.all(Array.from({ length: n }, () => silentClient(server.port, '', from)));
   await flood('127.0.0.1', 160);
-  expect(await eventually(() => server.connections === 100, 2_000)).toBe(true);
+  await eventually(() => server.connections === 100, 'the server holding 100 connections');
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(/100 open from 127\.0\.0\.1.*--max-connections-per-address/);
   // Another address still gets in while the first one is at its limit.
   const other = await silentClient(server.port, '', '127.0.0.2');
-  await eventually(() => server.connections === 101, 2_000);
+  await eventually(() => server.connections === 101, 'the server holding 101 connections');
   expect(server.connections).toBe(101);
   other.destroy();
   // When the burst is over, one line counts what was refused.
-  expect(await eventually(() => lines.length === 2, 3_000)).toBe(true);
+  await eventually(() => lines.length === 2, 'the line that counts what was refused');
   expect(lines[1]).toMatch(/refused 60 connections/);
   await flood('127.0.0.3', 80);
-  expect(await eventually(() => server.connections === 150, 2_000)).toBe(true);
+  await eventually(() => server.connections === 150, 'the server holding 150 connections');
   expect(lines[2]).toMatch(/150 open, the limit in all/);
   // With the total reached, a client that holds a connection or two still gets in.
   await Promise.all([
     silentClient(server.port, '', '127.0.0.4'),
     silentClient(server.port, '', '127.0.0.5'),
   ]);
-  expect(await eventually(() => server.connections === 152, 2_000)).toBe(true);
+  await eventually(() => server.connections === 152, 'the server holding 152 connections');
 });
 
 it('still delivers an answer that the lost-answer scenario holds past the idle timeout', async () => {

@@ -73,7 +73,7 @@ export function admit(
   const argumentProblem = checkScenarioArgument(choice);
   if (argumentProblem !== undefined)
     return { kind: 'invalid_scenario_argument', detail: { problem: argumentProblem } };
-  if (choice.scenario.stage === 'front') return choice.scenario.refuse!(choice.arg);
+  if (choice.scenario.stage === 'front') return choice.scenario.refuse!(choice.arg, state.clock);
 
   const model = body['model'];
   if (model === undefined || model === null || model === '') return { kind: 'model_required' };
@@ -91,7 +91,7 @@ export function admit(
   if (token.quota === 'exhausted') return { kind: 'insufficient_user_quota' };
   if (routing.model.family === 'second' && !state.family.bound)
     return { kind: 'upstream_refused', detail: { upstream: unboundUpstreamAnswer(model) } };
-  if (choice.scenario.stage === 'upstream') return choice.scenario.refuse!(choice.arg);
+  if (choice.scenario.stage === 'upstream') return choice.scenario.refuse!(choice.arg, state.clock);
 
   const requestId =
     context.request.headers['x-request-id'] ?? context.request.headers['idempotency-key'];
@@ -111,7 +111,7 @@ export function admit(
 
 function checkScenarioArgument(choice: ScenarioChoice): string | undefined {
   try {
-    if (choice.scenario.refuse !== undefined) choice.scenario.refuse(choice.arg);
+    if (choice.scenario.refuse !== undefined) choice.scenario.refuse(choice.arg, { speed: 1 });
     else
       choice.scenario.plan?.(
         { unknownMs: 0, queueMs: 1, runMs: 1, outcome: 'succeed', scenario: 'check' },

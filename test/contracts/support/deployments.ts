@@ -79,9 +79,10 @@ export const OLDER_CONTENT_ROUTE: Defect = {
 
 /**
  * The first `count` submissions of a task (the owner's key, a prompt that is not blank: not a refusal
- * probe) refused 429 with `Retry-After: 2` (the `rate-limit:2` scenario); the rest served.
+ * probe) refused 429 with `Retry-After: SECONDS` (the `rate-limit:SECONDS` scenario, default 2); the
+ * rest served.
  */
-export function firstSubmissionsRateLimited(count: number): Defect {
+export function firstSubmissionsRateLimited(count: number, seconds = 2): Defect {
   let seen = 0;
   const aTask = (request: CoreRequest) => {
     const prompt = requestObject(request)?.['prompt'];
@@ -90,11 +91,11 @@ export function firstSubmissionsRateLimited(count: number): Defect {
   };
   return {
     name: 'first-submissions-rate-limited',
-    description: `refuses the first ${count} task submission(s) 429 with Retry-After: 2`,
+    description: `refuses the first ${count} task submission(s) 429 with Retry-After: ${seconds}`,
     breaks: [],
     before: (request, context) =>
       submission(context) && aTask(request) && seen++ < count
-        ? withHeader(request, 'x-mock-scenario', 'rate-limit:2')
+        ? withHeader(request, 'x-mock-scenario', `rate-limit:${seconds}`)
         : request,
   };
 }

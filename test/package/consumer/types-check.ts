@@ -21,7 +21,7 @@ import * as neutral from 'videotask/mocks/neutral';
 type VideoTask = components['schemas']['VideoTask'];
 
 const service: MockService = createMockService({ clock: { mode: 'manual' }, seed: 1 });
-const handlers: HttpHandler[] = createHandlers(service);
+const handlers: HttpHandler[] = createHandlers(service, { baseUrl: 'https://video.example' });
 export const server = setupServer(...handlers);
 export const anywhere: HttpHandler[] = neutral.createHandlers(
   neutral.createMockService({ speed: 50 }),

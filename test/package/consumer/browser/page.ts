@@ -11,7 +11,8 @@ interface Task {
 
 // The manual clock: the page decides when time passes (createMockService({ speed: 50 }) runs by itself).
 const service = createMockService({ clock: { mode: 'manual' }, seed: 1 });
-const worker = setupWorker(...createHandlers(service));
+// The service is the page's own origin here (a relative baseUrl is resolved against the page).
+const worker = setupWorker(...createHandlers(service, { baseUrl: '/' }));
 const headers = { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' };
 
 async function call(method: string, path: string, body?: unknown): Promise<Task> {
