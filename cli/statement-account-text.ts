@@ -1,14 +1,11 @@
 import type { AccountLine, StatementAccount } from '../contracts/statement-account.ts';
-import { KIND_LABEL, STATEMENT_KINDS, type StatementKind } from '../src/spec/statements-table.ts';
+import { KIND_LABEL, STATEMENT_KINDS, kindCount } from '../src/spec/statements-table.ts';
 
 /** `videotask lint-spec --trace`: the account of the statement table, for a terminal. */
 
 const SHORT = 88;
 const short = (text: string) => (text.length <= SHORT ? text : `${text.slice(0, SHORT - 1)}…`);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-/** How many of a kind: "63 server rules", "35 information", "16 not shown". */
-const ofKind = (n: number, kind: StatementKind) =>
-  kind === 'information' || kind === 'not-shown' ? `${n} ${KIND_LABEL[kind]}` : plural(n, KIND_LABEL[kind]);
 
 function itemLines(item: AccountLine): string[] {
   return [
@@ -23,7 +20,7 @@ function listing(title: string, items: readonly AccountLine[]): string[] {
 
 export function renderAccount(account: StatementAccount, tableName: string): string {
   const kinds = STATEMENT_KINDS.filter((k) => account.byKind[k] > 0)
-    .map((k) => ofKind(account.byKind[k], k))
+    .map((k) => kindCount(account.byKind[k], k))
     .join(', ');
   const s = account.server;
   const clientRules = account.clientRulesDeclared

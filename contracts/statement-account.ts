@@ -67,7 +67,7 @@ export interface AccountInput {
   readonly spec?: OpenApiDocument | undefined;
 }
 
-const CHECK_IDS = new Set(Object.values(CHECKS).map((c) => c.id));
+const CHECK_IDS = new Set<string>(Object.values(CHECKS).map((c) => c.id));
 
 /** Every `id` under the spec's `x-client-rules`, or undefined when it declares none (issue 20). */
 export function declaredClientRules(spec: OpenApiDocument): ReadonlySet<string> | undefined {
@@ -88,20 +88,21 @@ export function declaredClientRules(spec: OpenApiDocument): ReadonlySet<string> 
 function whyNotJudged(s: Statement, clientRulesDeclared: boolean): string {
   const explained = s.reason ?? s.clientReason ?? s.gap;
   if (explained !== undefined) return explained;
-  const note = s.note === undefined ? '' : `: ${s.note}`;
   switch (s.kind) {
     case 'information':
-      return `information, nothing to keep${note}`;
+      return s.note ?? 'a fact or a definition: nothing to keep';
     case 'not-shown':
-      return `the document says "not shown": nothing to judge${note}`;
+      return s.note ?? 'the document shows nothing here: we invent no guarantee';
     case 'admin':
-      return `an administrator's step, played by verify-family and monitor${note}`;
+      return s.note ?? "an administrator's step, played by verify-family and monitor";
     case 'server':
       return 'no check, no reason';
-    default:
-      return clientRulesDeclared
-        ? `no client rule names it yet${note}`
-        : `client rules are not in the spec yet (issue 20)${note}`;
+    default: {
+      const open = clientRulesDeclared
+        ? 'no client rule names it yet'
+        : 'no client rule yet: x-client-rules is not in the spec (issue 20)';
+      return s.note === undefined ? open : `${open}. ${s.note}`;
+    }
   }
 }
 
@@ -136,8 +137,13 @@ function referenceProblems(
     ...(s.clientReason !== undefined && s.kind !== 'client'
       ? [`${at}: a clientReason is for a client rule; use note`]
       : []),
-    ...(s.kind === 'server' && s.checks.length === 0 && s.reason === undefined && s.gap === undefined
-      ? [`${at} is a server rule with neither a check nor a reason (nor a gap saying what is missing)`]
+    ...(s.kind === 'server' &&
+    s.checks.length === 0 &&
+    s.reason === undefined &&
+    s.gap === undefined
+      ? [
+          `${at} is a server rule with neither a check nor a reason (nor a gap saying what is missing)`,
+        ]
       : []),
   ];
 }
@@ -145,6 +151,24 @@ function referenceProblems(
 const hasPlace = (s: Statement) =>
   [s.spec, s.rules, s.checks, s.clientRules, s.mock].some((list) => list.length > 0) ||
   [s.reason, s.gap, s.clientReason, s.note].some((text) => text !== undefined);
+
+/**
+ * What is wrong with the table itself, whatever the document says: a statement that lives nowhere,
+ * names a check, rule, client rule or spec element that does not exist, or a server rule with neither
+ * a check nor a reason.
+ */
+export function tableProblems(
+  statements: readonly Statement[],
+  spec: OpenApiDocument = serviceSpec,
+): string[] {
+  const clientRules = declaredClientRules(spec);
+  return [
+    ...statements
+      .filter((s) => !hasPlace(s))
+      .map((s) => `statement ${s.id} lives nowhere: no spec, check, test or reason`),
+    ...statements.flatMap((s) => referenceProblems(s, spec, clientRules)),
+  ];
+}
 
 const line = (s: Statement, why: string): AccountLine => ({
   id: s.id,
@@ -165,7 +189,6 @@ export function statementAccount(input: AccountInput): StatementAccount {
   const byKind = Object.fromEntries(
     STATEMENT_KINDS.map((kind) => [kind, statements.filter((s) => s.kind === kind).length]),
   ) as Record<StatementKind, number>;
-  const references = statements.flatMap((s) => referenceProblems(s, spec, clientRules));
   const placeless = statements.filter((s) => !hasPlace(s));
   const serverUnjudged = server.filter((s) => s.checks.length === 0 && s.reason === undefined);
   const claimed = [...trace.found.values()].reduce((sum, units) => sum + units.length, 0);
@@ -193,10 +216,6 @@ export function statementAccount(input: AccountInput): StatementAccount {
     notPlayed: statements
       .filter((s) => s.mock.length === 0)
       .map((s) => line(s, s.note ?? KIND_LABEL[s.kind])),
-    problems: [
-      ...trace.problems.map((p) => p.message),
-      ...placeless.map((s) => `statement ${s.id} lives nowhere: no spec, check, test or reason`),
-      ...references,
-    ],
+    problems: [...trace.problems.map((p) => p.message), ...tableProblems(statements, spec)],
   };
 }

@@ -65,7 +65,9 @@ function accountOf(documentPath: string | undefined): StatementAccount {
     document = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`cannot read the document ${path} (${code}): give a readable Markdown file`);
+    throw new UsageError(
+      `cannot read the document ${path} (${code}): give a readable Markdown file`,
+    );
   }
   return statementAccount({
     document,

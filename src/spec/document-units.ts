@@ -89,3 +89,11 @@ export function documentUnits(markdown: string): DocumentUnit[] {
     block.texts.map((text) => ({ section: block.section, block: index, line: block.line, text })),
   );
 }
+
+/** The numbered sections of the document with their titles, in order: `{section: '§2.1', title}`. */
+export function documentSections(markdown: string): { section: string; title: string }[] {
+  return [...markdown.matchAll(/^#{2,6}\s+(\d+(?:\.\d+)*)\.?\s+(.*)$/gm)].map((m) => ({
+    section: `§${m[1]}`,
+    title: m[2]!.trim(),
+  }));
+}

@@ -86,7 +86,10 @@ function unclaimedRuns(
     let run: DocumentUnit[] = [];
     for (const unit of block) {
       if (!claimed.has(unit)) run.push(unit);
-      else if (run.length > 0) runs.push(run), (run = []);
+      else if (run.length > 0) {
+        runs.push(run);
+        run = [];
+      }
     }
     if (run.length > 0) runs.push(run);
   }
@@ -111,7 +114,9 @@ export function describeMapping(statement: Statement): string {
   const tests = statement.mock.map((t) => `${t.file} ${quote(t.test)}`);
   const clauses = [
     statement.checks.length > 0 ? `contract checks ${statement.checks.join(', ')}` : undefined,
-    statement.clientRules.length > 0 ? `client rules ${statement.clientRules.join(', ')}` : undefined,
+    statement.clientRules.length > 0
+      ? `client rules ${statement.clientRules.join(', ')}`
+      : undefined,
     statement.rules.length > 0 ? `x-lifecycle rules ${statement.rules.join(', ')}` : undefined,
     statement.spec.length > 0 ? `spec ${statement.spec.join(', ')}` : undefined,
     tests.length > 0 ? `played by ${tests.join('; ')}` : undefined,

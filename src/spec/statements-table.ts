@@ -22,6 +22,13 @@ export const KIND_LABEL: Readonly<Record<StatementKind, string>> = {
   'not-shown': 'not shown',
 };
 
+/** How many of a kind read: "63 server rules", "35 information", "16 not shown". */
+export function kindCount(n: number, kind: StatementKind): string {
+  const label = KIND_LABEL[kind];
+  const countable = kind !== 'information' && kind !== 'not-shown' && n !== 1;
+  return `${n} ${label}${countable ? 's' : ''}`;
+}
+
 /** A test by its file and its full title as vitest reports it (`describe > it`, placeholders kept). */
 export interface TestRef {
   readonly file: string;
