@@ -33,7 +33,7 @@ export function renderAccount(account: StatementAccount, tableName: string): str
     `  judged by contract checks: ${account.judged} (server rules: ${s.judged} of ${s.total}, ` +
       `${s.reasons} with a reason none can, ${s.unjudged} not judged yet)`,
     `  judged by client rules: ${clientRules}`,
-    `  played by the mock: ${account.mock}`,
+    `  played by the mock (or the project's own client and tools), in a named test: ${account.mock}`,
     `  gaps, parts no check judges yet although one could: ${account.gaps}`,
     ...listing('Server rules no contract check judges', serverNotJudged),
     ...listing('Gaps', account.gapList),

@@ -18,6 +18,7 @@ export interface DocumentUnit {
 /** A sentence ends with `.`, `!` or `?` before a space and a capital, a digit, a backtick or a bracket. */
 const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z0-9`({[])/;
 const HEADING = /^(#{1,6})\s+(.*)$/;
+const FENCE = /^\s*(```|~~~)/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+\.)\s+(.*)$/;
 
 /** `§2.1` from "2.1 Submission request", `§7` from "7. Errors"; undefined for an unnumbered heading. */
@@ -48,39 +49,76 @@ interface Block {
   readonly texts: readonly string[];
 }
 
-/** The document's blocks in reading order: table rows (one each), list items, paragraphs. */
-function blocksOf(markdown: string): Block[] {
-  const blocks: Block[] = [];
-  let section = 'intro';
-  let open: { line: number; parts: string[] } | undefined;
-  let tableRow = 0;
-  const close = () => {
-    if (open !== undefined)
-      blocks.push({ section, line: open.line, texts: sentencesOf(open.parts.join(' ')) });
-    open = undefined;
-  };
-  markdown.split('\n').forEach((raw, index) => {
-    const line = raw.trimEnd();
+/**
+ * Reads the document line by line into blocks, in reading order: table rows (one each, the header
+ * row and the delimiter row left out), list items, paragraphs, and fenced code blocks (one unit each:
+ * an example is read whole).
+ */
+class BlockReader {
+  readonly blocks: Block[] = [];
+  #section = 'intro';
+  #text: { line: number; parts: string[] } | undefined;
+  #code: { line: number; parts: string[] } | undefined;
+  #tableRows = 0;
+
+  read(line: string, number: number): void {
+    if (this.#code !== undefined || FENCE.test(line)) return this.#fence(line, number);
+    const trimmed = line.trim();
     const heading = HEADING.exec(line);
+    if (!trimmed.startsWith('|')) this.#tableRows = 0;
+    if (trimmed === '' || heading !== null) {
+      this.end();
+      if (heading !== null && heading[1] !== '#')
+        this.#section = sectionOf(heading[2]!) ?? this.#section;
+    } else if (trimmed.startsWith('|')) this.#row(line, number);
+    else this.#textLine(line, number);
+  }
+
+  /** Closes the paragraph or list item being read. */
+  end(): void {
+    if (this.#text !== undefined)
+      this.#push(this.#text.line, sentencesOf(this.#text.parts.join(' ')));
+    this.#text = undefined;
+  }
+
+  #push(line: number, texts: readonly string[]): void {
+    this.blocks.push({ section: this.#section, line, texts });
+  }
+
+  #fence(line: string, number: number): void {
+    this.end();
+    if (this.#code === undefined) this.#code = { line: number, parts: [] };
+    else if (!FENCE.test(line)) this.#code.parts.push(line);
+    else {
+      const text = this.#code.parts.join(' ').replace(/\s+/g, ' ').trim();
+      if (text !== '') this.#push(this.#code.line, [text]);
+      this.#code = undefined;
+    }
+  }
+
+  #row(line: string, number: number): void {
+    this.end();
+    const cells = cellsOf(line);
+    if (this.#tableRows++ > 0 && !cells.every((c) => /^:?-+:?$/.test(c)))
+      this.#push(number, [cells.join(' | ')]);
+  }
+
+  #textLine(line: string, number: number): void {
     const item = LIST_ITEM.exec(line);
-    if (!line.trim().startsWith('|')) tableRow = 0;
-    if (line.trim() === '' || heading !== null) {
-      close();
-      if (heading !== null && heading[1] !== '#') section = sectionOf(heading[2]!) ?? section;
-    } else if (line.trim().startsWith('|')) {
-      close();
-      const cells = cellsOf(line);
-      // The first row of a table is its header; the second its delimiter row.
-      if (tableRow++ > 0 && !cells.every((c) => /^:?-+:?$/.test(c)))
-        blocks.push({ section, line: index + 1, texts: [cells.join(' | ')] });
-    } else if (item !== null) {
-      close();
-      open = { line: index + 1, parts: [item[1]!] };
-    } else if (open !== undefined) open.parts.push(line.trim());
-    else open = { line: index + 1, parts: [line.trim()] };
-  });
-  close();
-  return blocks;
+    if (item !== null) {
+      this.end();
+      this.#text = { line: number, parts: [item[1]!] };
+    } else if (this.#text !== undefined) this.#text.parts.push(line.trim());
+    else this.#text = { line: number, parts: [line.trim()] };
+  }
+}
+
+/** The document's blocks in reading order. */
+function blocksOf(markdown: string): Block[] {
+  const reader = new BlockReader();
+  markdown.split('\n').forEach((line, index) => reader.read(line.trimEnd(), index + 1));
+  reader.end();
+  return reader.blocks;
 }
 
 /** Every unit of the document, in reading order. */

@@ -151,90 +151,111 @@ function pairUp(orphans: readonly Statement[], runs: readonly DocumentUnit[][]):
   return pairs;
 }
 
+interface Names {
+  readonly document: string;
+  readonly table: string;
+}
+
+/** Each statement located at unclaimed words; those whose words are not there, or already taken. */
+function locateAll(statements: readonly Statement[], blocks: readonly (readonly DocumentUnit[])[]) {
+  const claimed = new Map<DocumentUnit, string>();
+  const found = new Map<string, readonly DocumentUnit[]>();
+  const orphans: Statement[] = [];
+  const overlaps: TraceProblem[] = [];
+  for (const statement of statements) {
+    const text = collapse(statement.text);
+    const at = locate(text, statement.section, blocks, claimed);
+    const taken = at === undefined ? locate(text, statement.section, blocks, new Map()) : undefined;
+    if (at !== undefined) {
+      for (const unit of at) claimed.set(unit, statement.id);
+      found.set(statement.id, at);
+    } else if (taken === undefined) orphans.push(statement);
+    else
+      overlaps.push({
+        kind: 'overlap',
+        section: statement.section,
+        statement: statement.id,
+        text,
+        line: taken[0]!.line,
+        message:
+          `${statement.section} statement ${statement.id} claims words another statement ` +
+          `(${claimed.get(taken[0]!) ?? '?'}) already holds: ${quote(text)}`,
+      });
+  }
+  return { claimed, found, orphans, overlaps };
+}
+
+function changed({ statement, run }: Pairing, names: Names): TraceProblem {
+  const now = joined(run);
+  const { section, line } = run[0]!;
+  const same = now === collapse(statement.text);
+  const moved = section !== statement.section;
+  const what = moved
+    ? `moved from ${statement.section} to ${section}${same ? '' : ' and changed'}`
+    : 'changed';
+  return {
+    kind: moved && same ? 'moved' : 'changed',
+    section,
+    statement: statement.id,
+    text: now,
+    line,
+    message:
+      `${section} statement ${statement.id} ${what} (${names.document} line ${line}):\n` +
+      `  was: ${statement.text}\n  now: ${now}\n` +
+      `  mapped to it: ${describeMapping(statement)}\n` +
+      `  → review what is mapped against the new words, then update ${statement.id} in ${names.table}`,
+  };
+}
+
+function added(run: readonly DocumentUnit[], names: Names): TraceProblem {
+  const text = joined(run);
+  const { section, line } = run[0]!;
+  return {
+    kind: 'new',
+    section,
+    text,
+    line,
+    message:
+      `${section} a statement of ${names.document} (line ${line}) is in no statement of ` +
+      `${names.table}:\n  ${text}\n` +
+      `  → add it with its kind and where it lives (spec, mock, check or reason)`,
+  };
+}
+
+function removed(statement: Statement, names: Names): TraceProblem {
+  return {
+    kind: 'removed',
+    section: statement.section,
+    statement: statement.id,
+    message:
+      `${statement.section} statement ${statement.id} is no longer in ${names.document}:\n` +
+      `  was: ${statement.text}\n  mapped to it: ${describeMapping(statement)}\n` +
+      `  → remove it from ${names.table}, and what only it needed`,
+  };
+}
+
 /** Traces every statement of `statements` in the Markdown of the document. */
 export function traceStatements(
   markdown: string,
   statements: readonly Statement[],
   options: TraceOptions = {},
 ): Trace {
-  const documentName = options.documentName ?? 'the document';
-  const tableName = options.tableName ?? 'spec/statements.yaml';
+  const names = {
+    document: options.documentName ?? 'the document',
+    table: options.tableName ?? 'spec/statements.yaml',
+  };
   const units = documentUnits(markdown);
   const blocks = blocksOf(units);
-  const claimed = new Map<DocumentUnit, string>();
-  const found = new Map<string, readonly DocumentUnit[]>();
-  const problems: TraceProblem[] = [];
-  const orphans: Statement[] = [];
-
-  for (const statement of statements) {
-    const text = collapse(statement.text);
-    const at = locate(text, statement.section, blocks, claimed);
-    if (at === undefined) {
-      const taken = locate(text, statement.section, blocks, new Map());
-      if (taken === undefined) orphans.push(statement);
-      else
-        problems.push({
-          kind: 'overlap',
-          section: statement.section,
-          statement: statement.id,
-          text,
-          line: taken[0]!.line,
-          message:
-            `${statement.section} statement ${statement.id} claims words another statement ` +
-            `(${claimed.get(taken[0]!) ?? '?'}) already holds: ${quote(text)}`,
-        });
-      continue;
-    }
-    for (const unit of at) claimed.set(unit, statement.id);
-    found.set(statement.id, at);
-  }
-
+  const { claimed, found, orphans, overlaps } = locateAll(statements, blocks);
   const runs = unclaimedRuns(blocks, claimed);
   const pairs = pairUp(orphans, runs);
-  for (const { statement, run } of pairs) {
-    const now = joined(run);
-    const same = now === collapse(statement.text);
-    const moved = run[0]!.section !== statement.section;
-    const what = moved
-      ? `moved from ${statement.section} to ${run[0]!.section}${same ? '' : ' and changed'}`
-      : 'changed';
-    problems.push({
-      kind: moved && same ? 'moved' : 'changed',
-      section: run[0]!.section,
-      statement: statement.id,
-      text: now,
-      line: run[0]!.line,
-      message:
-        `${run[0]!.section} statement ${statement.id} ${what} (${documentName} line ${run[0]!.line}):\n` +
-        `  was: ${statement.text}\n  now: ${now}\n` +
-        `  mapped to it: ${describeMapping(statement)}\n` +
-        `  → review what is mapped against the new words, then update ${statement.id} in ${tableName}`,
-    });
-  }
   const paired = new Set<unknown>(pairs.flatMap((p) => [p.statement, p.run]));
-  for (const run of runs.filter((r) => !paired.has(r))) {
-    const text = joined(run);
-    problems.push({
-      kind: 'new',
-      section: run[0]!.section,
-      text,
-      line: run[0]!.line,
-      message:
-        `${run[0]!.section} a statement of ${documentName} (line ${run[0]!.line}) is in no ` +
-        `statement of ${tableName}:\n  ${text}\n` +
-        `  → add it with its kind and where it lives (spec, mock, check or reason)`,
-    });
-  }
-  for (const statement of orphans.filter((s) => !paired.has(s)))
-    problems.push({
-      kind: 'removed',
-      section: statement.section,
-      statement: statement.id,
-      message:
-        `${statement.section} statement ${statement.id} is no longer in ${documentName}:\n` +
-        `  was: ${statement.text}\n  mapped to it: ${describeMapping(statement)}\n` +
-        `  → remove it from ${tableName}, and what only it needed`,
-    });
+  const problems = [
+    ...overlaps,
+    ...pairs.map((pair) => changed(pair, names)),
+    ...runs.filter((run) => !paired.has(run)).map((run) => added(run, names)),
+    ...orphans.filter((s) => !paired.has(s)).map((s) => removed(s, names)),
+  ];
   const line = (p: TraceProblem) => p.line ?? Number.POSITIVE_INFINITY;
   return { units, found, problems: problems.sort((a, b) => line(a) - line(b)) };
 }

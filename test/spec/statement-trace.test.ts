@@ -90,6 +90,16 @@ describe('documentUnits', () => {
     ]);
   });
 
+  it('reads a fenced code block as one unit, never as table rows or sentences', () => {
+    const units = documentUnits(
+      '## 4. Examples\n\n```json\n{ "a": 1 }\n| not | a row |\n```\nAfter it.\n',
+    );
+    expect(units.map((u) => [u.section, u.line, u.text])).toEqual([
+      ['§4', 3, '{ "a": 1 } | not | a row |'],
+      ['§4', 7, 'After it.'],
+    ]);
+  });
+
   it('splits sentences after a full stop before a capital, a digit or a backtick, not inside numbers', () => {
     expect(sentencesOf('Enabled at version 1.0.5. A plugin has type 61.')).toEqual([
       'Enabled at version 1.0.5.',
