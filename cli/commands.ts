@@ -54,7 +54,8 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: 'lint-spec',
-    summary: 'Validate spec/openapi.yaml (or a given file) and its x-lifecycle table',
+    summary:
+      'Validate spec/openapi.yaml (or a given file) and its x-lifecycle table; --trace: the statement table',
     load: async () => (await import('./commands/lint-spec.ts')).lintSpecCommand,
   },
 ];

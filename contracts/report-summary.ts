@@ -20,10 +20,12 @@ function targetLine(report: ContractReport): string {
 }
 
 function checkLines(r: CheckResult): string[] {
-  const lines = [
-    `${MARK[r.outcome]}  ${r.id.padEnd(44)} ${r.basisText}${r.outcome === 'skip' ? ` — ${r.skipped}` : ''}`,
-  ];
-  if (r.outcome !== 'fail' && r.outcome !== 'warn') return lines;
+  const broken = r.outcome === 'fail' || r.outcome === 'warn';
+  // The statements of the document it judges, beside the section (spec/statements.yaml ids).
+  const statements = broken && r.statements.length > 0 ? ` (${r.statements.join(', ')})` : '';
+  const skipped = r.outcome === 'skip' ? ` — ${r.skipped}` : '';
+  const lines = [`${MARK[r.outcome]}  ${r.id.padEnd(44)} ${r.basisText}${statements}${skipped}`];
+  if (!broken) return lines;
   for (const v of r.violations.slice(0, 3)) {
     const e = v.evidence;
     const status = e?.status === undefined ? undefined : `HTTP ${e.status}`;

@@ -1,4 +1,5 @@
 import { basisOf, describeBasis, type Basis, type Lifecycle } from '../src/spec/index.ts';
+import { statementsJudgedBy } from '../src/spec/statements.ts';
 import { cellKey, type Cell } from './matrix/cells.ts';
 
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip';
@@ -36,6 +37,8 @@ export interface CheckResult {
   readonly basis: Basis;
   /** "documented §5" or "assumption". */
   readonly basisText: string;
+  /** The statements of the document it judges (spec/statements.yaml ids), beside the section. */
+  readonly statements: readonly string[];
   readonly outcome: Outcome;
   /** Observations that satisfied the rule. */
   readonly passes: number;
@@ -50,6 +53,16 @@ export interface CellJudgement {
   readonly cell: Cell;
   passes: number;
   violations: number;
+}
+
+/** A check's basis: its own (the shape checks), else its rule's. Throws naming an unknown rule. */
+export function checkBasis(check: CheckDefinition, lifecycle: Lifecycle): Basis {
+  if (check.basis !== undefined) return check.basis;
+  if (check.rule === undefined) return { documented: false };
+  const rule = lifecycle.rules.get(check.rule);
+  if (rule === undefined)
+    throw new Error(`Check ${check.id} names an unknown rule "${check.rule}"`);
+  return rule.basis;
 }
 
 /**
@@ -96,12 +109,7 @@ export class Verdicts {
   }
 
   basis(check: CheckDefinition): Basis {
-    if (check.basis !== undefined) return check.basis;
-    if (check.rule === undefined) return { documented: false };
-    const rule = this.lifecycle.rules.get(check.rule);
-    if (rule === undefined)
-      throw new Error(`Check ${check.id} names an unknown rule "${check.rule}"`);
-    return rule.basis;
+    return checkBasis(check, this.lifecycle);
   }
 
   /** Every (check, cell) pair judged, with its passes and violations. */
@@ -122,6 +130,7 @@ export class Verdicts {
         rule: definition.rule,
         basis,
         basisText: describeBasis(basis),
+        statements: statementsJudgedBy(definition.id),
         outcome,
         passes,
         violations,

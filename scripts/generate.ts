@@ -1,7 +1,9 @@
 /**
  * `npm run generate`: validates both specs with swagger-parser, writes their dereferenced JSON and
- * their TypeScript types (openapi-typescript --enum-values) to src/generated/, and embeds the sample
- * video's bytes in mocks/media/sample-video.ts (the mock's core reads no files: it runs in a browser).
+ * their TypeScript types (openapi-typescript --enum-values) to src/generated/, embeds the sample
+ * video's bytes in mocks/media/sample-video.ts (the mock's core reads no files: it runs in a browser),
+ * and writes the statement table (spec/statements.yaml, checked entry by entry) as
+ * src/generated/statements.json and as its page for readers, docs/statements.md.
  * `npm run generate -- --check`: writes nothing, exits 1 naming every committed file that is stale.
  */
 import { execFileSync } from 'node:child_process';
@@ -10,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { load as loadYaml } from 'js-yaml';
 import { createHash } from 'node:crypto';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -17,6 +20,7 @@ const check = process.argv.includes('--check');
 const outDir = join(root, 'src/generated');
 const work = mkdtempSync(join(tmpdir(), 'videotask-generate-'));
 const bin = join(root, 'node_modules/.bin/openapi-typescript');
+const STATEMENTS_YAML = 'spec/statements.yaml';
 
 const specs = [
   { yaml: 'spec/openapi.yaml', base: 'openapi' },
@@ -52,6 +56,28 @@ function sampleVideoModule(): string {
   ].join('\n');
 }
 
+/** spec/statements.yaml as JSON, each entry checked, and as the page docs/statements.md. */
+async function statementFiles(): Promise<{ json: string; page: string }> {
+  const { readStatements } = await import('../src/spec/statements-table.ts');
+  let statements;
+  try {
+    statements = readStatements(loadYaml(readFileSync(join(root, STATEMENTS_YAML), 'utf8')));
+  } catch (error) {
+    throw new Error(`${STATEMENTS_YAML}: ${(error as Error).message}`, { cause: error });
+  }
+  const json = {
+    'x-generated': `from ${STATEMENTS_YAML} by npm run generate; do not edit`,
+    statements,
+  };
+  // Loaded once the service spec's JSON is written: the page reads the checks' basis from it.
+  const { renderStatementPage } = await import('../contracts/statement-page.ts');
+  const document = readFileSync(join(root, 'spec/service-document.md'), 'utf8');
+  return {
+    json: `${JSON.stringify(json, null, 2)}\n`,
+    page: renderStatementPage({ document, statements }),
+  };
+}
+
 try {
   const stale: string[] = [];
   update(join(root, 'mocks/media/sample-video.ts'), sampleVideoModule(), stale);
@@ -72,6 +98,9 @@ try {
     for (const file of [`${base}.json`, `${base}.ts`])
       update(join(outDir, file), readFileSync(join(work, file), 'utf8'), stale);
   }
+  const { json, page } = await statementFiles();
+  update(join(outDir, 'statements.json'), json, stale);
+  update(join(root, 'docs/statements.md'), page, stale);
   if (stale.length > 0) {
     console.error(
       `Generated files are stale: ${stale.join(', ')}. Run \`npm run generate\` and commit the result.`,

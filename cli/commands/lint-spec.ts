@@ -1,40 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { statementAccount, type StatementAccount } from '../../contracts/statement-account.ts';
 import { checkDescribed, checkExtensions } from '../../src/spec/index.ts';
 import {
   CONTROL_SPEC_PATH,
+  SERVICE_DOCUMENT_PATH,
   SERVICE_SPEC_PATH,
   loadSpecFile,
 } from '../../src/spec/load-spec-file.ts';
+import { documentStatements } from '../../src/spec/statements.ts';
 import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
+import { renderAccount } from '../statement-account-text.ts';
+import { UsageError } from '../usage-error.ts';
+
+const TABLE = 'spec/statements.yaml';
+
+const HELP = `Usage: videotask lint-spec [FILE...] [--trace [--json]] [--document FILE]
+
+Validates each OpenAPI file (default: the service spec and the mock control spec) and, without FILE,
+that ${TABLE} holds every statement of the service document (spec/service-document.md): a
+statement added or changed in the document is named, with what is mapped to the old one.
+
+  --trace          print the account: statements by kind, how many are judged by contract checks,
+                   by client rules, played by the mock, and each one that is not, with its reason
+  --json           the account as JSON (counts: statements, judged, clientRules, reasons, unmapped)
+  --document FILE  trace this copy of the service document instead (a new version, a draft)
+
+Exit 0 when everything holds, 1 when a spec is invalid or the table misses or misnames something.`;
 
 export const lintSpecCommand: Command = {
   name: 'lint-spec',
   async run(argv) {
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseFlags(
+      argv,
+      { trace: { type: 'boolean' }, json: { type: 'boolean' }, document: { type: 'string' } },
+      true,
+    );
     if (values.help) {
-      console.log(
-        'Usage: videotask lint-spec [FILE...]\n\nValidates each OpenAPI file ' +
-          '(default: the service spec and the mock control spec).',
-      );
+      console.log(HELP);
       return 0;
     }
-    const files = positionals.length > 0 ? positionals : [SERVICE_SPEC_PATH, CONTROL_SPEC_PATH];
-    let failed = 0;
-    for (const file of files) {
-      try {
-        const doc = await loadSpecFile(file);
-        checkExtensions(doc);
-        checkDescribed(doc);
-        console.log(`ok ${file}`);
-      } catch (error) {
-        failed++;
-        console.error(`invalid ${file}: ${(error as Error).message}`);
-      }
-    }
-    return failed === 0 ? 0 : 1;
+    if (values.json === true && values.trace !== true)
+      throw new UsageError('--json prints the account of --trace: add --trace');
+    const traced = values.trace === true || values.document !== undefined;
+    if (traced && positionals.length > 0)
+      throw new UsageError('--trace and --document read the service spec: give no FILE with them');
+    const account = positionals.length === 0 ? accountOf(values.document) : undefined;
+    if (values.trace === true) return printAccount(account!, values.json === true);
+    const failed = await lintFiles(
+      positionals.length > 0 ? positionals : [SERVICE_SPEC_PATH, CONTROL_SPEC_PATH],
+      !traced,
+    );
+    return account === undefined ? exit(failed) : exit(failed + printTraceCheck(account));
   },
 };
 
-function parse(argv: readonly string[]) {
-  return parseFlags(argv, {}, true);
+const exit = (failed: number) => (failed === 0 ? 0 : 1);
+
+/** The account of the committed table against the document (or a copy of it). */
+function accountOf(documentPath: string | undefined): StatementAccount {
+  const path = documentPath ?? SERVICE_DOCUMENT_PATH;
+  let document: string;
+  try {
+    document = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(
+      `cannot read the document ${path} (${code}): give a readable Markdown file`,
+    );
+  }
+  return statementAccount({
+    document,
+    documentName: documentPath ?? 'spec/service-document.md',
+    statements: documentStatements(),
+  });
+}
+
+/** Validates OpenAPI files: each is `ok` or `invalid` with the reason. Returns how many failed. */
+async function lintFiles(files: readonly string[], lint: boolean): Promise<number> {
+  if (!lint) return 0;
+  let failed = 0;
+  for (const file of files) {
+    try {
+      const doc = await loadSpecFile(file);
+      checkExtensions(doc);
+      checkDescribed(doc);
+      console.log(`ok ${file}`);
+    } catch (error) {
+      failed++;
+      console.error(`invalid ${file}: ${(error as Error).message}`);
+    }
+  }
+  return failed;
+}
+
+/** The table's verdict in one line, or each problem. Returns 1 when there is one. */
+function printTraceCheck(account: StatementAccount): number {
+  if (account.problems.length === 0 && account.unmapped === 0) {
+    console.log(
+      `ok ${TABLE}: ${account.statements} statements hold every sentence and table row ` +
+        `of the service document`,
+    );
+    return 0;
+  }
+  console.error(`${TABLE} does not account for the service document:`);
+  for (const problem of account.problems) console.error(problem);
+  return 1;
+}
+
+function printAccount(account: StatementAccount, json: boolean): number {
+  console.log(json ? JSON.stringify(account, null, 2) : renderAccount(account, TABLE));
+  return exit(account.problems.length + account.unmapped);
 }

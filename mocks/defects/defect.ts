@@ -34,6 +34,11 @@ export interface Defect {
   readonly description: string;
   /** The `x-lifecycle.rules` id (or ids) of the rule it breaks: the check that must catch it. */
   readonly breaks: readonly string[];
+  /**
+   * Contract check ids that must catch it where no rule states what it breaks: the shape checks,
+   * which judge a schema of the spec (`wrapper.shape`: `TaskWrapper`, §2.3).
+   */
+  readonly checks?: readonly string[];
   readonly before?: (request: CoreRequest, context: DefectContext) => CoreRequest;
   readonly after?: (
     request: CoreRequest,

@@ -53,6 +53,17 @@ export const WRAPPER_DEFECTS: readonly Defect[] = [
     ),
   },
   {
+    name: 'wrapper-platform-number',
+    description:
+      "the wrapper's `data.platform` is the channel type as a JSON number (54), not a string",
+    breaks: [],
+    checks: ['wrapper.shape'],
+    after: wrapper((body) => {
+      const data = wrapperData(body);
+      return { ...body, data: { ...data, platform: Number(data['platform']) } };
+    }),
+  },
+  {
     name: 'wrapper-success-message',
     description: 'the wrapper answers `message: "ok"` on success instead of an empty message',
     breaks: ['wrapper-success-code'],

@@ -18,3 +18,8 @@ export async function loadSpecFile(path: string): Promise<OpenApiDocument> {
   const api = await SwaggerParser.validate(path);
   return (await SwaggerParser.dereference(api)) as unknown as OpenApiDocument;
 }
+
+/** Node only: the service's own document (the contract) as kept beside the spec. */
+export const SERVICE_DOCUMENT_PATH = fileURLToPath(
+  new URL('../../spec/service-document.md', import.meta.url),
+);

@@ -57,7 +57,7 @@ describe('videotask contract', () => {
     expect(run.stdout).not.toMatch(/left queued while its probes ran/);
   });
 
-  it('exits 1 against a broken deployment, naming the check, its basis, the task and the status', async () => {
+  it('exits 1 against a broken deployment, naming check, basis, statements, task and status', async () => {
     const mock = await startMock(['--defect', 'content-before-completion']);
     children.push(mock.child);
     const run = await videotask([
@@ -69,7 +69,10 @@ describe('videotask contract', () => {
       ...FAST,
     ]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/FAIL {2}content\.before-completion\s+documented §3/);
+    // Beside the section, the statements of the document it breaks (spec/statements.yaml).
+    expect(run.stdout).toMatch(
+      /FAIL {2}content\.before-completion\s+documented §3 \(3-rule-2-content-after-completion, 4\.4-json-errors\)/,
+    );
     expect(run.stdout).toMatch(
       new RegExp(
         String.raw`GET \/v1\/videos\/\{task_id\}\/content with the owner's key for an? (queued|in_progress) ` +

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cellKey } from '../../contracts/matrix/index.ts';
 import { judgeDefect, MUTANTS, type Verdict } from './support/mutant-run.ts';
 import { printScore } from './support/score.ts';
+import { JUDGED_SERVER_RULES, unbroken } from './support/statement-proof.ts';
 
 // The self-proof generated from the matrix (contracts/matrix): one mutant of the mock per (rule, cell),
 // breaking that rule in that cell only. The suite must fail on a check of that rule, attributed to that
@@ -28,6 +29,15 @@ describe('generated mutants', () => {
     const verdict = await judgeDefect(m.defect, m.cell);
     verdicts.push(verdict);
     expect(verdict.killed, `failures were: ${verdict.failures.join(' | ') || 'none'}`).toBe(true);
+  });
+
+  // The statement table (spec/statements.yaml) read by the self-proof: each server rule of the
+  // document that a check judges is broken by a mutant (or, where none is caught by the statement's
+  // own checks, a named defect) that one of its checks kills.
+  it('with the named defects, break every server rule a check judges, caught by one of its checks', async (ctx) => {
+    if (verdicts.length < live.length) ctx.skip(); // a filtered run judged only some mutants
+    expect(JUDGED_SERVER_RULES.length).toBeGreaterThan(50);
+    expect(await unbroken(JUDGED_SERVER_RULES, verdicts)).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../contracts/checks/definitions.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
 import { ACCESS_CASES } from './defect-cases/access.ts';
 import { lifecycle } from './defect-cases/client.ts';
@@ -12,6 +13,7 @@ import { TASK_OBJECT_CASES } from './defect-cases/task-object.ts';
 import { WRAPPER_CASES } from './defect-cases/wrapper.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CHECK_IDS = new Set<string>(Object.values(CHECKS).map((c) => c.id));
 /** Every defect's case: which steps of the scripted session it changes, and the violation it shows. */
 const CASES: readonly Case[] = [
   ...TASK_OBJECT_CASES,
@@ -36,11 +38,13 @@ describe('defect catalogue', () => {
   });
 
   it.each(defects.map((d) => [d.name, d] as const))(
-    '%s names rules that exist and a one-line description',
+    '%s names rules (or checks) that exist and a one-line description',
     (_name, defect) => {
-      expect(defect.breaks.length).toBeGreaterThan(0);
+      expect(defect.breaks.length + (defect.checks?.length ?? 0)).toBeGreaterThan(0);
       for (const id of defect.breaks)
         expect(lifecycle.rules.has(id), `unknown rule ${id}`).toBe(true);
+      for (const id of defect.checks ?? [])
+        expect(CHECK_IDS.has(id), `unknown check ${id}`).toBe(true);
       expect(defect.description).toMatch(/^[^\n]{10,140}$/);
       expect(defect.before ?? defect.after).toBeDefined();
     },

@@ -12,10 +12,53 @@ const source = readFileSync(SERVICE_SPEC_PATH, 'utf8');
 const GET_VIDEO_SUMMARY =
   'summary: Query status in OpenAI-compatible form (recommended for status)';
 
-it('passes the committed specs', async () => {
+it('passes the committed specs and statement table', async () => {
   const run = await runVideotask(['lint-spec']);
-  expect(run.stdout).toMatch(/^ok .*openapi\.yaml\nok .*mock-control\.yaml\n$/);
+  const [openapi, control, table, end] = run.stdout.split('\n');
+  expect([openapi, control, end]).toEqual([
+    expect.stringMatching(/^ok .*openapi\.yaml$/),
+    expect.stringMatching(/^ok .*mock-control\.yaml$/),
+    '',
+  ]);
+  expect(table).toMatch(
+    /^ok spec\/statements\.yaml: \d+ statements hold every sentence and table row/,
+  );
   expect(run.code).toBe(0);
+});
+
+// `--trace`: the account of spec/statements.yaml (issue 25).
+it('prints the account of the statement table with --trace, and its counts with --json', async () => {
+  const text = await runVideotask(['lint-spec', '--trace']);
+  expect(text.code).toBe(0);
+  expect(text.stdout).toMatch(
+    /^spec\/statements\.yaml: \d+ statements, 0 unmapped\n {2}by kind: \d+ server/,
+  );
+  for (const line of [
+    /judged by contract checks: \d+ \(server rules: \d+ of \d+, \d+ with a reason none can, /,
+    /judged by client rules: \d+/,
+    /played by the mock \(or the project's own client and tools\), in a named test: \d+/,
+    /Server rules no contract check judges \(\d+\):\n {2}§2\.1 {2}2\.1-model \(server rule\)/,
+  ])
+    expect(text.stdout).toMatch(line);
+  const json = await runVideotask(['lint-spec', '--trace', '--json']);
+  const account = JSON.parse(json.stdout) as Record<string, unknown>;
+  expect(account).toMatchObject({ unmapped: 0, problems: [] });
+  for (const key of ['statements', 'judged', 'clientRules', 'reasons', 'unmapped'])
+    expect(typeof account[key], key).toBe('number');
+  expect(json.code).toBe(0);
+});
+
+it.each([
+  [['--json'], /--json prints the account of --trace: add --trace/],
+  [['--trace', 'spec/openapi.yaml'], /give no FILE with them/],
+  [
+    ['--trace', '--document', '/nonexistent/doc.md'],
+    /cannot read the document \/nonexistent\/doc\.md \(ENOENT\)/,
+  ],
+])('refuses lint-spec %j as usage, exit 2', async (args, message) => {
+  const run = await runVideotask(['lint-spec', ...args]);
+  expect(run.stderr).toMatch(message);
+  expect(run.code).toBe(2);
 });
 
 it.each([

@@ -54,6 +54,15 @@ export const WRAPPER_CASES: readonly Case[] = [
     },
   ],
   [
+    'wrapper-platform-number',
+    (s) => s.op === 'wrapper' && own(s) && ok(s),
+    () => {
+      const c = client(['wrapper-platform-number']);
+      const { data } = wrapper(c, c.submit()).body as Wrapper;
+      expect(data.platform).toBe(54);
+    },
+  ],
+  [
     'wrapper-success-message',
     (s) => s.op === 'wrapper' && own(s) && ok(s),
     () => {

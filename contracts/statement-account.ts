@@ -1,0 +1,221 @@
+import { serviceContract, serviceSpec, type OpenApiDocument } from '../src/spec/index.ts';
+import { hasPointer } from '../src/spec/json-pointer.ts';
+import { traceStatements } from '../src/spec/statement-trace.ts';
+import {
+  KIND_LABEL,
+  STATEMENT_KINDS,
+  type Statement,
+  type StatementKind,
+} from '../src/spec/statements-table.ts';
+import { CHECKS } from './checks/definitions.ts';
+
+/**
+ * The account of the statement table (decisions/020): every statement of the service document, how
+ * many are judged by contract checks, by client rules, played by the mock, and each one that is not
+ * judged with the reason; and what is wrong with the table (`problems`): a statement of the document
+ * in none of its entries, or an entry naming a check, a rule, a client rule or a spec element that
+ * does not exist. `videotask lint-spec --trace` prints it.
+ */
+export interface StatementAccount {
+  readonly statements: number;
+  readonly byKind: Readonly<Record<StatementKind, number>>;
+  /** Statements a contract check judges. */
+  readonly judged: number;
+  /** Statements a client rule judges. */
+  readonly clientRules: number;
+  /** Statements a test shows the mock (or the project's own client and tools) playing. */
+  readonly mock: number;
+  /** Server rules with a written reason instead of a check. */
+  readonly reasons: number;
+  /** Statements with a part no check judges yet, although one could. */
+  readonly gaps: number;
+  /** Words of the document in no statement, statements not in the document, statements with no place. */
+  readonly unmapped: number;
+  readonly server: {
+    readonly total: number;
+    readonly judged: number;
+    readonly reasons: number;
+    /** Neither a check nor a reason: judged by nothing yet, a gap says why. */
+    readonly unjudged: number;
+  };
+  /** Whether the spec declares `x-client-rules` (issue 20), so client rules can be named. */
+  readonly clientRulesDeclared: boolean;
+  /** Each statement judged neither by a check nor by a client rule, and why. */
+  readonly notJudged: readonly AccountLine[];
+  /** Each statement with a gap. */
+  readonly gapList: readonly AccountLine[];
+  /** Each statement no test shows played. */
+  readonly notPlayed: readonly AccountLine[];
+  /** What is wrong with the table: the document's words it lacks, names that do not exist. */
+  readonly problems: readonly string[];
+}
+
+export interface AccountLine {
+  readonly id: string;
+  readonly section: string;
+  readonly kind: StatementKind;
+  readonly text: string;
+  readonly why: string;
+}
+
+export interface AccountInput {
+  /** The service document's Markdown. */
+  readonly document: string;
+  readonly documentName?: string;
+  readonly statements: readonly Statement[];
+  /** The spec the pointers and client rules are resolved in (default: the service spec). */
+  readonly spec?: OpenApiDocument | undefined;
+}
+
+const CHECK_IDS = new Set<string>(Object.values(CHECKS).map((c) => c.id));
+
+/** Every `id` under the spec's `x-client-rules`, or undefined when it declares none (issue 20). */
+export function declaredClientRules(spec: OpenApiDocument): ReadonlySet<string> | undefined {
+  const root = spec['x-client-rules'];
+  if (root === undefined) return undefined;
+  const ids = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    const id = (node as { id?: unknown }).id;
+    if (typeof id === 'string') ids.add(id);
+    Object.values(node).forEach(visit);
+  };
+  visit(root);
+  return ids;
+}
+
+/** Why a statement no check or client rule judges is not judged. */
+function whyNotJudged(s: Statement, clientRulesDeclared: boolean): string {
+  const explained = s.reason ?? s.clientReason ?? s.gap;
+  if (explained !== undefined) return explained;
+  switch (s.kind) {
+    case 'information':
+      return s.note ?? 'a fact or a definition: nothing to keep';
+    case 'not-shown':
+      return s.note ?? 'the document shows nothing here: we invent no guarantee';
+    case 'admin':
+      return s.note ?? "an administrator's step, played by verify-family and monitor";
+    case 'server':
+      return 'no check, no reason';
+    default: {
+      const open = clientRulesDeclared
+        ? 'no client rule names it yet'
+        : 'no client rule yet: x-client-rules is not in the spec (issue 20)';
+      return s.note === undefined ? open : `${open}. ${s.note}`;
+    }
+  }
+}
+
+/** What a statement names that does not exist, or a field its kind does not take. */
+function referenceProblems(
+  s: Statement,
+  spec: OpenApiDocument,
+  clientRules: ReadonlySet<string> | undefined,
+): string[] {
+  const rules = serviceContract().lifecycle.rules;
+  const at = `statement ${s.id}`;
+  return [
+    ...s.checks
+      .filter((id) => !CHECK_IDS.has(id))
+      .map((id) => `${at} names the check ${id}, which contracts/checks/definitions.ts lacks`),
+    ...s.rules
+      .filter((id) => !rules.has(id))
+      .map((id) => `${at} names the rule ${id}, which x-lifecycle.rules lacks`),
+    ...s.spec
+      .filter((pointer) => !hasPointer(spec, pointer))
+      .map((pointer) => `${at} points at ${pointer}, which spec/openapi.yaml lacks`),
+    ...s.clientRules
+      .filter((id) => clientRules === undefined || !clientRules.has(id))
+      .map((id) =>
+        clientRules === undefined
+          ? `${at} names the client rule ${id}, but the spec declares no x-client-rules`
+          : `${at} names the client rule ${id}, which x-client-rules lacks`,
+      ),
+    ...(s.reason !== undefined && (s.kind !== 'server' || s.checks.length > 0)
+      ? [`${at}: a reason says why no check can judge a server rule; use note (or gap)`]
+      : []),
+    ...(s.clientReason !== undefined && s.kind !== 'client'
+      ? [`${at}: a clientReason is for a client rule; use note`]
+      : []),
+    ...(s.kind === 'server' &&
+    s.checks.length === 0 &&
+    s.reason === undefined &&
+    s.gap === undefined
+      ? [
+          `${at} is a server rule with neither a check nor a reason (nor a gap saying what is missing)`,
+        ]
+      : []),
+  ];
+}
+
+const hasPlace = (s: Statement) =>
+  [s.spec, s.rules, s.checks, s.clientRules, s.mock].some((list) => list.length > 0) ||
+  [s.reason, s.gap, s.clientReason, s.note].some((text) => text !== undefined);
+
+/**
+ * What is wrong with the table itself, whatever the document says: a statement that lives nowhere,
+ * names a check, rule, client rule or spec element that does not exist, or a server rule with neither
+ * a check nor a reason.
+ */
+export function tableProblems(
+  statements: readonly Statement[],
+  spec: OpenApiDocument = serviceSpec,
+): string[] {
+  const clientRules = declaredClientRules(spec);
+  return [
+    ...statements
+      .filter((s) => !hasPlace(s))
+      .map((s) => `statement ${s.id} lives nowhere: no spec, check, test or reason`),
+    ...statements.flatMap((s) => referenceProblems(s, spec, clientRules)),
+  ];
+}
+
+const line = (s: Statement, why: string): AccountLine => ({
+  id: s.id,
+  section: s.section,
+  kind: s.kind,
+  text: s.text,
+  why,
+});
+
+export function statementAccount(input: AccountInput): StatementAccount {
+  const { statements } = input;
+  const spec = input.spec ?? serviceSpec;
+  const clientRules = declaredClientRules(spec);
+  const trace = traceStatements(input.document, statements, {
+    documentName: input.documentName ?? 'spec/service-document.md',
+  });
+  const server = statements.filter((s) => s.kind === 'server');
+  const byKind = Object.fromEntries(
+    STATEMENT_KINDS.map((kind) => [kind, statements.filter((s) => s.kind === kind).length]),
+  ) as Record<StatementKind, number>;
+  const placeless = statements.filter((s) => !hasPlace(s));
+  const serverUnjudged = server.filter((s) => s.checks.length === 0 && s.reason === undefined);
+  const claimed = [...trace.found.values()].reduce((sum, units) => sum + units.length, 0);
+  const lost = trace.units.length - claimed + (statements.length - trace.found.size);
+  return {
+    statements: statements.length,
+    byKind,
+    judged: statements.filter((s) => s.checks.length > 0).length,
+    clientRules: statements.filter((s) => s.clientRules.length > 0).length,
+    mock: statements.filter((s) => s.mock.length > 0).length,
+    reasons: server.filter((s) => s.checks.length === 0 && s.reason !== undefined).length,
+    gaps: statements.filter((s) => s.gap !== undefined).length,
+    unmapped: lost + placeless.length + serverUnjudged.filter((s) => s.gap === undefined).length,
+    server: {
+      total: server.length,
+      judged: server.filter((s) => s.checks.length > 0).length,
+      reasons: server.filter((s) => s.checks.length === 0 && s.reason !== undefined).length,
+      unjudged: serverUnjudged.length,
+    },
+    clientRulesDeclared: clientRules !== undefined,
+    notJudged: statements
+      .filter((s) => s.checks.length === 0 && s.clientRules.length === 0)
+      .map((s) => line(s, whyNotJudged(s, clientRules !== undefined))),
+    gapList: statements.filter((s) => s.gap !== undefined).map((s) => line(s, s.gap!)),
+    notPlayed: statements
+      .filter((s) => s.mock.length === 0)
+      .map((s) => line(s, s.note ?? KIND_LABEL[s.kind])),
+    problems: [...trace.problems.map((p) => p.message), ...tableProblems(statements, spec)],
+  };
+}

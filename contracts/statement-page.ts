@@ -1,0 +1,101 @@
+import { describeBasis, serviceContract } from '../src/spec/index.ts';
+import { documentSections } from '../src/spec/document-units.ts';
+import {
+  KIND_LABEL,
+  STATEMENT_KINDS,
+  kindCount,
+  type Statement,
+} from '../src/spec/statements-table.ts';
+import { CHECKS } from './checks/definitions.ts';
+import { statementAccount, type StatementAccount } from './statement-account.ts';
+import { checkBasis, type CheckDefinition } from './verdicts.ts';
+
+/**
+ * docs/statements.md: the statement table as a page a QA lead reads, section by section of the
+ * document: each statement, its kind, the contract checks that judge it with their basis, what plays
+ * it, and why it is not judged where it is not. Written by `npm run generate`; a test keeps it fresh.
+ */
+export interface PageInput {
+  /** The service document's Markdown (for its section titles and the account). */
+  readonly document: string;
+  readonly statements: readonly Statement[];
+}
+
+const BY_ID = new Map<string, CheckDefinition>(Object.values(CHECKS).map((c) => [c.id, c]));
+
+/** A table cell: one line, pipes escaped. */
+const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+
+function judgedBy(s: Statement): string {
+  const { lifecycle } = serviceContract();
+  const checks = s.checks.map((id) => {
+    const check = BY_ID.get(id);
+    return `\`${id}\` (${check === undefined ? 'unknown check' : describeBasis(checkBasis(check, lifecycle))})`;
+  });
+  const clientRules = s.clientRules.map((id) => `client rule \`${id}\``);
+  return [...checks, ...clientRules].join(', ');
+}
+
+const playedBy = (s: Statement) =>
+  [...new Set(s.mock.map((t) => `\`${t.file.replace(/^test\//, '')}\``))].join(', ');
+
+function whyColumn(s: Statement, account: StatementAccount): string {
+  if (s.gap !== undefined) return `**Not judged yet:** ${s.gap}`;
+  const why = account.notJudged.find((line) => line.id === s.id)?.why;
+  if (why !== undefined) return why;
+  return s.note ?? '';
+}
+
+function row(s: Statement, account: StatementAccount): string {
+  const cells = [s.id, s.text, KIND_LABEL[s.kind], judgedBy(s), playedBy(s), whyColumn(s, account)];
+  return `| ${cells.map(cell).join(' | ')} |`;
+}
+
+function summary(account: StatementAccount): string[] {
+  const kinds = STATEMENT_KINDS.map((kind) => kindCount(account.byKind[kind], kind)).join(', ');
+  const s = account.server;
+  return [
+    `- **${account.statements} statements** (${kinds}); ${account.unmapped} of the document's ` +
+      `sentences and rows in none.`,
+    `- **Server rules judged by a contract check: ${s.judged} of ${s.total}**; ` +
+      `${s.reasons} with a reason none can; ${s.unjudged} not judged yet. ` +
+      `${account.gaps} statements have a part no check judges yet although one could ` +
+      `(**Not judged yet** below).`,
+    `- Judged by client rules: ${account.clientRules}` +
+      `${account.clientRulesDeclared ? '' : ' (client rules are not in the spec yet: issue 20)'}; ` +
+      `played by the mock or the project's own tools: ${account.mock}.`,
+  ];
+}
+
+export function renderStatementPage(input: PageInput): string {
+  const account = statementAccount({ document: input.document, statements: input.statements });
+  const titles = new Map(documentSections(input.document).map((s) => [s.section, s.title]));
+  const sections = [...new Set(input.statements.map((s) => s.section))];
+  const header = [
+    '| ID | Statement | Kind | Judged by (basis) | Played by | Not judged because / note |',
+    '|---|---|---|---|---|---|',
+  ];
+  return [
+    '# The service document, statement by statement',
+    '',
+    '<!-- Generated from spec/statements.yaml by `npm run generate`; do not edit. -->',
+    '',
+    'Every sentence and table row of the service document (`spec/service-document.md`) is one ' +
+      'statement below, in its own words, with its kind, the contract checks that judge it on a ' +
+      'deployment and their basis (a documented rule fails a run, an assumption warns), the tests that ' +
+      'show the mock (or the project’s own client and tools) playing it, and why it is not judged ' +
+      'where it is not. The contract report names these IDs beside the section of each failure. ' +
+      'Source: `spec/statements.yaml`; the account on a terminal: `npx videotask lint-spec --trace`; ' +
+      'design: [decisions/020](../decisions/020-statement-traceability.md).',
+    '',
+    ...summary(account),
+    ...sections.flatMap((section) => [
+      '',
+      `## ${section === 'intro' ? 'Introduction' : `${section} ${titles.get(section) ?? ''}`.trim()}`,
+      '',
+      ...header,
+      ...input.statements.filter((s) => s.section === section).map((s) => row(s, account)),
+    ]),
+    '',
+  ].join('\n');
+}

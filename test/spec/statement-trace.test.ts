@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import { declaredClientRules, statementAccount } from '../../contracts/statement-account.ts';
+import { documentUnits, sentencesOf } from '../../src/spec/document-units.ts';
+import type { OpenApiDocument } from '../../src/spec/index.ts';
+import { similarity, traceStatements } from '../../src/spec/statement-trace.ts';
+import type { Statement } from '../../src/spec/statements.ts';
+
+// How the service document is split into statements and matched against the table (decisions/020).
+const DOCUMENT = `# A service
+
+Covers it all. And more.
+
+## 1. What it does
+
+- Submission returns at once. The client stores the ID.
+- Base address: \`{base_url}\`.
+
+### 2.1 Request
+
+| Field | Type | Meaning |
+|---|---|---|
+| model | string | The model. Must not be empty |
+
+Known keys:
+1. A task is polled again.
+   It is never resubmitted.
+`;
+
+const statement = (
+  s: Partial<Statement> & Pick<Statement, 'id' | 'section' | 'text'>,
+): Statement => ({
+  kind: 'server',
+  spec: [],
+  rules: [],
+  checks: [],
+  clientRules: [],
+  mock: [],
+  note: 'a note',
+  ...s,
+});
+
+const TABLE: readonly Statement[] = [
+  statement({
+    id: 'intro-scope',
+    section: 'intro',
+    kind: 'information',
+    text: 'Covers it all. And more.',
+  }),
+  statement({
+    id: '1-at-once',
+    section: '§1',
+    text: 'Submission returns at once.',
+    checks: ['submission.at-once'],
+  }),
+  statement({ id: '1-keeps-id', section: '§1', kind: 'client', text: 'The client stores the ID.' }),
+  statement({
+    id: '1-base',
+    section: '§1',
+    kind: 'information',
+    text: 'Base address: `{base_url}`.',
+  }),
+  statement({
+    id: '2.1-model',
+    section: '§2.1',
+    text: 'model | string | The model. Must not be empty',
+    checks: ['input.empty-prompt'],
+  }),
+  statement({ id: '2.1-keys', section: '§2.1', kind: 'information', text: 'Known keys:' }),
+  statement({
+    id: '2.1-rule',
+    section: '§2.1',
+    kind: 'client',
+    text: 'A task is polled again. It is never resubmitted.',
+    checks: ['client.no-resubmission'],
+  }),
+];
+
+describe('documentUnits', () => {
+  it('gives each table row and each sentence of a paragraph or list item, with its section and line', () => {
+    expect(documentUnits(DOCUMENT).map((u) => [u.section, u.line, u.text])).toEqual([
+      ['intro', 3, 'Covers it all.'],
+      ['intro', 3, 'And more.'],
+      ['§1', 7, 'Submission returns at once.'],
+      ['§1', 7, 'The client stores the ID.'],
+      ['§1', 8, 'Base address: `{base_url}`.'],
+      ['§2.1', 14, 'model | string | The model. Must not be empty'],
+      ['§2.1', 16, 'Known keys:'],
+      ['§2.1', 17, 'A task is polled again.'],
+      ['§2.1', 17, 'It is never resubmitted.'],
+    ]);
+  });
+
+  it('reads a fenced code block as one unit, never as table rows or sentences', () => {
+    const units = documentUnits(
+      '## 4. Examples\n\n```json\n{ "a": 1 }\n| not | a row |\n```\nAfter it.\n',
+    );
+    expect(units.map((u) => [u.section, u.line, u.text])).toEqual([
+      ['§4', 3, '{ "a": 1 } | not | a row |'],
+      ['§4', 7, 'After it.'],
+    ]);
+  });
+
+  it('splits sentences after a full stop before a capital, a digit or a backtick, not inside numbers', () => {
+    expect(sentencesOf('Enabled at version 1.0.5. A plugin has type 61.')).toEqual([
+      'Enabled at version 1.0.5.',
+      'A plugin has type 61.',
+    ]);
+    expect(sentencesOf('JSON per section 2.1. `Content-Type: application/json`.')).toEqual([
+      'JSON per section 2.1.',
+      '`Content-Type: application/json`.',
+    ]);
+    expect(sentencesOf('A factor of 1.5 (e.g. slow) applies.')).toEqual([
+      'A factor of 1.5 (e.g. slow) applies.',
+    ]);
+  });
+});
+
+describe('traceStatements', () => {
+  it('finds every statement of a table that matches the document, and reports nothing', () => {
+    const trace = traceStatements(DOCUMENT, TABLE);
+    expect(trace.problems).toEqual([]);
+    expect(trace.found.get('2.1-rule')!.map((u) => u.text)).toEqual([
+      'A task is polled again.',
+      'It is never resubmitted.',
+    ]);
+  });
+
+  it('names a changed statement with its old and new words and everything mapped to it', () => {
+    const changed = DOCUMENT.replace(
+      'It is never resubmitted.',
+      'It is resubmitted after an hour.',
+    );
+    const [problem, ...rest] = traceStatements(changed, TABLE, { documentName: 'v2.md' }).problems;
+    expect(rest).toEqual([]);
+    expect(problem).toMatchObject({
+      kind: 'changed',
+      statement: '2.1-rule',
+      section: '§2.1',
+      line: 17,
+    });
+    expect(problem!.message).toContain('statement 2.1-rule changed (v2.md line 17)');
+    expect(problem!.message).toContain('was: A task is polled again. It is never resubmitted.');
+    expect(problem!.message).toContain(
+      'now: A task is polled again. It is resubmitted after an hour.',
+    );
+    expect(problem!.message).toContain('contract checks client.no-resubmission');
+  });
+
+  it('names a new statement, a removed one and a moved one, in the order of the document', () => {
+    const next = DOCUMENT.replace('- Base address: `{base_url}`.\n', '')
+      .replace('Known keys:', 'Known keys:\n\nA new rule: every request is logged.')
+      .replace('- Submission returns at once.', '- Submission is slow.')
+      .replace('## 1. What it does', '## 1. What it does\n\nCovers it all. And more.')
+      .replace('\nCovers it all. And more.\n\n## 1', '\n## 1');
+    const problems = traceStatements(next, TABLE).problems;
+    expect(problems.map((p) => [p.kind, p.statement ?? p.text])).toEqual([
+      ['moved', 'intro-scope'],
+      ['new', 'Submission is slow.'],
+      ['new', 'A new rule: every request is logged.'],
+      ['removed', '1-at-once'],
+      ['removed', '1-base'],
+    ]);
+    expect(problems[0]!.message).toContain('moved from intro to §1');
+    expect(problems[4]!.message).toContain('is no longer in the document');
+  });
+
+  it('refuses two statements holding the same words', () => {
+    const twice = [...TABLE, { ...TABLE[1]!, id: '1-again' }];
+    expect(traceStatements(DOCUMENT, twice).problems).toMatchObject([
+      { kind: 'overlap', statement: '1-again' },
+    ]);
+  });
+
+  it('rates word sets: 1 for the same words, 0 for none in common', () => {
+    expect(similarity('A b c', 'c b a')).toBe(1);
+    expect(similarity('one two', 'three four')).toBe(0);
+    expect(similarity('Transitions: not shown.', 'Transitions: shown below.')).toBeCloseTo(2 / 3);
+  });
+});
+
+describe('statementAccount', () => {
+  const account = (statements: readonly Statement[], spec?: OpenApiDocument) =>
+    statementAccount({ document: DOCUMENT, statements, spec });
+
+  it('counts the statements by kind, judged, played and unmapped', () => {
+    const a = account(TABLE);
+    expect(a).toMatchObject({ statements: 7, judged: 3, clientRules: 0, reasons: 0, unmapped: 0 });
+    expect(a.byKind).toMatchObject({ server: 2, client: 2, information: 3 });
+    expect(a.problems).toEqual([]);
+  });
+
+  it('names a check, a rule, a pointer and a client rule that do not exist', () => {
+    const wrong = TABLE.map((s) =>
+      s.id === '1-at-once'
+        ? {
+            ...s,
+            checks: ['task.shapes'],
+            rules: ['no-such-rule'],
+            spec: ['/paths/~1v2'],
+            clientRules: ['x'],
+          }
+        : s,
+    );
+    expect(account(wrong).problems).toEqual([
+      'statement 1-at-once names the check task.shapes, which contracts/checks/definitions.ts lacks',
+      'statement 1-at-once names the rule no-such-rule, which x-lifecycle.rules lacks',
+      'statement 1-at-once points at /paths/~1v2, which spec/openapi.yaml lacks',
+      'statement 1-at-once names the client rule x, but the spec declares no x-client-rules',
+    ]);
+  });
+
+  it('counts a server rule with neither a check nor a reason as unmapped, and one that lives nowhere', () => {
+    const { note: _note, ...noNote } = TABLE[1]!;
+    const bare = TABLE.map((s) => (s.id === '1-at-once' ? { ...noNote, checks: [] } : s));
+    expect(account(bare)).toMatchObject({ unmapped: 2 });
+    expect(account(bare).problems).toEqual([
+      'statement 1-at-once lives nowhere: no spec, check, test or reason',
+      'statement 1-at-once is a server rule with neither a check nor a reason (nor a gap saying what is missing)',
+    ]);
+    const reasoned = bare.map((s) =>
+      s.id === '1-at-once' ? { ...s, reason: 'not observable' } : s,
+    );
+    expect(account(reasoned)).toMatchObject({ unmapped: 0, reasons: 1, problems: [] });
+  });
+
+  it('reads the client rules a spec declares under x-client-rules', () => {
+    const spec = { 'x-client-rules': { rules: [{ id: 'no-resubmit' }, { id: 'backoff-429' }] } };
+    expect(declaredClientRules(spec as unknown as OpenApiDocument)).toEqual(
+      new Set(['no-resubmit', 'backoff-429']),
+    );
+    const named = TABLE.map((s) =>
+      s.id === '1-keeps-id' ? { ...s, clientRules: ['no-resubmit'] } : s,
+    );
+    expect(account(named, spec as unknown as OpenApiDocument)).toMatchObject({ clientRules: 1 });
+  });
+});
