@@ -15,7 +15,6 @@ import {
   isObject,
   listen,
   mediaType,
-  NOT_JSON,
   parseJson,
   PRIMARY_MODELS,
   randomText,
@@ -108,6 +107,13 @@ interface Row {
   readonly finishTime: number;
 }
 
+/** An OpenAI-style error: `type` is `invalid_request_error` unless said, `code` "" unless said. */
+interface OpenAiError {
+  readonly message: string;
+  readonly code?: string;
+  readonly type?: 'invalid_request_error' | 'new_api_error' | 'server_error';
+}
+
 interface Call {
   readonly request: IncomingMessage;
   readonly response: ServerResponse;
@@ -130,16 +136,11 @@ class Gateway {
     const method = request.method ?? 'GET';
     const route = this.#route(method, path);
     if (route === undefined)
-      return this.#openAi(
-        call,
-        404,
-        `Invalid URL (${method} ${path})`,
-        'invalid_request_error',
-        '',
-      );
+      return this.#openAi(call, 404, { message: `Invalid URL (${method} ${path})` });
     const caller = callerOf(this.s, request);
     // Missing or invalid key: one answer for both (reference-gateway-facts.md).
-    if (caller === undefined) return this.#openAi(call, 401, 'Invalid token', 'new_api_error', '');
+    if (caller === undefined)
+      return this.#openAi(call, 401, { message: 'Invalid token', type: 'new_api_error' });
     await route(call, caller);
   };
 
@@ -179,7 +180,8 @@ class Gateway {
   }
 
   /** The OpenAI-style envelope, its message ending with the request ID. */
-  #openAi(call: Call, status: number, message: string, type: string, code: string): void {
+  #openAi(call: Call, status: number, error: OpenAiError): void {
+    const { message, code = '', type = 'invalid_request_error' } = error;
     const text = `${message} (request id: ${call.requestId})`;
     this.#json(call, status, { error: { message: text, type, param: '', code } });
   }
@@ -212,81 +214,72 @@ class Gateway {
 
   // --- submission ------------------------------------------------------------------------------
 
+  /**
+   * A submission, in the gateway's order: the body (JSON or a form), the model, model routing (§5),
+   * then the task handler's own refusals; accepted, the §4.1 answer and `X-New-Api-Other-Ratios`.
+   */
   async #submit(call: Call, caller: DeploymentKey): Promise<void> {
-    const bytes = await readBody(call.request, BODY_LIMIT);
-    if (bytes === 'too-large') {
-      call.response.setHeader('connection', 'close');
-      return this.#wrapped(call, 413, 'read_request_body_failed', 'request body too large');
-    }
-    const contentType = header(call.request, 'content-type');
-    const form =
-      mediaType(contentType) === 'multipart/form-data'
-        ? formSubmission(bytes, contentType!)
-        : undefined;
-    if (typeof form === 'string') return this.#wrapped(call, 400, 'invalid_request', form);
-    const body = form ?? parseJson(bytes);
-    if (body === NOT_JSON || !isObject(body))
-      return this.#openAi(
-        call,
-        400,
-        'Invalid request body: not a JSON object',
-        'invalid_request_error',
-        'invalid_request',
-      );
+    const body = await this.#submission(call);
+    if (body === undefined) return;
     const model = body['model'];
     if (model === undefined || (typeof model === 'string' && model.trim() === ''))
-      return this.#openAi(
-        call,
-        400,
-        'model is required',
-        'invalid_request_error',
-        'invalid_request',
-      );
+      return this.#openAi(call, 400, { message: 'model is required', code: 'invalid_request' });
     if (typeof model !== 'string')
-      return this.#openAi(
-        call,
-        400,
-        'Invalid request body: model must be a string',
-        'invalid_request_error',
-        'invalid_request',
-      );
+      return this.#openAi(call, 400, {
+        message: 'Invalid request body: model must be a string',
+        code: 'invalid_request',
+      });
     if (!this.#routed(call, caller, model)) return;
     const refusal = this.#taskRefusal(body, model);
     if (refusal !== undefined) return this.#wrapped(call, 400, refusal.code, refusal.message);
     const task = this.#create(call.request, caller, model, body);
     const answer = {
-      ...this.#openAiForm(task, task.submittedAt, true),
+      id: task.id,
+      task_id: task.id,
+      object: 'video',
+      model: task.model,
       status: 'queued',
       progress: 0,
+      created_at: unix(task.submittedAt),
     };
-    delete (answer as { completed_at?: unknown }).completed_at;
-    delete (answer as { metadata?: unknown }).metadata;
-    this.#json(call, 200, answer, {
-      'X-New-Api-Other-Ratios': JSON.stringify({ seconds: task.seconds }),
-    });
+    const ratios = JSON.stringify({ seconds: task.seconds });
+    this.#json(call, 200, answer, { 'X-New-Api-Other-Ratios': ratios });
+  }
+
+  /** The submission's fields, from JSON or a multipart form; `undefined` once refused. */
+  async #submission(call: Call): Promise<Record<string, unknown> | undefined> {
+    const bytes = await readBody(call.request, BODY_LIMIT);
+    if (bytes === 'too-large') {
+      call.response.setHeader('connection', 'close');
+      return void this.#wrapped(call, 413, 'read_request_body_failed', 'request body too large');
+    }
+    const contentType = header(call.request, 'content-type');
+    const isForm = mediaType(contentType) === 'multipart/form-data';
+    const body = isForm ? formSubmission(bytes, contentType!) : parseJson(bytes);
+    if (isForm && typeof body === 'string')
+      return void this.#wrapped(call, 400, 'invalid_request', body);
+    if (isObject(body)) return body;
+    const message = 'Invalid request body: not a JSON object';
+    return void this.#openAi(call, 400, { message, code: 'invalid_request' });
   }
 
   /** Model routing, before any task handler: an unknown model is 503, one the token may not use 403. */
   #routed(call: Call, caller: DeploymentKey, model: string): boolean {
     const group = caller.group ?? 'default';
     if (!PRIMARY_MODELS.includes(model) && !SECOND_FAMILY.includes(model)) {
-      this.#openAi(
-        call,
-        503,
-        `No available channel for model ${model} under group ${group}`,
-        'new_api_error',
-        'model_not_found',
-      );
+      this.#openAi(call, 503, {
+        message: `No available channel for model ${model} under group ${group}`,
+        code: 'model_not_found',
+        type: 'new_api_error',
+      });
       return false;
     }
     if (!caller.models.includes(model)) {
-      this.#openAi(
-        call,
-        403,
-        `This token has no access to model ${model}`,
-        'new_api_error',
-        'access_denied',
-      );
+      this.#openAi(call, 403, {
+        message: `This token has no access to model ${model}`,
+        code: 'access_denied',
+        type: 'new_api_error',
+      });
       return false;
     }
     return true;
@@ -422,10 +415,10 @@ class Gateway {
   }
 
   /** The OpenAI form: `completed_at` is the row's update time, `metadata.url` "" until done. */
-  #openAiForm(task: Task, now: number, submission = false): Record<string, unknown> {
+  #openAiForm(task: Task, now: number): Record<string, unknown> {
     const row = this.#rowAt(task, now);
     const failed = row.status === 'FAILURE';
-    const keepTaskId = submission || !this.s.departures.has('drops-task-id');
+    const keepTaskId = !this.s.departures.has('drops-task-id');
     return {
       id: task.id,
       ...(keepTaskId ? { task_id: task.id } : {}),
@@ -519,25 +512,19 @@ class Gateway {
   #content(call: Call, caller: DeploymentKey, id: string): void {
     const task = this.#own(caller, id);
     if (task === undefined)
-      return this.#openAi(call, 404, 'Task not found', 'invalid_request_error', 'task_not_found');
+      return this.#openAi(call, 404, { message: 'Task not found', code: 'task_not_found' });
     const now = Date.now();
     const row = this.#rowAt(task, now);
     if (row.status !== 'SUCCESS')
-      return this.#openAi(
-        call,
-        400,
-        `Task is not completed yet, current status: ${row.status}`,
-        'invalid_request_error',
-        'task_not_completed',
-      );
+      return this.#openAi(call, 400, {
+        message: `Task is not completed yet, current status: ${row.status}`,
+        code: 'task_not_completed',
+      });
     if (now > row.finishTime + RESULT_TTL_MS / this.s.speed)
-      return this.#openAi(
-        call,
-        410,
-        'The video has expired upstream: submit a new task',
-        'invalid_request_error',
-        'artifact_gone',
-      );
+      return this.#openAi(call, 410, {
+        message: 'The video has expired upstream: submit a new task',
+        code: 'artifact_gone',
+      });
     const headers = {
       'content-type': 'video/mp4',
       'cache-control': 'private, no-store',
@@ -545,13 +532,10 @@ class Gateway {
     };
     sendVideo(call.request, call.response, headers, () => {
       call.response.setHeader('content-range', `bytes */${VIDEO.byteLength}`);
-      this.#openAi(
-        call,
-        416,
-        'Requested range not satisfiable',
-        'invalid_request_error',
-        'range_not_satisfiable',
-      );
+      this.#openAi(call, 416, {
+        message: 'Requested range not satisfiable',
+        code: 'range_not_satisfiable',
+      });
     });
   }
 

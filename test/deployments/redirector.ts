@@ -86,6 +86,31 @@ interface View {
   readonly finishedAt: number | undefined;
 }
 
+interface OwnError {
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  /** Fields at fault: one error each, with a JSON pointer to the field. */
+  readonly problems?: readonly FieldProblem[];
+}
+
+const TOO_LARGE: OwnError = {
+  code: 'payload_too_large',
+  title: 'Payload too large',
+  detail: `At most ${BODY_LIMIT} bytes`,
+};
+const invalid = (problems: readonly FieldProblem[]): OwnError => ({
+  code: 'invalid_field',
+  title: 'Validation failed',
+  detail: 'The task is not valid',
+  problems,
+});
+const forbidden = (model: string): OwnError => ({
+  code: 'model_forbidden',
+  title: 'Model not allowed',
+  detail: `This key may not use ${model}`,
+});
+
 interface Call {
   readonly request: IncomingMessage;
   readonly response: ServerResponse;
@@ -124,10 +149,18 @@ class Redirector {
       return this.#file(call, decodeURIComponent(file[1]!), url);
     const route = this.#route(method, url.pathname);
     if (route === undefined)
-      return this.#error(call, 404, 'route_not_found', 'Not found', `No route for ${url.pathname}`);
+      return this.#error(call, 404, {
+        code: 'route_not_found',
+        title: 'Not found',
+        detail: `No route for ${url.pathname}`,
+      });
     if (typeof route === 'string') {
       call.response.setHeader('allow', route);
-      return this.#error(call, 405, 'method_not_allowed', 'Method not allowed', `Use ${route}`);
+      return this.#error(call, 405, {
+        code: 'method_not_allowed',
+        title: 'Method not allowed',
+        detail: `Use ${route}`,
+      });
     }
     const caller = callerOf(this.s, request);
     if (caller === undefined) {
@@ -136,7 +169,11 @@ class Redirector {
         header(request, 'authorization') === undefined
           ? 'No API key was sent'
           : 'The API key is not valid';
-      return this.#error(call, 401, 'unauthenticated', 'Authentication required', detail);
+      return this.#error(call, 401, {
+        code: 'unauthenticated',
+        title: 'Authentication required',
+        detail: detail,
+      });
     }
     if (!this.#withinRate(call, caller)) return;
     await route(call, caller);
@@ -181,31 +218,20 @@ class Redirector {
     );
   }
 
-  /** Its own error body: a list of errors, and the request ID in `meta`. */
-  #error(
-    call: Call,
-    status: number,
-    code: string,
-    title: string,
-    detail: string,
-    problems: FieldProblem[] = [],
-  ): void {
+  /** Its own error body: a list of errors (one per field at fault), and the request ID in `meta`. */
+  #error(call: Call, status: number, error: OwnError): void {
+    const { code, title, detail, problems = [] } = error;
+    const one = { status: String(status), code, title };
     const errors =
       problems.length === 0
-        ? [{ status: String(status), code, title, detail }]
+        ? [{ ...one, detail }]
         : problems.map((p) => ({
-            status: String(status),
-            code,
-            title,
+            ...one,
             detail: `${p.field} ${p.problem}`,
             source: { pointer: `/${p.field.replace(/\./g, '/')}` },
           }));
-    this.#json(
-      call,
-      status,
-      { errors, meta: { request_id: call.requestId } },
-      { 'cache-control': 'no-store' },
-    );
+    const body = { errors, meta: { request_id: call.requestId } };
+    this.#json(call, status, body, { 'cache-control': 'no-store' });
   }
 
   /** A fixed window per key; every keyed answer says where the key stands. */
@@ -222,13 +248,11 @@ class Redirector {
     call.response.setHeader('X-RateLimit-Reset', unix(window.start + windowMs));
     if (window.count <= requests) return true;
     call.response.setHeader('retry-after', Math.max(1, Math.ceil(resetMs / 1000)));
-    this.#error(
-      call,
-      429,
-      'rate_limited',
-      'Too many requests',
-      `At most ${requests} requests per ${windowMs / 1000} s`,
-    );
+    this.#error(call, 429, {
+      code: 'rate_limited',
+      title: 'Too many requests',
+      detail: `At most ${requests} requests per ${windowMs / 1000} s`,
+    });
     return false;
   }
 
@@ -251,43 +275,25 @@ class Redirector {
 
   async #submit(call: Call, caller: DeploymentKey): Promise<void> {
     if (mediaType(header(call.request, 'content-type')) !== 'application/json')
-      return this.#error(
-        call,
-        415,
-        'unsupported_media_type',
-        'Unsupported media type',
-        'Send the task as application/json',
-      );
+      return this.#error(call, 415, {
+        code: 'unsupported_media_type',
+        title: 'Unsupported media type',
+        detail: 'Send the task as application/json',
+      });
     const bytes = await readBody(call.request, BODY_LIMIT);
     if (bytes === 'too-large') {
       call.response.setHeader('connection', 'close');
-      return this.#error(
-        call,
-        413,
-        'payload_too_large',
-        'Payload too large',
-        `At most ${BODY_LIMIT} bytes`,
-      );
+      return this.#error(call, 413, TOO_LARGE);
     }
     const body = parseJson(bytes);
     if (body === NOT_JSON)
-      return this.#error(
-        call,
-        400,
-        'malformed_json',
-        'Malformed JSON',
-        'The body is not valid JSON',
-      );
+      return this.#error(call, 400, {
+        code: 'malformed_json',
+        title: 'Malformed JSON',
+        detail: 'The body is not valid JSON',
+      });
     const problems = submissionProblems(body);
-    if (problems.length > 0 || !isObject(body))
-      return this.#error(
-        call,
-        422,
-        'invalid_field',
-        'Validation failed',
-        'The task is not valid',
-        problems,
-      );
+    if (problems.length > 0 || !isObject(body)) return this.#error(call, 422, invalid(problems));
     const model = body['model'] as string;
     const refused = this.#modelRefusal(call, caller, model, body);
     if (refused) return;
@@ -310,36 +316,31 @@ class Redirector {
   ): boolean {
     const known = PRIMARY_MODELS.includes(model) || SECOND_FAMILY.includes(model);
     if (!known) {
-      this.#error(call, 422, 'unknown_model', 'Unknown model', `No model ${model}`, [
-        { field: 'model', problem: 'is not a model of this service' },
-      ]);
+      this.#error(call, 422, {
+        code: 'unknown_model',
+        title: 'Unknown model',
+        detail: `No model ${model}`,
+        problems: [{ field: 'model', problem: 'is not a model of this service' }],
+      });
       return true;
     }
     if (!caller.models.includes(model)) {
-      this.#error(
-        call,
-        403,
-        'model_forbidden',
-        'Model not allowed',
-        `This key may not use ${model}`,
-      );
+      this.#error(call, 403, forbidden(model));
       return true;
     }
     if (!SECOND_FAMILY.includes(model)) return false;
     if (!this.s.familyBound) {
       // §1: configured, but its task plugin is not bound to its channel yet.
-      this.#error(
-        call,
-        422,
-        'model_unavailable',
-        'Model not available',
-        `${model} is configured but not served yet (its task plugin is not bound)`,
-      );
+      this.#error(call, 422, {
+        code: 'model_unavailable',
+        title: 'Model not available',
+        detail: `${model} is configured but not served yet (its task plugin is not bound)`,
+      });
       return true;
     }
     const content = contentProblems(body);
     if (content.length === 0) return false;
-    this.#error(call, 422, 'invalid_field', 'Validation failed', 'The task is not valid', content);
+    this.#error(call, 422, invalid(content));
     return true;
   }
 
@@ -460,13 +461,11 @@ class Redirector {
 
   /** Missing and foreign tasks read alike: 404 (§5: a task is visible only to its owner). */
   #notFound(call: Call, id: string): void {
-    this.#error(
-      call,
-      404,
-      'task_not_found',
-      'Task not found',
-      `No task ${id.slice(0, 64)} for this key`,
-    );
+    this.#error(call, 404, {
+      code: 'task_not_found',
+      title: 'Task not found',
+      detail: `No task ${id.slice(0, 64)} for this key`,
+    });
   }
 
   // --- queries and content ---------------------------------------------------------------------
@@ -501,15 +500,17 @@ class Redirector {
     const now = Date.now();
     const view = this.#viewAt(task, now);
     if (view.phase === 'FAILURE')
-      return this.#error(call, 409, 'task_failed', 'Task failed', 'A failed task has no video');
+      return this.#error(call, 409, {
+        code: 'task_failed',
+        title: 'Task failed',
+        detail: 'A failed task has no video',
+      });
     if (view.phase !== 'SUCCESS')
-      return this.#error(
-        call,
-        409,
-        'task_not_ready',
-        'Task not finished',
-        `The task is ${OPENAI_STATUS[view.phase]}: poll it`,
-      );
+      return this.#error(call, 409, {
+        code: 'task_not_ready',
+        title: 'Task not finished',
+        detail: `The task is ${OPENAI_STATUS[view.phase]}: poll it`,
+      });
     const location = this.#signed(task.id, now + REDIRECT_TTL_MS / this.s.speed);
     send(call.request, call.response, 302, { location, 'cache-control': 'no-store' });
   }
@@ -524,21 +525,17 @@ class Redirector {
       given.length !== wanted.length ||
       !timingSafeEqual(given, wanted)
     )
-      return this.#error(
-        call,
-        403,
-        'signature_invalid',
-        'Forbidden',
-        'The address is not signed by this service',
-      );
+      return this.#error(call, 403, {
+        code: 'signature_invalid',
+        title: 'Forbidden',
+        detail: 'The address is not signed by this service',
+      });
     if (unix(Date.now()) > expires)
-      return this.#error(
-        call,
-        403,
-        'url_expired',
-        'Forbidden',
-        'This address has expired: ask /content again',
-      );
+      return this.#error(call, 403, {
+        code: 'url_expired',
+        title: 'Forbidden',
+        detail: 'This address has expired: ask /content again',
+      });
     const headers = {
       'content-type': 'video/mp4',
       'cache-control': `private, max-age=${Math.max(0, expires - unix(Date.now()))}`,
@@ -546,13 +543,11 @@ class Redirector {
     };
     sendVideo(call.request, call.response, headers, () => {
       call.response.setHeader('content-range', `bytes */${VIDEO.byteLength}`);
-      this.#error(
-        call,
-        416,
-        'range_not_satisfiable',
-        'Range not satisfiable',
-        `The video has ${VIDEO.byteLength} bytes`,
-      );
+      this.#error(call, 416, {
+        code: 'range_not_satisfiable',
+        title: 'Range not satisfiable',
+        detail: `The video has ${VIDEO.byteLength} bytes`,
+      });
     });
   }
 
@@ -560,52 +555,38 @@ class Redirector {
 
   async #nativeSubmit(call: Call, caller: DeploymentKey): Promise<void> {
     const bytes = await readBody(call.request, BODY_LIMIT);
-    if (bytes === 'too-large')
-      return this.#error(
-        call,
-        413,
-        'payload_too_large',
-        'Payload too large',
-        `At most ${BODY_LIMIT} bytes`,
-      );
+    if (bytes === 'too-large') return this.#error(call, 413, TOO_LARGE);
     const body = parseJson(bytes);
     if (!isObject(body))
-      return this.#error(
-        call,
-        400,
-        'malformed_json',
-        'Malformed JSON',
-        'The body must be a JSON object',
-      );
+      return this.#error(call, 400, {
+        code: 'malformed_json',
+        title: 'Malformed JSON',
+        detail: 'The body must be a JSON object',
+      });
     const mixed = ['prompt', 'image', 'images', 'seconds', 'size', 'metadata'].filter(
       (f) => f in body,
     );
     if (mixed.length > 0)
-      return this.#error(
-        call,
-        422,
-        'mixed_formats',
-        'Validation failed',
-        'The native format does not take OpenAI-form fields',
-        mixed.map((field) => ({ field, problem: 'is an OpenAI-form field' })),
-      );
+      return this.#error(call, 422, {
+        code: 'mixed_formats',
+        title: 'Validation failed',
+        detail: 'The native format does not take OpenAI-form fields',
+        problems: mixed.map((field) => ({ field, problem: 'is an OpenAI-form field' })),
+      });
     const model = body['model'];
     const text = nativePrompt(body);
     if (typeof model !== 'string' || !SECOND_FAMILY.includes(model) || text === '')
-      return this.#error(call, 422, 'invalid_field', 'Validation failed', 'The task is not valid', [
-        ...(typeof model === 'string' && SECOND_FAMILY.includes(model)
-          ? []
-          : [{ field: 'model', problem: 'must be a model of this plugin' }]),
-        ...(text === '' ? [{ field: 'content', problem: 'needs a text item' }] : []),
-      ]);
-    if (!caller.models.includes(model))
       return this.#error(
         call,
-        403,
-        'model_forbidden',
-        'Model not allowed',
-        `This key may not use ${model}`,
+        422,
+        invalid([
+          ...(typeof model === 'string' && SECOND_FAMILY.includes(model)
+            ? []
+            : [{ field: 'model', problem: 'must be a model of this plugin' }]),
+          ...(text === '' ? [{ field: 'content', problem: 'needs a text item' }] : []),
+        ]),
       );
+    if (!caller.models.includes(model)) return this.#error(call, 403, forbidden(model));
     const task = this.#create(call.request, caller, model, text, body);
     this.#json(call, 200, { id: task.id });
   }
