@@ -1,6 +1,8 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_KEYS,
   DEPLOYMENT_NAMES,
   startDeployment,
   type DeploymentName,
@@ -521,5 +523,43 @@ describe('problem-json: its own habits', () => {
     expect(over.status).toBe(429);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(over.json).toMatchObject({ status: 429, retry_after: expect.any(Number) as unknown });
+  });
+});
+
+describe('serve.ts: one deployment from a shell', () => {
+  const SERVE = ['--import', 'tsx', new URL('./serve.ts', import.meta.url).pathname];
+
+  it('serves until SIGTERM, printing its URL and its keys masked', async () => {
+    const child = spawn(process.execPath, [...SERVE, 'redirector', '--port', '0', '--speed', '20']);
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const found = /listening on (http:\/\/\S+)/.exec(out);
+        if (found !== null && out.includes('(the keys in full')) resolve(found[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`serve.ts exited ${code}: ${out}`)));
+    });
+    const answer = await fetch(`${url}/v1/models`, {
+      headers: { authorization: `Bearer ${DEFAULT_KEYS[0]!.key}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-ratelimit-limit')).toBe('1200');
+    for (const { key } of DEFAULT_KEYS) expect(out).not.toContain(key);
+    expect(out).toMatch(/key of alice: sk-…51d0/);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('exits 2 naming what is wrong: an unknown deployment, a departure it does not have', () => {
+    const unknown = spawnSync(process.execPath, [...SERVE, 'nginx'], { encoding: 'utf8' });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/name a deployment \(gateway, redirector, problem-json\)/);
+    const departure = spawnSync(process.execPath, [...SERVE, 'redirector', '--departure', 'x'], {
+      encoding: 'utf8',
+    });
+    expect(departure.status).toBe(2);
+    expect(departure.stderr).toMatch(/redirector has no departure "x"/);
   });
 });
