@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_KEYS,
   DEPLOYMENT_NAMES,
+  PRIMARY_MODELS,
   startDeployment,
   type DeploymentName,
   type DeploymentOptions,
@@ -85,6 +86,15 @@ const ended = (t: Record<string, unknown>) =>
 const isVideo = (bytes: Buffer) => bytes.subarray(4, 8).toString('latin1') === 'ftyp';
 const isHttpUrl = (v: unknown) => typeof v === 'string' && /^https?:\/\/[^/]+\//.test(v);
 
+/** A third user whose quota is used up. */
+const BROKE = {
+  key: 'sk-deploy-broke-0c6e1f9a',
+  user: 'broke',
+  models: PRIMARY_MODELS,
+  quotaExhausted: true,
+};
+const WITH_BROKE = [...DEFAULT_KEYS, BROKE];
+
 const running: RunningDeployment[] = [];
 async function start(name: DeploymentName, options: DeploymentOptions = {}) {
   const d = await startDeployment(name, { speed: 100, ...options });
@@ -123,7 +133,10 @@ describe.each(DEPLOYMENT_NAMES)('%s holds the documented rules no check judges y
   let d: RunningDeployment;
   let unbound: RunningDeployment;
   beforeAll(async () => {
-    [d, unbound] = await Promise.all([start(name, { familyBound: true }), start(name)]);
+    [d, unbound] = await Promise.all([
+      start(name, { familyBound: true, keys: WITH_BROKE }),
+      start(name),
+    ]);
   });
 
   it.each(BAD_BODIES)(
@@ -181,6 +194,16 @@ describe.each(DEPLOYMENT_NAMES)('%s holds the documented rules no check judges y
     expect([403, 404, 422, 400, 503]).toContain(refused.status);
     expect(refused.json).toBeDefined();
     expect((await submit(d, family)).status).toBe(200);
+  });
+
+  it('§7: a user whose quota is used up is refused with a 4xx JSON error', async () => {
+    const refused = await submit(
+      d,
+      { model: 'video-pro-v1', prompt: 'a kite' },
+      { key: BROKE.key },
+    );
+    expect([402, 403, 429]).toContain(refused.status);
+    expect(refused.json).toBeDefined();
   });
 
   it('§1: unbound (today), the family is not listed and a submission is refused with a JSON error', async () => {
@@ -305,6 +328,32 @@ describe('the gateway: reference-gateway-facts.md', () => {
     expect((await submit(d, { model: 'video-pro-v1', prompt: ' ' })).json!['message']).toBe(
       'prompt is required',
     );
+  });
+
+  it('answers the rest of its table: no price 400, no quota 403, the upstream 429 and 404, content 502', async () => {
+    const fast = await start('gateway', { speed: 100, keys: WITH_BROKE });
+    const unbound = await start('gateway', { speed: 100 });
+    const kite = { model: 'video-pro-v1', prompt: 'a kite' };
+    const rows: [Answer, number, string][] = [
+      [await submit(fast, { ...kite, model: 'video-draft-v1' }), 400, 'model_price_error'],
+      [await submit(fast, kite, { key: BROKE.key }), 403, 'insufficient_user_quota'],
+      [
+        await submit(fast, kite, { headers: { 'x-test-outcome': 'upstream-429' } }),
+        429,
+        'fail_to_fetch_task',
+      ],
+      [await submit(unbound, { ...kite, model: 'alt-video-v2' }), 404, 'fail_to_fetch_task'],
+    ];
+    for (const [answer, status, code] of rows) {
+      expect(answer.status, code).toBe(status);
+      expect(answer.json).toMatchObject({ code, data: null });
+    }
+    const lost = await submit(fast, kite, { headers: { 'x-test-outcome': 'content-502' } });
+    const id = lost.json!['id'] as string;
+    expect((await pollUntil(fast, id, ended))['status']).toBe('completed');
+    const content = await ask(fast, 'GET', `/v1/videos/${id}/content`);
+    expect(content.status).toBe(502);
+    expect(content.json).toMatchObject({ error: { type: 'server_error' } });
   });
 
   it('takes multipart submissions as the openai SDK sends them, and refuses a file part', async () => {
