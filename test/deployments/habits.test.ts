@@ -458,6 +458,31 @@ describe('the redirector: its own habits', () => {
     expect(forged.status).toBe(403);
   });
 
+  it('signs addresses that expire: past its time, the address answers 403 and /content gives a new one', async () => {
+    // At speed 600 a redirect's 10 minutes are 1 s.
+    const quick = await start('redirector', { speed: 600 });
+    const id = (await submit(quick, { model: 'video-pro-v1', prompt: 'a kite' })).json![
+      'id'
+    ] as string;
+    await pollUntil(quick, id, ended);
+    const location = (
+      await ask(quick, 'GET', `/v1/videos/${id}/content`, { redirect: 'manual' })
+    ).headers.get('location')!;
+    const fresh = await fetch(location);
+    expect(fresh.status).toBe(200);
+    await fresh.arrayBuffer();
+    let expired: Response;
+    for (;;) {
+      expired = await fetch(location);
+      if (expired.status !== 200) break;
+      await expired.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(expired.status).toBe(403);
+    expect(await expired.json()).toMatchObject({ errors: [{ code: 'url_expired' }] });
+    expect(isVideo((await ask(quick, 'GET', `/v1/videos/${id}/content`)).bytes)).toBe(true);
+  });
+
   it('refuses with 401/404/409/415/422, its own error body, and names the request', async () => {
     const answer = await submit(
       d,
