@@ -4,6 +4,7 @@ export {
   DOCUMENTED_POLL,
   SECOND_FAMILY,
   plannedTasks,
+  targetUsageProblem,
   type ContractTarget,
   type FailingTask,
   type FamilyTarget,

@@ -53,6 +53,11 @@ function costLines(report: ContractReport): { count: string; lines: string[] } {
 
 function resultLine(report: ContractReport): string {
   if (!report.ok) return 'Result: the deployment breaks documented behaviour (see FAIL above).';
+  if (report.inputErrors.length > 0)
+    return (
+      "Result: the run's input is wrong (see input error above): what it saw broke no documented " +
+      'rule, but it could not check what the input was for. Fix the input and run again.'
+    );
   if (report.stopped !== undefined)
     return (
       `Result: the run stopped early (${report.stopped}); what it saw broke no ` +
@@ -78,6 +83,7 @@ export function renderSummary(report: ContractReport): string {
   return [
     targetLine(report),
     ...sorted.flatMap(checkLines),
+    ...report.inputErrors.map((error) => `input error  ${error}`),
     ...report.notes.map((note) => `note  ${note}`),
     ...cost.lines,
     ...(report.stopped === undefined ? [] : [`stopped  ${report.stopped}`]),

@@ -36,6 +36,11 @@ export interface ContractReport {
   readonly results: readonly CheckResult[];
   /** Which cells of the observation space the run observed, which rules it judged there, and why not the others. */
   readonly coverage: CoverageReport;
+  /**
+   * Inputs the deployment showed to be wrong (a second key it refuses, a model its catalog does not
+   * list): never a verdict on it; the CLI exits 2 and says what to fix.
+   */
+  readonly inputErrors: readonly string[];
   /** Things worth knowing that are not checks (e.g. the second family's visibility). */
   readonly notes: readonly string[];
 }

@@ -10,7 +10,7 @@ import { runLifecycle } from './lifecycle-tasks.ts';
 import type { ContractReport } from './report.ts';
 import { TaskBudget, type RunClock, type RunContext } from './run-context.ts';
 import { RUN_DEADLINE_MARGIN_MS, RunLimits } from './run-limits.ts';
-import { plannedTasks, type ContractTarget } from './target.ts';
+import { plannedTasks, targetUsageProblem, type ContractTarget } from './target.ts';
 import { Verdicts, type Outcome } from './verdicts.ts';
 
 /** The target cannot be checked at all (unreachable, or the key is refused): the CLI exits 2. */
@@ -41,6 +41,8 @@ export async function runContract(
   target: ContractTarget,
   options: RunOptions = {},
 ): Promise<ContractReport> {
+  const usage = targetUsageProblem(target);
+  if (usage !== undefined) throw new TargetError(usage);
   const startedAt = new Date();
   const started = performance.now();
   const clock = options.clock ?? REAL_TIME;
@@ -56,6 +58,8 @@ export async function runContract(
   const ctx: RunContext = {
     target,
     native: undefined,
+    otherCaller: target.otherApiKey !== undefined,
+    inputErrors: [],
     recorder,
     limits,
     verdicts,
@@ -74,10 +78,11 @@ export async function runContract(
   await preflight(recorder, target);
   await probeCatalog(ctx);
   await probeMissingTask(ctx);
-  if (target.tier === 'lifecycle') {
+  const blocked = ctx.inputErrors.some((e) => e.stopsSubmissions);
+  if (target.tier === 'lifecycle' && !blocked) {
     await probeSubmissionRefusals(ctx);
     await runLifecycle(ctx);
-  } else skipLifecycle(ctx);
+  } else skipLifecycle(ctx, blocked ? UNLISTED : FREE);
   verdicts.skip(CHECKS.rateLimitRetryAfter, 'no 429 was seen');
   const resubmitted = [...recorder.submissions.values()].some((n) => n > 1);
   const { budget } = ctx;
@@ -118,14 +123,16 @@ export async function runContract(
     ok: counts.fail === 0,
     results,
     coverage: computeCoverage(verdicts, ctx.coverage),
+    inputErrors: ctx.inputErrors.map((e) => e.message),
     notes: ctx.notes,
   });
 }
 
 const FREE = '--tier free creates no task';
+const UNLISTED = 'nothing was submitted: a model the catalog does not list (an input error)';
 
-function skipLifecycle(ctx: RunContext): void {
-  ctx.coverage.because(FREE, {
+function skipLifecycle(ctx: RunContext, why: string): void {
+  ctx.coverage.because(why, {
     states: ['unknown', 'queued', 'in_progress', 'completed', 'failed', 'n/a'],
   });
   for (const check of [
@@ -139,8 +146,8 @@ function skipLifecycle(ctx: RunContext): void {
     CHECKS.presenceCompleted,
     CHECKS.formsAgree,
   ])
-    ctx.verdicts.skip(check, FREE);
-  if (plannedTasks(ctx.target) > 2)
+    ctx.verdicts.skip(check, why);
+  if (why === FREE && plannedTasks(ctx.target) > 2)
     ctx.notes.push(`${FREE}: the failing and native-path tasks were not submitted`);
 }
 

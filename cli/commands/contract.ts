@@ -3,6 +3,7 @@ import {
   renderSummary,
   runContract,
   TargetError,
+  targetUsageProblem,
   writeReports,
   type ContractTarget,
 } from '../../contracts/index.ts';
@@ -19,6 +20,7 @@ import {
   familyTarget,
   pollOption,
   requestTimeoutOption,
+  sourced,
 } from './contract-target.ts';
 
 const HELP = `Usage: videotask contract [options]
@@ -70,18 +72,27 @@ export const contractCommand: Command = {
       return 0;
     }
     const env = process.env;
-    const baseUrl = values['base-url'] ?? env['VIDEOTASK_BASE_URL'];
-    const bundled = baseUrl === undefined;
-    const tier = values.tier ?? env['VIDEOTASK_TIER'] ?? 'lifecycle';
-    if (tier !== 'free' && tier !== 'lifecycle')
-      throw new UsageError(`--tier must be free or lifecycle, got "${tier}"`);
-    const apiKey = values['api-key'] ?? env['VIDEOTASK_API_KEY'];
-    const checkedUrl = bundled ? undefined : baseUrlOption(baseUrl, apiKey);
+    const given = sourced(values, 'base-url');
+    const bundled = given.value === undefined;
+    const tier = sourced(values, 'tier');
+    const tierValue = tier.value ?? 'lifecycle';
+    if (tierValue !== 'free' && tierValue !== 'lifecycle')
+      throw new UsageError(`${tier.name} must be free or lifecycle, got "${tierValue}"`);
+    const apiKey = sourced(values, 'api-key');
+    const checkedUrl = bundled
+      ? undefined
+      : baseUrlOption({ ...given, value: given.value }, apiKey);
     const failing = failingTask(values, bundled);
     const family = familyTarget(values);
+    const keys = {
+      apiKey: apiKey.value ?? 'sk-mock-alice',
+      otherApiKey: sourced(values, 'other-api-key').value ?? (bundled ? 'sk-mock-bob' : undefined),
+    };
+    const sameKeys = targetUsageProblem(keys);
+    if (sameKeys !== undefined) throw new UsageError(sameKeys);
     const settings = {
       model: values.model ?? env['VIDEOTASK_MODEL'] ?? 'video-pro-v1',
-      tier,
+      tier: tierValue,
       budget: budgetOption(values, { failing, family }),
       strict: values.strict === true || env['VIDEOTASK_STRICT'] === '1',
       poll: pollOption(values, bundled),
@@ -94,12 +105,8 @@ export const contractCommand: Command = {
       console.error(`no --base-url: checking the bundled mock at ${mock.url}`);
     const target: ContractTarget = {
       ...settings,
+      ...keys,
       baseUrl: checkedUrl ?? mock!.url.replace(/\/+$/, ''),
-      apiKey: apiKey ?? 'sk-mock-alice',
-      otherApiKey:
-        values['other-api-key'] ??
-        env['VIDEOTASK_OTHER_API_KEY'] ??
-        (bundled ? 'sk-mock-bob' : undefined),
     };
     // Every line this command prints, and both reports, go through this one redaction.
     const redactor = new Redactor([target.apiKey, target.otherApiKey]);

@@ -44,6 +44,18 @@ const contentAsJson: Mutation = {
       : jsonResponse(200, { url: `${request.origin}/__artifacts/${taskId ?? ''}.mp4` }),
 };
 
+const catalogAsPage: Mutation = {
+  does: 'answers /v1/models with an HTML page instead of a model list',
+  after: (_request, response) =>
+    response.status >= 300
+      ? response
+      : {
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+          body: '<!doctype html><title>Models</title><p>See the console.</p>',
+        },
+};
+
 const slowSubmission: Mutation = {
   does: 'answers the submission 11 s later',
   before(request, { state }) {
@@ -92,7 +104,8 @@ export const BREAKERS: Readonly<Record<string, Breaker>> = {
   'unknown-task-error': () => grant,
   'submission-answers-at-once': () => slowSubmission,
   'submission-status-queued': () => set('status', 'in_progress'),
-  'catalog-lists-model': () => rewrite('lists no model', (b) => ({ ...b, data: [] })),
+  // A catalog that lists another model set is an input error of the run (issue 22), not a verdict.
+  'catalog-lists-model': () => catalogAsPage,
   'empty-prompt-invalid': () => ({ does: 'fills in an empty prompt', before: fillEmptyPrompt }),
   'auth-required': () => grant,
   'terminal-stays-terminal': () =>
