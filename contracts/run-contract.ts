@@ -137,7 +137,9 @@ function skipLifecycle(ctx: RunContext, why: string): void {
   });
   for (const check of [
     CHECKS.emptyPrompt,
+    CHECKS.requiredFields,
     CHECKS.submissionPaths,
+    CHECKS.submissionStatus200,
     CHECKS.contentBeforeCompletion,
     CHECKS.contentBinary,
     CHECKS.ownerStatus,

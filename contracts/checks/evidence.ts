@@ -26,5 +26,3 @@ export const isJsonBody = (e: Exchange) =>
   e.json !== undefined && e.json !== null && typeof e.json === 'object';
 export const is2xx = (e: Exchange) => e.status >= 200 && e.status < 300;
 export const is4xx = (e: Exchange) => e.status >= 400 && e.status < 500;
-
-export { videoSignature } from '../../src/media/video-signature.ts';
