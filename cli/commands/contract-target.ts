@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   DOCUMENTED_POLL,
   plannedTasks,
@@ -5,7 +7,9 @@ import {
   type ContractReport,
   type FailingTask,
   type FamilyTarget,
+  type Har,
   type PollSchedule,
+  writePrivateFile,
 } from '../../contracts/index.ts';
 import { checkBaseUrl } from '../../src/client/client-support.ts';
 import { withFlagNames } from '../flag-names.ts';
@@ -14,6 +18,7 @@ import { UsageError } from '../usage-error.ts';
 
 /** The flags of `videotask contract` (each also from a `VIDEOTASK_*` variable, read by the caller). */
 export interface ContractFlags {
+  readonly har?: string | undefined;
   readonly 'base-url'?: string | undefined;
   readonly 'api-key'?: string | undefined;
   readonly 'other-api-key'?: string | undefined;
@@ -36,7 +41,7 @@ export const sourced = (values: ContractFlags, flag: keyof ContractFlags): Sourc
   flagOrEnv(`--${flag}`, values[flag], `VIDEOTASK_${flag.toUpperCase().replace(/-/g, '_')}`);
 
 /** The value of a flag (or its variable) that may be left out but not given empty. */
-function nonEmpty(values: ContractFlags, flag: keyof ContractFlags): string | undefined {
+export function nonEmpty(values: ContractFlags, flag: keyof ContractFlags): string | undefined {
   const { value, name } = sourced(values, flag);
   if (value !== undefined && value.trim() === '')
     throw new UsageError(`${name} must not be empty (or leave it out)`);
@@ -126,6 +131,26 @@ export function baseUrlOption(baseUrl: Sourced & { value: string }, apiKey: Sour
   if (apiKey.value === undefined || apiKey.value === '')
     throw new UsageError(`--api-key (or VIDEOTASK_API_KEY) is required with ${baseUrl.name}`);
   return checked;
+}
+
+/**
+ * `--har FILE` (or `VIDEOTASK_HAR`): where the run's traffic goes. Checked before the run, so a path
+ * that cannot take a file never costs a run: a folder is a usage error.
+ */
+export function harOption(values: ContractFlags): string | undefined {
+  const { value, name } = sourced(values, 'har');
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError(`${name} must not be empty (or leave it out)`);
+  if (existsSync(value) && statSync(value).isDirectory())
+    throw new UsageError(
+      `${name} ${value} is a folder: give a file name, like ${join(value, 'contract.har')}`,
+    );
+  return value;
+}
+
+/** Writes the run's traffic (already redacted) as HAR 1.2, atomically and readable by its owner only. */
+export function writeTraffic(path: string, har: Har): string {
+  return writePrivateFile(path, `${JSON.stringify(har, null, 2)}\n`);
 }
 
 /** `--request-timeout S`: how long one request may take (default 30 s). */

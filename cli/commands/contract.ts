@@ -4,6 +4,7 @@ import {
   runContract,
   TargetError,
   targetUsageProblem,
+  type Har,
   writeReports,
   type ContractTarget,
 } from '../../contracts/index.ts';
@@ -18,9 +19,12 @@ import {
   exitStatus,
   failingTask,
   familyTarget,
+  harOption,
+  nonEmpty,
   pollOption,
   requestTimeoutOption,
   sourced,
+  writeTraffic,
 } from './contract-target.ts';
 
 const HELP = `Usage: videotask contract [options]
@@ -48,6 +52,7 @@ Options (each also from the environment variable in brackets):
                         +1 with a family model, +1 more with both and a failing prompt) [VIDEOTASK_BUDGET]
   --strict              assumption-based checks fail instead of warn [VIDEOTASK_STRICT=1]
   --report-dir DIR      write contract-report.json and contract-junit.xml there [VIDEOTASK_REPORT_DIR]
+  --har FILE            write the run's traffic there as HAR 1.2, keys masked [VIDEOTASK_HAR]
   --poll-initial S      first polling interval in seconds (default 5, §8)
   --poll-factor F       interval growth (default 1.5, §8)
   --poll-max S          interval ceiling in seconds (default 30, §8)
@@ -59,9 +64,14 @@ Options (each also from the environment variable in brackets):
 A target that stops answering (3 requests in a row without an answer) or a run past its deadline
 stops the run early: what it could not ask is reported as not observed, with that reason.
 
-Exit status: 0 no documented check failed; 1 one did; 2 bad usage, or the target could not be checked
-(unreachable, the key refused, it stopped answering before the run was done, or no submission
-was confirmed, so no task could be followed).`;
+Every failure comes with its reproduction: what was expected and what arrived, the deployment's
+request ID, an excerpt, and the request as a curl line (keys as $VIDEOTASK_API_KEY and
+$VIDEOTASK_OTHER_API_KEY).
+
+Exit status: 0 no documented check failed; 1 one did; 2 bad usage (the same key twice), the run's
+input is wrong (a second key the deployment refuses, a model its catalog does not list: nothing is
+submitted then), or the target could not be checked (unreachable, the key refused, it stopped
+answering before the run was done, or no submission was confirmed, so no task could be followed).`;
 
 export const contractCommand: Command = {
   name: 'contract',
@@ -91,7 +101,7 @@ export const contractCommand: Command = {
     const sameKeys = targetUsageProblem(keys);
     if (sameKeys !== undefined) throw new UsageError(sameKeys);
     const settings = {
-      model: values.model ?? env['VIDEOTASK_MODEL'] ?? 'video-pro-v1',
+      model: nonEmpty(values, 'model') ?? 'video-pro-v1',
       tier: tierValue,
       budget: budgetOption(values, { failing, family }),
       strict: values.strict === true || env['VIDEOTASK_STRICT'] === '1',
@@ -100,6 +110,7 @@ export const contractCommand: Command = {
       failing,
       family,
     } as const;
+    const har = harOption(values);
     const mock = bundled ? await startMockServer({ port: 0, ...BUNDLED_MOCK }) : undefined;
     if (mock !== undefined)
       console.error(`no --base-url: checking the bundled mock at ${mock.url}`);
@@ -112,18 +123,24 @@ export const contractCommand: Command = {
     const redactor = new Redactor([target.apiKey, target.otherApiKey]);
     const out = (text: string) => console.log(redactor.forTerminal(text));
     const err = (text: string) => console.error(redactor.forTerminal(text));
+    let traffic: Har | undefined;
     try {
-      const report = await runContract(target, { onProgress: (line) => err(`  … ${line}`) });
+      const report = await runContract(target, {
+        onProgress: (line) => err(`  … ${line}`),
+        ...(har === undefined ? {} : { onTraffic: (t: Har) => (traffic = t) }),
+      });
       out(renderSummary(report));
       const reportDir = values['report-dir'] ?? env['VIDEOTASK_REPORT_DIR'];
       if (reportDir !== undefined)
         for (const file of writeReports(report, reportDir, redactor)) out(`wrote ${file}`);
+      if (har !== undefined && traffic !== undefined) out(`wrote ${writeTraffic(har, traffic)}`);
       const status = exitStatus(report);
       if (status.why !== undefined) err(`videotask contract: ${status.why}`);
       return status.code;
     } catch (error) {
       if (error instanceof TargetError) {
         err(`videotask contract: ${error.message}`);
+        if (har !== undefined && traffic !== undefined) err(`wrote ${writeTraffic(har, traffic)}`);
         return 2;
       }
       throw error;
@@ -147,6 +164,7 @@ function parse(argv: readonly string[]) {
     budget: { type: 'string' },
     strict: { type: 'boolean' },
     'report-dir': { type: 'string' },
+    har: { type: 'string' },
     'poll-initial': { type: 'string' },
     'poll-factor': { type: 'string' },
     'poll-max': { type: 'string' },
