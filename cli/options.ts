@@ -38,6 +38,23 @@ export function dropUndefined<T extends Record<string, unknown>>(
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
 }
 
+/** A value from a flag or, without the flag, from its environment variable, and the name a message gives it. */
+export interface Sourced {
+  readonly value: string | undefined;
+  /** `--base-url`, or `VIDEOTASK_BASE_URL` when the value came from there. */
+  readonly name: string;
+}
+
+/**
+ * `flag`'s value, else the environment variable's: an error about the value names where it came from
+ * (a user who set `VIDEOTASK_BASE_URL` in CI never typed `--base-url`).
+ */
+export function flagOrEnv(flag: string, value: string | undefined, variable: string): Sourced {
+  if (value !== undefined) return { value, name: flag };
+  const fromEnv = process.env[variable];
+  return { value: fromEnv, name: fromEnv === undefined ? flag : variable };
+}
+
 const HELP_FLAG = { help: { type: 'boolean', short: 'h' } } as const;
 
 /**

@@ -1,5 +1,6 @@
 import { VideoTaskClient, redact } from '../src/client/index.ts';
 import { withFlagNames } from './flag-names.ts';
+import { flagOrEnv } from './options.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The flags every service command takes. */
@@ -20,7 +21,8 @@ export function clientFrom(values: {
   'base-url'?: string | undefined;
   'api-key'?: string | undefined;
 }): VideoTaskClient {
-  const baseUrl = values['base-url'] ?? process.env['VIDEOTASK_BASE_URL'] ?? DEFAULT_BASE_URL;
+  const given = flagOrEnv('--base-url', values['base-url'], 'VIDEOTASK_BASE_URL');
+  const baseUrl = given.value ?? DEFAULT_BASE_URL;
   const apiKey = values['api-key'] ?? process.env['VIDEOTASK_API_KEY'];
   if (apiKey === undefined || apiKey === '')
     throw new UsageError(
@@ -29,6 +31,7 @@ export function clientFrom(values: {
   try {
     return new VideoTaskClient({ baseUrl, apiKey });
   } catch (error) {
-    throw new UsageError(redact(withFlagNames((error as Error).message), [apiKey]));
+    const message = withFlagNames((error as Error).message, { baseUrl: given.name });
+    throw new UsageError(redact(message, [apiKey]));
   }
 }

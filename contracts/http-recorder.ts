@@ -6,9 +6,17 @@ import type { RunLimits } from './run-limits.ts';
 
 /** One request and its answer, as a check sees it. Keys never stored. */
 export interface Exchange {
+  /** Its place in the run's traffic: the order requests were sent, the HAR's entries (-1: not sent). */
+  readonly index: number;
   readonly label: string;
   readonly method: string;
   readonly path: string;
+  /** What was sent besides the key (`Authorization` is rebuilt from `as`): headers, body. */
+  readonly sent: SentRequest;
+  /** When it was sent, epoch ms (wall clock, for the HAR). */
+  readonly startedAt: number;
+  /** ms until the answer's headers arrived (the rest of `ms` read the body). */
+  readonly waitMs: number;
   /** Which key was sent: `primary`, `other`, `none` or `invalid`. */
   readonly as: KeyRole;
   readonly status: number;
@@ -33,6 +41,12 @@ export interface Exchange {
 }
 
 export type KeyRole = 'primary' | 'other' | 'none' | 'invalid';
+
+/** A request as sent, but its key: lower-case header names without `authorization`, the body text. */
+export interface SentRequest {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | undefined;
+}
 
 /** The key a caller of the matrix sends: the owner sends the primary key. */
 export const keyOf = (caller: Caller): KeyRole => (caller === 'owner' ? 'primary' : caller);
@@ -62,8 +76,9 @@ export interface SendInit {
 const INVALID_KEY = 'sk-videotask-contract-invalid-key-0000';
 
 /**
- * Sends requests for the checks and keeps every exchange (the report shows what was seen). Bodies are
- * read in full but only their first bytes are kept, so a video never stays in memory.
+ * Sends requests for the checks and keeps every exchange (the report shows what was seen), in the
+ * order their answers ended (`index` is the order they were sent). Bodies are read in full but only
+ * their first bytes are kept, so a video never stays in memory.
  */
 export class HttpRecorder {
   readonly exchanges: Exchange[] = [];
@@ -72,6 +87,8 @@ export class HttpRecorder {
   /** The one redaction of every text a person or a report sees (every key the run holds). */
   readonly redactor: Redactor;
   readonly #fetch: typeof fetch;
+  /** Requests sent so far (each exchange's `index`). */
+  #sent = 0;
 
   constructor(readonly options: RecorderOptions) {
     this.#fetch = options.fetch ?? fetch;
@@ -84,8 +101,6 @@ export class HttpRecorder {
       accept: 'application/json, video/*;q=0.9, */*;q=0.1',
       ...init.headers,
     };
-    const key = this.#keyFor(as);
-    if (key !== undefined) headers['authorization'] = `Bearer ${key}`;
     let body: string | undefined;
     if (init.json !== undefined) {
       body = JSON.stringify(init.json);
@@ -94,15 +109,26 @@ export class HttpRecorder {
       body = init.rawBody;
       if (init.contentType !== undefined) headers['content-type'] = init.contentType;
     }
-    const request = { label, method, path, as, requestId: init.requestId };
+    if (init.requestId !== undefined) headers['x-request-id'] = init.requestId;
+    const request = {
+      index: -1,
+      label,
+      method,
+      path,
+      as,
+      requestId: init.requestId,
+      sent: { headers: { ...headers }, body },
+      startedAt: Date.now(),
+    };
+    const key = this.#keyFor(as);
+    if (key !== undefined) headers['authorization'] = `Bearer ${key}`;
     const { limits } = this.options;
     const stopped = limits?.stopped;
     if (stopped !== undefined)
       return this.#keep({ ...unanswered(request, `not sent: ${stopped}`, 0), notSent: true });
-    if (init.requestId !== undefined) {
-      headers['x-request-id'] = init.requestId;
+    request.index = this.#sent++;
+    if (init.requestId !== undefined)
       this.submissions.set(init.requestId, (this.submissions.get(init.requestId) ?? 0) + 1);
-    }
     const started = performance.now();
     // One timer per request, cleared once the body is read (AbortSignal.timeout costs ~40 µs and
     // keeps its timer alive for the whole limit); the run's own stop aborts it too.
@@ -125,6 +151,7 @@ export class HttpRecorder {
         redirect: 'follow',
         signal: signals.length > 1 ? AbortSignal.any(signals) : (signals[0] ?? null),
       });
+      const waitMs = performance.now() - started;
       const { head, bytes, error } = await readBody(response, init.sink);
       const contentType = response.headers.get('content-type') ?? '';
       exchange = {
@@ -134,6 +161,7 @@ export class HttpRecorder {
         head,
         bytes,
         ms: performance.now() - started,
+        waitMs,
         headers: Object.fromEntries(response.headers),
         json: error === undefined ? parseJson(head, bytes, contentType) : undefined,
         redirected: response.redirected,
@@ -165,19 +193,24 @@ export class HttpRecorder {
     return this.redactor.redact(text);
   }
 
-  /** `sk-…abcd` for the primary key (what reports may show). */
-  maskedKey(): string {
-    return maskKey(this.options.keys.primary);
+  /** `sk-…abcd` for a caller's key (the primary key by default): what reports may show. */
+  maskedKey(as: KeyRole = 'primary'): string | undefined {
+    const key = this.#keyFor(as);
+    return key === undefined ? undefined : maskKey(key);
   }
 }
 
 function unanswered(
-  request: Pick<Exchange, 'label' | 'method' | 'path' | 'as' | 'requestId'>,
+  request: Pick<
+    Exchange,
+    'index' | 'label' | 'method' | 'path' | 'as' | 'requestId' | 'sent' | 'startedAt'
+  >,
   networkError: string,
   ms: number,
 ): Exchange {
   return {
     ...request,
+    waitMs: ms,
     status: 0,
     contentType: '',
     headers: {},
@@ -190,12 +223,19 @@ function unanswered(
   };
 }
 
-/** A short, redaction-ready excerpt of a body for a report. */
+/** A short, redaction-ready excerpt of a body for a report, ending in `…` when it is cut. */
 export function excerpt(exchange: Exchange, limit = 200): string {
   if (exchange.networkError !== undefined) return exchange.networkError;
-  if (exchange.json !== undefined) return JSON.stringify(exchange.json).slice(0, limit);
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(exchange.head.subarray(0, limit));
-  return /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)
-    ? `<${exchange.bytes} bytes of binary>`
-    : text;
+  if (exchange.json !== undefined) {
+    const json = JSON.stringify(exchange.json);
+    return json.length > limit ? `${json.slice(0, limit)}…` : json;
+  }
+  const cut = exchange.bytes > limit;
+  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(
+    exchange.head.subarray(0, limit),
+  );
+  // A character the cut split in two is no sign of binary.
+  const text = cut ? decoded.replace(/\ufffd{1,3}$/, '') : decoded;
+  if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)) return `<${exchange.bytes} bytes of binary>`;
+  return cut ? `${text}…` : text;
 }

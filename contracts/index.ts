@@ -4,6 +4,7 @@ export {
   DOCUMENTED_POLL,
   SECOND_FAMILY,
   plannedTasks,
+  targetUsageProblem,
   type ContractTarget,
   type FailingTask,
   type FamilyTarget,
@@ -14,6 +15,14 @@ export type { CellCoverage, CoverageReport } from './coverage.ts';
 export type { RunClock, UnconfirmedSubmission } from './run-context.ts';
 export { Redactor } from './redaction.ts';
 export * as matrix from './matrix/index.ts';
-export { renderJUnit, renderSummary, writeReports, type ContractReport } from './report.ts';
+export {
+  renderJUnit,
+  renderSummary,
+  writePrivateFile,
+  writeReports,
+  type ContractReport,
+} from './report.ts';
+export { harOf, type Har, type HarEntry } from './har.ts';
+export { REPORT_SCHEMA_VERSION, TOOL } from './tool.ts';
 export { CHECKS } from './checks/definitions.ts';
 export type { CheckResult, Outcome } from './verdicts.ts';

@@ -1,6 +1,8 @@
+import { renderCoverage } from './coverage-grid.ts';
 import type { CellCoverage } from './coverage.ts';
 import { CALLER_LABEL } from './matrix/index.ts';
 import type { ContractReport } from './report.ts';
+import { violationLines } from './report-summary.ts';
 import type { CheckResult } from './verdicts.ts';
 
 const ESCAPES: Record<string, string> = {
@@ -17,81 +19,84 @@ const ESCAPES: Record<string, string> = {
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const hex4 = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 const esc = (s: string) => s.replace(NOT_XML, hex4).replace(/[<>&"']/g, (ch) => ESCAPES[ch]!);
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
+/** The area a check belongs to, as CI dashboards group test cases: `videotask.contract.content`. */
+const classname = (r: CheckResult) => `videotask.contract.${r.id.split('.')[0]!}`;
+
+/** Every violation with its reproduction (expected, actual, request ID, excerpt, curl). */
+function details(r: CheckResult): string {
+  return [`expected: ${r.expected}`, ...r.violations.flatMap((v) => violationLines(v, ''))].join(
+    '\n',
+  );
+}
+
+/** One check, one test case: fail → <failure>, warn → passes with <system-out>, skip → <skipped>. */
 function checkCase(r: CheckResult): string {
-  const detail = r.violations
-    .map(
-      (v) => `${v.message}${v.evidence?.excerpt === undefined ? '' : `\n  ${v.evidence.excerpt}`}`,
-    )
-    .join('\n');
   let inner = '';
   if (r.outcome === 'fail')
-    inner = `<failure message="${esc(r.violations[0]?.message ?? r.title)}">${esc(detail)}</failure>`;
-  else if (r.outcome === 'warn')
-    inner = `<system-out>${esc(`WARNING (assumption): ${detail}`)}</system-out>`;
-  else if (r.outcome === 'skip') inner = `<skipped message="${esc(r.skipped ?? '')}"/>`;
-  return `    <testcase classname="videotask.contract" name="${esc(`${r.id} (${r.basisText})`)}">${inner}</testcase>`;
-}
-
-/** A cell: observed with its rules (failing ones as a failure), or skipped with why it was not observed. */
-function cellCase(c: CellCoverage): string {
-  const name = `${c.request} · ${c.state} · ${CALLER_LABEL[c.caller]}`;
-  const rules = Object.entries(c.rules);
-  let inner: string;
-  if (!c.observed) inner = `<skipped message="${esc(`not observed: ${c.reason ?? ''}`)}"/>`;
-  else {
-    const failed = rules.filter(([, o]) => o === 'fail').map(([r]) => r);
-    const judged = `rules judged: ${rules.map(([r, o]) => `${r} ${o}`).join(', ')}`;
-    const unjudged = c.unjudged.length === 0 ? '' : `\nrules not judged: ${c.unjudged.join(', ')}`;
     inner =
-      failed.length > 0
-        ? `<failure message="${esc(`broken here: ${failed.join(', ')}`)}">${esc(judged)}</failure>`
-        : `<system-out>${esc(judged + unjudged)}</system-out>`;
-  }
-  return `    <testcase classname="videotask.contract.coverage" name="${esc(name)}">${inner}</testcase>`;
+      `<failure message="${esc(r.violations[0]?.message ?? r.title)}" ` +
+      `type="${esc(r.basisText)}">${esc(details(r))}</failure>`;
+  else if (r.outcome === 'warn')
+    inner = `<system-out>${esc(`WARNING (assumption): ${details(r)}`)}</system-out>`;
+  else if (r.outcome === 'skip') inner = `<skipped message="${esc(r.skipped ?? '')}"/>`;
+  const name = `${r.id}: ${r.title} (${r.basisText})`;
+  return (
+    `    <testcase classname="${classname(r)}" name="${esc(name)}" ` +
+    `time="${seconds(r.durationMs)}">${inner}</testcase>`
+  );
 }
 
-function suite(
-  name: string,
-  cases: string[],
-  failures: number,
-  skipped: number,
-  report: ContractReport,
-): string[] {
-  const time = (report.durationMs / 1000).toFixed(3);
-  return [
-    `  <testsuite name="${esc(name)}" tests="${cases.length}" ` +
-      `failures="${failures}" skipped="${skipped}" ` +
-      `timestamp="${report.startedAt}" time="${time}">`,
-    ...cases,
-    '  </testsuite>',
-  ];
+/** A cell of the coverage as a property: `ok`, the rules that broke there, or why it was not observed. */
+function cellProperty(c: CellCoverage): string {
+  const name = `coverage: ${c.request} · ${c.state} · ${CALLER_LABEL[c.caller]}`;
+  const rules = Object.entries(c.rules);
+  const broken = (outcome: string) => rules.filter(([, o]) => o === outcome).map(([r]) => r);
+  let value: string;
+  if (!c.observed) value = `not observed: ${c.reason ?? ''}`;
+  else if (broken('fail').length > 0) value = `FAIL: ${broken('fail').join(', ')}`;
+  else if (broken('warn').length > 0) value = `warn: ${broken('warn').join(', ')}`;
+  else value = 'ok';
+  return `      <property name="${esc(name)}" value="${esc(value)}"/>`;
 }
 
 /**
- * JUnit XML: one testsuite of checks (fail → <failure>, warn → <system-out>, skip → <skipped>) and one
- * of coverage, a testcase per cell of the observation space: a cell the run did not observe is
- * <skipped> with the reason, so CI never shows it as passed.
+ * JUnit XML as CI dashboards read it (Jenkins, GitLab, GitHub test reporters): one test case per check,
+ * classname per area (`videotask.contract.submission`, `.task`, `.content`, `.catalog`, …), its time,
+ * failures counted once per check. The coverage is no test: each cell is a property of the suite (ok,
+ * the rules that broke there, or not observed and why) and the grid is its system-out, so a cell the
+ * run did not observe never reads as passed.
  */
 export function renderJUnit(report: ContractReport): string {
-  const cells = report.coverage.cells;
-  const cellFailures = cells.filter((c) => Object.values(c.rules).includes('fail')).length;
-  const cellSkips = cells.filter((c) => !c.observed).length;
   const c = report.counts;
-  const tests = report.results.length + cells.length;
+  const time = seconds(report.durationMs);
+  const counts =
+    `tests="${report.results.length}" failures="${c.fail}" errors="0" ` +
+    `skipped="${c.skip}" time="${time}"`;
+  const t = report.target;
+  const properties = [
+    ['tool', `${report.tool.name} ${report.tool.version}`],
+    ['target.baseUrl', t.baseUrl],
+    ['target.model', t.model],
+    ['target.tier', t.tier],
+    ['target.strict', String(t.strict)],
+    ['tasks.created', String(report.tasksCreated)],
+    ['coverage', report.coverage.line],
+    ...report.inputErrors.map((e) => ['input error', e]),
+  ].map(([name, value]) => `      <property name="${esc(name!)}" value="${esc(value!)}"/>`);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="videotask contract" tests="${tests}" ` +
-      `failures="${c.fail + cellFailures}" skipped="${c.skip + cellSkips}" ` +
-      `time="${(report.durationMs / 1000).toFixed(3)}">`,
-    ...suite(report.target.baseUrl, report.results.map(checkCase), c.fail, c.skip, report),
-    ...suite(
-      `${report.target.baseUrl} coverage (${report.coverage.line})`,
-      cells.map(cellCase),
-      cellFailures,
-      cellSkips,
-      report,
-    ),
+    `<testsuites name="videotask contract" ${counts}>`,
+    `  <testsuite name="${esc(`videotask contract: ${t.baseUrl}`)}" ${counts} ` +
+      `timestamp="${report.startedAt}">`,
+    '    <properties>',
+    ...properties,
+    ...report.coverage.cells.map(cellProperty),
+    '    </properties>',
+    ...report.results.map(checkCase),
+    `    <system-out>${esc(renderCoverage(report.coverage).join('\n'))}</system-out>`,
+    '  </testsuite>',
     '</testsuites>',
     '',
   ].join('\n');

@@ -1,6 +1,6 @@
 import { renderCoverage } from './coverage-grid.ts';
 import type { ContractReport } from './report.ts';
-import type { CheckResult, Outcome } from './verdicts.ts';
+import type { CheckResult, Outcome, Violation } from './verdicts.ts';
 
 const MARK: Record<Outcome, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP' };
 const ORDER: Outcome[] = ['fail', 'warn', 'pass', 'skip'];
@@ -19,21 +19,40 @@ function targetLine(report: ContractReport): string {
   );
 }
 
+/**
+ * A violation and how to reproduce it: the message (with task, request and status), then what arrived,
+ * the deployment's request ID, an excerpt of the body, and the request as a curl line.
+ */
+export function violationLines(v: Violation, indent: string): string[] {
+  const e = v.evidence;
+  const status = e?.status === undefined ? undefined : `HTTP ${e.status}`;
+  const where = [e?.taskId, e?.request, status].filter(Boolean).join(' · ');
+  const more = `${indent}  `;
+  return [
+    `${indent}${v.message}${where === '' ? '' : ` [${where}]`}`,
+    ...(e?.actual === undefined ? [] : [`${more}actual: ${e.actual}`]),
+    ...(e?.requestId === undefined ? [] : [`${more}request ID: ${e.requestId}`]),
+    ...(e?.excerpt === undefined ? [] : [`${more}excerpt: ${e.excerpt}`]),
+    ...(e?.curl === undefined ? [] : [`${more}reproduce: ${e.curl}`]),
+  ];
+}
+
+/** Violations shown per failing or warning check in the summary (all of them are in the reports). */
+const SHOWN = 3;
+
 function checkLines(r: CheckResult): string[] {
   const broken = r.outcome === 'fail' || r.outcome === 'warn';
   // The statements of the document it judges, beside the section (spec/statements.yaml ids).
   const statements = broken && r.statements.length > 0 ? ` (${r.statements.join(', ')})` : '';
-  const skipped = r.outcome === 'skip' ? ` — ${r.skipped}` : '';
-  const lines = [`${MARK[r.outcome]}  ${r.id.padEnd(44)} ${r.basisText}${statements}${skipped}`];
+  const skipped = r.outcome === 'skip' ? ` — skipped: ${r.skipped}` : '';
+  const lines = [
+    `${MARK[r.outcome]}  ${r.id.padEnd(32)} ${r.basisText.padEnd(16)} ${r.title}${statements}${skipped}`,
+  ];
   if (!broken) return lines;
-  for (const v of r.violations.slice(0, 3)) {
-    const e = v.evidence;
-    const status = e?.status === undefined ? undefined : `HTTP ${e.status}`;
-    const where = [e?.taskId, e?.request, status].filter(Boolean).join(' · ');
-    lines.push(`      ${v.message}${where === '' ? '' : ` [${where}]`}`);
-    if (e?.excerpt !== undefined) lines.push(`        ${e.excerpt}`);
-  }
-  if (r.violations.length > 3) lines.push(`      … ${r.violations.length - 3} more`);
+  lines.push(`      expected: ${r.expected}`);
+  for (const v of r.violations.slice(0, SHOWN)) lines.push(...violationLines(v, '      '));
+  if (r.violations.length > SHOWN)
+    lines.push(`      … ${r.violations.length - SHOWN} more (all in contract-report.json)`);
   return lines;
 }
 
@@ -55,6 +74,11 @@ function costLines(report: ContractReport): { count: string; lines: string[] } {
 
 function resultLine(report: ContractReport): string {
   if (!report.ok) return 'Result: the deployment breaks documented behaviour (see FAIL above).';
+  if (report.inputErrors.length > 0)
+    return (
+      "Result: the run's input is wrong (see input error above): what it saw broke no documented " +
+      'rule, but it could not check what the input was for. Fix the input and run again.'
+    );
   if (report.stopped !== undefined)
     return (
       `Result: the run stopped early (${report.stopped}); what it saw broke no ` +
@@ -80,6 +104,7 @@ export function renderSummary(report: ContractReport): string {
   return [
     targetLine(report),
     ...sorted.flatMap(checkLines),
+    ...report.inputErrors.map((error) => `input error  ${error}`),
     ...report.notes.map((note) => `note  ${note}`),
     ...cost.lines,
     ...(report.stopped === undefined ? [] : [`stopped  ${report.stopped}`]),

@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CoverageReport } from './coverage.ts';
 import { Redactor } from './redaction.ts';
 import type { UnconfirmedSubmission } from './run-context.ts';
@@ -11,6 +11,10 @@ export { renderJUnit } from './report-junit.ts';
 export { renderSummary } from './report-summary.ts';
 
 export interface ContractReport {
+  /** What wrote the report: `{name: 'videotask', version}`. */
+  readonly tool: { readonly name: string; readonly version: string };
+  /** The version of this shape, described by spec/contract-report.schema.json. */
+  readonly schemaVersion: string;
   readonly target: {
     readonly baseUrl: string;
     readonly key: string;
@@ -36,6 +40,11 @@ export interface ContractReport {
   readonly results: readonly CheckResult[];
   /** Which cells of the observation space the run observed, which rules it judged there, and why not the others. */
   readonly coverage: CoverageReport;
+  /**
+   * Inputs the deployment showed to be wrong (a second key it refuses, a model its catalog does not
+   * list): never a verdict on it; the CLI exits 2 and says what to fix.
+   */
+  readonly inputErrors: readonly string[];
   /** Things worth knowing that are not checks (e.g. the second family's visibility). */
   readonly notes: readonly string[];
 }
@@ -49,17 +58,22 @@ export function writeReports(
   dir: string,
   redactor: Redactor = new Redactor([]),
 ): string[] {
-  mkdirSync(dir, { recursive: true });
   const files: [string, string][] = [
     ['contract-report.json', `${JSON.stringify(report, null, 2)}\n`],
     ['contract-junit.xml', renderJUnit(report)],
   ];
-  return files.map(([name, text]) => {
-    const path = join(dir, name);
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, redactor.redact(text), { mode: 0o600 });
-    chmodSync(temporary, 0o600); // whatever the umask, and even if a stale file was there
-    renameSync(temporary, path);
-    return path;
-  });
+  return files.map(([name, text]) => writePrivateFile(join(dir, name), redactor.redact(text)));
+}
+
+/**
+ * Writes `text` to `path` atomically (a temporary file renamed over it: never half written), readable
+ * by its owner only (0600, whatever the umask, even over a stale file), creating its folder.
+ */
+export function writePrivateFile(path: string, text: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode: 0o600 });
+  chmodSync(temporary, 0o600);
+  renameSync(temporary, path);
+  return path;
 }

@@ -51,8 +51,22 @@ export class TaskBudget {
   }
 }
 
+/**
+ * An input of the run that the deployment showed to be wrong: a second key it refuses, a model its
+ * catalog does not list. Never a verdict on the deployment: the run exits 2 and says what to fix.
+ */
+export interface InputError {
+  readonly message: string;
+  /** Nothing is submitted once it is known (a typo must never spend the budget). */
+  readonly stopsSubmissions: boolean;
+}
+
 export interface RunContext {
   readonly target: ContractTarget;
+  /** Whether probes are sent as another user: a second key was given and the deployment accepts it. */
+  otherCaller: boolean;
+  /** Inputs the deployment showed to be wrong (the report's `inputErrors`; exit 2). */
+  readonly inputErrors: InputError[];
   /** The second family's native path, once the catalog shows it open to this key (§4.5). */
   native: FamilyTarget | undefined;
   readonly recorder: HttpRecorder;

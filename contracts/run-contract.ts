@@ -1,3 +1,4 @@
+import { maskKey } from '../src/client/mask.ts';
 import { realSleep } from '../src/client/sleep.ts';
 import { serviceContract } from '../src/spec/index.ts';
 import { CHECKS } from './checks/definitions.ts';
@@ -5,12 +6,14 @@ import { probeCatalog, probeMissingTask } from './checks/probes.ts';
 import { probeSubmissionRefusals } from './checks/submission.ts';
 import { computeCoverage } from './coverage.ts';
 import { CoverageNotes } from './coverage-notes.ts';
+import { harOf, type Har } from './har.ts';
 import { HttpRecorder } from './http-recorder.ts';
 import { runLifecycle } from './lifecycle-tasks.ts';
 import type { ContractReport } from './report.ts';
 import { TaskBudget, type RunClock, type RunContext } from './run-context.ts';
 import { RUN_DEADLINE_MARGIN_MS, RunLimits } from './run-limits.ts';
-import { plannedTasks, type ContractTarget } from './target.ts';
+import { REPORT_SCHEMA_VERSION, TOOL } from './tool.ts';
+import { plannedTasks, targetUsageProblem, type ContractTarget } from './target.ts';
 import { Verdicts, type Outcome } from './verdicts.ts';
 
 /** The target cannot be checked at all (unreachable, or the key is refused): the CLI exits 2. */
@@ -20,8 +23,10 @@ export class TargetError extends Error {
 
 export interface RunOptions {
   readonly fetch?: typeof fetch | undefined;
-  /** Live progress lines (tasks submitted, polled, downloaded). */
+  /** Live progress lines: one per task submitted, per state a task enters, per download. */
   readonly onProgress?: (line: string) => void;
+  /** Gets the run's traffic as HAR 1.2 when it is done, keys masked (`--har FILE`). */
+  readonly onTraffic?: (har: Har) => void;
   /** How the run measures and waits time. Default: real time. A test passes a virtual clock. */
   readonly clock?: RunClock | undefined;
 }
@@ -41,6 +46,8 @@ export async function runContract(
   target: ContractTarget,
   options: RunOptions = {},
 ): Promise<ContractReport> {
+  const usage = targetUsageProblem(target);
+  if (usage !== undefined) throw new TargetError(usage);
   const startedAt = new Date();
   const started = performance.now();
   const clock = options.clock ?? REAL_TIME;
@@ -56,6 +63,8 @@ export async function runContract(
   const ctx: RunContext = {
     target,
     native: undefined,
+    otherCaller: target.otherApiKey !== undefined,
+    inputErrors: [],
     recorder,
     limits,
     verdicts,
@@ -71,13 +80,26 @@ export async function runContract(
       verdicts.skip(check, "needs a second user's key (--other-api-key)");
   }
 
+  try {
+    await checkAll(ctx);
+    return reportOf(ctx, { startedAt, started });
+  } finally {
+    // The traffic of a run that ended early too (a refused key, an unreachable target).
+    if (options.onTraffic !== undefined) options.onTraffic(trafficOf(recorder));
+  }
+}
+
+/** Everything a run asks and judges, in order: the free probes, then the tasks the tier allows. */
+async function checkAll(ctx: RunContext): Promise<void> {
+  const { recorder, target, verdicts, limits } = ctx;
   await preflight(recorder, target);
   await probeCatalog(ctx);
   await probeMissingTask(ctx);
-  if (target.tier === 'lifecycle') {
+  const blocked = ctx.inputErrors.some((e) => e.stopsSubmissions);
+  if (target.tier === 'lifecycle' && !blocked) {
     await probeSubmissionRefusals(ctx);
     await runLifecycle(ctx);
-  } else skipLifecycle(ctx);
+  } else skipLifecycle(ctx, blocked ? UNLISTED : FREE);
   verdicts.skip(CHECKS.rateLimitRetryAfter, 'no 429 was seen');
   const resubmitted = [...recorder.submissions.values()].some((n) => n > 1);
   const { budget } = ctx;
@@ -92,15 +114,35 @@ export async function runContract(
     ctx.coverage.because(limits.stopped, {});
     for (const check of Object.values(CHECKS)) verdicts.skip(check, limits.stopped);
   }
+}
 
+/** The run's traffic as HAR 1.2, every key masked. */
+function trafficOf(recorder: HttpRecorder): Har {
+  const har = harOf(recorder.exchanges, {
+    baseUrl: recorder.options.baseUrl,
+    authorization: (as) => {
+      const masked = recorder.maskedKey(as);
+      return masked === undefined ? undefined : `Bearer ${masked}`;
+    },
+  });
+  return recorder.redactor.redactDeep(har);
+}
+
+/** The report: every text of it (server excerpts, messages, notes) through the run's one redaction. */
+function reportOf(
+  ctx: RunContext,
+  time: { readonly startedAt: Date; readonly started: number },
+): ContractReport {
+  const { target, verdicts, recorder, limits, budget } = ctx;
   const results = verdicts.results();
   const counts: Record<Outcome, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
   for (const r of results) counts[r.outcome]++;
-  // Every text of the report (server excerpts, messages, notes) through the run's one redaction.
   return recorder.redactor.redactDeep<ContractReport>({
+    tool: TOOL,
+    schemaVersion: REPORT_SCHEMA_VERSION,
     target: {
       baseUrl: target.baseUrl,
-      key: recorder.maskedKey(),
+      key: maskKey(target.apiKey),
       model: target.model,
       tier: target.tier,
       budget: target.budget,
@@ -108,8 +150,8 @@ export async function runContract(
       ...(target.failing === undefined ? {} : { failing: target.failing }),
       ...(target.family === undefined ? {} : { family: target.family }),
     },
-    startedAt: startedAt.toISOString(),
-    durationMs: performance.now() - started,
+    startedAt: time.startedAt.toISOString(),
+    durationMs: performance.now() - time.started,
     tasksCreated: budget.created,
     unconfirmed: budget.unconfirmed,
     ...(limits.stopped === undefined ? {} : { stopped: limits.stopped }),
@@ -118,19 +160,23 @@ export async function runContract(
     ok: counts.fail === 0,
     results,
     coverage: computeCoverage(verdicts, ctx.coverage),
+    inputErrors: ctx.inputErrors.map((e) => e.message),
     notes: ctx.notes,
   });
 }
 
 const FREE = '--tier free creates no task';
+const UNLISTED = 'nothing was submitted: a model the catalog does not list (an input error)';
 
-function skipLifecycle(ctx: RunContext): void {
-  ctx.coverage.because(FREE, {
+function skipLifecycle(ctx: RunContext, why: string): void {
+  ctx.coverage.because(why, {
     states: ['unknown', 'queued', 'in_progress', 'completed', 'failed', 'n/a'],
   });
   for (const check of [
     CHECKS.emptyPrompt,
+    CHECKS.requiredFields,
     CHECKS.submissionPaths,
+    CHECKS.submissionStatus200,
     CHECKS.contentBeforeCompletion,
     CHECKS.contentBinary,
     CHECKS.ownerStatus,
@@ -139,8 +185,8 @@ function skipLifecycle(ctx: RunContext): void {
     CHECKS.presenceCompleted,
     CHECKS.formsAgree,
   ])
-    ctx.verdicts.skip(check, FREE);
-  if (plannedTasks(ctx.target) > 2)
+    ctx.verdicts.skip(check, why);
+  if (why === FREE && plannedTasks(ctx.target) > 2)
     ctx.notes.push(`${FREE}: the failing and native-path tasks were not submitted`);
 }
 
@@ -152,6 +198,7 @@ async function preflight(recorder: HttpRecorder, target: ContractTarget): Promis
     );
   if (probe.status === 401)
     throw new TargetError(
-      `${target.baseUrl} refused the API key ${recorder.maskedKey()} (HTTP 401). Check --api-key / VIDEOTASK_API_KEY.`,
+      `${target.baseUrl} refused the API key ${maskKey(target.apiKey)} (HTTP 401). ` +
+        'Check --api-key / VIDEOTASK_API_KEY.',
     );
 }

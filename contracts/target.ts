@@ -68,6 +68,21 @@ export function plannedTasks(target: Pick<ContractTarget, 'failing' | 'family'>)
   return 2 + failing + family + nativeFailing;
 }
 
+/**
+ * Why a target cannot be checked as given, whatever the deployment answers, or undefined: the same key
+ * as both users would read every ownership cell (§5) as a breach of the document.
+ */
+export function targetUsageProblem(
+  target: Pick<ContractTarget, 'apiKey' | 'otherApiKey'>,
+): string | undefined {
+  if (target.otherApiKey === undefined || target.otherApiKey.trim() !== target.apiKey.trim())
+    return undefined;
+  return (
+    "--other-api-key is the same key as --api-key: the ownership checks (§5) need a second user's " +
+    'key (a key of another user, not the same one twice); pass one, or leave --other-api-key out'
+  );
+}
+
 /** §8's recommended schedule, read from the spec's `x-polling`; the total timeout is the suite's own. */
 export const DOCUMENTED_POLL: PollSchedule = {
   initialMs: RECOMMENDED_POLLING.initialIntervalMs,

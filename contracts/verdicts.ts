@@ -17,12 +17,23 @@ export interface CheckDefinition {
 
 export interface Evidence {
   readonly taskId?: string | undefined;
+  /** `GET /v1/videos/task_…/content (other key)`. */
   readonly request?: string | undefined;
   readonly status?: number | undefined;
-  /** A redacted body excerpt. */
+  /** A redacted body excerpt, ending in `…` when cut. */
   readonly excerpt?: string | undefined;
   /** The cell of the observation space the exchange belongs to, when the run knows it. */
   readonly cell?: Cell | undefined;
+  /** The exchange's place in the run's traffic (the index of its entry in `--har`). */
+  readonly exchange?: number | undefined;
+  /** How long the answer took, ms. */
+  readonly ms?: number | undefined;
+  /** What arrived, in a line: `HTTP 200 · video/mp4 · 52 bytes · 31 ms`. */
+  readonly actual?: string | undefined;
+  /** The deployment's own ID for the request: `X-Oneapi-Request-Id: 20261123…`. */
+  readonly requestId?: string | undefined;
+  /** The request as a `curl` command line, the key as `$VIDEOTASK_API_KEY`. */
+  readonly curl?: string | undefined;
 }
 
 export interface Violation {
@@ -39,6 +50,10 @@ export interface CheckResult {
   readonly basisText: string;
   /** The statements of the document it judges (spec/statements.yaml ids), beside the section. */
   readonly statements: readonly string[];
+  /** What the check expects, as its rule states it (with the basis), or its title. */
+  readonly expected: string;
+  /** The time the deployment took to answer what the check judged (each answer once), ms. */
+  readonly durationMs: number;
   readonly outcome: Outcome;
   /** Observations that satisfied the rule. */
   readonly passes: number;
@@ -72,7 +87,15 @@ export function checkBasis(check: CheckDefinition, lifecycle: Lifecycle): Basis 
 export class Verdicts {
   readonly #entries = new Map<
     string,
-    { definition: CheckDefinition; passes: number; violations: Violation[]; skipped?: string }
+    {
+      definition: CheckDefinition;
+      passes: number;
+      violations: Violation[];
+      skipped?: string;
+      /** The answers it judged (by their place in the traffic), and the time they took. */
+      judged: Set<number>;
+      ms: number;
+    }
   >();
   /** By check id, then by cell key. */
   readonly #judgements = new Map<string, Map<string, CellJudgement>>();
@@ -93,14 +116,26 @@ export class Verdicts {
 
   violation(check: CheckDefinition, message: string, evidence?: Evidence): void {
     this.#entry(check).violations.push({ message, evidence });
+    this.#timed(check, evidence);
     if (evidence?.cell !== undefined) this.#judgement(check, evidence.cell).violations++;
   }
 
   /** Records the outcome of a boolean observation. */
   expect(check: CheckDefinition, ok: boolean, message: string, evidence?: Evidence): boolean {
-    if (ok) this.pass(check, 1, evidence?.cell);
-    else this.violation(check, message, evidence);
+    if (ok) {
+      this.pass(check, 1, evidence?.cell);
+      this.#timed(check, evidence);
+    } else this.violation(check, message, evidence);
     return ok;
+  }
+
+  /** Adds the time of the answer `evidence` shows to the check's, once per answer. */
+  #timed(check: CheckDefinition, evidence: Evidence | undefined): void {
+    const { exchange, ms } = evidence ?? {};
+    const entry = this.#entry(check);
+    if (exchange === undefined || ms === undefined || entry.judged.has(exchange)) return;
+    entry.judged.add(exchange);
+    entry.ms += ms;
   }
 
   skip(check: CheckDefinition, reason: string): void {
@@ -118,8 +153,10 @@ export class Verdicts {
   }
 
   results(): CheckResult[] {
-    return [...this.#entries.values()].map(({ definition, passes, violations, skipped }) => {
+    return [...this.#entries.values()].map(({ definition, passes, violations, skipped, ms }) => {
       const basis = this.basis(definition);
+      const rule =
+        definition.rule === undefined ? undefined : this.lifecycle.rules.get(definition.rule);
       let outcome: Outcome;
       if (violations.length > 0) outcome = basis.documented || this.strict ? 'fail' : 'warn';
       else if (passes > 0) outcome = 'pass';
@@ -131,6 +168,9 @@ export class Verdicts {
         basis,
         basisText: describeBasis(basis),
         statements: statementsJudgedBy(definition.id),
+        expected:
+          rule === undefined ? definition.title : `${rule.description} (${describeBasis(basis)})`,
+        durationMs: ms,
         outcome,
         passes,
         violations,
@@ -154,7 +194,7 @@ export class Verdicts {
     let entry = this.#entries.get(check.id);
     if (entry === undefined) {
       this.basis(check); // fails fast on an unknown rule id
-      entry = { definition: check, passes: 0, violations: [] };
+      entry = { definition: check, passes: 0, violations: [], judged: new Set(), ms: 0 };
       this.#entries.set(check.id, entry);
     }
     return entry;

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   DOCUMENTED_POLL,
   plannedTasks,
@@ -5,16 +7,23 @@ import {
   type ContractReport,
   type FailingTask,
   type FamilyTarget,
+  type Har,
   type PollSchedule,
+  writePrivateFile,
 } from '../../contracts/index.ts';
 import { checkBaseUrl } from '../../src/client/client-support.ts';
 import { withFlagNames } from '../flag-names.ts';
-import { dropUndefined, numberOption, secondsOption } from '../options.ts';
+import { dropUndefined, flagOrEnv, numberOption, secondsOption, type Sourced } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** The flags of `videotask contract` (each also from a `VIDEOTASK_*` variable, read by the caller). */
 export interface ContractFlags {
+  readonly har?: string | undefined;
   readonly 'base-url'?: string | undefined;
+  readonly 'api-key'?: string | undefined;
+  readonly 'other-api-key'?: string | undefined;
+  readonly model?: string | undefined;
+  readonly tier?: string | undefined;
   readonly budget?: string | undefined;
   readonly 'failing-model'?: string | undefined;
   readonly 'failing-prompt'?: string | undefined;
@@ -27,18 +36,22 @@ export interface ContractFlags {
   readonly 'request-timeout'?: string | undefined;
 }
 
-const env = (name: string): string | undefined => process.env[`VIDEOTASK_${name}`];
+/** `--flag-name`'s value, or `VIDEOTASK_FLAG_NAME`'s, named as where it came from. */
+export const sourced = (values: ContractFlags, flag: keyof ContractFlags): Sourced =>
+  flagOrEnv(`--${flag}`, values[flag], `VIDEOTASK_${flag.toUpperCase().replace(/-/g, '_')}`);
 
-function nonEmpty(flag: string, value: string | undefined): string | undefined {
+/** The value of a flag (or its variable) that may be left out but not given empty. */
+export function nonEmpty(values: ContractFlags, flag: keyof ContractFlags): string | undefined {
+  const { value, name } = sourced(values, flag);
   if (value !== undefined && value.trim() === '')
-    throw new UsageError(`${flag} must not be empty (or leave it out)`);
+    throw new UsageError(`${name} must not be empty (or leave it out)`);
   return value;
 }
 
 /** `--failing-model` / `--failing-prompt`: one extra task expected to fail (§7's `failed` column). */
 export function failingTask(values: ContractFlags, bundled: boolean): FailingTask | undefined {
-  const model = nonEmpty('--failing-model', values['failing-model'] ?? env('FAILING_MODEL'));
-  const prompt = nonEmpty('--failing-prompt', values['failing-prompt'] ?? env('FAILING_PROMPT'));
+  const model = nonEmpty(values, 'failing-model');
+  const prompt = nonEmpty(values, 'failing-prompt');
   if (model !== undefined || prompt !== undefined) return dropUndefined({ model, prompt });
   // The bundled mock fails a task whose prompt asks for it (docs/mock.md "Scenarios").
   return bundled ? { prompt: 'videotask contract check [mock:fail]' } : undefined;
@@ -46,8 +59,8 @@ export function failingTask(values: ContractFlags, bundled: boolean): FailingTas
 
 /** `--family-model` with `--plugin`: the second family's native path (§4.5). Both or neither. */
 export function familyTarget(values: ContractFlags): FamilyTarget | undefined {
-  const model = nonEmpty('--family-model', values['family-model'] ?? env('FAMILY_MODEL'));
-  const plugin = nonEmpty('--plugin', values.plugin ?? env('PLUGIN'));
+  const model = nonEmpty(values, 'family-model');
+  const plugin = nonEmpty(values, 'plugin');
   if (model === undefined && plugin === undefined) return undefined;
   if (model === undefined || plugin === undefined)
     throw new UsageError(
@@ -56,7 +69,7 @@ export function familyTarget(values: ContractFlags): FamilyTarget | undefined {
     );
   if (!/^[A-Za-z0-9._-]+$/.test(plugin))
     throw new UsageError(
-      `--plugin must be a path segment (letters, digits, . _ -), got "${plugin}"`,
+      `${sourced(values, 'plugin').name} must be a path segment (letters, digits, . _ -), got "${plugin}"`,
     );
   return { model, plugin };
 }
@@ -66,7 +79,8 @@ export function budgetOption(
   values: ContractFlags,
   planned: Parameters<typeof plannedTasks>[0],
 ): number {
-  const given = numberOption('--budget', values.budget ?? env('BUDGET'), {
+  const { value, name } = sourced(values, 'budget');
+  const given = numberOption(name, value, {
     integer: true,
     min: 0,
     max: 100,
@@ -101,42 +115,60 @@ export function pollOption(values: ContractFlags, bundled: boolean): PollSchedul
 }
 
 /**
- * `--base-url`, checked as the client commands check it (src/client's `checkBaseUrl`): an http(s) URL
- * without credentials, query or a trailing `/v1`. Its messages pass through the redaction, so a
- * password in the URL is never echoed, even in "not a URL".
+ * `--base-url` (or `VIDEOTASK_BASE_URL`), checked as the client commands check it (src/client's
+ * `checkBaseUrl`): an http(s) URL without credentials, query or a trailing `/v1`. Its messages name
+ * where the value came from and pass through the redaction, so a password in the URL is never
+ * echoed, even in "not a URL".
  */
-export function baseUrlOption(baseUrl: string, apiKey: string | undefined): string {
+export function baseUrlOption(baseUrl: Sourced & { value: string }, apiKey: Sourced): string {
   let checked: string;
   try {
-    checked = checkBaseUrl(baseUrl);
+    checked = checkBaseUrl(baseUrl.value);
   } catch (error) {
-    const message = withFlagNames((error as Error).message);
-    throw new UsageError(new Redactor([apiKey]).redact(message));
+    const message = withFlagNames((error as Error).message, { baseUrl: baseUrl.name });
+    throw new UsageError(new Redactor([apiKey.value]).redact(message));
   }
-  if (apiKey === undefined || apiKey === '')
-    throw new UsageError('--api-key (or VIDEOTASK_API_KEY) is required with --base-url');
+  if (apiKey.value === undefined || apiKey.value === '')
+    throw new UsageError(`--api-key (or VIDEOTASK_API_KEY) is required with ${baseUrl.name}`);
   return checked;
+}
+
+/**
+ * `--har FILE` (or `VIDEOTASK_HAR`): where the run's traffic goes. Checked before the run, so a path
+ * that cannot take a file never costs a run: a folder is a usage error.
+ */
+export function harOption(values: ContractFlags): string | undefined {
+  const { value, name } = sourced(values, 'har');
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError(`${name} must not be empty (or leave it out)`);
+  if (existsSync(value) && statSync(value).isDirectory())
+    throw new UsageError(
+      `${name} ${value} is a folder: give a file name, like ${join(value, 'contract.har')}`,
+    );
+  return value;
+}
+
+/** Writes the run's traffic (already redacted) as HAR 1.2, atomically and readable by its owner only. */
+export function writeTraffic(path: string, har: Har): string {
+  return writePrivateFile(path, `${JSON.stringify(har, null, 2)}\n`);
 }
 
 /** `--request-timeout S`: how long one request may take (default 30 s). */
 export function requestTimeoutOption(values: ContractFlags): number {
-  return (
-    secondsOption('--request-timeout', values['request-timeout'] ?? env('REQUEST_TIMEOUT')) ??
-    30_000
-  );
+  const { value, name } = sourced(values, 'request-timeout');
+  return secondsOption(name, value) ?? 30_000;
 }
 
 /**
- * The exit status of a finished run: 1 when a documented check failed; 2 when the run stopped before
- * it was done (the target stopped answering, or the deadline passed) with nothing failing, since what
- * it could not ask says nothing about the deployment; else 0.
- */
-/**
- * 0: every documented check held where the run looked. 1: one failed. 2: the target could not be
- * checked: the run stopped, or no submission was confirmed (a green run must have followed a task).
+ * The exit status of a finished run. 0: every documented check held where the run looked. 1: one
+ * failed. 2: the run's input is wrong (a second key the deployment refuses, a model its catalog does
+ * not list), or the target could not be checked: the run stopped, or no submission was confirmed (a
+ * green run must have followed a task).
  */
 export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: string } {
   if (!report.ok) return { code: 1 };
+  if (report.inputErrors.length > 0)
+    return { code: 2, why: `the run's input is wrong: ${report.inputErrors.join(' ')}` };
   if (report.stopped !== undefined)
     return {
       code: 2,

@@ -3,6 +3,8 @@ import {
   renderSummary,
   runContract,
   TargetError,
+  targetUsageProblem,
+  type Har,
   writeReports,
   type ContractTarget,
 } from '../../contracts/index.ts';
@@ -17,8 +19,12 @@ import {
   exitStatus,
   failingTask,
   familyTarget,
+  harOption,
+  nonEmpty,
   pollOption,
   requestTimeoutOption,
+  sourced,
+  writeTraffic,
 } from './contract-target.ts';
 
 const HELP = `Usage: videotask contract [options]
@@ -46,6 +52,7 @@ Options (each also from the environment variable in brackets):
                         +1 with a family model, +1 more with both and a failing prompt) [VIDEOTASK_BUDGET]
   --strict              assumption-based checks fail instead of warn [VIDEOTASK_STRICT=1]
   --report-dir DIR      write contract-report.json and contract-junit.xml there [VIDEOTASK_REPORT_DIR]
+  --har FILE            write the run's traffic there as HAR 1.2, keys masked [VIDEOTASK_HAR]
   --poll-initial S      first polling interval in seconds (default 5, §8)
   --poll-factor F       interval growth (default 1.5, §8)
   --poll-max S          interval ceiling in seconds (default 30, §8)
@@ -57,9 +64,14 @@ Options (each also from the environment variable in brackets):
 A target that stops answering (3 requests in a row without an answer) or a run past its deadline
 stops the run early: what it could not ask is reported as not observed, with that reason.
 
-Exit status: 0 no documented check failed; 1 one did; 2 bad usage, or the target could not be checked
-(unreachable, the key refused, it stopped answering before the run was done, or no submission
-was confirmed, so no task could be followed).`;
+Every failure comes with its reproduction: what was expected and what arrived, the deployment's
+request ID, an excerpt, and the request as a curl line (keys as $VIDEOTASK_API_KEY and
+$VIDEOTASK_OTHER_API_KEY).
+
+Exit status: 0 no documented check failed; 1 one did; 2 bad usage (the same key twice), the run's
+input is wrong (a second key the deployment refuses, a model its catalog does not list: nothing is
+submitted then), or the target could not be checked (unreachable, the key refused, it stopped
+answering before the run was done, or no submission was confirmed, so no task could be followed).`;
 
 export const contractCommand: Command = {
   name: 'contract',
@@ -70,18 +82,27 @@ export const contractCommand: Command = {
       return 0;
     }
     const env = process.env;
-    const baseUrl = values['base-url'] ?? env['VIDEOTASK_BASE_URL'];
-    const bundled = baseUrl === undefined;
-    const tier = values.tier ?? env['VIDEOTASK_TIER'] ?? 'lifecycle';
-    if (tier !== 'free' && tier !== 'lifecycle')
-      throw new UsageError(`--tier must be free or lifecycle, got "${tier}"`);
-    const apiKey = values['api-key'] ?? env['VIDEOTASK_API_KEY'];
-    const checkedUrl = bundled ? undefined : baseUrlOption(baseUrl, apiKey);
+    const given = sourced(values, 'base-url');
+    const bundled = given.value === undefined;
+    const tier = sourced(values, 'tier');
+    const tierValue = tier.value ?? 'lifecycle';
+    if (tierValue !== 'free' && tierValue !== 'lifecycle')
+      throw new UsageError(`${tier.name} must be free or lifecycle, got "${tierValue}"`);
+    const apiKey = sourced(values, 'api-key');
+    const checkedUrl = bundled
+      ? undefined
+      : baseUrlOption({ ...given, value: given.value }, apiKey);
     const failing = failingTask(values, bundled);
     const family = familyTarget(values);
+    const keys = {
+      apiKey: apiKey.value ?? 'sk-mock-alice',
+      otherApiKey: sourced(values, 'other-api-key').value ?? (bundled ? 'sk-mock-bob' : undefined),
+    };
+    const sameKeys = targetUsageProblem(keys);
+    if (sameKeys !== undefined) throw new UsageError(sameKeys);
     const settings = {
-      model: values.model ?? env['VIDEOTASK_MODEL'] ?? 'video-pro-v1',
-      tier,
+      model: nonEmpty(values, 'model') ?? 'video-pro-v1',
+      tier: tierValue,
       budget: budgetOption(values, { failing, family }),
       strict: values.strict === true || env['VIDEOTASK_STRICT'] === '1',
       poll: pollOption(values, bundled),
@@ -89,34 +110,37 @@ export const contractCommand: Command = {
       failing,
       family,
     } as const;
+    const har = harOption(values);
     const mock = bundled ? await startMockServer({ port: 0, ...BUNDLED_MOCK }) : undefined;
     if (mock !== undefined)
       console.error(`no --base-url: checking the bundled mock at ${mock.url}`);
     const target: ContractTarget = {
       ...settings,
+      ...keys,
       baseUrl: checkedUrl ?? mock!.url.replace(/\/+$/, ''),
-      apiKey: apiKey ?? 'sk-mock-alice',
-      otherApiKey:
-        values['other-api-key'] ??
-        env['VIDEOTASK_OTHER_API_KEY'] ??
-        (bundled ? 'sk-mock-bob' : undefined),
     };
     // Every line this command prints, and both reports, go through this one redaction.
     const redactor = new Redactor([target.apiKey, target.otherApiKey]);
     const out = (text: string) => console.log(redactor.forTerminal(text));
     const err = (text: string) => console.error(redactor.forTerminal(text));
+    let traffic: Har | undefined;
     try {
-      const report = await runContract(target, { onProgress: (line) => err(`  … ${line}`) });
+      const report = await runContract(target, {
+        onProgress: (line) => err(`  … ${line}`),
+        ...(har === undefined ? {} : { onTraffic: (t: Har) => (traffic = t) }),
+      });
       out(renderSummary(report));
       const reportDir = values['report-dir'] ?? env['VIDEOTASK_REPORT_DIR'];
       if (reportDir !== undefined)
         for (const file of writeReports(report, reportDir, redactor)) out(`wrote ${file}`);
+      if (har !== undefined && traffic !== undefined) out(`wrote ${writeTraffic(har, traffic)}`);
       const status = exitStatus(report);
       if (status.why !== undefined) err(`videotask contract: ${status.why}`);
       return status.code;
     } catch (error) {
       if (error instanceof TargetError) {
         err(`videotask contract: ${error.message}`);
+        if (har !== undefined && traffic !== undefined) err(`wrote ${writeTraffic(har, traffic)}`);
         return 2;
       }
       throw error;
@@ -140,6 +164,7 @@ function parse(argv: readonly string[]) {
     budget: { type: 'string' },
     strict: { type: 'boolean' },
     'report-dir': { type: 'string' },
+    har: { type: 'string' },
     'poll-initial': { type: 'string' },
     'poll-factor': { type: 'string' },
     'poll-max': { type: 'string' },

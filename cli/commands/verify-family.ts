@@ -4,6 +4,7 @@ import { interruptible } from '../interruptible.ts';
 import { clientFrom, SERVICE_HELP } from '../service-options.ts';
 import { printErr, printOut } from '../terminal-output.ts';
 import { UsageError } from '../usage-error.ts';
+import { unknownModels } from '../verify-family/catalog-step.ts';
 import { nativeReader } from '../verify-family/native-reader.ts';
 import { readCatalog } from '../verify-family/read-catalog.ts';
 import { closingLine, runSummary } from '../verify-family/run-summary.ts';
@@ -56,7 +57,8 @@ ${SERVICE_HELP}
   -h, --help            show this help
 
 Exit status: 0 no step failed for any model; 1 a step failed for some model (the record is still written
-for every model); 2 bad usage, the service unreachable or the key refused (nothing submitted);
+for every model); 2 bad usage (a --model the catalog does not list that is no second-family ID: a typo),
+the service unreachable or the key refused (nothing submitted);
 130 interrupted (the record is written; tasks in progress go on).`;
 
 export const verifyFamilyCommand: Command = {
@@ -77,6 +79,11 @@ export const verifyFamilyCommand: Command = {
     const read = await readCatalog(client, [apiKey], maskedKey);
     if ('fatal' in read) {
       printErr(read.fatal);
+      return 2;
+    }
+    const unknown = unknownModels(read.catalog, options.models);
+    if (unknown !== undefined) {
+      printErr(unknown);
       return 2;
     }
     const doing = options.dryRun ? 'dry run: checking the catalog for' : 'verifying';

@@ -1,4 +1,5 @@
 import { PermissionDeniedError } from '../../src/client/index.ts';
+import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
 import { ADVICE } from './advice.ts';
 import { messageOf } from './error-facts.ts';
 import type { StepRecorder } from './step-recorder.ts';
@@ -34,4 +35,26 @@ export function checkCatalog(r: StepRecorder, model: string, catalog: CatalogChe
   r.pass('catalog', `/v1/models lists ${model} for this token`);
   r.log('step 3: listed by /v1/models');
   return true;
+}
+
+/**
+ * Why the run must not start: a `--model` the catalog does not list that is not one of the second
+ * family's IDs either (§1) is a typo, not a model to verify (exit 2, nothing submitted, no record).
+ * One of the family's IDs not listed is step 3 failing, recorded as such. Undefined when all are known
+ * (or the catalog could not be read: every model then fails step 3 anyway).
+ */
+export function unknownModels(
+  catalog: CatalogCheck,
+  models: readonly string[],
+): string | undefined {
+  if (!catalog.ok) return undefined;
+  const unknown = models.filter((m) => !catalog.ids.has(m) && !SECOND_FAMILY.models.includes(m));
+  if (unknown.length === 0) return undefined;
+  const names = unknown.join(', ');
+  return (
+    `videotask verify-family: --model ${names} ${unknown.length > 1 ? 'are' : 'is'} neither listed ` +
+    `by /v1/models for this key nor a second-family model ID (§1: ${SECOND_FAMILY.models.join(', ')}); ` +
+    `the catalog lists ${preview([...catalog.ids])}.\n` +
+    '  → nothing was submitted and no record was written; check --model for a typo.'
+  );
 }

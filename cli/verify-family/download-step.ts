@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { DownloadResult, VideoTaskClient } from '../../src/client/index.ts';
-import { videoSignature } from '../../src/media/video-signature.ts';
+import { KNOWN_CONTAINERS, videoSignature } from '../../src/media/video-signature.ts';
 import { ADVICE } from './advice.ts';
 import { elapsed } from './elapsed.ts';
 import { messageOf } from './error-facts.ts';
@@ -8,7 +8,7 @@ import { HeadSink } from './head-sink.ts';
 import type { StepRecorder } from './step-recorder.ts';
 
 /** Bytes kept from the start of the video: enough for every container signature we know. */
-const HEAD_BYTES = 64;
+const HEAD_BYTES = 512;
 
 /**
  * §9 step 4: the video downloaded through `/content` (§4.4), counted and hashed but not kept, and its
@@ -49,7 +49,7 @@ export async function downloadVideo(
     r.pass('video', `${signature}, ${bytes} bytes, sha256 ${sha256}`);
   else {
     const what = `${bytes} bytes of ${contentType}`;
-    const why = 'without a video container signature (ISO BMFF, Matroska/WebM or AVI)';
+    const why = `without a video container signature (${KNOWN_CONTAINERS})`;
     r.fail('video', `${what} ${why}`, ADVICE.notVideo);
   }
   const shownSignature = signature ?? 'no video signature';

@@ -3,9 +3,15 @@ import type { RunContext } from '../run-context.ts';
 import type { Evidence } from '../verdicts.ts';
 import { CHECKS } from './definitions.ts';
 import { isJsonBody } from './evidence.ts';
-import { foreignIdentifiers, isResultAddress, resultAddresses } from './identifiers.ts';
+import {
+  foreignIdentifiers,
+  isResultAddress,
+  RESULT_ADDRESS,
+  resultAddressOf,
+  type AddressForm,
+} from './identifiers.ts';
 
-/** Rules that hold over whole bodies, judged on every JSON answer about a task (§1, §2.2, §2.3). */
+/** Rules that hold over whole bodies, judged on every JSON answer about a task (§1, §2.2, §2.3, §4.2). */
 
 type Judged = Pick<RunContext, 'verdicts'>;
 
@@ -30,25 +36,52 @@ export function judgeIdentifiers(
   );
 }
 
-/** §2.2, §2.3: a result address, when present and not empty, is an absolute http(s) URL. */
-export function judgeResultAddresses(
+/** Which result address a body holds, and whether its task has completed (its address is then required). */
+export interface AddressRule {
+  readonly form: AddressForm;
+  readonly completed: boolean;
+}
+
+const ADDRESS_CHECK = {
+  openai: CHECKS.resultAddress,
+  wrapper: CHECKS.wrapperResultAddress,
+} as const;
+
+/**
+ * `metadata.url` (§2.2) or the wrapper's `data.result_url` (§2.3), each judged by the check of its own
+ * section: present and not empty, an absolute http(s) URL in every state; on a completed task, not
+ * empty either (a completed task's address is its result, §4.2). Absent is the presence rules' business.
+ */
+export function judgeResultAddress(
   { verdicts: v }: Judged,
   exchange: Exchange,
   ev: Evidence,
+  rule: AddressRule,
 ): void {
   if (!isJsonBody(exchange)) return;
-  const bad = resultAddresses(exchange.json).filter((a) => !isResultAddress(a.value));
-  const shown = bad.map((a) => `${a.path} = ${JSON.stringify(a.value)?.slice(0, 80)}`);
+  const { present, value } = resultAddressOf(exchange.json, rule.form);
+  const ok = !present || isResultAddress(value, rule.completed);
+  const empty = value === '' || value === null;
+  const why = empty
+    ? 'empty on a completed task: no result address'
+    : 'not an absolute http(s) address';
+  const shown = JSON.stringify(value)?.slice(0, 80) ?? 'undefined';
   v.expect(
-    CHECKS.resultAddress,
-    bad.length === 0,
-    `not an absolute http(s) address: ${shown.join(', ')}`,
+    ADDRESS_CHECK[rule.form],
+    ok,
+    `${RESULT_ADDRESS[rule.form].path} = ${shown}: ${why}`,
     ev,
   );
 }
 
 /** Both whole-body rules on an answer the owner reads. */
-export function judgeBody(ctx: Judged, exchange: Exchange, publicId: string, ev: Evidence): void {
+export function judgeBody(
+  ctx: Judged,
+  exchange: Exchange,
+  publicId: string,
+  ev: Evidence,
+  address: AddressRule,
+): void {
   judgeIdentifiers(ctx, exchange, publicId, ev);
-  judgeResultAddresses(ctx, exchange, ev);
+  judgeResultAddress(ctx, exchange, ev, address);
 }

@@ -48,6 +48,13 @@ export const CHECKS = {
     rule: 'empty-prompt-invalid',
   },
 
+  requiredFields: {
+    id: 'input.required-fields',
+    title:
+      'a submission missing model or prompt, or giving one of another type, is refused with a 4xx on both submit paths',
+    rule: 'required-fields',
+  },
+
   submissionShape: {
     id: 'submission.shape',
     title: 'the submission answer validates against §2.2/§4.1',
@@ -72,6 +79,11 @@ export const CHECKS = {
     id: 'submission.at-once',
     title: 'the submission answers at once (within 10 s)',
     rule: 'submission-answers-at-once',
+  },
+  submissionStatus200: {
+    id: 'submission.status-200',
+    title: 'an accepted submission is answered HTTP 200, not another 2xx (§4.1 "Response 200")',
+    rule: 'submission-status-200',
   },
   submissionPaths: {
     id: 'submission.both-paths',

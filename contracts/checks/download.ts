@@ -1,11 +1,30 @@
+import { describeBody, type BodyKind } from '../../src/media/video-signature.ts';
 import type { Cell } from '../matrix/cells.ts';
 import type { RunContext } from '../run-context.ts';
 import type { Exchange } from '../http-recorder.ts';
 import { judgeContentLength } from './content-integrity.ts';
 import { CHECKS } from './definitions.ts';
-import { evidenceOf, is2xx, isJsonBody, videoSignature } from './evidence.ts';
+import { evidenceOf, is2xx, isJsonBody } from './evidence.ts';
 
-/** A completed task downloads as a binary video, not JSON, following redirects (§4.4). */
+/** What the bytes were, in words: "a video (ISO BMFF (ftyp))", "HTML", "no bytes at all". */
+function describe(body: BodyKind): string {
+  switch (body.kind) {
+    case 'video':
+      return `a video (${body.container})`;
+    case 'empty':
+      return 'no bytes at all';
+    case 'text':
+      return body.what;
+    case 'binary':
+      return 'binary data of no known video container';
+  }
+}
+
+/**
+ * A completed task downloads as a binary video stream, not JSON, following redirects (§4.4). The bytes
+ * decide, whatever `Content-Type` says: a known container signature is a video; text (an HTML page, a
+ * JSON body, plain text) or nothing is not; other binary data passes only when labelled `video/*`.
+ */
 export function judgeDownload(
   ctx: RunContext,
   exchange: Exchange,
@@ -13,20 +32,30 @@ export function judgeDownload(
   cell: Cell | undefined,
 ): void {
   const ev = evidenceOf(ctx.recorder, exchange, taskId, cell);
-  const signature = videoSignature(exchange.head);
-  const looksLikeVideo = signature !== undefined || /^video\//i.test(exchange.contentType);
-  const ok = is2xx(exchange) && !isJsonBody(exchange) && exchange.bytes > 0 && looksLikeVideo;
+  const body = isJsonBody(exchange)
+    ? ({ kind: 'text', what: 'JSON' } as const)
+    : describeBody(exchange.head, exchange.bytes);
+  const labelled = /^video\//i.test(exchange.contentType);
+  const video = body.kind === 'video' || (body.kind === 'binary' && labelled);
+  const ok = is2xx(exchange) && video;
   const what = [
     `HTTP ${exchange.status}`,
     exchange.contentType || 'no content type',
-    `${exchange.bytes} bytes${isJsonBody(exchange) ? ' of JSON' : ''}`,
-    ...(signature === undefined ? ['no video container signature'] : []),
+    `${exchange.bytes} bytes`,
   ].join(', ');
-  ctx.verdicts.expect(CHECKS.contentBinary, ok, `the download answered ${what}`, ev);
+  const notVideo = video ? '' : ', not a video';
+  ctx.verdicts.expect(
+    CHECKS.contentBinary,
+    ok,
+    `the download answered ${what}: ${describe(body)}${notVideo}`,
+    ev,
+  );
   if (cell !== undefined) judgeContentLength(ctx, exchange, taskId);
-  if (ok) {
-    const redirected = exchange.redirected ? ' after a redirect' : '';
-    const kind = signature ?? exchange.contentType;
-    ctx.progress(`${taskId} downloaded ${exchange.bytes} bytes (${kind})${redirected}`);
-  }
+  if (!ok) return;
+  const kind = body.kind === 'video' ? body.container : exchange.contentType;
+  const type = exchange.contentType || 'no content type';
+  const note = `content: the completed task downloads as ${describe(body)}, ${type}`;
+  if (!ctx.notes.includes(note)) ctx.notes.push(note);
+  const redirected = exchange.redirected ? ' after a redirect' : '';
+  ctx.progress(`${taskId} downloaded ${exchange.bytes} bytes (${kind})${redirected}`);
 }

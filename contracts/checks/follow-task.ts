@@ -34,11 +34,19 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
   const { taskId } = submitted;
   const tracker = new TaskTracker(ctx, taskId, task);
   let finalStatus: string | undefined;
+  // One progress line per state the task enters, not one per poll.
+  let shown: unknown;
+  const progress = (t: { status: unknown; progress: unknown }) => {
+    if (t.status === shown) return;
+    shown = t.status;
+    ctx.progress(`${taskId} ${String(t.status)} ${String(t.progress)}%`);
+  };
   try {
     const first = await tracker.look().catch((error: unknown) => {
       if (error instanceof ServerError) return undefined;
       throw error;
     });
+    if (first !== undefined) progress(first);
     if (first !== undefined && stops(first.status)) finalStatus = first.status;
     else {
       const result = await pollTask(() => tracker.look(), taskId, {
@@ -50,7 +58,7 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
         signal: ctx.limits.signal,
         sleep: ctx.clock.sleep,
         now: () => ctx.clock.now(),
-        onUpdate: (t) => ctx.progress(`${taskId} ${t.status} ${t.progress}%`),
+        onUpdate: progress,
       });
       finalStatus = result.task.status;
     }

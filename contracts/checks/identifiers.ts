@@ -54,27 +54,36 @@ export function foreignIdentifiers(body: unknown, publicId: string): ForeignIden
   return found;
 }
 
-/**
- * §2.2 `metadata.url`, §2.3 `data.result_url`: "the temporary upstream result address". Present and not
- * empty, it is an absolute http(s) URL; `""` (the gateway's value while a task runs) is allowed.
- */
-export function resultAddresses(body: unknown): { path: string; value: unknown }[] {
-  const object = (v: unknown) =>
-    v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
-  const root = object(body);
-  const found: { path: string; value: unknown }[] = [];
-  const metadata = object(root?.['metadata']);
-  if (metadata !== undefined && 'url' in metadata)
-    found.push({ path: 'metadata.url', value: metadata['url'] });
-  const data = object(root?.['data']);
-  if (data !== undefined && 'result_url' in data)
-    found.push({ path: 'data.result_url', value: data['result_url'] });
-  return found;
+/** Where each query form holds the temporary upstream result address: §2.2 and §2.3. */
+export const RESULT_ADDRESS = {
+  openai: { path: 'metadata.url', parent: 'metadata', field: 'url' },
+  wrapper: { path: 'data.result_url', parent: 'data', field: 'result_url' },
+} as const;
+
+export type AddressForm = keyof typeof RESULT_ADDRESS;
+
+/** The result address a body of `form` holds: whether the field is there, and its value. */
+export function resultAddressOf(
+  body: unknown,
+  form: AddressForm,
+): { readonly present: boolean; readonly value: unknown } {
+  const { parent, field } = RESULT_ADDRESS[form];
+  const holder =
+    body !== null && typeof body === 'object'
+      ? (body as Record<string, unknown>)[parent]
+      : undefined;
+  if (holder === null || typeof holder !== 'object' || !(field in holder))
+    return { present: false, value: undefined };
+  return { present: true, value: (holder as Record<string, unknown>)[field] };
 }
 
-/** Whether a result address value is allowed: absent-like (`""`, null) or an absolute http(s) URL. */
-export function isResultAddress(value: unknown): boolean {
-  if (value === '' || value === null || value === undefined) return true;
+/**
+ * Whether a result address value is allowed: an absolute http(s) URL, or, unless the task has
+ * completed (`required`), absent-like (`""`, null: the gateway's value while a task runs). A completed
+ * task's address is its result (§4.2): an empty string there is no address.
+ */
+export function isResultAddress(value: unknown, required = false): boolean {
+  if (value === '' || value === null || value === undefined) return !required;
   if (typeof value !== 'string') return false;
   try {
     const url = new URL(value);

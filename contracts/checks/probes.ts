@@ -1,4 +1,5 @@
 import { catalogModelIds } from '../../src/client/catalog-ids.ts';
+import { maskKey } from '../../src/client/mask.ts';
 import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routePath, type RouteId } from '../matrix/index.ts';
@@ -15,8 +16,9 @@ export const UNKNOWN_TASK_ID = 'task_videotaskContractUnknown000000';
 
 /**
  * `/v1/models`: answers and lists the target model (§9 step 3), refuses a missing or invalid key (§5),
- * and says whether the second family is open to this key. The native path is observed only when the
- * run names a family model and plugin and the catalog lists that model.
+ * accepts the second user's key (else the other-user cells are not observed: an input error), and says
+ * whether the second family is open to this key. The native path is observed only when the run names a
+ * family model and plugin and the catalog lists that model.
  */
 export async function probeCatalog(ctx: RunContext): Promise<void> {
   const { recorder } = ctx;
@@ -28,9 +30,36 @@ export async function probeCatalog(ctx: RunContext): Promise<void> {
     });
     judgeRefusal(ctx, refused, { route: 'listModels', state: 'n/a', caller });
   });
+  const other = checkOtherKey(ctx, exchange);
   if (judgeable(ctx, exchange, cell)) judgeCatalog(ctx, exchange);
   else openNativePath(ctx, undefined);
-  await Promise.all(keyless);
+  await Promise.all([...keyless, other]);
+}
+
+/**
+ * The second user's key, tried on the catalog (free) before it is trusted. Refused (401, or 403 where
+ * the primary key was served), it would read every ownership cell as kept (§5) while it proves nothing:
+ * those cells are not observed, and the run says so (an input error, exit 2, unless `--tier free`,
+ * which asks no ownership cell).
+ */
+async function checkOtherKey(ctx: RunContext, primary: Exchange): Promise<void> {
+  const key = ctx.target.otherApiKey;
+  if (key === undefined) return;
+  const exchange = await ctx.recorder.send('catalog, other key', 'GET', '/v1/models', {
+    as: 'other',
+  });
+  const refused = exchange.status === 401 || (exchange.status === 403 && is2xx(primary));
+  if (!refused) return;
+  const why = `the other key was refused (HTTP ${exchange.status} on GET /v1/models)`;
+  ctx.otherCaller = false;
+  ctx.coverage.because(why, { callers: ['other'] });
+  for (const check of [CHECKS.ownerStatus, CHECKS.ownerContent]) ctx.verdicts.skip(check, why);
+  const message =
+    `--other-api-key ${maskKey(key)} was refused by the deployment (HTTP ${exchange.status} on ` +
+    'GET /v1/models), so the other-user cells (§5 ownership) were not observed. Pass a valid key ' +
+    'of another user (--other-api-key / VIDEOTASK_OTHER_API_KEY), or leave it out.';
+  if (ctx.target.tier === 'free') ctx.notes.push(message);
+  else ctx.inputErrors.push({ message, stopsSubmissions: false });
 }
 
 function judgeCatalog(ctx: RunContext, exchange: Exchange): void {
@@ -41,12 +70,22 @@ function judgeCatalog(ctx: RunContext, exchange: Exchange): void {
     caller: 'owner',
   });
   const ids = catalogModelIds(exchange.json);
-  const listed = is2xx(exchange) && ids?.includes(target.model) === true;
-  const why =
-    ids === undefined
-      ? `the catalog answered HTTP ${exchange.status} without a model list`
-      : `the catalog does not list ${target.model} for this key (it lists ${ids.slice(0, 8).join(', ') || 'nothing'})`;
-  v.expect(CHECKS.catalogListsModel, listed, why, ev);
+  const readable = is2xx(exchange) && ids !== undefined;
+  const unlisted = readable ? unlistedModels(target, ids) : [];
+  if (unlisted.length > 0)
+    ctx.inputErrors.push({ message: unlistedMessage(unlisted, ids!), stopsSubmissions: true });
+  if (unlisted.some((u) => u.model === target.model))
+    v.skip(
+      CHECKS.catalogListsModel,
+      `--model ${target.model} is not listed for this key: an input error (exit 2), not a verdict`,
+    );
+  else
+    v.expect(
+      CHECKS.catalogListsModel,
+      readable,
+      `the catalog answered HTTP ${exchange.status} without a model list`,
+      ev,
+    );
   if (is2xx(exchange)) {
     const shape = validators
       .response('listModels', 200)!
@@ -61,6 +100,44 @@ function judgeCatalog(ctx: RunContext, exchange: Exchange): void {
   }
   if (ids !== undefined) ctx.notes.push(familyNote(ids));
   openNativePath(ctx, ids);
+}
+
+interface Unlisted {
+  readonly flag: string;
+  readonly variable: string;
+  readonly model: string;
+}
+
+/**
+ * The models the run was told to use that the catalog does not list for this key: `--model`,
+ * `--failing-model`, and a `--family-model` that is not one of the second family's IDs (§1; one of
+ * those not listed is the family not yet open, a note, not a typo).
+ */
+function unlistedModels(target: RunContext['target'], ids: readonly string[]): Unlisted[] {
+  const named: Unlisted[] = [{ flag: '--model', variable: 'VIDEOTASK_MODEL', model: target.model }];
+  const failing = target.failing?.model;
+  if (failing !== undefined)
+    named.push({ flag: '--failing-model', variable: 'VIDEOTASK_FAILING_MODEL', model: failing });
+  const family = target.family?.model;
+  if (family !== undefined && !SECOND_FAMILY.includes(family))
+    named.push({ flag: '--family-model', variable: 'VIDEOTASK_FAMILY_MODEL', model: family });
+  return named.filter((n) => !ids.includes(n.model));
+}
+
+/** How many of the catalog's models a message names. */
+const SHOWN_MODELS = 20;
+
+function unlistedMessage(unlisted: readonly Unlisted[], ids: readonly string[]): string {
+  const names = unlisted.map((u) => `${u.flag} ${u.model}`).join(' and ');
+  const shown = ids.slice(0, SHOWN_MODELS).join(', ');
+  const more = ids.length > SHOWN_MODELS ? `, … (${ids.length} in all)` : '';
+  const lists = ids.length === 0 ? 'it lists no model' : `it lists ${shown}${more}`;
+  const variables = unlisted.map((u) => `${u.flag} / ${u.variable}`).join(', ');
+  return (
+    `${names} ${unlisted.length > 1 ? 'are' : 'is'} not listed by GET /v1/models for this key ` +
+    `(${lists}), so nothing was submitted. Check ${variables} for a typo, or the key's group ` +
+    'and permissions (§5).'
+  );
 }
 
 function familyNote(ids: readonly string[]): string {

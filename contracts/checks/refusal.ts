@@ -25,7 +25,23 @@ interface Refusal {
   readonly ev: Evidence;
   /** "… answered HTTP 200 (1520 bytes, video/mp4)". */
   readonly answered: string;
+  /** What the probe sent, when it was sent to be refused: "without model". */
+  readonly what: string | undefined;
 }
+
+/** A submission sent to be refused, for one rule: judged by that rule only, not by its cell's others. */
+export interface RefusalProbe {
+  readonly rule: CellRuleId;
+  /** What the body does wrong, in words: "with an empty prompt", "without model". */
+  readonly what: string;
+}
+
+/** The rules refusal probes are sent for (each judged on its own probes' answers only). */
+const PROBE_RULES: ReadonlySet<CellRuleId> = new Set([
+  'empty-prompt-invalid',
+  'required-fields',
+  'native-formats-not-mixed',
+]);
 
 const refused = (e: Exchange) => e.status >= 400;
 
@@ -43,6 +59,7 @@ const JUDGES: Partial<Record<CellRuleId, (r: Refusal) => void>> = {
   'content-json-errors': (r) =>
     expect(r, CHECKS.contentJsonErrors, refused(r.exchange) && isJsonBody(r.exchange)),
   'empty-prompt-invalid': (r) => expect(r, CHECKS.emptyPrompt, is4xx(r.exchange)),
+  'required-fields': (r) => expect(r, CHECKS.requiredFields, is4xx(r.exchange)),
   'native-formats-not-mixed': (r) => expect(r, CHECKS.nativeMixed, is4xx(r.exchange)),
   'error-envelope': (r) => {
     if (!refused(r.exchange)) return;
@@ -78,7 +95,8 @@ function validEnvelope(schema: 'PluginErrorOrGateway' | 'ErrorBody', json: unkno
 }
 
 function expect(r: Refusal, check: CheckDefinition, ok: boolean): void {
-  r.ctx.verdicts.expect(check, ok, `${describeCell(r.cell)} ${r.answered}`, r.ev);
+  const sent = r.what === undefined ? '' : `, ${r.what},`;
+  r.ctx.verdicts.expect(check, ok, `${describeCell(r.cell)}${sent} ${r.answered}`, r.ev);
 }
 
 function answered(exchange: Exchange): string {
@@ -91,21 +109,35 @@ function answered(exchange: Exchange): string {
 /**
  * Judges an answer in a cell where the service must refuse, by every refusal rule the matrix declares
  * for that cell: the key (§5), ownership (§5), a missing task (§5, §4.4), unfinished content (§3 rule 2),
- * JSON errors (§4.4), an empty prompt (§7), no other identifier in the body (§1), and the assumed
- * envelope and status code. `attribute: false` judges without crediting the cell (the task may have
+ * JSON errors (§4.4), no other identifier in the body (§1), and the assumed envelope and status code;
+ * a probe's own rule (an empty prompt §7, a missing or mistyped field §2.1, mixed formats §4.5) only
+ * on that probe's answer. `attribute: false` judges without crediting the cell (the task may have
  * changed state while the probe ran).
  */
 export function judgeRefusal(
   ctx: Judged,
   exchange: Exchange,
   cell: Cell,
-  options: { readonly taskId?: string | undefined; readonly attribute?: boolean } = {},
+  options: {
+    readonly taskId?: string | undefined;
+    readonly attribute?: boolean;
+    readonly probe?: RefusalProbe | undefined;
+  } = {},
 ): void {
   if (!judgeable(ctx, exchange, cell)) return;
   const attributed = options.attribute ?? true;
   const ev = evidenceOf(ctx.recorder, exchange, options.taskId, attributed ? cell : undefined);
-  const refusal: Refusal = { ctx, exchange, cell, ev, answered: answered(exchange) };
-  for (const rule of rulesIn(cell)) JUDGES[rule]?.(refusal);
+  const { probe } = options;
+  const refusal: Refusal = {
+    ctx,
+    exchange,
+    cell,
+    ev,
+    answered: answered(exchange),
+    what: probe?.what,
+  };
+  for (const rule of rulesIn(cell))
+    if (!PROBE_RULES.has(rule) || rule === probe?.rule) JUDGES[rule]?.(refusal);
   if (options.taskId !== undefined && rulesIn(cell).includes('public-id-only'))
     judgeIdentifiers(ctx, exchange, options.taskId, ev);
 }

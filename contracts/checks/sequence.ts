@@ -51,7 +51,7 @@ export function judgeSequence(
     const status = poll.video.status;
     if (previous !== undefined && known(previous.video.status) && known(status)) {
       const from = previous.video.status;
-      const fromEv = { ...ev, cell: openAi(previous.state) };
+      const fromEv = evidenceOf(recorder, poll.videoExchange, taskId, openAi(previous.state));
       if (isTerminal(lifecycle, from))
         v.expect(
           CHECKS.terminalStays,

@@ -1,4 +1,5 @@
 import type { Exchange } from '../http-recorder.ts';
+import { serviceRequestIdOf } from '../reproduction.ts';
 import type { UnconfirmedSubmission } from '../run-context.ts';
 import { is2xx, is4xx } from './evidence.ts';
 
@@ -6,16 +7,6 @@ import { is2xx, is4xx } from './evidence.ts';
 export function publicIdOf(exchange: Exchange): string | undefined {
   const id = (exchange.json as { id?: unknown } | undefined)?.id;
   return typeof id === 'string' && id !== '' ? id : undefined;
-}
-
-/** The service's own ID for the request: its header, or the "(request id: …)" its errors end with. */
-export function serviceRequestIdOf(exchange: Exchange): string | undefined {
-  const header = exchange.headers['x-oneapi-request-id'] ?? exchange.headers['x-request-id'];
-  if (header !== undefined && header !== '') return header;
-  const json = exchange.json as { error?: { message?: unknown }; message?: unknown } | undefined;
-  const message = json?.error?.message ?? json?.message;
-  const found = typeof message === 'string' ? /\(request id: ([^)\s]+)\)\s*$/.exec(message) : null;
-  return found?.[1];
 }
 
 function answered(exchange: Exchange): string {
@@ -39,7 +30,7 @@ export function submissionOutcome(
   return {
     request: `${exchange.method} ${exchange.path}`,
     requestId: exchange.requestId ?? '',
-    serviceRequestId: serviceRequestIdOf(exchange),
+    serviceRequestId: serviceRequestIdOf(exchange)?.value,
     answered: answered(exchange),
   };
 }

@@ -9,7 +9,7 @@ import { CHECKS } from './definitions.ts';
 import { evidenceOf, is2xx, is4xx } from './evidence.ts';
 import { judgeable } from './answered.ts';
 import { judgeNativeShape } from './native.ts';
-import { judgeRefusal } from './refusal.ts';
+import { judgeRefusal, type RefusalProbe } from './refusal.ts';
 import { publicIdOf, submissionOutcome } from './submission-outcome.ts';
 import { judgeVideoObject } from './task-object.ts';
 
@@ -55,21 +55,63 @@ export async function submit(
 const NO_BUDGET =
   'the task budget leaves nothing for a submission a broken deployment could accept';
 
-/** The body of the owner's refusal probes on a route: empty and blank prompts, or mixed formats (§4.5). */
-function ownerProbes(route: LifecycleTask['route'], model: string): unknown[] {
-  if (route !== 'createPluginTask') return ['', ' \n\t '].map((p) => bodyFor(route, model, p));
-  // The native body with the OpenAI form's own fields mixed in (`NativeFormatOnly` forbids them).
-  return [
-    { ...(bodyFor(route, model, PROBE) as object), prompt: PROBE, metadata: { duration: 5 } },
-  ];
+/** The check of each rule a refusal probe is sent for. */
+const CHECK_OF_PROBE = {
+  'empty-prompt-invalid': CHECKS.emptyPrompt,
+  'required-fields': CHECKS.requiredFields,
+  'native-formats-not-mixed': CHECKS.nativeMixed,
+} as const;
+
+/** A submission the owner sends to be refused, and the rule its answer is judged by. */
+interface OwnerProbe extends RefusalProbe {
+  readonly rule: keyof typeof CHECK_OF_PROBE;
+  readonly body: unknown;
 }
 
 const PROBE = 'videotask contract check';
 
 /**
+ * The owner's refusal probes on a route: an empty and a blank prompt (§7); each required field of §2.1
+ * (`model`, `prompt`: strings) left out or of another type; on the native path, the native body with
+ * the OpenAI form's own fields mixed in (`NativeFormatOnly` forbids them, §4.5).
+ */
+function ownerProbes(route: LifecycleTask['route'], model: string): OwnerProbe[] {
+  if (route === 'createPluginTask') {
+    const mixed = {
+      ...(bodyFor(route, model, PROBE) as object),
+      prompt: PROBE,
+      metadata: { duration: 5 },
+    };
+    return [
+      { rule: 'native-formats-not-mixed', what: 'mixing in prompt and metadata', body: mixed },
+    ];
+  }
+  const metadata = { duration: 5 };
+  const empty = (what: string, prompt: string): OwnerProbe => ({
+    rule: 'empty-prompt-invalid',
+    what,
+    body: bodyFor(route, model, prompt),
+  });
+  const required = (what: string, body: object): OwnerProbe => ({
+    rule: 'required-fields',
+    what,
+    body: { ...body, metadata },
+  });
+  return [
+    empty('with an empty prompt', ''),
+    empty('with a blank prompt', ' \n\t '),
+    required('without model', { prompt: PROBE }),
+    required('with a number for model', { model: 42, prompt: PROBE }),
+    required('without prompt', { model }),
+    required('with an array for prompt', { model, prompt: [PROBE] }),
+  ];
+}
+
+/**
  * Submissions that must be refused, on every submit path the run observes: an empty and a blank prompt
- * (§7), a native body mixing in the OpenAI form (§4.5), no key or an invalid key (§5). Each reserves a
- * budget unit while it is in flight, since a broken deployment could turn it into a (paid) task.
+ * (§7), a missing or mistyped required field (§2.1), a native body mixing in the OpenAI form (§4.5), no
+ * key or an invalid key (§5). Each reserves a budget unit while it is in flight, since a broken
+ * deployment could turn it into a (paid) task.
  */
 export async function probeSubmissionRefusals(ctx: RunContext): Promise<void> {
   const { target } = ctx;
@@ -77,32 +119,32 @@ export async function probeSubmissionRefusals(ctx: RunContext): Promise<void> {
   if (ctx.native !== undefined) routes.push('createPluginTask');
   for (const route of routes) {
     const model = route === 'createPluginTask' ? ctx.native!.model : target.model;
-    for (const body of ownerProbes(route, model)) await refuse(ctx, route, body, 'owner');
+    for (const probe of ownerProbes(route, model)) await refuse(ctx, route, probe.body, probe);
     for (const caller of ['none', 'invalid'] as const)
       await refuse(ctx, route, bodyFor(route, model, PROBE), caller);
   }
 }
 
-/** The check a refusal probe would have judged, for the skip when the budget leaves no room for it. */
-function probeCheck(route: LifecycleTask['route'], caller: Exclude<Caller, 'other'>) {
-  if (caller !== 'owner') return CHECKS.authRequired;
-  return route === 'createPluginTask' ? CHECKS.nativeMixed : CHECKS.emptyPrompt;
-}
-
+/** Sends a probe that must be refused: the owner's (`probe`: what it does wrong) or a keyless caller's. */
 async function refuse(
   ctx: RunContext,
   route: LifecycleTask['route'],
   body: unknown,
-  caller: Exclude<Caller, 'other'>,
+  by: OwnerProbe | Exclude<Caller, 'other' | 'owner'>,
 ): Promise<void> {
+  const caller = typeof by === 'string' ? by : 'owner';
+  const probe = typeof by === 'string' ? undefined : by;
   const exchange = await submit(ctx, route, body, caller);
   const cell: Cell = { route, state: 'n/a', caller };
   if (exchange === undefined) {
-    ctx.verdicts.skip(probeCheck(route, caller), NO_BUDGET);
+    ctx.verdicts.skip(
+      probe === undefined ? CHECKS.authRequired : CHECK_OF_PROBE[probe.rule],
+      NO_BUDGET,
+    );
     ctx.coverage.because('budget', { routes: [route], callers: [caller] });
     return;
   }
-  judgeRefusal(ctx, exchange, cell);
+  judgeRefusal(ctx, exchange, cell, { probe: probe && { rule: probe.rule, what: probe.what } });
 }
 
 /** Tries a rate-limited (429) lifecycle submission this many times in all. */
@@ -174,6 +216,13 @@ export async function submitLifecycleTask(
     ev,
   );
   if (!accepted) return { kind: outcome === 'refused' ? 'refused' : 'unconfirmed' };
+  if (task.route !== 'createPluginTask')
+    v.expect(
+      CHECKS.submissionStatus200,
+      submitted.status === 200,
+      `POST ${path} accepted a task (${task.name}) with HTTP ${submitted.status}, where §4.1 documents 200`,
+      ev,
+    );
   v.expect(
     CHECKS.submissionAtOnce,
     took < 10_000,

@@ -72,8 +72,14 @@ export const TASK_CHECKS = {
   resultAddress: {
     id: 'body.result-address',
     title:
-      'metadata.url and data.result_url, when present and not empty, are absolute http(s) URLs',
+      'metadata.url is an absolute http(s) URL when present and not empty, and not empty once completed',
     rule: 'result-url-address',
+  },
+  wrapperResultAddress: {
+    id: 'wrapper.result-address',
+    title:
+      'data.result_url is an absolute http(s) URL when present and not empty, and not empty once completed',
+    rule: 'wrapper-result-url-address',
   },
 
   wrapperShape: {

@@ -67,7 +67,11 @@ export function judgeVideoObject(
       ev,
     );
   if (body === null || typeof body !== 'object') return undefined;
-  if (taskId !== undefined) judgeBody({ verdicts: v }, exchange, taskId, ev);
+  if (taskId !== undefined)
+    judgeBody({ verdicts: v }, exchange, taskId, ev, {
+      form: 'openai',
+      completed: moment === 'query' && body.status === 'completed',
+    });
 
   v.expect(
     CHECKS.presenceAlways,

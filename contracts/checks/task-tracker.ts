@@ -151,7 +151,7 @@ export class TaskTracker {
     const routes: RouteId[] = ['getVideo', 'getVideoGeneration', 'getVideoContent'];
     if (native) routes.push('getPluginTask');
     const callers: Caller[] = ['none', 'invalid'];
-    if (ctx.target.otherApiKey !== undefined) callers.push('other');
+    if (ctx.otherCaller) callers.push('other');
     const cells: Cell[] = routes.flatMap((route) =>
       callers.map((caller) => ({ route, state, caller })),
     );

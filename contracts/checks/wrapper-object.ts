@@ -56,7 +56,11 @@ export function judgeWrapper(
   }
   const body = exchange.json as WrapperView;
   if (body === null || typeof body !== 'object') return;
-  judgeBody({ verdicts: v }, exchange, taskId, ev);
+  const wrapped = body.data?.status;
+  const completed =
+    video?.status === 'completed' ||
+    (typeof wrapped === 'string' && fromWrapperStatus(lifecycle, wrapped) === 'completed');
+  judgeBody({ verdicts: v }, exchange, taskId, ev, { form: 'wrapper', completed });
   v.expect(
     CHECKS.wrapperSuccess,
     body.code === 'success' && body.message === '',

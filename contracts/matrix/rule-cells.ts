@@ -37,7 +37,7 @@ const TASK_OBJECTS = [at(OPENAI, REAL, OWNER), at(SUBMITS, NO_TASK, OWNER)];
 
 /**
  * Every answer that refuses: whoever has no (valid) key, another user, a missing task, unfinished
- * content, an empty prompt, a native submission that mixes the formats.
+ * content, an empty prompt or a missing or mistyped field, a native submission that mixes the formats.
  */
 const REFUSALS = [
   at([...TASK_ROUTES, ...ALL_SUBMITS, 'listModels'], ANY_TASK.concat(NO_TASK), KEYLESS),
@@ -74,10 +74,8 @@ export const RULE_CELLS = {
     at(CONTENT, ['completed'], ['other', 'none', 'invalid']),
     at(ALL_SUBMITS, NO_TASK, OWNER),
   ],
-  'result-url-address': [
-    at(['getVideo', 'getVideoGeneration'], REAL, OWNER),
-    at(SUBMITS, NO_TASK, OWNER),
-  ],
+  'result-url-address': [at(OPENAI, REAL, OWNER), at(SUBMITS, NO_TASK, OWNER)],
+  'wrapper-result-url-address': [at(WRAPPER, REAL, OWNER)],
   'content-after-completion': [at(CONTENT, NOT_COMPLETED, OWNER)],
   'content-json-errors': [
     at(CONTENT, [...NOT_COMPLETED, 'missing'], OWNER),
@@ -88,8 +86,10 @@ export const RULE_CELLS = {
   'unknown-task-error': [at(TASK_ROUTES, ['missing'], OWNER)],
   'submission-answers-at-once': [at(ALL_SUBMITS, NO_TASK, OWNER)],
   'submission-status-queued': [at(SUBMITS, NO_TASK, OWNER)],
+  'submission-status-200': [at(SUBMITS, NO_TASK, OWNER)],
   'catalog-lists-model': [at(['listModels'], NO_TASK, OWNER)],
   'empty-prompt-invalid': [at(SUBMITS, NO_TASK, OWNER)],
+  'required-fields': [at(SUBMITS, NO_TASK, OWNER)],
   'auth-required': [
     at([...TASK_ROUTES, ...ALL_SUBMITS, 'listModels'], ANY_TASK.concat(NO_TASK), KEYLESS),
   ],

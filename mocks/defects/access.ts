@@ -29,6 +29,32 @@ export function fillEmptyPrompt(request: CoreRequest): CoreRequest {
   };
 }
 
+/** The model a deployment that defaults a missing one would pick. */
+const DEFAULT_MODEL = 'video-pro-v1';
+
+/**
+ * A submission whose `model` or `prompt` (§2.1: required strings) is missing or of another type gets
+ * one: the default model, the prompt as text. The deployment fills them in instead of refusing.
+ */
+export function fillRequiredFields(request: CoreRequest): CoreRequest {
+  const body = requestObject(request);
+  if (body === undefined) return request;
+  const { model, prompt } = body;
+  if (typeof model === 'string' && typeof prompt === 'string') return request;
+  const text =
+    prompt === undefined || prompt === null
+      ? 'untitled video'
+      : Array.isArray(prompt)
+        ? prompt.join(' ')
+        : JSON.stringify(prompt);
+  const filled = {
+    ...body,
+    model: typeof model === 'string' ? model : DEFAULT_MODEL,
+    prompt: typeof prompt === 'string' ? prompt : text,
+  };
+  return { ...request, body: encoder.encode(JSON.stringify(filled)) };
+}
+
 export const ACCESS_DEFECTS: readonly Defect[] = [
   {
     name: 'foreign-content',
@@ -62,6 +88,14 @@ export const ACCESS_DEFECTS: readonly Defect[] = [
     breaks: ['empty-prompt-invalid'],
     before: (request, { operationId }) =>
       SUBMISSIONS.has(operationId ?? '') ? fillEmptyPrompt(request) : request,
+  },
+  {
+    name: 'required-fields-defaulted',
+    description:
+      'a submission without model or prompt, or with one of another type, gets a default instead of a 4xx',
+    breaks: ['required-fields'],
+    before: (request, { operationId }) =>
+      SUBMISSIONS.has(operationId ?? '') ? fillRequiredFields(request) : request,
   },
   {
     name: 'non-json-error',

@@ -8,6 +8,17 @@ import { callerOwnsTask, type Defect, type DefectContext } from './defect.ts';
 const ownContent = (context: DefectContext) =>
   context.operationId === 'getVideoContent' && callerOwnsTask(context) ? context.task : undefined;
 
+/** A completed task's content answered 200 `video/mp4` with `body` instead of the video. */
+function labelledVideo(body: string): NonNullable<Defect['after']> {
+  return (_request, response, context) => {
+    const found = ownContent(context);
+    if (![200, 206, 302].includes(response.status) || found?.snap.status !== 'completed')
+      return response;
+    const headers = { 'content-type': 'video/mp4', 'content-length': String(body.length) };
+    return { status: 200, headers, body };
+  };
+}
+
 export const CONTENT_DEFECTS: readonly Defect[] = [
   {
     name: 'content-before-completion',
@@ -38,6 +49,22 @@ export const CONTENT_DEFECTS: readonly Defect[] = [
       const url = signer.url(request.origin, found.task.id, found.snap.finishedAt! + signer.ttlMs);
       return jsonResponse(200, { url });
     },
+  },
+  {
+    name: 'content-html-as-video',
+    description:
+      "a completed task's content is an HTML error page labelled video/mp4 (a CDN or proxy page)",
+    breaks: ['content-binary'],
+    after: labelledVideo(
+      '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>' +
+        '<body><h1>502 Bad Gateway</h1></body></html>',
+    ),
+  },
+  {
+    name: 'content-empty-video',
+    description: "a completed task's content is an empty 200 labelled video/mp4",
+    breaks: ['content-binary'],
+    after: labelledVideo(''),
   },
   {
     name: 'missing-task-200',

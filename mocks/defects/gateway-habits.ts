@@ -28,7 +28,7 @@ export const GATEWAY_HABIT_DEFECTS: readonly Defect[] = [
   {
     name: 'gateway-result-url-fallback',
     description: "a failed task's data.result_url holds its failure reason instead of an address",
-    breaks: ['result-url-address'],
+    breaks: ['wrapper-result-url-address'],
     after: rewriteTaskAnswer(['getVideoGeneration'], (body, { snap }) => {
       if (snap.status !== 'failed') return undefined;
       const data = wrapperData(body);

@@ -61,6 +61,16 @@ export const TASK_OBJECT_DEFECTS: readonly Defect[] = [
     after: rewriteTaskObject((body) => ({ ...body, model: `${String(body['model'])}-20260101` })),
   },
   {
+    name: 'submission-202-accepted',
+    description:
+      'an accepted submission is answered 202 Accepted (with the task) instead of 200 (§4.1)',
+    breaks: ['submission-status-200'],
+    after: (_request, response, { operationId }) =>
+      response.status === 200 && SUBMISSIONS.has(operationId ?? '')
+        ? { ...response, status: 202 }
+        : response,
+  },
+  {
     name: 'submission-without-created-at',
     description: 'the submission answer leaves out `created_at`',
     breaks: ['presence-on-submission'],

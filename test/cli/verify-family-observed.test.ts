@@ -97,19 +97,21 @@ describe("videotask verify-family against the gateway's habits (reference gatewa
         answer.headers['x-new-api-other-ratios'] = `{"seconds":"4","key":"${SECRET}"}\x9b2J`;
       if (request.path === '/v1/models') {
         const list = JSON.parse(answer.body.toString()) as { data: { id: string }[] };
+        list.data = list.data.filter((m) => m.id !== 'alt-video-v2.5');
         list.data.unshift({ ...list.data[0]!, id: 'evil\x1b[2J' });
         answer.body = Buffer.from(JSON.stringify(list));
       }
     });
     proxies.push(proxy);
     const cwd = freshDir('escapes');
-    const models = ['--model', 'alt-video-v2', '--model', 'alt-video-v3'];
+    // alt-video-v2.5 is a second-family ID the catalog leaves out: step 3 fails, naming what it lists.
+    const models = ['--model', 'alt-video-v2', '--model', 'alt-video-v2.5'];
     const run = await verifyFamily(proxy.url, SECRET, [...models, ...FAST], cwd);
     expect(run.code).toBe(1);
     const { run: record, md, raw } = readRecord(join(cwd, 'verification-records'));
     expect(record.models[0]!.otherRatios).toBe('{"seconds":"4","key":"sk-…6789"}\x9b2J');
     expect(run.stdout).toContain(`${OTHER_RATIOS} {"seconds":"4","key":"sk-…6789"}\\u009b2J`);
-    expect(run.stdout).toMatch(/^alt-video-v3 +FAILED .*\(it lists evil\\u001b\[2J, /m);
+    expect(run.stdout).toMatch(/^alt-video-v2\.5 +FAILED .*\(it lists evil\\u001b\[2J, /m);
     for (const shown of [run.stdout, run.stderr]) expect(shown).not.toMatch(/[\x1b\x9b]/);
     expect(run.stdout + run.stderr + raw + md).not.toContain(SECRET);
   });

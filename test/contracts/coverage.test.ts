@@ -79,18 +79,22 @@ describe('coverage in every report', () => {
     const row = grid.findIndex((l) => l.trim() === 'GET /v1/video/generations/{task_id}');
     expect(grid[row + 2]).toMatch(/^ {4}other user {4}ok {10}FAIL {8}ok/);
     expect(renderJUnit(report)).toContain(
-      'name="GET /v1/video/generations/{task_id} · queued · other user"><failure message="broken here: owner-only',
+      '<property name="coverage: GET /v1/video/generations/{task_id} · queued · other user" ' +
+        'value="FAIL: owner-only',
     );
   });
 
-  it('shows an unobserved cell as skipped in JUnit, never as passed', async () => {
+  it('shows an unobserved cell as not observed in JUnit, never as passed (and never as a test)', async () => {
     const { report } = await checkInProcess();
     const xml = renderJUnit(report);
     expect(xml).toContain(
-      'name="GET /v1/videos/{task_id}/content · failed · no key"><skipped ' +
-        'message="not observed: no task failed (no failing model or prompt given)"/>',
+      '<property name="coverage: GET /v1/videos/{task_id}/content · failed · no key" ' +
+        'value="not observed: no task failed (no failing model or prompt given)"/>',
     );
-    const suite = /<testsuite name="[^"]*coverage[^"]*" tests="104" failures="0" skipped="50"/;
-    expect(xml).toMatch(suite);
+    const notObserved = xml.match(/<property name="coverage: [^"]*" value="not observed: /g);
+    expect(notObserved).toHaveLength(50);
+    expect(xml).toMatch(
+      new RegExp(`<testsuites name="videotask contract" tests="${report.results.length}" `),
+    );
   });
 });

@@ -45,7 +45,7 @@ describe('the contract suite raises no false alarm on a conforming deployment', 
 describe("the deployed gateway's habits that break documented rules fail the run", () => {
   it.each([
     ['gateway-raw-upstream-body', 'body.no-other-identifier', 'documented §1'],
-    ['gateway-result-url-fallback', 'body.result-address', 'documented §2.2'],
+    ['gateway-result-url-fallback', 'wrapper.result-address', 'documented §2.3'],
     ['gateway-timeout-sweep', 'task.presence-failed', 'documented §2.2'],
     ['gateway-drops-task-id', 'task.presence-completed', 'documented §2.2'],
   ])('%s: %s (%s)', async (defect, check, basis) => {

@@ -50,6 +50,8 @@ describe('the tarball', () => {
         expect(files).toContain(`${entry}${extension}`);
     expect(files).toContain('dist/vendor/swagger-ui/LICENSE');
     expect(files).toContain('bin/videotask.js');
+    // The JSON Schema of contract-report.json, for tools that read the report.
+    expect(files).toContain('spec/contract-report.schema.json');
     // The README links to docs/: on the registry's page too.
     expect(files).toContain('docs/mock.md');
   });

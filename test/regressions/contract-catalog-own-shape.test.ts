@@ -5,7 +5,8 @@ import { OWN_WAY } from '../contracts/support/own-way.ts';
 // "Response shape of /v1/models: not shown" (§4), yet catalog.lists-model (§9 step 3, documented)
 // failed any catalog not shaped like the gateway's `{data: [{id}]}`: "answered HTTP 200 without a
 // model list", a false alarm on a deployment that lists the model its own way. The suite now finds the
-// model ID anywhere in another shape, and still fails a catalog that does not list it.
+// model ID anywhere in another shape. A model it does not list is an input error (issue 22: the run
+// stops before submitting anything and exits 2, naming the models it lists), never a verdict.
 const catalog = OWN_WAY.find((defect) => defect.name === 'own-way-catalog-shape')!;
 
 it('passes a catalog that lists the model in its own shape', async () => {
@@ -15,9 +16,11 @@ it('passes a catalog that lists the model in its own shape', async () => {
   expect(report.ok).toBe(true);
 });
 
-it('fails a catalog in its own shape that does not list the model', async () => {
+it('reads a model a catalog in its own shape does not list as an input error', async () => {
   const { report } = await checkInProcess({ defects: [catalog] }, { model: 'no-such-model-v9' });
-  const listed = report.results.find((r) => r.id === 'catalog.lists-model')!;
-  expect(listed.outcome).toBe('fail');
-  expect(listed.violations[0]!.message).toMatch(/does not list no-such-model-v9/);
+  expect(report.results.find((r) => r.id === 'catalog.lists-model')!.outcome).toBe('skip');
+  expect(report.inputErrors).toEqual([
+    expect.stringMatching(/^--model no-such-model-v9 is not listed .*it lists video-pro-v1, video/),
+  ]);
+  expect(report.tasksCreated).toBe(0);
 });

@@ -1,5 +1,4 @@
-import { jsonResponse } from '../../core/http-types.ts';
-import { fillEmptyPrompt } from '../access.ts';
+import { fillEmptyPrompt, fillRequiredFields } from '../access.ts';
 import type { MutantCell } from './cell.ts';
 import type { Mutation } from './mutation.ts';
 import { corruptRange, headDisagrees, wrongLength } from './content-mutations.ts';
@@ -19,6 +18,8 @@ import {
 } from './refusal-mutations.ts';
 import {
   drop,
+  emptyResultUrl,
+  emptyUrl,
   laterReads,
   progressFalls,
   relativeUrl,
@@ -36,12 +37,35 @@ export interface Equivalent {
 
 type Breaker = (cell: MutantCell) => Mutation | Equivalent;
 
-const contentAsJson: Mutation = {
-  does: 'answers the content of a completed task with JSON {"url": …}',
-  after: (request, response, { taskId }) =>
+/** A completed task's content as a page of text labelled as a video: §4.4 judges the bytes. */
+const contentAsPage: Mutation = {
+  does: 'answers the content of a completed task with an HTML page labelled video/mp4',
+  after: (_request, response) =>
     response.status >= 400
       ? response
-      : jsonResponse(200, { url: `${request.origin}/__artifacts/${taskId ?? ''}.mp4` }),
+      : {
+          status: 200,
+          headers: { 'content-type': 'video/mp4' },
+          body: '<html><body><h1>Video unavailable</h1></body></html>',
+        },
+};
+
+const catalogAsPage: Mutation = {
+  does: 'answers /v1/models with an HTML page instead of a model list',
+  after: (_request, response) =>
+    response.status >= 300
+      ? response
+      : {
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+          body: '<!doctype html><title>Models</title><p>See the console.</p>',
+        },
+};
+
+const acceptedWith201: Mutation = {
+  does: 'answers an accepted submission 201 Created',
+  after: (_request, response) =>
+    response.status === 200 ? { ...response, status: 201 } : response,
 };
 
 const slowSubmission: Mutation = {
@@ -83,17 +107,24 @@ export const BREAKERS: Readonly<Record<string, Breaker>> = {
   'wrapper-failure-status': () =>
     rewriteData('gives an empty fail_reason', (d) => ({ ...d, fail_reason: '' })),
   'public-id-only': () => leakUpstreamId,
-  'result-url-address': (cell) =>
-    cell.route === 'getVideoGeneration' ? resultNotAddress : relativeUrl,
+  'result-url-address': (cell) => (cell.state === 'completed' ? emptyUrl : relativeUrl),
+  'wrapper-result-url-address': (cell) =>
+    cell.state === 'completed' ? emptyResultUrl : resultNotAddress,
   'content-after-completion': () => grant,
   'content-json-errors': () => textError,
-  'content-binary': () => contentAsJson,
+  'content-binary': () => contentAsPage,
   'owner-only': () => grant,
   'unknown-task-error': () => grant,
   'submission-answers-at-once': () => slowSubmission,
   'submission-status-queued': () => set('status', 'in_progress'),
-  'catalog-lists-model': () => rewrite('lists no model', (b) => ({ ...b, data: [] })),
+  'submission-status-200': () => acceptedWith201,
+  // A catalog that lists another model set is an input error of the run (issue 22), not a verdict.
+  'catalog-lists-model': () => catalogAsPage,
   'empty-prompt-invalid': () => ({ does: 'fills in an empty prompt', before: fillEmptyPrompt }),
+  'required-fields': () => ({
+    does: 'fills in a missing or mistyped model or prompt',
+    before: fillRequiredFields,
+  }),
   'auth-required': () => grant,
   'terminal-stays-terminal': () =>
     laterReads('shows in_progress again after the first read', (b) => ({

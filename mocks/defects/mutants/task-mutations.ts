@@ -40,6 +40,21 @@ export const relativeUrl = rewrite('gives metadata.url as a relative path', (bod
   metadata: { ...(body['metadata'] as Body | undefined), url: relativeAddress(body) },
 }));
 
+/** A completed task's `metadata.url` empty: present, but no address (§2.2, §4.2). */
+export const emptyUrl = rewrite('gives a completed task an empty metadata.url', (body) => ({
+  ...body,
+  metadata: { ...(body['metadata'] as Body | undefined), url: '' },
+}));
+
+/** A completed task's `data.result_url` empty (§2.3). */
+export const emptyResultUrl = rewriteData(
+  'gives a completed task an empty data.result_url',
+  (d) => ({
+    ...d,
+    result_url: '',
+  }),
+);
+
 /** `data.result_url` holds the failure reason on a failed task (the gateway's fallback), a path otherwise. */
 export const resultNotAddress = rewriteData(
   'gives data.result_url as a path, or the failure reason once failed',

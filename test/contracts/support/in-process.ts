@@ -1,4 +1,9 @@
-import { runContract, type ContractReport, type ContractTarget } from '../../../contracts/index.ts';
+import {
+  runContract,
+  type ContractReport,
+  type ContractTarget,
+  type RunOptions,
+} from '../../../contracts/index.ts';
 import { createMockService, type MockOptions, type MockService } from '../../../mocks/index.ts';
 import { coreFetch } from './core-fetch.ts';
 import { VirtualClock } from './virtual-clock.ts';
@@ -50,6 +55,7 @@ export const FULL_TARGET: Partial<ContractTarget> = {
 export async function checkInProcess(
   mock: MockOptions = {},
   target: Partial<ContractTarget> = {},
+  options: Pick<RunOptions, 'onProgress' | 'onTraffic'> = {},
 ): Promise<{ report: ContractReport; service: MockService }> {
   const service = createMockService({
     clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
@@ -59,7 +65,7 @@ export async function checkInProcess(
   const clock = new VirtualClock(service.clock);
   const report = await runContract(
     { ...BASE_TARGET, ...target },
-    { fetch: clock.track(coreFetch(service)), clock },
+    { ...options, fetch: clock.track(coreFetch(service)), clock },
   );
   return { report, service };
 }

@@ -25,6 +25,13 @@ const OWN_WRAPPER_STATUS: Readonly<Record<string, string>> = {
 
 const isError = (response: CoreResponse): boolean => response.status >= 400;
 
+/** Ten MPEG-TS packets (188 bytes, each starting with the sync byte 0x47): a video in another container. */
+const TRANSPORT_STREAM = (() => {
+  const bytes = new Uint8Array(188 * 10).fill(0xff);
+  for (let at = 0; at < bytes.length; at += 188) bytes.set([0x47, 0x40, 0x00, 0x10], at);
+  return bytes;
+})();
+
 export const OWN_WAY: readonly Defect[] = [
   {
     name: 'own-way-status-codes',
@@ -119,6 +126,28 @@ export const OWN_WAY: readonly Defect[] = [
       const status = OWN_WRAPPER_STATUS[String(data['status'])];
       return status === undefined ? undefined : { ...body, data: { ...data, status } };
     }),
+  },
+  {
+    name: 'own-way-transport-stream',
+    description:
+      'serves the video as MPEG-TS (video/mp2t) without Range (§4.4: a binary video stream, container not named)',
+    breaks: [],
+    before: (request, { operationId }) => {
+      if (operationId !== 'getVideoContent') return request;
+      const { range: _range, ...headers } = request.headers;
+      return { ...request, headers };
+    },
+    after: (request, response, { operationId }) => {
+      if (operationId !== 'getVideoContent' || response.status !== 200) return response;
+      const headers = {
+        ...response.headers,
+        'content-type': 'video/mp2t',
+        'content-length': String(TRANSPORT_STREAM.byteLength),
+      };
+      return request.method === 'HEAD'
+        ? { status: 200, headers }
+        : { status: 200, headers, body: TRANSPORT_STREAM };
+    },
   },
   {
     name: 'own-way-chunked-content',
