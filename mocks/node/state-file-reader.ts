@@ -1,7 +1,12 @@
 import { closeSync, fstatSync, openSync, statSync, type Stats } from 'node:fs';
 import { READ_WITHOUT_WAITING, notRegularFile } from '../../src/client/file-kind.ts';
 import type { RestoredState } from '../core/persistence.ts';
-import { applyOperation, emptySharedState, type SharedState } from '../core/shared-state.ts';
+import {
+  applyOperation,
+  countRequestId,
+  emptySharedState,
+  type SharedState,
+} from '../core/shared-state.ts';
 import {
   extrasFromJson,
   finite,
@@ -176,7 +181,7 @@ class Restoring {
     const [id, data] = entry as [unknown, unknown];
     if (key === 'requestId') {
       if (typeof id !== 'string') fail('requestId[0] must be a string');
-      this.shared.requestIds.set(id, integer(data, 'requestId[1]', 1, fail));
+      countRequestId(this.shared.requestIds, id, integer(data, 'requestId[1]', 1, fail));
       return;
     }
     const task = taskIdOf(id, `${key}[0]`, fail);
