@@ -32,6 +32,7 @@ export {
 export { submitWithRetry, type SubmitRetryOptions, type RetryInfo } from './retry.ts';
 export {
   FileJournal,
+  MAX_JOURNAL_BYTES,
   type TaskJournal,
   type JournalEntry,
   type JournalRecord,

@@ -54,14 +54,21 @@ export interface JournalScan {
   }[];
 }
 
-/** Classifies every line of `text`: entries, the torn tail, terminated fragments and damage. */
-export function scanJournal(text: string): JournalScan {
+/**
+ * Classifies every line of `text`: entries, the torn tail, terminated fragments and damage (among it
+ * the `undecodable` lines, 1-based, whose bytes were not UTF-8).
+ */
+export function scanJournal(text: string, undecodable?: ReadonlySet<number>): JournalScan {
   const raw = text.split('\n');
   const missingNewline = raw[raw.length - 1] !== '';
   const parsed = raw.map((content, i) => ({
     line: i + 1,
     content,
-    result: content.trim() === '' ? undefined : parseLine(content),
+    result: undecodable?.has(i + 1)
+      ? 'its bytes are not valid UTF-8 (the journal is written in UTF-8: it was changed or damaged)'
+      : content.trim() === ''
+        ? undefined
+        : parseLine(content),
   }));
   // Only the very last line, and only without its newline, can be a write cut short by a crash: each
   // entry goes out in one write ending in "\n". A complete line that is bad is damage, wherever it is.
