@@ -1,5 +1,6 @@
-import { VideoTaskClient, redact } from '../src/client/index.ts';
+import { Redactor, VideoTaskClient } from '../src/client/index.ts';
 import { withFlagNames } from './flag-names.ts';
+import { hideInOutput } from './terminal-output.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The flags every service command takes. */
@@ -26,9 +27,10 @@ export function clientFrom(values: {
     throw new UsageError(
       'an API key is needed: pass --api-key KEY or set VIDEOTASK_API_KEY (the mock accepts sk-mock-alice)',
     );
+  hideInOutput(apiKey);
   try {
     return new VideoTaskClient({ baseUrl, apiKey });
   } catch (error) {
-    throw new UsageError(redact(withFlagNames((error as Error).message), [apiKey]));
+    throw new UsageError(new Redactor([apiKey]).redact(withFlagNames((error as Error).message)));
   }
 }

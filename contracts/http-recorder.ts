@@ -1,7 +1,6 @@
-import { maskKey } from '../src/client/mask.ts';
 import { describeNetworkError, parseJson, readBody } from './http-body.ts';
 import type { Caller } from './matrix/cells.ts';
-import { Redactor } from './redaction.ts';
+import { maskKey, Redactor } from '../src/redaction/redactor.ts';
 import type { RunLimits } from './run-limits.ts';
 
 /** One request and its answer, as a check sees it. Keys never stored. */

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CoverageReport } from './coverage.ts';
-import { Redactor } from './redaction.ts';
+import { Redactor } from '../src/redaction/redactor.ts';
 import type { UnconfirmedSubmission } from './run-context.ts';
 import { renderJUnit } from './report-junit.ts';
 import type { FailingTask, FamilyTarget } from './target.ts';

@@ -1,7 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../generated/openapi.ts';
 import { capResponse } from './capped-body.ts';
-import { checkApiKey, checkBaseUrl, describeCause, redactDeep } from './client-support.ts';
+import { checkApiKey, checkBaseUrl, describeCause } from './client-support.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, type VideoTaskClientOptions } from './client-types.ts';
 import {
   apiErrorFrom,
@@ -13,7 +13,7 @@ import {
   type ApiError,
   type Operation,
 } from './errors.ts';
-import { maskKey, redact } from './mask.ts';
+import { maskKey, Redactor } from '../redaction/redactor.ts';
 import { responseMeta, type ResponseMeta, type WithMeta } from './response-meta.ts';
 
 export type AnyResult = { data?: unknown; error?: unknown; response: Response };
@@ -35,6 +35,8 @@ export class Transport {
   readonly maxResponseBytes: number;
   readonly api: Client<paths>;
   readonly #apiKey: string;
+  /** Every text this client shows (errors, their bodies, headers) goes through it. */
+  readonly #redactor: Redactor;
   readonly #fetch: typeof fetch | undefined;
   readonly #headers: Headers;
 
@@ -43,6 +45,7 @@ export class Transport {
       throw new TypeError('VideoTaskClient needs options: { baseUrl, apiKey }');
     this.baseUrl = checkBaseUrl(options.baseUrl);
     this.#apiKey = checkApiKey(options.apiKey);
+    this.#redactor = new Redactor([this.#apiKey]);
     this.requestTimeoutMs = positive(
       'requestTimeoutMs',
       options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -137,7 +140,7 @@ export class Transport {
     meta = this.meta(response),
   ): ApiError {
     const context = { operation, meta };
-    const safeBody = redactDeep(body, [this.#apiKey]);
+    const safeBody = this.#redactor.redactDeep(body);
     const error = apiErrorFrom(action, response.status, safeBody, response.headers, context);
     const message = this.redact(error.message);
     if (message !== error.message) {
@@ -189,7 +192,7 @@ export class Transport {
   }
 
   redact(text: string): string {
-    return redact(text, [this.#apiKey]);
+    return this.#redactor.redact(text);
   }
 
   #checkedHeaders<T>(build: () => T): T {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../contracts/redaction.ts';
+import { Redactor } from '../../src/redaction/redactor.ts';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const urlSafe = (text: string) => text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
