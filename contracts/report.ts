@@ -29,6 +29,11 @@ export interface ContractReport {
   readonly unconfirmed: readonly UnconfirmedSubmission[];
   /** Why the run stopped before it was done (the target stopped answering, the deadline), if it did. */
   readonly stopped?: string | undefined;
+  /**
+   * Why no lifecycle task could be followed although the run submitted (every submission refused,
+   * rate limited or unconfirmed): the lifecycle went unchecked and the CLI exits 2.
+   */
+  readonly noTaskFollowed?: string | undefined;
   readonly requests: number;
   readonly counts: Readonly<Record<Outcome, number>>;
   /** No documented check failed (and, with --strict, no assumed one either). */

@@ -74,9 +74,10 @@ export async function runContract(
   await preflight(recorder, target);
   await probeCatalog(ctx);
   await probeMissingTask(ctx);
+  let noTaskFollowed: string | undefined;
   if (target.tier === 'lifecycle') {
     await probeSubmissionRefusals(ctx);
-    await runLifecycle(ctx);
+    noTaskFollowed = await runLifecycle(ctx);
   } else skipLifecycle(ctx);
   verdicts.skip(CHECKS.rateLimitRetryAfter, 'no 429 was seen');
   const resubmitted = [...recorder.submissions.values()].some((n) => n > 1);
@@ -113,6 +114,7 @@ export async function runContract(
     tasksCreated: budget.created,
     unconfirmed: budget.unconfirmed,
     ...(limits.stopped === undefined ? {} : { stopped: limits.stopped }),
+    ...(noTaskFollowed === undefined ? {} : { noTaskFollowed }),
     requests: recorder.exchanges.length,
     counts,
     ok: counts.fail === 0,

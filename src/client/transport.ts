@@ -1,6 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../generated/openapi.ts';
 import { capResponse } from './capped-body.ts';
+import { MAX_JSON_DEPTH } from './json-depth.ts';
 import { checkApiKey, checkBaseUrl, describeCause } from './client-support.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, type VideoTaskClientOptions } from './client-types.ts';
 import {
@@ -84,17 +85,26 @@ export class Transport {
 
   /**
    * The fetch of one call: an error answer is read at most 64 KiB (enough to explain it); a 2xx is
-   * capped at `maxResponseBytes` unless `capSuccess` is false (a download meters its own bytes).
+   * capped at `maxResponseBytes` unless `capSuccess` is false (a download meters its own bytes), and
+   * refused when it nests deeper than `MAX_JSON_DEPTH`. A submission (every `POST`) never follows a
+   * redirect: following one sends the task again (issue 24 item 5); its 3xx is an unconfirmed answer.
    */
   fetchFor(operation: Operation, action: string, capSuccess = true): RequestFetch {
     return async (request) => {
-      const response = await (this.#fetch ?? globalThis.fetch)(request);
-      if (!response.ok)
-        return capResponse(response, Math.min(ERROR_BODY_LIMIT, this.maxResponseBytes), undefined);
+      const sent =
+        request.method === 'POST' ? new Request(request, { redirect: 'manual' }) : request;
+      const response = await (this.#fetch ?? globalThis.fetch)(sent);
+      if (!response.ok) {
+        const limit = Math.min(ERROR_BODY_LIMIT, this.maxResponseBytes);
+        return capResponse(response, { limit, tooDeep: 'cut' });
+      }
       if (!capSuccess) return response;
-      return capResponse(response, this.maxResponseBytes, () =>
-        this.tooLarge(operation, action, 'the answer', this.maxResponseBytes, response),
-      );
+      return capResponse(response, {
+        limit: this.maxResponseBytes,
+        tooLarge: () =>
+          this.tooLarge(operation, action, 'the answer', this.maxResponseBytes, response),
+        tooDeep: () => this.tooDeep(action, response),
+      });
     };
   }
 
@@ -117,6 +127,9 @@ export class Transport {
     }
     const { response } = result;
     const meta = this.meta(response);
+    // Node hands a redirect not followed over as is; a browser as an opaque one (status 0).
+    const redirect = response.type === 'opaqueredirect' || Math.floor(response.status / 100) === 3;
+    if (redirect) throw this.redirected(action, response);
     if (!response.ok) throw this.apiError(operation, action, result.error, response, meta);
     if (result.data === undefined)
       throw new UnexpectedResponseError(
@@ -189,6 +202,23 @@ export class Transport {
       `Failed to ${action}: ${what} is larger than ${limit} bytes, the most ` +
       `this client reads; it was not read further`;
     return new ResponseTooLargeError(this.redact(text), limit, operation, this.meta(response));
+  }
+
+  tooDeep(action: string, response: Response): UnexpectedResponseError {
+    const text =
+      `Failed to ${action}: the answer nests deeper than ${MAX_JSON_DEPTH} levels, ` +
+      'which no answer of the service does; it was not read further';
+    return new UnexpectedResponseError(this.redact(text), { meta: this.meta(response) });
+  }
+
+  /** A submission answered with a redirect: not followed, so the task may or may not exist (§7). */
+  redirected(action: string, response: Response): UnexpectedResponseError {
+    const to = response.headers.get('location');
+    const text =
+      `Failed to ${action}: the service answered HTTP ${response.status}, a redirect` +
+      `${to === null ? '' : ` to ${to}`}, which a submission never follows (it would be sent ` +
+      'again); the task may have been created (§7)';
+    return new UnexpectedResponseError(this.redact(text), { meta: this.meta(response) });
   }
 
   redact(text: string): string {

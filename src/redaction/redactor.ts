@@ -2,10 +2,9 @@ import { printable } from '../client/printable.ts';
 import { KeyParts } from './key-parts.ts';
 import {
   base64Reading,
-  decodedReading,
+  decodedReadings,
   hexReading,
   plainReading,
-  type Reading,
 } from './text-readings.ts';
 
 /**
@@ -22,11 +21,13 @@ export function maskKey(key: string): string {
 }
 
 /**
- * A part of a key this long (or the whole key, if shorter) is masked wherever it is found. Eight
- * characters of a random key occur by chance once in about 2⁴⁷ places; fewer may leak, which tells
- * little about a key of 32 or more (decisions/017-one-redaction.md).
+ * A part of a key this long (or the whole key, if shorter) is masked wherever it is found. Twelve
+ * characters of a random key never occur by chance (one place in about 2⁷⁰), and the words a person
+ * may put in a key (`sk-team-contract-…`) are shorter, so ordinary text is not masked by mistake; at
+ * most 11 characters of a key can show, which tells little about a key of 32 or more
+ * (decisions/017-one-redaction.md).
  */
-export const KEY_PART = 8;
+export const KEY_PART = 12;
 /** Keys shorter than this are not searched for (every word would hold them); they are still masked as `***`. */
 export const SHORTEST_KEY = 4;
 
@@ -97,9 +98,8 @@ export class Redactor {
   #maskKeys(text: string): string {
     const spans: Span[] = [];
     const plain = plainReading(text);
-    const decoded = decodedReading(plain);
-    const readings: Reading[] = [plain];
-    if (decoded !== plain) readings.push(decoded);
+    const readings = [plain, ...decodedReadings(plain)];
+    const decoded = readings.at(-1)!;
     const shortest = Math.min(...this.#keys.map((k) => Math.min(k.length, KEY_PART)));
     readings.push(base64Reading(decoded, Math.ceil((shortest * 4) / 3)));
     readings.push(hexReading(decoded, shortest * 2));

@@ -107,15 +107,21 @@ export function plainReading(text: string): Reading {
   return out;
 }
 
-/** The plain reading with every escape decoded, again while a pass decodes something (at most 4). */
-export function decodedReading(plain: Reading): Reading {
+/**
+ * The plain reading with its escapes decoded, pass after pass while a pass decodes something (at most
+ * 4): each pass's reading, the last one fully decoded. Each is searched: a key that itself holds an
+ * escape-like part (`%25`) shows in one pass and is decoded away by the next.
+ */
+export function decodedReadings(plain: Reading): Reading[] {
+  const readings: Reading[] = [];
   let reading = plain;
   for (let pass = 0; pass < 4; pass++) {
     const next = decodeOnce(reading);
     if (next === undefined) break;
+    readings.push(next);
     reading = next;
   }
-  return reading;
+  return readings;
 }
 
 /** One pass of escape decoding; undefined when the reading holds no escape. */
