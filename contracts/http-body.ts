@@ -41,12 +41,15 @@ export async function readBody(
   const limit = isText(contentType) && sink === undefined ? MAX_ANSWER_BYTES : MAX_VIDEO_BYTES;
   const kept = new Chunks(keep);
   // Iterated, not read with getReader: a test's fetch may hand over any async iterable of chunks.
-  const chunks = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  const chunks = (response.body as unknown as AsyncIterable<Uint8Array, unknown>)[
+    Symbol.asyncIterator
+  ]();
   let bytes = 0;
   try {
     for (;;) {
-      const { done, value } = await chunks.next();
-      if (done === true) return { head: kept.joined(), bytes };
+      const next: IteratorResult<Uint8Array, unknown> = await chunks.next();
+      if (next.done === true) return { head: kept.joined(), bytes };
+      const value = next.value;
       bytes += value.byteLength;
       if (bytes > limit) {
         chunks.return?.().catch(() => undefined); // cancels; not awaited: a source may never settle

@@ -1,11 +1,7 @@
+import { MAX_JSON_DEPTH } from '../client/json-depth.ts';
 import { printable } from '../client/printable.ts';
-import { KeyParts } from './key-parts.ts';
-import {
-  base64Reading,
-  decodedReadings,
-  hexReading,
-  plainReading,
-} from './text-readings.ts';
+import { KeyParts, type KeyPart } from './key-parts.ts';
+import { decodeBase64, decodeHex, decodedReadings, plainReading } from './text-readings.ts';
 
 /**
  * How a key may appear wherever a person reads (output, reports, records, logs, errors): `sk-…abcd`.
@@ -45,13 +41,19 @@ export const SHORTEST_KEY = 4;
  */
 export class Redactor {
   readonly #keys: readonly string[];
+  readonly #masks: readonly string[];
   readonly #parts: KeyParts;
+  /** The fewest characters of any key that are masked (`KEY_PART`, or a shorter key's length). */
+  readonly #shortest: number;
 
   constructor(keys: readonly (string | undefined)[]) {
     this.#keys = [
       ...new Set(keys.filter((k): k is string => k !== undefined && k.length >= SHORTEST_KEY)),
     ];
-    this.#parts = new KeyParts(this.#keys, (key) => Math.min(key.length, KEY_PART));
+    const shortest = (key: string) => Math.min(key.length, KEY_PART);
+    this.#parts = new KeyParts(this.#keys, shortest);
+    this.#masks = this.#keys.map(maskKey);
+    this.#shortest = Math.min(...this.#keys.map(shortest));
   }
 
   /** `text` with every echo of a key, every bearer token and every URL's user information masked. */
@@ -70,7 +72,7 @@ export class Redactor {
   /**
    * A JSON-like copy of `value` with every string (and property name) redacted, as `JSON.stringify`
    * would see it (getters read, `toJSON` called, functions and `undefined` left out). Nesting deeper
-   * than `MAX_DEPTH` is replaced by a note, so a hostile body cannot exhaust the stack.
+   * than `MAX_JSON_DEPTH` is replaced by a note, so a hostile body cannot exhaust the stack.
    */
   redactDeep<T>(value: T): T {
     return this.#copy(value, 0) as T;
@@ -79,7 +81,7 @@ export class Redactor {
   #copy(value: unknown, depth: number): unknown {
     if (typeof value === 'string') return this.redact(value);
     if (value === null || typeof value !== 'object') return value;
-    if (depth >= MAX_DEPTH) return `[nested deeper than ${MAX_DEPTH} levels: left out]`;
+    if (depth >= MAX_JSON_DEPTH) return `[nested deeper than ${MAX_JSON_DEPTH} levels: left out]`;
     const json = (value as { toJSON?: unknown }).toJSON;
     if (typeof json === 'function') return this.#copy(json.call(value) as unknown, depth);
     if (Array.isArray(value))
@@ -96,32 +98,25 @@ export class Redactor {
   }
 
   #maskKeys(text: string): string {
-    const spans: Span[] = [];
+    const spans: KeyPart[] = [];
+    const found = (part: KeyPart) => spans.push(part);
     const plain = plainReading(text);
-    const readings = [plain, ...decodedReadings(plain)];
+    const readings = [plain, ...(ESCAPES.test(text) ? decodedReadings(plain) : [])];
+    for (const reading of readings) this.#parts.find(reading, found);
     const decoded = readings.at(-1)!;
-    const shortest = Math.min(...this.#keys.map((k) => Math.min(k.length, KEY_PART)));
-    readings.push(base64Reading(decoded, Math.ceil((shortest * 4) / 3)));
-    readings.push(hexReading(decoded, shortest * 2));
-    for (const reading of readings)
-      this.#parts.find(reading, ({ first, last, key }) =>
-        spans.push({ from: reading.from[first]!, to: reading.to[last]!, key }),
-      );
-    return spans.length === 0 ? text : replaceSpans(text, spans, this.#keys.map(maskKey));
+    const scan = this.#parts.scan(found);
+    decodeBase64(decoded, Math.ceil((this.#shortest * 4) / 3), scan);
+    decodeHex(decoded, this.#shortest * 2, scan);
+    scan.end();
+    return spans.length === 0 ? text : replaceSpans(text, spans, this.#masks);
   }
 }
 
-/** Objects nested deeper than this are not copied: no report or answer of the service nests so deep. */
-export const MAX_DEPTH = 64;
-
-interface Span {
-  readonly from: number;
-  readonly to: number;
-  readonly key: number;
-}
+/** A character that may start an escape, as is or fullwidth: without one, there is nothing to decode. */
+const ESCAPES = /[%\\&％＼＆]/;
 
 /** `text` with each span (overlapping ones merged) replaced by the mask of its key. */
-function replaceSpans(text: string, spans: Span[], masks: readonly string[]): string {
+function replaceSpans(text: string, spans: KeyPart[], masks: readonly string[]): string {
   spans.sort((a, b) => a.from - b.from);
   let out = '';
   let copied = 0;

@@ -6,11 +6,12 @@
  * - `plainReading`: invisible characters dropped (zero-width and other format characters, soft hyphens,
  *   whitespace and line breaks, controls, combining marks), compatibility forms folded (fullwidth
  *   `ｓｋ－` → `sk-`, NFKC for the rest).
- * - `decodedReading`: the plain reading with escapes decoded, repeatedly (nested encodings): percent
+ * - `decodedReadings`: the plain reading with escapes decoded, repeatedly (nested encodings): percent
  *   (`%73`, `%2573`, `%u0073`), backslash (`\u0073`, `\u{73}`, `\x73`, `\/`, `\n`), HTML character
  *   references (`&#115;`, `&#x73;`, `&amp;`, `&hyphen;`, `&shy;`).
- * - `base64Reading`, `hexReading`: the bytes that runs of base64 (standard or URL-safe, line-wrapped or
- *   not, at each of the 4 alignments) or of hex digits (either case, at both alignments) decode to.
+ * - `decodeBase64`, `decodeHex`: the bytes that runs of base64 (standard or URL-safe, line-wrapped or
+ *   not, at each of the 4 alignments) or of hex digits (either case, at both alignments) decode to,
+ *   pushed to a search as they are decoded (a megabyte of base64 is never stored three times over).
  *
  * Every reading is built in one pass over its input (a few passes in all, none backtracking): linear in
  * the text's length whatever it holds.
@@ -18,6 +19,11 @@
 
 /** A code that never matches: between runs that must not be read as one. */
 export const BREAK = -1;
+
+/** Takes characters as a decoder produces them: a reading being built, or a search. */
+export interface CharSink {
+  push(code: number, from: number, to: number): void;
+}
 
 export interface Reading {
   /** Character codes (code points, or byte values in a decoded reading); `BREAK` between runs. */
@@ -29,7 +35,7 @@ export interface Reading {
 }
 
 /** Appends characters and their spans, growing its arrays as needed. */
-class ReadingBuilder implements Reading {
+class ReadingBuilder implements Reading, CharSink {
   codes: Int32Array;
   from: Int32Array;
   to: Int32Array;
@@ -99,10 +105,14 @@ function foldCode(code: number): readonly number[] {
 export function plainReading(text: string): Reading {
   const out = new ReadingBuilder(text.length);
   for (let i = 0; i < text.length; i++) {
-    const code = text.codePointAt(i)!;
-    const end = code > 0xffff ? i + 2 : i + 1;
-    out.pushFolded(code, i, end);
-    i = end - 1;
+    const unit = text.charCodeAt(i);
+    if (unit >= 0x21 && unit <= 0x7e) out.push(unit, i, i + 1);
+    else {
+      const code = text.codePointAt(i)!;
+      const end = code > 0xffff ? i + 2 : i + 1;
+      out.pushFolded(code, i, end);
+      i = end - 1;
+    }
   }
   return out;
 }
@@ -312,70 +322,65 @@ const SEXTETS = (() => {
   table[0x5f] = 63; // `_`, URL-safe
   return table;
 })();
-const sextet = (code: number) => (code < 128 ? SEXTETS[code]! : -1);
+/** The value of each ASCII hex digit, either case; -1 for any other character. */
+const HEX_DIGITS = (() => {
+  const table = new Int8Array(128).fill(-1);
+  for (let code = 0; code < 128; code++) table[code] = hexDigit(code);
+  return table;
+})();
 
 /**
- * The bytes each run of base64 characters decodes to, at each of the 4 alignments (a run may begin
- * with text that is not base64: `key=c2stc2…`). Runs shorter than `shortest` characters are left out.
- * Each byte's span is its group of 4 characters; NUL bytes are dropped (so UTF-16 text reads as ASCII).
+ * Pushes into `out` the bytes each run of base64 characters decodes to, at each of the 4 alignments (a
+ * run may begin with text that is not base64: `key=c2stc2…`), a `BREAK` after each. Runs shorter than
+ * `shortest` characters are left out. Each byte's span is its group of 4 characters; NUL bytes are
+ * dropped (so UTF-16 text reads as ASCII).
  */
-export function base64Reading(reading: Reading, shortest: number): Reading {
+export function decodeBase64(reading: Reading, shortest: number, out: CharSink): void {
   const { codes, from, to } = reading;
-  const out = new ReadingBuilder(reading.length);
-  forEachRun(
-    reading,
-    (code) => sextet(code) >= 0,
-    shortest,
-    (start, end) => {
-      for (let align = 0; align < 4; align++) {
-        for (let group = start + align; group + 1 < end; group += 4) {
-          const last = Math.min(group + 4, end);
-          let bits = 0;
-          for (let k = group; k < last; k++) bits = (bits << 6) | SEXTETS[codes[k]!]!;
-          const spanFrom = from[group]!;
-          const spanTo = to[last - 1]!;
-          for (let count = (last - group) * 6; count >= 8; count -= 8) {
-            const byte = (bits >> (count - 8)) & 0xff;
-            if (byte !== 0) out.push(byte, spanFrom, spanTo);
-          }
+  forEachRun(reading, SEXTETS, shortest, (start, end) => {
+    for (let align = 0; align < 4; align++) {
+      for (let group = start + align; group + 1 < end; group += 4) {
+        const last = Math.min(group + 4, end);
+        let bits = 0;
+        for (let k = group; k < last; k++) bits = (bits << 6) | SEXTETS[codes[k]!]!;
+        const spanFrom = from[group]!;
+        const spanTo = to[last - 1]!;
+        for (let count = (last - group) * 6; count >= 8; count -= 8) {
+          const byte = (bits >> (count - 8)) & 0xff;
+          if (byte !== 0) out.push(byte, spanFrom, spanTo);
         }
-        out.push(BREAK, 0, 0);
       }
-    },
-  );
-  return out;
+      out.push(BREAK, 0, 0);
+    }
+  });
 }
 
-/** The bytes each run of hex digits decodes to, at both alignments (NUL bytes dropped, as above). */
-export function hexReading(reading: Reading, shortest: number): Reading {
-  const out = new ReadingBuilder(reading.length);
-  forEachRun(
-    reading,
-    (code) => hexDigit(code) >= 0,
-    shortest,
-    (start, end) => {
-      for (let align = 0; align < 2; align++) {
-        for (let k = start + align; k + 1 < end; k += 2) {
-          const byte = hexDigit(reading.codes[k]!) * 16 + hexDigit(reading.codes[k + 1]!);
-          if (byte !== 0) out.push(byte, reading.from[k]!, reading.to[k + 1]!);
-        }
-        out.push(BREAK, 0, 0);
+/** Pushes into `out` the bytes each run of hex digits decodes to, at both alignments (as above). */
+export function decodeHex(reading: Reading, shortest: number, out: CharSink): void {
+  const { codes, from, to } = reading;
+  forEachRun(reading, HEX_DIGITS, shortest, (start, end) => {
+    for (let align = 0; align < 2; align++) {
+      for (let k = start + align; k + 1 < end; k += 2) {
+        const byte = HEX_DIGITS[codes[k]!]! * 16 + HEX_DIGITS[codes[k + 1]!]!;
+        if (byte !== 0) out.push(byte, from[k]!, to[k + 1]!);
       }
-    },
-  );
-  return out;
+      out.push(BREAK, 0, 0);
+    }
+  });
 }
 
-/** Calls `run(start, end)` for each maximal run of characters `inRun` accepts, at least `shortest` long. */
+/** Calls `run(start, end)` for each maximal run of characters with a value in `values`, at least `shortest` long. */
 function forEachRun(
   reading: Reading,
-  inRun: (code: number) => boolean,
+  values: Int8Array,
   shortest: number,
   run: (start: number, end: number) => void,
 ): void {
+  const { codes, length } = reading;
   let start = -1;
-  for (let i = 0; i <= reading.length; i++) {
-    const inside = i < reading.length && inRun(reading.codes[i]!);
+  for (let i = 0; i <= length; i++) {
+    const code = i < length ? codes[i]! : -1;
+    const inside = code >= 0 && code < 128 && values[code]! >= 0;
     if (inside && start < 0) start = i;
     else if (!inside && start >= 0) {
       if (i - start >= shortest) run(start, i);
