@@ -43,7 +43,8 @@ Options (each also from the environment variable in brackets):
                         the native path is checked too (§4.5) [VIDEOTASK_FAMILY_MODEL, VIDEOTASK_PLUGIN]
   --tier T              free: creates no task; lifecycle (default): creates at most --budget [VIDEOTASK_TIER]
   --budget N            most tasks the run may create (default: 2, +1 with a failing model or prompt,
-                        +1 with a family model, +1 more with both and a failing prompt) [VIDEOTASK_BUDGET]
+                        +1 with a family model, +1 more with both and a failing prompt); every
+                        submission sent counts, a rate-limited one and its retry too [VIDEOTASK_BUDGET]
   --strict              assumption-based checks fail instead of warn [VIDEOTASK_STRICT=1]
   --report-dir DIR      write contract-report.json and contract-junit.xml there [VIDEOTASK_REPORT_DIR]
   --poll-initial S      first polling interval in seconds (default 5, §8)
@@ -59,7 +60,7 @@ stops the run early: what it could not ask is reported as not observed, with tha
 
 Exit status: 0 no documented check failed; 1 one did; 2 bad usage, or the target could not be checked
 (unreachable, the key refused, it stopped answering before the run was done, or no submission
-was confirmed, so no task could be followed).`;
+was confirmed, so no task could be followed: whatever the refusal, and whatever else failed).`;
 
 export const contractCommand: Command = {
   name: 'contract',

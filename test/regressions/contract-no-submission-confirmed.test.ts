@@ -36,7 +36,8 @@ async function unanswered(): Promise<ContractReport> {
   const lost: typeof fetch = (input, init) => {
     const owner =
       (init?.headers as Record<string, string>)['authorization'] === 'Bearer sk-mock-alice';
-    const prompted = /"prompt":"videotask contract check: /.test(String(init?.body ?? ''));
+    const body = typeof init?.body === 'string' ? init.body : '';
+    const prompted = /"prompt":"videotask contract check: /.test(body);
     if (init?.method === 'POST' && owner && prompted)
       return Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }));
     return core(input, init);

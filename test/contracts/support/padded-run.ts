@@ -50,4 +50,6 @@ const report = await runContract(
 );
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 const maxRssMb = mb(process.resourceUsage().maxRSS * 1024);
-console.log(JSON.stringify({ requests: report.requests, heapMb: mb(heap), maxRssMb, ok: report.ok }));
+console.log(
+  JSON.stringify({ requests: report.requests, heapMb: mb(heap), maxRssMb, ok: report.ok }),
+);
