@@ -92,12 +92,21 @@ export class Redactor {
     const out: Record<string, unknown> = {};
     for (const [name, item] of Object.entries(value)) {
       const copied = this.#copy(item, depth + 1);
-      if (copied !== undefined && typeof copied !== 'function') out[this.redact(name)] = copied;
+      if (copied === undefined || typeof copied === 'function') continue;
+      // Defined, not assigned: a `__proto__` key stays a key (as JSON.parse makes it), never a prototype.
+      Object.defineProperty(out, this.redact(name), {
+        value: copied,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
 
   #maskKeys(text: string): string {
+    // Every reading of ASCII text is at most as long as the text: too short to hold a part of a key.
+    if (text.length < this.#shortest && ASCII.test(text)) return text;
     const spans: KeyPart[] = [];
     const found = (part: KeyPart) => spans.push(part);
     const plain = plainReading(text);
@@ -111,6 +120,8 @@ export class Redactor {
     return spans.length === 0 ? text : replaceSpans(text, spans, this.#masks);
   }
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** A character that may start an escape, as is or fullwidth: without one, there is nothing to decode. */
 const ESCAPES = /[%\\&％＼＆]/;
