@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CoverageReport } from './coverage.ts';
-import { Redactor } from './redaction.ts';
+import { Redactor } from '../src/redaction/redactor.ts';
 import type { UnconfirmedSubmission } from './run-context.ts';
 import { renderJUnit } from './report-junit.ts';
 import type { FailingTask, FamilyTarget } from './target.ts';
@@ -33,6 +33,11 @@ export interface ContractReport {
   readonly unconfirmed: readonly UnconfirmedSubmission[];
   /** Why the run stopped before it was done (the target stopped answering, the deadline), if it did. */
   readonly stopped?: string | undefined;
+  /**
+   * Why no lifecycle task could be followed although the run submitted (every submission refused,
+   * rate limited or unconfirmed): the lifecycle went unchecked and the CLI exits 2.
+   */
+  readonly noTaskFollowed?: string | undefined;
   readonly requests: number;
   readonly counts: Readonly<Record<Outcome, number>>;
   /** No documented check failed (and, with --strict, no assumed one either). */

@@ -49,7 +49,8 @@ Options (each also from the environment variable in brackets):
                         the native path is checked too (§4.5) [VIDEOTASK_FAMILY_MODEL, VIDEOTASK_PLUGIN]
   --tier T              free: creates no task; lifecycle (default): creates at most --budget [VIDEOTASK_TIER]
   --budget N            most tasks the run may create (default: 2, +1 with a failing model or prompt,
-                        +1 with a family model, +1 more with both and a failing prompt) [VIDEOTASK_BUDGET]
+                        +1 with a family model, +1 more with both and a failing prompt); every
+                        submission sent counts, a rate-limited one and its retry too [VIDEOTASK_BUDGET]
   --strict              assumption-based checks fail instead of warn [VIDEOTASK_STRICT=1]
   --report-dir DIR      write contract-report.json and contract-junit.xml there [VIDEOTASK_REPORT_DIR]
   --har FILE            write the run's traffic there as HAR 1.2, keys masked [VIDEOTASK_HAR]
@@ -71,7 +72,8 @@ $VIDEOTASK_OTHER_API_KEY).
 Exit status: 0 no documented check failed; 1 one did; 2 bad usage (the same key twice), the run's
 input is wrong (a second key the deployment refuses, a model its catalog does not list: nothing is
 submitted then), or the target could not be checked (unreachable, the key refused, it stopped
-answering before the run was done, or no submission was confirmed, so no task could be followed).`;
+answering before the run was done, or no submission was confirmed, so no task could be followed:
+whatever the refusal, and whatever else failed).`;
 
 export const contractCommand: Command = {
   name: 'contract',

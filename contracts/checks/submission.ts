@@ -154,34 +154,65 @@ const LONGEST_WAIT_MS = 60_000;
 const FIRST_WAIT_MS = 2_000;
 
 /**
- * Submits a lifecycle task; a 429 (no task created, §7) is tried again after its `Retry-After`, at most
- * RATE_LIMITED_TRIES times in all and only while the run has the time. A 429 gives its budget unit back.
- * `tookMs` is the last attempt's own time: the run's waits are not the deployment's slowness.
+ * Submits a lifecycle task; a 429 (§7: retry with backoff) is tried again after its `Retry-After`, at
+ * most RATE_LIMITED_TRIES times in all, only while the run has the time and the budget has a unit for
+ * it: a 429 keeps its unit (see `submissionOutcome`). `tookMs` is the last attempt's own time: the
+ * run's waits are not the deployment's slowness.
  */
 async function submitPatiently(
   ctx: RunContext,
   task: LifecycleTask,
 ): Promise<{ exchange: Exchange | undefined; tookMs: number }> {
   const body = bodyFor(task.route, task.model, task.prompt);
-  for (let attempt = 1; ; attempt++) {
+  let last: Exchange | undefined;
+  let tookMs = 0;
+  for (let attempt = 1; attempt <= RATE_LIMITED_TRIES; attempt++) {
+    if (last !== undefined && !(await waitOut(ctx, task, last, attempt - 1)))
+      return { exchange: last, tookMs };
     const sent = ctx.clock.now();
     const exchange = await submit(ctx, task.route, body);
-    const tookMs = ctx.clock.now() - sent;
-    if (exchange?.status !== 429 || attempt === RATE_LIMITED_TRIES) return { exchange, tookMs };
-    const asked = retryAfterMs(exchange.headers['retry-after'] ?? null);
-    const waitMs = Math.min(asked ?? FIRST_WAIT_MS * 2 ** (attempt - 1), LONGEST_WAIT_MS);
-    if (waitMs >= ctx.limits.remainingMs()) return { exchange, tookMs };
-    ctx.progress(`${task.name}: rate limited (429), trying again in ${Math.ceil(waitMs / 1000)} s`);
-    await ctx.clock.sleep(waitMs, ctx.limits.signal).catch(() => undefined);
-    if (ctx.limits.stopped !== undefined) return { exchange, tookMs };
+    if (exchange === undefined && last !== undefined) {
+      noUnitLeft(ctx, task);
+      return { exchange: last, tookMs };
+    }
+    tookMs = ctx.clock.now() - sent;
+    if (exchange?.status !== 429) return { exchange, tookMs };
+    last = exchange;
   }
+  return { exchange: last, tookMs };
+}
+
+/** Waits out a 429's `Retry-After` (2 s, then 4 s without one) if the run has the time; whether it did. */
+async function waitOut(
+  ctx: RunContext,
+  task: LifecycleTask,
+  refused: Exchange,
+  tries: number,
+): Promise<boolean> {
+  if (ctx.budget.left === 0) {
+    noUnitLeft(ctx, task);
+    return false;
+  }
+  const asked = retryAfterMs(refused.headers['retry-after'] ?? null);
+  const waitMs = Math.min(asked ?? FIRST_WAIT_MS * 2 ** (tries - 1), LONGEST_WAIT_MS);
+  if (waitMs >= ctx.limits.remainingMs()) return false;
+  ctx.progress(`${task.name}: rate limited (429), trying again in ${Math.ceil(waitMs / 1000)} s`);
+  await ctx.clock.sleep(waitMs, ctx.limits.signal).catch(() => undefined);
+  return ctx.limits.stopped === undefined;
+}
+
+function noUnitLeft(ctx: RunContext, task: LifecycleTask): void {
+  ctx.notes.push(
+    `${task.name}: rate limited (429), and the budget had no unit left to try again ` +
+      '(each submission sent counts, a rate-limited one too)',
+  );
 }
 
 /**
  * A lifecycle submission: created (the answer names the task), or why there is no task to follow: the
  * budget did not allow it, the deployment refused it (a 4xx; a 429 is rate limiting, not a verdict), it
- * is unconfirmed (a 5xx, no answer, a 2xx naming no task: it may exist, and its unit of the budget
- * stays spent), or the run had stopped.
+ * is unconfirmed (a 5xx, a redirect, no answer, a 2xx naming no task: it may exist, and its unit of the
+ * budget stays spent), or the run had stopped.
  */
 export type Submitted =
   | { readonly kind: 'created'; readonly taskId: string; readonly progress: unknown }

@@ -19,7 +19,7 @@ export {
 } from './client.ts';
 export * from './errors.ts';
 export { errorHint, HINTS, type HintRow } from './error-hints.ts';
-export { maskKey, redact } from './mask.ts';
+export { maskKey, Redactor } from '../redaction/redactor.ts';
 export { printable } from './printable.ts';
 export { catalogModelIds } from './catalog-ids.ts';
 export {

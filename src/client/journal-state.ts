@@ -1,6 +1,6 @@
 import { JournalError } from './errors.ts';
 import { parseEntry, type StoredEntry } from './journal-entries.ts';
-import { redact } from './mask.ts';
+import { Redactor } from '../redaction/redactor.ts';
 
 /**
  * What a journal file says, folded into one record per request ID (§8). `submitting` with nothing
@@ -104,7 +104,7 @@ export function foldJournal(scan: JournalScan, file: string): JournalState {
       `Task journal ${file} is damaged at line ${first.line}: ${first.problem} ` +
       `(it reads ${JSON.stringify(shown)}). Nothing was dropped; repair or ` +
       `move that line by hand.`;
-    throw new JournalError(redact(text, []), file, first.line);
+    throw new JournalError(new Redactor([]).redact(text), file, first.line);
   }
   const records = new Map<string, JournalRecord>();
   const byTask = new Map<string, string>();
