@@ -15,6 +15,22 @@ import {
 import { downloads, running, type Case } from './session.ts';
 
 export const ACCESS_CASES: readonly Case[] = [
+  ...(['content-html-as-video', 'content-empty-video'] as const).map((defect): Case => [
+    defect,
+    // A HEAD answer has no body to tell: it reads as the clean one.
+    (s) => downloads(s) && s.status === 'completed' && s.op !== 'content-head',
+    () => {
+      const c = client([defect]);
+      const id = c.submit();
+      moveTo(c, id, 1, 1);
+      const response = content(c, id);
+      expect(response).toMatchObject({ status: 200, contentType: 'video/mp4' });
+      const { body } = response; // the text the defect sent, as the test client keeps it
+      const text = typeof body === 'string' ? body : new TextDecoder().decode(body as Uint8Array);
+      if (defect === 'content-empty-video') expect(text).toBe('');
+      else expect(text).toMatch(/^<!DOCTYPE html>/);
+    },
+  ]),
   [
     'content-before-completion',
     (s) => downloads(s) && running(s),
@@ -100,6 +116,19 @@ export const ACCESS_CASES: readonly Case[] = [
         expect(c.call('POST', '/v1/video/generations', { body: { ...KITE, prompt } }).status).toBe(
           200,
         );
+      expect(c.service.store.size).toBe(2);
+    },
+  ],
+  [
+    'required-fields-defaulted',
+    (s) => s.op === 'submit-incomplete',
+    () => {
+      const c = client(['required-fields-defaulted']);
+      const missing = c.call('POST', '/v1/videos', { body: { prompt: KITE.prompt } });
+      const mistyped = c.call('POST', '/v1/video/generations', {
+        body: { model: KITE.model, prompt: ['a', 'kite'] },
+      });
+      expect([missing.status, mistyped.status]).toEqual([200, 200]);
       expect(c.service.store.size).toBe(2);
     },
   ],

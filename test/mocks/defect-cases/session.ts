@@ -18,6 +18,7 @@ import {
 export type Op =
   | 'submit'
   | 'submit-empty'
+  | 'submit-incomplete'
   | 'video'
   | 'wrapper'
   | 'content'
@@ -145,6 +146,9 @@ export function session(defects: readonly string[]): Step[] {
   );
   record('vip submits a native body with a prompt mixed in', 'native', 'vip', undefined, () =>
     call('POST', NATIVE, { ...vip, body: { ...NATIVE_BODY, prompt: 'a red kite' } }),
+  );
+  record('alice submits without a model', 'submit-incomplete', 'alice', undefined, () =>
+    call('POST', '/v1/videos', { body: { prompt: KITE.prompt } }),
   );
   return steps;
 }

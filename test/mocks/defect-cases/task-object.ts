@@ -48,6 +48,16 @@ export const TASK_OBJECT_CASES: readonly Case[] = [
     },
   ],
   [
+    'submission-202-accepted',
+    (s) => s.op === 'submit' && ok(s),
+    () => {
+      const c = client(['submission-202-accepted']);
+      const submitted = c.call('POST', '/v1/videos', { body: KITE });
+      expect(submitted.status).toBe(202);
+      expect((submitted.body as Task).status).toBe('queued');
+    },
+  ],
+  [
     'submission-without-created-at',
     (s) => ok(s) && s.op === 'submit',
     () => {
