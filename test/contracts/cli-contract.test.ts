@@ -71,7 +71,10 @@ describe('videotask contract', () => {
     expect(run.code).toBe(1);
     // Beside the section, the statements of the document it breaks (spec/statements.yaml).
     expect(run.stdout).toMatch(
-      /FAIL {2}content\.before-completion\s+documented §3\s+content is refused[^\n]*\(3-rule-2-content-after-completion, 4\.4-json-errors\)/,
+      new RegExp(
+        String.raw`FAIL {2}content\.before-completion\s+documented §3\s+content is refused[^\n]*` +
+          String.raw`\(3-rule-2-content-after-completion, 4\.4-json-errors\)`,
+      ),
     );
     expect(run.stdout).toMatch(
       new RegExp(
