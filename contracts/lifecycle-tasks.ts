@@ -58,10 +58,13 @@ export function lifecycleTasks(ctx: RunContext): LifecycleTask[] {
 /**
  * Creates and follows the lifecycle tasks in parallel, then records why task states went unobserved:
  * the budget, no task failing (and whether the operator named a failing model or prompt), or a state no
- * poll happened to show.
+ * poll happened to show. Returns why no task it created could be followed to its end, when the
+ * deployment's answers to its queries are why (the lifecycle went unchecked: the run is not green).
  */
-export async function runLifecycle(ctx: RunContext): Promise<void> {
+export async function runLifecycle(ctx: RunContext): Promise<string | undefined> {
   const followed = await Promise.all(lifecycleTasks(ctx).map((task) => followTask(ctx, task)));
+  const unfollowed = noTaskFollowed(ctx, followed);
+  if (unfollowed !== undefined) ctx.coverage.because(unfollowed, { states: REAL });
   const failed = followed.some((f) => f.states.has('failed'));
   if (!failed) {
     for (const check of [CHECKS.presenceFailed, CHECKS.wrapperFailure])
@@ -94,6 +97,26 @@ export async function runLifecycle(ctx: RunContext): Promise<void> {
       `budget ${ctx.target.budget} did not cover: ${uncovered.join('; ')} (--budget ${enough} would)`,
     );
   }
+  return unfollowed;
+}
+
+/**
+ * Why none of the tasks the run created reached its end, when the deployment's answers to their
+ * queries are why (rate limited past every wait, 5xx past the retries, the owner refused); undefined
+ * when one did, none was created, or the run stopped (which says why itself).
+ */
+function noTaskFollowed(ctx: RunContext, followed: readonly FollowedTask[]): string | undefined {
+  const created = followed.filter((f) => f.outcome === 'created');
+  const unfollowed = created.flatMap((f) => (f.unfollowed === undefined ? [] : [f.unfollowed]));
+  if (ctx.limits.stopped !== undefined || unfollowed.length === 0) return undefined;
+  if (created.some((f) => f.finalStatus !== undefined)) return undefined;
+  const whys = [...new Set(unfollowed)].map(
+    (why) => `${unfollowed.filter((u) => u === why).length} because ${why}`,
+  );
+  return (
+    `no task could be followed to its end: of the ${created.length} task(s) created, ` +
+    whys.join('; ')
+  );
 }
 
 /** Why no task could be followed: the run stopped, answers left creation unconfirmed, the budget, refusals. */

@@ -84,6 +84,11 @@ function resultLine(report: ContractReport): string {
       `Result: the run stopped early (${report.stopped}); what it saw broke no ` +
       `documented rule, but it could not check the rest.`
     );
+  if (report.noTaskFollowed !== undefined)
+    return (
+      `Result: ${report.noTaskFollowed}; what the run saw broke no documented rule, but the ` +
+      'lifecycle went unchecked.'
+    );
   const unconfirmed =
     report.unconfirmed.length === 0
       ? ''

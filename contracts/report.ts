@@ -33,6 +33,12 @@ export interface ContractReport {
   readonly unconfirmed: readonly UnconfirmedSubmission[];
   /** Why the run stopped before it was done (the target stopped answering, the deadline), if it did. */
   readonly stopped?: string | undefined;
+  /**
+   * Why no task the run created could be followed to its end, when the deployment's answers to its
+   * queries are why (rate limited past every wait the run had time for, 5xx past the retries): the
+   * lifecycle went unchecked, so the run is not green (the CLI exits 2).
+   */
+  readonly noTaskFollowed?: string | undefined;
   readonly requests: number;
   readonly counts: Readonly<Record<Outcome, number>>;
   /** No documented check failed (and, with --strict, no assumed one either). */

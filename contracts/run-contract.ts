@@ -81,24 +81,28 @@ export async function runContract(
   }
 
   try {
-    await checkAll(ctx);
-    return reportOf(ctx, { startedAt, started });
+    const noTaskFollowed = await checkAll(ctx);
+    return reportOf(ctx, { startedAt, started, noTaskFollowed });
   } finally {
     // The traffic of a run that ended early too (a refused key, an unreachable target).
     if (options.onTraffic !== undefined) options.onTraffic(trafficOf(recorder));
   }
 }
 
-/** Everything a run asks and judges, in order: the free probes, then the tasks the tier allows. */
-async function checkAll(ctx: RunContext): Promise<void> {
+/**
+ * Everything a run asks and judges, in order: the free probes, then the tasks the tier allows. Returns
+ * why no task it created could be followed to its end, if so.
+ */
+async function checkAll(ctx: RunContext): Promise<string | undefined> {
   const { recorder, target, verdicts, limits } = ctx;
   await preflight(recorder, target);
   await probeCatalog(ctx);
   await probeMissingTask(ctx);
   const blocked = ctx.inputErrors.some((e) => e.stopsSubmissions);
+  let noTaskFollowed: string | undefined;
   if (target.tier === 'lifecycle' && !blocked) {
     await probeSubmissionRefusals(ctx);
-    await runLifecycle(ctx);
+    noTaskFollowed = await runLifecycle(ctx);
   } else skipLifecycle(ctx, blocked ? UNLISTED : FREE);
   verdicts.skip(CHECKS.rateLimitRetryAfter, 'no 429 was seen');
   const resubmitted = [...recorder.submissions.values()].some((n) => n > 1);
@@ -114,6 +118,7 @@ async function checkAll(ctx: RunContext): Promise<void> {
     ctx.coverage.because(limits.stopped, {});
     for (const check of Object.values(CHECKS)) verdicts.skip(check, limits.stopped);
   }
+  return noTaskFollowed;
 }
 
 /** The run's traffic as HAR 1.2, every key masked. */
@@ -131,7 +136,11 @@ function trafficOf(recorder: HttpRecorder): Har {
 /** The report: every text of it (server excerpts, messages, notes) through the run's one redaction. */
 function reportOf(
   ctx: RunContext,
-  time: { readonly startedAt: Date; readonly started: number },
+  run: {
+    readonly startedAt: Date;
+    readonly started: number;
+    readonly noTaskFollowed: string | undefined;
+  },
 ): ContractReport {
   const { target, verdicts, recorder, limits, budget } = ctx;
   const results = verdicts.results();
@@ -150,11 +159,12 @@ function reportOf(
       ...(target.failing === undefined ? {} : { failing: target.failing }),
       ...(target.family === undefined ? {} : { family: target.family }),
     },
-    startedAt: time.startedAt.toISOString(),
-    durationMs: performance.now() - time.started,
+    startedAt: run.startedAt.toISOString(),
+    durationMs: performance.now() - run.started,
     tasksCreated: budget.created,
     unconfirmed: budget.unconfirmed,
     ...(limits.stopped === undefined ? {} : { stopped: limits.stopped }),
+    ...(run.noTaskFollowed === undefined ? {} : { noTaskFollowed: run.noTaskFollowed }),
     requests: recorder.exchanges.length,
     counts,
     ok: counts.fail === 0,

@@ -162,8 +162,9 @@ export function requestTimeoutOption(values: ContractFlags): number {
 /**
  * The exit status of a finished run. 0: every documented check held where the run looked. 1: one
  * failed. 2: the run's input is wrong (a second key the deployment refuses, a model its catalog does
- * not list), or the target could not be checked: the run stopped, or no submission was confirmed (a
- * green run must have followed a task).
+ * not list), or the target could not be checked: the run stopped, no task it created could be
+ * followed to its end (its queries rate limited or failing past every wait and retry), or no
+ * submission was confirmed (a green run must have followed a task).
  */
 export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: string } {
   if (!report.ok) return { code: 1 };
@@ -176,6 +177,14 @@ export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: str
         `the target could not be checked to the end: ${report.stopped}. ` +
         `${report.coverage.line}. Check that the service is up (a longer ` +
         `--request-timeout may help a slow one).`,
+    };
+  if (report.noTaskFollowed !== undefined)
+    return {
+      code: 2,
+      why:
+        `${report.noTaskFollowed} (see the notes), so the lifecycle went unchecked. ` +
+        `${report.coverage.line}. Run again when the key's rate limit or the service allows, or ` +
+        'with a longer --timeout.',
     };
   if (report.tasksCreated === 0 && report.unconfirmed.length > 0)
     return {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { retryAfterMs } from '../../src/client/retry-after.ts';
 import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routePath, type Caller, type Cell, type RouteId } from '../matrix/index.ts';
@@ -7,8 +6,9 @@ import type { RunContext } from '../run-context.ts';
 import { judgeIdentifiers } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf, is2xx, is4xx } from './evidence.ts';
-import { judgeable } from './answered.ts';
+import { judgeable, judgeRateLimit } from './answered.ts';
 import { judgeNativeShape } from './native.ts';
+import { waitOut } from './rate-limited.ts';
 import { judgeRefusal, type RefusalProbe } from './refusal.ts';
 import { publicIdOf, submissionOutcome } from './submission-outcome.ts';
 import { judgeVideoObject } from './task-object.ts';
@@ -149,31 +149,27 @@ async function refuse(
 
 /** Tries a rate-limited (429) lifecycle submission this many times in all. */
 const RATE_LIMITED_TRIES = 3;
-/** The longest Retry-After the run waits out; the wait without one: 2 s, then 4 s. */
-const LONGEST_WAIT_MS = 60_000;
-const FIRST_WAIT_MS = 2_000;
 
 /**
- * Submits a lifecycle task; a 429 (no task created, §7) is tried again after its `Retry-After`, at most
- * RATE_LIMITED_TRIES times in all and only while the run has the time. A 429 gives its budget unit back.
- * `tookMs` is the last attempt's own time: the run's waits are not the deployment's slowness.
+ * Submits a lifecycle task; a 429 (no task created, §7) is tried again after its `Retry-After`
+ * (`waitOut`), at most RATE_LIMITED_TRIES times in all and only while the run has the time. A 429
+ * gives its budget unit back. Each 429 waited out is judged here, in the submission's cell (the last
+ * answer is judged by the caller, whatever it is). `tookMs` is the last attempt's own time: the run's
+ * waits are not the deployment's slowness.
  */
 async function submitPatiently(
   ctx: RunContext,
   task: LifecycleTask,
 ): Promise<{ exchange: Exchange | undefined; tookMs: number }> {
   const body = bodyFor(task.route, task.model, task.prompt);
+  const cell: Cell = { route: task.route, state: 'n/a', caller: 'owner' };
   for (let attempt = 1; ; attempt++) {
     const sent = ctx.clock.now();
     const exchange = await submit(ctx, task.route, body);
     const tookMs = ctx.clock.now() - sent;
     if (exchange?.status !== 429 || attempt === RATE_LIMITED_TRIES) return { exchange, tookMs };
-    const asked = retryAfterMs(exchange.headers['retry-after'] ?? null);
-    const waitMs = Math.min(asked ?? FIRST_WAIT_MS * 2 ** (attempt - 1), LONGEST_WAIT_MS);
-    if (waitMs >= ctx.limits.remainingMs()) return { exchange, tookMs };
-    ctx.progress(`${task.name}: rate limited (429), trying again in ${Math.ceil(waitMs / 1000)} s`);
-    await ctx.clock.sleep(waitMs, ctx.limits.signal).catch(() => undefined);
-    if (ctx.limits.stopped !== undefined) return { exchange, tookMs };
+    if (!(await waitOut(ctx, exchange, attempt, task.name))) return { exchange, tookMs };
+    judgeRateLimit(ctx, exchange, cell);
   }
 }
 

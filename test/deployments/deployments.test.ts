@@ -180,12 +180,10 @@ describe('the contract suite against held-out deployments', () => {
     90_000,
   );
 
-  // SUITE GAP, reported to the lead: a 429 the suite waits out at submission (submitPatiently in
-  // contracts/checks/submission.ts) is never judged, so rate-limit.retry-after says "no 429 was seen"
-  // although one was. Flip to `it.concurrent` once the suite records it.
-  it.concurrent.fails(
-    'problem-json: rate-limit.retry-after judges the 429 the suite waited out ' +
-      '(suite gap: skipped as "no 429 was seen")',
+  // Once a suite gap (contracts/checks/submission.ts passed only the last answer on, so the 429 it
+  // waited out read as "no 429 was seen"); test/regressions/contract-rate-limits-waited-out.test.ts.
+  it.concurrent(
+    'problem-json: rate-limit.retry-after judges the 429 the suite waited out',
     async () => {
       const { report } = await lifecycleRun('problem-json');
       expect(outcomeOf(report, 'rate-limit.retry-after')).toBe('pass');
@@ -207,16 +205,17 @@ describe('the contract suite against held-out deployments', () => {
     90_000,
   );
 
-  // SUITE GAP, reported to the lead: §7/§8 retry a 429 with backoff, but the suite abandons a task whose
-  // first look (outside the §8 poller: followTask's `tracker.look()`) is a 429: every task here is
-  // dropped, the coverage says "no poll showed …" and the run exits 0 having followed none.
-  it.concurrent.fails(
-    'the redirector, rate limited at the first look: the suite waits out the 429 and follows every task ' +
-      '(suite gap: it abandons them all, exit 0)',
+  // Once a suite gap: the first look at a task (outside the §8 poller) answered 429 dropped the task,
+  // and the run exited 0 having followed none. §7/§8: a 429 is waited out and asked again.
+  it.concurrent(
+    'the redirector, rate limited at the first look: the suite waits out the 429s and follows every task',
     async () => {
-      const { report } = await rateLimitedRun();
+      const { code, report } = await rateLimitedRun();
       const reachesEnd = report.results.find((r) => r.id === 'sequence.reaches-end')!;
       expect(reachesEnd.passes).toBe(report.tasksCreated);
+      expect(report.noTaskFollowed).toBeUndefined();
+      expect(failures(report)).toEqual([]);
+      expect(code).toBe(0);
     },
     90_000,
   );
@@ -255,7 +254,7 @@ describe("the gateway's departures are real breaks of documented rules", () => {
     expect(failed).toEqual(
       expect.arrayContaining([
         'task.presence-failed', // timeout-sweep: a failed task without `error` (§2.2)
-        'body.result-address', // result-url-fallback: the failure reason as result_url (§2.3)
+        'wrapper.result-address', // result-url-fallback: the failure reason as result_url (§2.3)
         'body.no-other-identifier', // upstream-id-in-data: `cgt-…` in data.data (§1)
         'task.presence-completed', // drops-task-id: a completed task without task_id (§2.2)
       ]),
