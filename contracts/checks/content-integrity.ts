@@ -21,18 +21,33 @@ type Ctx = Pick<RunContext, 'verdicts' | 'recorder' | 'coverage' | 'limits' | 'n
 const mediaType = (value: string | undefined) => (value ?? '').split(';')[0]!.trim().toLowerCase();
 const hashInto = (hash: Hash) => (chunk: Uint8Array) => void hash.update(chunk);
 
-/** Older gateways answer neither HEAD nor Range: the check says why it judged nothing, once per run. */
-function notJudged(ctx: Ctx, check: CheckDefinition, why: string): void {
+/**
+ * A rule that applies only when the deployment does something it need not (a length announced, Range
+ * honoured, HEAD answered): the check, its cell and the summary say why it judged nothing, once per run.
+ */
+function notJudged(ctx: Ctx, check: CheckDefinition & { rule: string }, why: string): void {
   ctx.verdicts.skip(check, `${why} (not judged)`);
+  ctx.coverage.ruleNotJudged(check.rule, why, {
+    routes: [CELL.route],
+    states: [CELL.state],
+    callers: [CELL.caller],
+  });
   const note = `content: ${why}, so ${check.id} was not judged`;
   if (!ctx.notes.includes(note)) ctx.notes.push(note);
 }
 
-/** `Content-Length`, when announced without a content coding (fetch decodes one), is what arrived. */
+/**
+ * `Content-Length`, when announced without a content coding (fetch decodes one), is what arrived. A
+ * download without one (chunked) has no length to judge: not judged, saying so.
+ */
 export function judgeContentLength(ctx: Ctx, exchange: Exchange, taskId: string): void {
   const announced = exchange.headers['content-length'];
   const coding = exchange.headers['content-encoding'];
-  if (!is2xx(exchange) || exchange.method === 'HEAD' || announced === undefined) return;
+  if (!is2xx(exchange) || exchange.method === 'HEAD') return;
+  if (announced === undefined) {
+    const how = exchange.headers['transfer-encoding'] === undefined ? '' : ' (chunked)';
+    return notJudged(ctx, CHECKS.contentLength, `a download came without Content-Length${how}`);
+  }
   if (coding !== undefined && coding.toLowerCase() !== 'identity') return;
   const broke =
     exchange.bodyError === undefined ? '' : ` (the body broke off: ${exchange.bodyError})`;

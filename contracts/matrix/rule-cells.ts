@@ -124,10 +124,13 @@ export const RUN_WIDE_RULES = {
 
 /**
  * Rules that apply in their cells only when the deployment does something it need not do: left
- * unjudged there, they are no gap in the coverage (a run that saw no 429 has nothing to judge).
+ * unjudged there, they are no gap in the coverage (a run that saw no 429 has nothing to judge), and the
+ * cell says why (`notJudged`).
  */
 export const CONDITIONAL_RULES: Readonly<Partial<Record<CellRuleId, string>>> = {
   'rate-limit-retry-after': 'judged when a 429 is seen',
   'content-range-reassembles': 'judged when the deployment honours Range (206)',
   'content-head-agrees': 'judged when the deployment answers HEAD',
+  'content-length-matches':
+    'judged when a download announces Content-Length (a chunked one need not: RFC 9112 §6.1)',
 };

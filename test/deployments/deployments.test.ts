@@ -127,6 +127,9 @@ describe('the contract suite against held-out deployments', () => {
       expect(code).toBe(0);
       warnedOnAssumptionsOnly(report);
       expect(report.tasksCreated).toBe(5);
+      // Every rule of every cell it observed judged, or not judged for a reason (problem-json's chunked
+      // download announces no length: content.length-matches is no gap there).
+      expect(report.coverage.line).not.toMatch(/not judged/);
       // Where it looked (the states that stay, so that no timing can hide them): completed and failed,
       // the download, another user, the native path.
       for (const [route, state, caller] of [
