@@ -11,6 +11,7 @@ function targetLine(report: ContractReport): string {
     t.strict ? 'strict' : undefined,
     t.failing === undefined ? undefined : 'a failing task',
     t.family === undefined ? undefined : `native path of ${t.family.plugin} (${t.family.model})`,
+    t.forbiddenModel === undefined ? undefined : `forbidden model ${t.forbiddenModel}`,
   ].filter(Boolean);
   const more = extras.length === 0 ? '' : `, ${extras.join(', ')}`;
   return (

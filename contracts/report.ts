@@ -24,6 +24,7 @@ export interface ContractReport {
     readonly strict: boolean;
     readonly failing?: FailingTask | undefined;
     readonly family?: FamilyTarget | undefined;
+    readonly forbiddenModel?: string | undefined;
   };
   readonly startedAt: string;
   readonly durationMs: number;

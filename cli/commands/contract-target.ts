@@ -29,6 +29,7 @@ export interface ContractFlags {
   readonly 'failing-prompt'?: string | undefined;
   readonly 'family-model'?: string | undefined;
   readonly plugin?: string | undefined;
+  readonly 'forbidden-model'?: string | undefined;
   readonly 'poll-initial'?: string | undefined;
   readonly 'poll-factor'?: string | undefined;
   readonly 'poll-max'?: string | undefined;

@@ -9,7 +9,6 @@ import { evidenceOf, is2xx, is4xx } from './evidence.ts';
 import { judgeable, judgeRateLimit } from './answered.ts';
 import { judgeNativeShape } from './native.ts';
 import { waitOut } from './rate-limited.ts';
-import { judgeRefusal, type RefusalProbe } from './refusal.ts';
 import { publicIdOf, submissionOutcome } from './submission-outcome.ts';
 import { judgeVideoObject } from './task-object.ts';
 
@@ -28,17 +27,21 @@ export interface LifecycleTask {
 }
 
 /** The submission body a route takes: §2.1 on the documented paths, the upstream shape on the native one (§4.5). */
-function bodyFor(route: RouteId, model: string, prompt: string): unknown {
+export function bodyFor(route: RouteId, model: string, prompt: string): unknown {
   if (route === 'createPluginTask')
     return { model, content: [{ type: 'text', text: prompt }], duration: 5 };
   return { model, prompt, metadata: { duration: 5 } };
 }
 
+/** What a submission sends: a JSON body (§4.1), or another body with its media type. */
+export type Payload =
+  { readonly json: unknown } | { readonly rawBody: string; readonly contentType: string };
+
 /** A submission that may create a task: only sent when the budget allows one more. */
 export async function submit(
   ctx: RunContext,
   route: LifecycleTask['route'],
-  body: unknown,
+  payload: Payload,
   caller: Exclude<Caller, 'other'> = 'owner',
 ): Promise<Exchange | undefined> {
   if (!ctx.budget.reserve()) return undefined;
@@ -46,105 +49,10 @@ export async function submit(
     `submit via ${route}`,
     'POST',
     routePath(route, '', ctx.native?.plugin),
-    { as: keyOf(caller), json: body, requestId: `videotask-contract-${randomUUID()}` },
+    { ...payload, as: keyOf(caller), requestId: `videotask-contract-${randomUUID()}` },
   );
   ctx.budget.settle(submissionOutcome(exchange));
   return exchange;
-}
-
-const NO_BUDGET =
-  'the task budget leaves nothing for a submission a broken deployment could accept';
-
-/** The check of each rule a refusal probe is sent for. */
-const CHECK_OF_PROBE = {
-  'empty-prompt-invalid': CHECKS.emptyPrompt,
-  'required-fields': CHECKS.requiredFields,
-  'native-formats-not-mixed': CHECKS.nativeMixed,
-} as const;
-
-/** A submission the owner sends to be refused, and the rule its answer is judged by. */
-interface OwnerProbe extends RefusalProbe {
-  readonly rule: keyof typeof CHECK_OF_PROBE;
-  readonly body: unknown;
-}
-
-const PROBE = 'videotask contract check';
-
-/**
- * The owner's refusal probes on a route: an empty and a blank prompt (§7); each required field of §2.1
- * (`model`, `prompt`: strings) left out or of another type; on the native path, the native body with
- * the OpenAI form's own fields mixed in (`NativeFormatOnly` forbids them, §4.5).
- */
-function ownerProbes(route: LifecycleTask['route'], model: string): OwnerProbe[] {
-  if (route === 'createPluginTask') {
-    const mixed = {
-      ...(bodyFor(route, model, PROBE) as object),
-      prompt: PROBE,
-      metadata: { duration: 5 },
-    };
-    return [
-      { rule: 'native-formats-not-mixed', what: 'mixing in prompt and metadata', body: mixed },
-    ];
-  }
-  const metadata = { duration: 5 };
-  const empty = (what: string, prompt: string): OwnerProbe => ({
-    rule: 'empty-prompt-invalid',
-    what,
-    body: bodyFor(route, model, prompt),
-  });
-  const required = (what: string, body: object): OwnerProbe => ({
-    rule: 'required-fields',
-    what,
-    body: { ...body, metadata },
-  });
-  return [
-    empty('with an empty prompt', ''),
-    empty('with a blank prompt', ' \n\t '),
-    required('without model', { prompt: PROBE }),
-    required('with a number for model', { model: 42, prompt: PROBE }),
-    required('without prompt', { model }),
-    required('with an array for prompt', { model, prompt: [PROBE] }),
-  ];
-}
-
-/**
- * Submissions that must be refused, on every submit path the run observes: an empty and a blank prompt
- * (§7), a missing or mistyped required field (§2.1), a native body mixing in the OpenAI form (§4.5), no
- * key or an invalid key (§5). Each reserves a budget unit while it is in flight, since a broken
- * deployment could turn it into a (paid) task.
- */
-export async function probeSubmissionRefusals(ctx: RunContext): Promise<void> {
-  const { target } = ctx;
-  const routes: LifecycleTask['route'][] = [...SUBMIT_ROUTES];
-  if (ctx.native !== undefined) routes.push('createPluginTask');
-  for (const route of routes) {
-    const model = route === 'createPluginTask' ? ctx.native!.model : target.model;
-    for (const probe of ownerProbes(route, model)) await refuse(ctx, route, probe.body, probe);
-    for (const caller of ['none', 'invalid'] as const)
-      await refuse(ctx, route, bodyFor(route, model, PROBE), caller);
-  }
-}
-
-/** Sends a probe that must be refused: the owner's (`probe`: what it does wrong) or a keyless caller's. */
-async function refuse(
-  ctx: RunContext,
-  route: LifecycleTask['route'],
-  body: unknown,
-  by: OwnerProbe | Exclude<Caller, 'other' | 'owner'>,
-): Promise<void> {
-  const caller = typeof by === 'string' ? by : 'owner';
-  const probe = typeof by === 'string' ? undefined : by;
-  const exchange = await submit(ctx, route, body, caller);
-  const cell: Cell = { route, state: 'n/a', caller };
-  if (exchange === undefined) {
-    ctx.verdicts.skip(
-      probe === undefined ? CHECKS.authRequired : CHECK_OF_PROBE[probe.rule],
-      NO_BUDGET,
-    );
-    ctx.coverage.because('budget', { routes: [route], callers: [caller] });
-    return;
-  }
-  judgeRefusal(ctx, exchange, cell, { probe: probe && { rule: probe.rule, what: probe.what } });
 }
 
 /** Tries a rate-limited (429) lifecycle submission this many times in all. */
@@ -161,7 +69,7 @@ async function submitPatiently(
   ctx: RunContext,
   task: LifecycleTask,
 ): Promise<{ exchange: Exchange | undefined; tookMs: number }> {
-  const body = bodyFor(task.route, task.model, task.prompt);
+  const body = { json: bodyFor(task.route, task.model, task.prompt) };
   const cell: Cell = { route: task.route, state: 'n/a', caller: 'owner' };
   for (let attempt = 1; ; attempt++) {
     const sent = ctx.clock.now();

@@ -58,11 +58,15 @@ afterAll(async () => {
   for (const dir of reportDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts a deployment and runs `videotask contract` against it with both of its keys. */
+/**
+ * Starts a deployment and runs `videotask contract` against it with both of its keys: alice's as the
+ * run's key and bob's as the other user's, or the other way round (`as: 'bob'`).
+ */
 async function contractRun(
   name: DeploymentName,
   options: DeploymentOptions,
   flags: readonly string[],
+  as: 'alice' | 'bob' = 'alice',
 ): Promise<Run> {
   const answers: Answer[] = [];
   const deployment = await startDeployment(name, {
@@ -73,7 +77,8 @@ async function contractRun(
   running.push(deployment);
   const dir = mkdtempSync(join(tmpdir(), `videotask-${name}-`));
   reportDirs.push(dir);
-  const [owner, other] = deployment.keys;
+  const [alice, bob] = deployment.keys;
+  const [owner, other] = as === 'alice' ? [alice, bob] : [bob, alice];
   const code = await contractCommand.run([
     ...['--base-url', deployment.url, '--api-key', owner!.key, '--other-api-key', other!.key],
     ...['--report-dir', dir, ...POLL, ...flags],
@@ -130,6 +135,10 @@ describe('the contract suite against held-out deployments', () => {
       // Every rule of every cell it observed judged, or not judged for a reason (problem-json's chunked
       // download announces no length: content.length-matches is no gap there).
       expect(report.coverage.line).not.toMatch(/not judged/);
+      // The documented rules the statement table found unjudged: a file upload for the family (§2.1),
+      // Unix timestamps in seconds (§2.2, §2.3).
+      for (const id of ['input.no-file-upload', 'task.unix-timestamps', 'wrapper.unix-timestamps'])
+        expect(outcomeOf(report, id), id).toBe('pass');
       // Where it looked (the states that stay, so that no timing can hide them): completed and failed,
       // the download, another user, the native path.
       for (const [route, state, caller] of [
@@ -219,6 +228,31 @@ describe('the contract suite against held-out deployments', () => {
       expect(report.noTaskFollowed).toBeUndefined();
       expect(failures(report)).toEqual([]);
       expect(code).toBe(0);
+    },
+    90_000,
+  );
+
+  // §5: bob's token may use the primary models only, so the second family's model is one his key may
+  // not use: each deployment refuses it its own way (403 in all three), and creates no task.
+  it.concurrent.each(DEPLOYMENT_NAMES)(
+    "%s: bob's key with --forbidden-model alt-video-v2: refused on both paths (§5), exit 0",
+    async (name) => {
+      const { code, report, answers } = await contractRun(
+        name,
+        { familyBound: true },
+        ['--tier', 'lifecycle', '--forbidden-model', 'alt-video-v2'],
+        'bob',
+      );
+      expect(failures(report)).toEqual([]);
+      expect(code).toBe(0);
+      expect(report.results.find((r) => r.id === 'auth.model-permissions')).toMatchObject({
+        outcome: 'pass',
+        passes: 2,
+      });
+      warnedOnAssumptionsOnly(report);
+      expect(report.tasksCreated).toBe(2);
+      const refused = answers.filter((a) => a.method === 'POST' && a.status === 403);
+      expect(refused.length).toBeGreaterThanOrEqual(2);
     },
     90_000,
   );

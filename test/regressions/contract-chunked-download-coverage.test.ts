@@ -20,7 +20,7 @@ const CHUNKED: Defect = {
   },
 };
 
-it('a download without Content-Length leaves content.length-matches not judged, with the reason, and no gap', async () => {
+it('a download without Content-Length: content.length-matches not judged, with the reason, no gap', async () => {
   const { report } = await checkInProcess({ defects: [CHUNKED] }, { budget: 2 });
   expect(failures(report)).toEqual([]);
   expect(report.coverage.line).not.toMatch(/not judged/);
