@@ -73,8 +73,13 @@ $VIDEOTASK_OTHER_API_KEY).
 
 Exit status: 0 no documented check failed; 1 one did; 2 bad usage (the same key twice), the run's
 input is wrong (a second key the deployment refuses, a model its catalog does not list: nothing is
-submitted then), or the target could not be checked (unreachable, the key refused, it stopped
-answering before the run was done, or no submission was confirmed, so no task could be followed).`;
+submitted then; a --forbidden-model its catalog lists for the key), or the target could not be
+checked (unreachable, the key refused, it stopped answering before the run was done, no submission
+was confirmed, or no task it created could be followed to its end: its queries stayed rate limited
+or failing past every wait and retry).
+
+A 429 is waited out as §7 asks of clients: after its Retry-After, else 2 s, 4 s, 8 s, … (a minute at
+most a wait, within the run's deadline), and recorded (rate-limit.retry-after).`;
 
 export const contractCommand: Command = {
   name: 'contract',

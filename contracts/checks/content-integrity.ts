@@ -3,7 +3,7 @@ import type { Exchange } from '../http-recorder.ts';
 import { routePath, type Cell } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
 import type { CheckDefinition } from '../verdicts.ts';
-import { hasAnswer, judgeable } from './answered.ts';
+import { judgeable } from './answered.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf, is2xx } from './evidence.ts';
 
@@ -67,7 +67,7 @@ async function judgeHead(ctx: Ctx, taskId: string, whole: Exchange): Promise<voi
     'HEAD',
     routePath('getVideoContent', taskId),
   );
-  if (!hasAnswer(ctx, head)) return;
+  if (!judgeable(ctx, head)) return;
   if (!is2xx(head)) return notJudged(ctx, CHECKS.contentHead, `HEAD answered HTTP ${head.status}`);
   const length = head.headers['content-length'];
   const type = head.headers['content-type'];
@@ -105,11 +105,11 @@ async function judgeRanges(
       sink: hashInto(parts),
     });
   const first = await ask(`0-${half - 1}`);
-  if (!hasAnswer(ctx, first)) return;
+  if (!judgeable(ctx, first)) return;
   if (first.status !== 206)
     return notJudged(ctx, CHECKS.contentRange, `Range answered HTTP ${first.status}, not honoured`);
   const second = await ask(`${half}-`);
-  if (!hasAnswer(ctx, second)) return;
+  if (!judgeable(ctx, second)) return;
   const expected: [Exchange, number, number][] = [
     [first, 0, half - 1],
     [second, half, size - 1],
