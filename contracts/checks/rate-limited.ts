@@ -12,9 +12,9 @@ import { judgeRateLimit } from './answered.ts';
  */
 
 /** The longest wait the run takes for one 429. */
-export const LONGEST_WAIT_MS = 60_000;
+const LONGEST_WAIT_MS = 60_000;
 /** The first wait without a usable `Retry-After`; each further one doubles. */
-export const FIRST_WAIT_MS = 2_000;
+const FIRST_WAIT_MS = 2_000;
 
 type Ctx = Pick<RunContext, 'clock' | 'limits' | 'progress' | 'recorder' | 'verdicts' | 'coverage'>;
 
@@ -43,7 +43,7 @@ export async function waitOut(
   return ctx.limits.stopped === undefined;
 }
 
-/** The most 429s in a row a GET is asked again after (at a minute a wait, well past any deadline's use). */
+/** How many times in a row a GET is sent while it is answered 429 (the waits grow to a minute each). */
 const PATIENT_TRIES = 12;
 
 /**

@@ -140,8 +140,7 @@ export const TASK_OBJECT_DEFECTS: readonly Defect[] = [
   {
     name: 'timestamps-in-milliseconds',
     description:
-      'every Unix timestamp is in milliseconds (a JavaScript back end): created_at, ' +
-      "completed_at, and the wrapper's data.created_at and data.updated_at",
+      'every Unix timestamp is in milliseconds (a JavaScript back end), in the OpenAI form and the wrapper',
     breaks: ['unix-timestamps', 'wrapper-unix-timestamps'],
     after: (request, response, context) =>
       wrapperTimesInMs(request, openAiTimesInMs(request, response, context), context),

@@ -4,6 +4,7 @@ import { sampleVideo } from '../../../mocks/index.ts';
 import {
   client,
   content,
+  FILE_UPLOAD,
   KEYS,
   KITE,
   MISSING,
@@ -13,6 +14,9 @@ import {
   type Task,
 } from './client.ts';
 import { downloads, running, type Case } from './session.ts';
+
+/** A submission without `model` (§2.1: required). */
+const withoutModel = { prompt: KITE.prompt };
 
 export const ACCESS_CASES: readonly Case[] = [
   [
@@ -34,6 +38,21 @@ export const ACCESS_CASES: readonly Case[] = [
       });
     },
   ],
+  ...(['content-html-as-video', 'content-empty-video'] as const).map((name): Case => [
+    name,
+    // A HEAD is answered as before: the same status and type, and no body either way.
+    (s) => downloads(s) && s.status === 'completed' && s.op !== 'content-head',
+    () => {
+      const c = client([name]);
+      const id = c.submit();
+      moveTo(c, id, 1, 1);
+      const response = content(c, id);
+      expect(response).toMatchObject({ status: 200, contentType: 'video/mp4' });
+      const text = Buffer.from(response.body as string).toString('utf8');
+      if (name === 'content-empty-video') expect(text).toBe('');
+      else expect(text).toMatch(/^<!DOCTYPE html>/);
+    },
+  ]),
   [
     'content-as-json',
     (s) => downloads(s) && s.status === 'completed',
@@ -101,6 +120,47 @@ export const ACCESS_CASES: readonly Case[] = [
           200,
         );
       expect(c.service.store.size).toBe(2);
+    },
+  ],
+  [
+    'required-fields-defaulted',
+    (s) => s.label === 'alice submits without model',
+    () => {
+      const c = client(['required-fields-defaulted']);
+      const defaulted = c.call('POST', '/v1/video/generations', { body: withoutModel });
+      expect(defaulted).toMatchObject({ status: 200, body: { model: 'video-pro-v1' } });
+      const typed = c.call('POST', '/v1/videos', { body: { model: 42, prompt: [KITE.prompt] } });
+      expect(typed.status).toBe(200);
+    },
+  ],
+  [
+    'model-permissions-ignored',
+    (s) => s.label === 'limited submits a model its token may not use',
+    () => {
+      const c = client(['model-permissions-ignored']);
+      const clean = client();
+      const call = { body: KITE, key: KEYS.limited };
+      expect(clean.call('POST', '/v1/video/generations', call).status).toBe(403);
+      expect(c.call('POST', '/v1/video/generations', call)).toMatchObject({
+        status: 200,
+        body: { model: 'video-pro-v1', status: 'queued' },
+      });
+      // Outside alice's group (503 model_not_found on the clean mock) it is served too.
+      const family = { body: { ...KITE, model: 'alt-video-v2' } };
+      expect(clean.call('POST', '/v1/videos', family).status).toBe(503);
+      expect(c.call('POST', '/v1/videos', family).status).toBe(200);
+    },
+  ],
+  [
+    'file-upload-accepted',
+    (s) => s.label === 'vip uploads a reference file (multipart)',
+    () => {
+      const upload = { key: KEYS.vip, ...FILE_UPLOAD };
+      expect(client().call('POST', '/v1/videos', upload).status).toBe(415);
+      expect(client(['file-upload-accepted']).call('POST', '/v1/videos', upload)).toMatchObject({
+        status: 200,
+        body: { model: 'alt-video-v2', status: 'queued' },
+      });
     },
   ],
   [

@@ -5,6 +5,7 @@ import type { SeenResponse } from '../../helpers/conformance.ts';
 import {
   client,
   content,
+  FILE_UPLOAD,
   KEYS,
   KITE,
   MISSING,
@@ -18,6 +19,7 @@ import {
 export type Op =
   | 'submit'
   | 'submit-empty'
+  | 'submit-refused'
   | 'video'
   | 'wrapper'
   | 'content'
@@ -145,6 +147,19 @@ export function session(defects: readonly string[]): Step[] {
   );
   record('vip submits a native body with a prompt mixed in', 'native', 'vip', undefined, () =>
     call('POST', NATIVE, { ...vip, body: { ...NATIVE_BODY, prompt: 'a red kite' } }),
+  );
+  record('alice submits without model', 'submit-refused', 'alice', undefined, () =>
+    call('POST', '/v1/video/generations', { body: { prompt: KITE.prompt } }),
+  );
+  record(
+    'limited submits a model its token may not use',
+    'submit-refused',
+    'limited',
+    undefined,
+    () => call('POST', '/v1/video/generations', { body: KITE, key: KEYS.limited }),
+  );
+  record('vip uploads a reference file (multipart)', 'submit-refused', 'vip', undefined, () =>
+    call('POST', '/v1/videos', { ...vip, ...FILE_UPLOAD }),
   );
   return steps;
 }
