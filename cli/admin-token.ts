@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readOptionFile } from './option-file.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The control API's admin token and where it came from (for the banner: never the token itself). */
@@ -42,17 +42,8 @@ export function adminTokenFrom(
 }
 
 function fromFile(file: string): AdminToken {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `cannot read --admin-token-file ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`,
-    );
-  }
+  const { text, mode } = readOptionFile('--admin-token-file', file);
   const token = checked((text.split(/\r?\n/)[0] ?? '').trim(), `--admin-token-file ${file}`);
-  const mode = statSync(file).mode;
   const warning =
     (mode & 0o077) === 0
       ? undefined

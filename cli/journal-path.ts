@@ -1,10 +1,12 @@
 import { stat } from 'node:fs/promises';
+import { notRegularFile } from '../src/client/file-kind.ts';
 import { dirname } from 'node:path';
 import { UsageError } from './usage-error.ts';
 
 /**
- * `--journal FILE` for a command that reads it (`wait`, `monitor`): it must exist and be a file. A
- * typo must not read as an empty journal ("0 task(s) followed"), and a directory gets a plain answer.
+ * `--journal FILE` for a command that reads it (`wait`, `monitor`): it must exist and be a regular file.
+ * A typo must not read as an empty journal ("0 task(s) followed"), a directory gets a plain answer, and
+ * a FIFO or a device (`/dev/zero`: 628 MB read, then exit 1) is refused before anything is read.
  */
 export async function checkJournalToRead(path: string): Promise<void> {
   if (path === '') throw new UsageError('--journal needs a file name');
@@ -13,25 +15,38 @@ export async function checkJournalToRead(path: string): Promise<void> {
     throw new UsageError(
       `--journal ${path}: no such file. Give the journal written by \`videotask submit --journal\`.`,
     );
-  if (kind === 'directory')
+  if (kind === 'a directory')
     throw new UsageError(`--journal ${path} is a directory: give the journal file inside it.`);
+  if (kind !== 'file')
+    throw new UsageError(
+      `--journal ${path} is ${kind}, not a journal file: give the file written by ` +
+        '`videotask submit --journal`.',
+    );
 }
 
 /**
- * `--journal FILE` for `submit`, which creates it if needed: it must not be a directory and its
- * directory must exist, so that no submission goes out that could not be journaled.
+ * `--journal FILE` for `submit`, which creates it if needed: it must be a regular file or missing (not
+ * a directory, a FIFO, `/dev/null`…) and its directory must exist, so that no submission goes out that
+ * could not be journaled.
  */
 export async function checkJournalToWrite(path: string): Promise<void> {
   if (path === '') throw new UsageError('--journal needs a file name');
-  if ((await kindOf(path)) === 'directory')
+  const kind = await kindOf(path);
+  if (kind === 'a directory')
     throw new UsageError(`--journal ${path} is a directory: give a file name inside it.`);
-  if ((await kindOf(dirname(path))) !== 'directory')
+  if (kind !== 'file' && kind !== 'missing')
+    throw new UsageError(
+      `--journal ${path} is ${kind}, not a journal file: give the name of a regular file ` +
+        '(a new one, or the journal of an earlier submit).',
+    );
+  if ((await kindOf(dirname(path))) !== 'a directory')
     throw new UsageError(`--journal ${path}: the directory ${dirname(path)} does not exist.`);
 }
 
-async function kindOf(path: string): Promise<'missing' | 'directory' | 'other'> {
+/** `file` (a regular one), `missing`, or what else it is ("a directory", "a FIFO (named pipe)", …). */
+async function kindOf(path: string): Promise<string> {
   try {
-    return (await stat(path)).isDirectory() ? 'directory' : 'other';
+    return notRegularFile(await stat(path)) ?? 'file';
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw new UsageError(`--journal ${path}: ${(error as Error).message}`);

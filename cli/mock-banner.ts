@@ -1,5 +1,6 @@
 import type { MockService } from '../mocks/node/create-mock-service.ts';
-import { BUILT_IN_TOKENS, maskKey, type MockToken } from '../mocks/core/tokens.ts';
+import { BUILT_IN_TOKENS, type MockToken } from '../mocks/core/tokens.ts';
+import { maskKey } from '../src/redaction/redactor.ts';
 import type { AdminToken } from './admin-token.ts';
 
 export interface BannerFacts {

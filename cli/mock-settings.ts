@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { tokensFromConfig } from '../mocks/core/tokens.ts';
 import { UsageError } from './usage-error.ts';
+import { readOptionFile } from './option-file.ts';
 import { parseFlags } from './options.ts';
 
 /** Most workers `--workers` takes: more processes than this only compete for the same cores. */
@@ -42,14 +42,7 @@ export function parseRateLimit(raw: string): { requests: number; windowMs: numbe
 }
 
 export function readConfig(file: string): ReturnType<typeof tokensFromConfig> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `cannot read --config ${file}: ${missing(error) ? 'no such file' : (error as Error).message}`,
-    );
-  }
+  const { text } = readOptionFile('--config', file);
   try {
     return tokensFromConfig(JSON.parse(text));
   } catch (error) {
@@ -95,7 +88,6 @@ export function parseMockFlags(argv: readonly string[]) {
     secret: { type: 'string' },
     'secret-file': { type: 'string' },
     workers: { type: 'string' },
+    'worker-timeout': { type: 'string' },
   });
 }
-
-const missing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';

@@ -6,12 +6,12 @@ import {
   RateLimitError,
   RequestTimeoutError,
   ServerError,
-  redact,
   type JournalRecord,
   type VideoTaskClient,
 } from '../src/client/index.ts';
 import { FileJournal } from '../src/client/journal.ts';
 import { catalogModelIds } from '../src/client/catalog-ids.ts';
+import { Redactor } from '../src/redaction/redactor.ts';
 import type { VideoTask } from '../src/spec/index.ts';
 
 /**
@@ -51,9 +51,10 @@ export async function monitorRound(
   options: RoundOptions,
 ): Promise<RoundResult> {
   const lines: CheckLine[] = [];
-  const { secrets, signal } = options;
+  const { signal } = options;
+  const redactor = new Redactor(options.secrets);
   const say = (ok: boolean, check: string, detail: string) =>
-    lines.push({ ok, check, detail: redact(detail, secrets) });
+    lines.push({ ok, check, detail: redactor.redact(detail) });
 
   // Authentication and the catalog: one GET /v1/models.
   let listed: ReadonlySet<string> | undefined;

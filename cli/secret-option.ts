@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readOptionFile } from './option-file.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The secret from --secret, --secret-file or VIDEOTASK_MOCK_SECRET (in that order), and where it came from. */
@@ -13,19 +13,7 @@ export function readSecret(
     return { value: flag, source: '--secret' };
   }
   if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === 'ENOENT'
-          ? 'no such file'
-          : code === 'EISDIR'
-            ? 'it is a directory'
-            : (error as Error).message;
-      throw new UsageError(`cannot read --secret-file ${file}: ${why}`);
-    }
+    const { text } = readOptionFile('--secret-file', file);
     const value = text.replace(/\r?\n$/, '');
     if (value === '') throw new UsageError(`--secret-file ${file} is empty: put the secret in it`);
     return { value, source: `--secret-file ${file}` };

@@ -1,6 +1,7 @@
-import { VideoTaskClient, redact } from '../src/client/index.ts';
+import { Redactor, VideoTaskClient } from '../src/client/index.ts';
 import { withFlagNames } from './flag-names.ts';
 import { flagOrEnv } from './options.ts';
+import { hideInOutput } from './terminal-output.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The flags every service command takes. */
@@ -28,10 +29,11 @@ export function clientFrom(values: {
     throw new UsageError(
       'an API key is needed: pass --api-key KEY or set VIDEOTASK_API_KEY (the mock accepts sk-mock-alice)',
     );
+  hideInOutput(apiKey);
   try {
     return new VideoTaskClient({ baseUrl, apiKey });
   } catch (error) {
     const message = withFlagNames((error as Error).message, { baseUrl: given.name });
-    throw new UsageError(redact(message, [apiKey]));
+    throw new UsageError(new Redactor([apiKey]).redact(message));
   }
 }

@@ -1,5 +1,5 @@
 import { describeBody, type BodyKind } from '../src/media/video-signature.ts';
-import type { Exchange, KeyRole } from './http-recorder.ts';
+import type { KeptExchange, KeyRole } from './http-recorder.ts';
 import { TOOL } from './tool.ts';
 
 /**
@@ -66,12 +66,11 @@ const headerList = (headers: Readonly<Record<string, string>>): HarHeader[] =>
   Object.entries(headers).map(([name, value]) => ({ name, value }));
 
 /** The body as HAR content: its text as far as it was kept, or only its size when it is binary. */
-function contentOf(exchange: Exchange): HarEntry['response']['content'] {
+function contentOf(exchange: KeptExchange): HarEntry['response']['content'] {
   const { head, bytes, contentType } = exchange;
   const base = { size: bytes, mimeType: contentType || 'x-unknown' };
   if (bytes === 0) return base;
-  const body: BodyKind =
-    exchange.json !== undefined ? { kind: 'text', what: 'JSON' } : describeBody(head, bytes);
+  const body: BodyKind = describeBody(head, bytes);
   if (body.kind !== 'text')
     return { ...base, comment: `binary, not kept (${bytes} bytes${kindOf(body)})` };
   const text = decoder.decode(head);
@@ -81,7 +80,7 @@ function contentOf(exchange: Exchange): HarEntry['response']['content'] {
 
 const kindOf = (body: BodyKind) => (body.kind === 'video' ? `, ${body.container}` : '');
 
-function entryOf(exchange: Exchange, url: URL, authorization: string | undefined): HarEntry {
+function entryOf(exchange: KeptExchange, url: URL, authorization: string | undefined): HarEntry {
   const { sent } = exchange;
   const headers = headerList(sent.headers);
   if (authorization !== undefined) headers.unshift({ name: 'authorization', value: authorization });
@@ -127,7 +126,7 @@ function entryOf(exchange: Exchange, url: URL, authorization: string | undefined
  * gives the masked `Authorization` value each caller sent, or undefined for none.
  */
 export function harOf(
-  exchanges: readonly Exchange[],
+  exchanges: readonly KeptExchange[],
   options: {
     readonly baseUrl: string;
     readonly authorization: (as: KeyRole) => string | undefined;

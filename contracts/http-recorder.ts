@@ -1,7 +1,7 @@
-import { maskKey } from '../src/client/mask.ts';
+import { randomUUID } from 'node:crypto';
+import { maskKey, Redactor } from '../src/redaction/redactor.ts';
 import { describeNetworkError, parseJson, readBody } from './http-body.ts';
 import type { Caller } from './matrix/cells.ts';
-import { Redactor } from './redaction.ts';
 import type { RunLimits } from './run-limits.ts';
 
 /** One request and its answer, as a check sees it. Keys never stored. */
@@ -24,9 +24,11 @@ export interface Exchange {
   readonly headers: Readonly<Record<string, string>>;
   /** Parsed JSON when the body parses as JSON, else undefined. */
   readonly json: unknown;
-  /** The first bytes of the body (for signatures and excerpts). */
+  /** The first bytes of the body (for signatures and excerpts): all of a JSON body up to 4 MiB. */
   readonly head: Uint8Array;
   readonly bytes: number;
+  /** The start of the body as text for a report (not redacted yet), or the network error. */
+  readonly excerpt: string;
   readonly ms: number;
   /** Set when the request got no HTTP answer (or was not sent: the run had stopped). */
   readonly networkError?: string | undefined;
@@ -36,9 +38,16 @@ export interface Exchange {
   readonly notSent?: boolean | undefined;
   /** The `X-Request-Id` the suite sent, on a submission. */
   readonly requestId?: string | undefined;
-  /** Statuses of redirects followed on the way, if any. */
+  /** A redirect was followed on the way (never on a submission: issue 24 item 5). */
   readonly redirected: boolean;
 }
+
+/**
+ * What the recorder keeps of an exchange once the checks have read it: all but the body, of which
+ * the first `KEPT_BYTES` (issue 24 item 6: a run keeps excerpts of what it saw, not every answer).
+ */
+export type KeptExchange = Omit<Exchange, 'json'>;
+const KEPT_BYTES = 4096;
 
 export type KeyRole = 'primary' | 'other' | 'none' | 'invalid';
 
@@ -73,15 +82,13 @@ export interface SendInit {
   readonly sink?: (chunk: Uint8Array) => void;
 }
 
-const INVALID_KEY = 'sk-videotask-contract-invalid-key-0000';
-
 /**
  * Sends requests for the checks and keeps every exchange (the report shows what was seen), in the
  * order their answers ended (`index` is the order they were sent). Bodies are read in full but only
  * their first bytes are kept, so a video never stays in memory.
  */
 export class HttpRecorder {
-  readonly exchanges: Exchange[] = [];
+  readonly exchanges: KeptExchange[] = [];
   /** Submissions sent, by client request ID: the suite itself must never resubmit (§3 rule 1). */
   readonly submissions = new Map<string, number>();
   /** The one redaction of every text a person or a report sees (every key the run holds). */
@@ -89,10 +96,12 @@ export class HttpRecorder {
   readonly #fetch: typeof fetch;
   /** Requests sent so far (each exchange's `index`). */
   #sent = 0;
+  /** The key sent as `invalid`: a new one each run, so no deployment can know it. */
+  readonly #invalidKey = `sk-invalid-${randomUUID().replace(/-/g, '')}`;
 
   constructor(readonly options: RecorderOptions) {
     this.#fetch = options.fetch ?? fetch;
-    this.redactor = new Redactor([options.keys.primary, options.keys.other, INVALID_KEY]);
+    this.redactor = new Redactor([options.keys.primary, options.keys.other, this.#invalidKey]);
   }
 
   async send(label: string, method: string, path: string, init: SendInit = {}): Promise<Exchange> {
@@ -148,7 +157,8 @@ export class HttpRecorder {
         method,
         headers,
         body: body ?? null,
-        redirect: 'follow',
+        // A submission is never sent twice: its redirect is an unconfirmed answer (§7).
+        redirect: method === 'POST' ? 'manual' : 'follow',
         signal: signals.length > 1 ? AbortSignal.any(signals) : (signals[0] ?? null),
       });
       const waitMs = performance.now() - started;
@@ -160,6 +170,7 @@ export class HttpRecorder {
         contentType,
         head,
         bytes,
+        excerpt: excerpt({ head, bytes }),
         ms: performance.now() - started,
         waitMs,
         headers: Object.fromEntries(response.headers),
@@ -180,11 +191,11 @@ export class HttpRecorder {
   #keyFor(as: KeyRole): string | undefined {
     if (as === 'primary') return this.options.keys.primary;
     if (as === 'other') return this.options.keys.other;
-    return as === 'invalid' ? INVALID_KEY : undefined;
+    return as === 'invalid' ? this.#invalidKey : undefined;
   }
 
   #keep(exchange: Exchange): Exchange {
-    this.exchanges.push(exchange);
+    this.exchanges.push(kept(exchange));
     return exchange;
   }
 
@@ -217,25 +228,33 @@ function unanswered(
     json: undefined,
     head: new Uint8Array(),
     bytes: 0,
+    excerpt: networkError,
     ms,
     networkError,
     redirected: false,
   };
 }
 
-/** A short, redaction-ready excerpt of a body for a report, ending in `…` when it is cut. */
-export function excerpt(exchange: Exchange, limit = 200): string {
-  if (exchange.networkError !== undefined) return exchange.networkError;
-  if (exchange.json !== undefined) {
-    const json = JSON.stringify(exchange.json);
-    return json.length > limit ? `${json.slice(0, limit)}…` : json;
-  }
-  const cut = exchange.bytes > limit;
-  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(
-    exchange.head.subarray(0, limit),
-  );
+/** `exchange` without its parsed body, and only the first `KEPT_BYTES` of the body. */
+export function kept(exchange: KeptExchange): KeptExchange {
+  const { json: _json, ...rest } = exchange as Exchange;
+  if (exchange.head.byteLength <= KEPT_BYTES) return rest;
+  return { ...rest, head: exchange.head.slice(0, KEPT_BYTES) };
+}
+
+/**
+ * A short excerpt of a body for a report, not redacted yet: its text with spacing collapsed, cut at
+ * `limit` characters with an ellipsis, or `<N bytes of binary>`. Reads at most a few `limit`s of bytes,
+ * whatever the body's size or nesting.
+ */
+export function excerpt(body: { head: Uint8Array; bytes: number }, limit = 200): string {
+  const read = body.head.subarray(0, limit * 4);
+  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(read);
   // A character the cut split in two is no sign of binary.
-  const text = cut ? decoded.replace(/\ufffd{1,3}$/, '') : decoded;
-  if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)) return `<${exchange.bytes} bytes of binary>`;
-  return cut ? `${text}…` : text;
+  const text = read.byteLength < body.bytes ? decoded.replace(/\ufffd{1,3}$/, '') : decoded;
+  if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text.slice(0, limit)))
+    return `<${body.bytes} bytes of binary>`;
+  const shown = text.replace(/\s+/g, ' ').trim();
+  const cut = shown.length > limit || read.byteLength < body.bytes;
+  return cut ? `${shown.slice(0, limit)}…` : shown;
 }

@@ -13,7 +13,7 @@ export {
 } from './target.ts';
 export type { CellCoverage, CoverageReport } from './coverage.ts';
 export type { RunClock, UnconfirmedSubmission } from './run-context.ts';
-export { Redactor } from './redaction.ts';
+export { Redactor } from '../src/redaction/redactor.ts';
 export * as matrix from './matrix/index.ts';
 export {
   renderJUnit,

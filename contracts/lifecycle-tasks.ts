@@ -58,8 +58,11 @@ export function lifecycleTasks(ctx: RunContext): LifecycleTask[] {
 /**
  * Creates and follows the lifecycle tasks in parallel, then records why task states went unobserved:
  * the budget, no task failing (and whether the operator named a failing model or prompt), or a state no
- * poll happened to show. Returns why no task it created could be followed to its end, when the
- * deployment's answers to its queries are why (the lifecycle went unchecked: the run is not green).
+ * poll happened to show. Returns why no task could be followed although the run submitted some: every
+ * submission refused, rate limited or unconfirmed, or every task it created left unfollowed because of
+ * the deployment's answers to its queries (rate limited past every wait, 5xx past the retries). The
+ * lifecycle went unchecked, so the run is not green whatever the refusal (issue 24 item 4); undefined
+ * when a task was followed or none was sent.
  */
 export async function runLifecycle(ctx: RunContext): Promise<string | undefined> {
   const followed = await Promise.all(lifecycleTasks(ctx).map((task) => followTask(ctx, task)));
@@ -88,8 +91,8 @@ export async function runLifecycle(ctx: RunContext): Promise<string | undefined>
     ctx.coverage.because('budget: the native-path task did not fit', {
       routes: ['getPluginTask', 'createPluginTask'],
     });
-  if (followed.every((f) => f.outcome !== 'created'))
-    ctx.coverage.because(noTaskReason(ctx, followed), { states: REAL });
+  const noTask = followed.every((f) => f.outcome !== 'created');
+  if (noTask) ctx.coverage.because(noTaskReason(ctx, followed), { states: REAL });
   const uncovered = followed.filter((f) => f.outcome === 'budget').map((f) => f.task.name);
   if (uncovered.length > 0) {
     const enough = ctx.target.budget + uncovered.length;
@@ -97,7 +100,31 @@ export async function runLifecycle(ctx: RunContext): Promise<string | undefined>
       `budget ${ctx.target.budget} did not cover: ${uncovered.join('; ')} (--budget ${enough} would)`,
     );
   }
-  return unfollowed;
+  if (unfollowed !== undefined) return unfollowed;
+  const sent = ctx.recorder.submissions.size > 0;
+  return noTask && sent && ctx.limits.stopped === undefined ? unchecked(ctx, followed) : undefined;
+}
+
+/** Why no lifecycle task could be followed, and what to do about it. */
+function unchecked(ctx: RunContext, followed: readonly FollowedTask[]): string {
+  const count = (outcome: FollowedTask['outcome']) =>
+    followed.filter((f) => f.outcome === outcome).length;
+  const why = [
+    [
+      count('unconfirmed'),
+      'answered neither a task nor a refusal (listed as unconfirmed, with their request IDs: look ' +
+        "them up in the service's logs; a longer --request-timeout may help a slow service)",
+    ],
+    [
+      count('rate-limited'),
+      'rate limited (429; listed as unconfirmed too, since every submission sent counts against ' +
+        'the budget: try again later, or with a larger --budget)',
+    ],
+    [count('refused'), "refused (4xx: check --model and the key's permissions and quota)"],
+    [count('budget'), `left out: the budget went to ${ctx.budget.spent} unconfirmed submission(s)`],
+  ] as const;
+  const parts = why.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`);
+  return `no submission was confirmed: ${parts.join('; ')}, so no task could be followed`;
 }
 
 /**
@@ -115,7 +142,8 @@ function noTaskFollowed(ctx: RunContext, followed: readonly FollowedTask[]): str
   );
   return (
     `no task could be followed to its end: of the ${created.length} task(s) created, ` +
-    whys.join('; ')
+    `${whys.join('; ')} (see the notes: run again when the key's rate limit or the service ` +
+    'allows, or with a longer --timeout)'
   );
 }
 

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CoverageReport } from './coverage.ts';
-import { Redactor } from './redaction.ts';
+import { Redactor } from '../src/redaction/redactor.ts';
 import type { UnconfirmedSubmission } from './run-context.ts';
 import { renderJUnit } from './report-junit.ts';
 import type { FailingTask, FamilyTarget } from './target.ts';
@@ -35,9 +35,10 @@ export interface ContractReport {
   /** Why the run stopped before it was done (the target stopped answering, the deadline), if it did. */
   readonly stopped?: string | undefined;
   /**
-   * Why no task the run created could be followed to its end, when the deployment's answers to its
-   * queries are why (rate limited past every wait the run had time for, 5xx past the retries): the
-   * lifecycle went unchecked, so the run is not green (the CLI exits 2).
+   * Why no lifecycle task could be followed although the run submitted (every submission refused,
+   * rate limited or unconfirmed, or every task it created left unfollowed because its queries stayed
+   * rate limited past every wait or failing past the retries): the lifecycle went unchecked and the
+   * CLI exits 2.
    */
   readonly noTaskFollowed?: string | undefined;
   readonly requests: number;

@@ -1,4 +1,4 @@
-import type { Exchange, KeyRole } from './http-recorder.ts';
+import type { Exchange, KeptExchange, KeyRole } from './http-recorder.ts';
 
 /**
  * How a QA engineer replays one exchange of a run and finds it in the deployment's logs: the request as
@@ -27,7 +27,10 @@ const headerName = (name: string): string => name.replace(/(^|-)([a-z])/g, (m) =
  * the suite does. The key is `$VIDEOTASK_API_KEY` (`$VIDEOTASK_OTHER_API_KEY` for another user).
  * Replaying a submission creates a task, as the original did.
  */
-export function curlOf(exchange: Exchange, baseUrl: string): string {
+export function curlOf(
+  exchange: Pick<Exchange, 'method' | 'path' | 'as' | 'sent'>,
+  baseUrl: string,
+): string {
   const { method } = exchange;
   const read = method === 'GET' || method === 'HEAD';
   const words = ['curl', '-sS', method === 'HEAD' ? '-I' : '-i'];
@@ -52,7 +55,7 @@ const REQUEST_ID = /request-?id/i;
  * its error messages end with (the gateway's habit).
  */
 export function serviceRequestIdOf(
-  exchange: Exchange,
+  exchange: KeptExchange,
 ): { readonly source: string; readonly value: string } | undefined {
   const names = Object.keys(exchange.headers).filter((n) => REQUEST_ID.test(n));
   names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
@@ -61,9 +64,8 @@ export function serviceRequestIdOf(
     if (value !== undefined && value !== '' && value !== exchange.requestId)
       return { source: headerName(name), value };
   }
-  const json = exchange.json as { error?: { message?: unknown }; message?: unknown } | undefined;
-  const message = json?.error?.message ?? json?.message;
-  const found = typeof message === 'string' ? /\(request id: ([^)\s]+)\)\s*$/.exec(message) : null;
+  // The kept start of the body (4 KiB) holds an error message whole.
+  const found = /\(request id: ([^)\s"]+)\)"/.exec(new TextDecoder().decode(exchange.head));
   return found === null ? undefined : { source: 'its error message', value: found[1]! };
 }
 
@@ -73,7 +75,7 @@ const rank = (name: string): number => {
 };
 
 /** What arrived, in a line: `HTTP 200 · video/mp4 · 52 bytes · 31 ms`, or why nothing did. */
-export function actualOf(exchange: Exchange): string {
+export function actualOf(exchange: KeptExchange): string {
   if (exchange.networkError !== undefined) return `no answer: ${exchange.networkError}`;
   return [
     `HTTP ${exchange.status}`,

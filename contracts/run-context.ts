@@ -19,10 +19,11 @@ export interface UnconfirmedSubmission {
 }
 
 /**
- * Tasks cost money on a real deployment: every request that could create one spends from this. The
- * limit is a promise to whoever pays: a unit comes back only when the deployment clearly refused (a
- * 4xx). A 5xx, a time-out, a dropped connection or a 200 without a readable task may each have created
- * a task (§7: "if task creation cannot be confirmed…"), so each keeps its unit for good.
+ * Tasks cost money on a real deployment: every request that could create one spends from this, one
+ * unit per POST sent (a retry is another POST; a redirect is never followed). The limit is a promise
+ * to whoever pays: a unit comes back only when the deployment clearly refused (a 4xx but 429). A 5xx,
+ * a 429, a redirect, a time-out, a dropped connection or a 200 without a readable task may each have
+ * created a task (§7: "if task creation cannot be confirmed…"), so each keeps its unit for good.
  */
 export class TaskBudget {
   created = 0;
@@ -34,6 +35,11 @@ export class TaskBudget {
   /** Tasks that exist or may exist because of the run. */
   get spent(): number {
     return this.created + this.unconfirmed.length;
+  }
+
+  /** Units neither spent nor reserved. */
+  get left(): number {
+    return this.limit - this.spent - this.reserved;
   }
 
   /** Reserves one task for a request that may create it; false when the budget does not allow it. */

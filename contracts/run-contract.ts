@@ -1,4 +1,3 @@
-import { maskKey } from '../src/client/mask.ts';
 import { realSleep } from '../src/client/sleep.ts';
 import { serviceContract } from '../src/spec/index.ts';
 import { CHECKS } from './checks/definitions.ts';
@@ -92,15 +91,15 @@ export async function runContract(
 
 /**
  * Everything a run asks and judges, in order: the free probes, then the tasks the tier allows. Returns
- * why no task it created could be followed to its end, if so.
+ * why no task could be followed, when the run submitted and none was.
  */
 async function checkAll(ctx: RunContext): Promise<string | undefined> {
   const { recorder, target, verdicts, limits } = ctx;
   await preflight(recorder, target);
   await probeCatalog(ctx);
   await probeMissingTask(ctx);
-  const blocked = ctx.inputErrors.some((e) => e.stopsSubmissions);
   let noTaskFollowed: string | undefined;
+  const blocked = ctx.inputErrors.some((e) => e.stopsSubmissions);
   if (target.tier === 'lifecycle' && !blocked) {
     await probeSubmissionRefusals(ctx);
     noTaskFollowed = await runLifecycle(ctx);
@@ -152,7 +151,7 @@ function reportOf(
     schemaVersion: REPORT_SCHEMA_VERSION,
     target: {
       baseUrl: target.baseUrl,
-      key: maskKey(target.apiKey),
+      key: recorder.maskedKey() ?? '',
       model: target.model,
       tier: target.tier,
       budget: target.budget,
@@ -212,7 +211,7 @@ async function preflight(recorder: HttpRecorder, target: ContractTarget): Promis
     );
   if (probe.status === 401)
     throw new TargetError(
-      `${target.baseUrl} refused the API key ${maskKey(target.apiKey)} (HTTP 401). ` +
+      `${target.baseUrl} refused the API key ${recorder.maskedKey()} (HTTP 401). ` +
         'Check --api-key / VIDEOTASK_API_KEY.',
     );
 }

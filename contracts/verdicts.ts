@@ -80,6 +80,9 @@ export function checkBasis(check: CheckDefinition, lifecycle: Lifecycle): Basis 
   return rule.basis;
 }
 
+/** The longest violation message kept, in characters. */
+const MAX_MESSAGE = 1000;
+
 /**
  * Collects what each check observed. A violation of a documented rule fails the run; a violation of an
  * assumption (`x-documented: false`) warns, unless strict.
@@ -115,7 +118,9 @@ export class Verdicts {
   }
 
   violation(check: CheckDefinition, message: string, evidence?: Evidence): void {
-    this.#entry(check).violations.push({ message, evidence });
+    // A message may quote an answer; it is kept for the whole run, so only its start (issue 24 item 6).
+    const kept = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
+    this.#entry(check).violations.push({ message: kept, evidence });
     this.#timed(check, evidence);
     if (evidence?.cell !== undefined) this.#judgement(check, evidence.cell).violations++;
   }

@@ -13,7 +13,8 @@ export {
 } from './core/service.ts';
 export { createHandlers, type HandlerOptions } from './hosts/msw-handlers.ts';
 export { createClock, type Clock, type ClockOptions } from './core/clock.ts';
-export { BUILT_IN_TOKENS, maskKey, tokensFromConfig, type MockToken } from './core/tokens.ts';
+export { BUILT_IN_TOKENS, tokensFromConfig, type MockToken } from './core/tokens.ts';
+export { maskKey } from '../src/redaction/redactor.ts';
 export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/catalog.ts';
 export { snapshot, type TaskSnapshot } from './core/snapshot.ts';
 export { DEFAULT_TIMING, type TaskPlan, type Timing, type Outcome } from './core/plan.ts';

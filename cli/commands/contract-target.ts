@@ -161,13 +161,20 @@ export function requestTimeoutOption(values: ContractFlags): number {
 }
 
 /**
- * The exit status of a finished run. 0: every documented check held where the run looked. 1: one
- * failed. 2: the run's input is wrong (a second key the deployment refuses, a model its catalog does
- * not list), or the target could not be checked: the run stopped, no task it created could be
- * followed to its end (its queries rate limited or failing past every wait and retry), or no
- * submission was confirmed (a green run must have followed a task).
+ * The exit status of a finished run. 2 when no lifecycle task could be followed although the run
+ * submitted (every submission refused, rate limited or unconfirmed, or every task it created left
+ * unfollowed by its queries' answers: whatever the refusal, and whatever else failed: the lifecycle
+ * went unchecked); else 1 when a documented check failed; else 2 when the run's input is wrong (a
+ * second key the deployment refuses, a model its catalog does not list, a forbidden model it lists),
+ * or the run stopped before it was done (the target stopped answering, or the deadline passed), since
+ * what it could not ask says nothing about the deployment, or when no submission was confirmed; else 0.
  */
 export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: string } {
+  // Whatever else failed: a run that followed no task did not check what it was asked to (item 4).
+  if (report.noTaskFollowed !== undefined) {
+    const failed = report.counts.fail === 0 ? '' : ` (and ${report.counts.fail} check(s) failed)`;
+    return { code: 2, why: `${report.noTaskFollowed}${failed}. ${report.coverage.line}.` };
+  }
   if (!report.ok) return { code: 1 };
   if (report.inputErrors.length > 0)
     return { code: 2, why: `the run's input is wrong: ${report.inputErrors.join(' ')}` };
@@ -178,14 +185,6 @@ export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: str
         `the target could not be checked to the end: ${report.stopped}. ` +
         `${report.coverage.line}. Check that the service is up (a longer ` +
         `--request-timeout may help a slow one).`,
-    };
-  if (report.noTaskFollowed !== undefined)
-    return {
-      code: 2,
-      why:
-        `${report.noTaskFollowed} (see the notes), so the lifecycle went unchecked. ` +
-        `${report.coverage.line}. Run again when the key's rate limit or the service allows, or ` +
-        'with a longer --timeout.',
     };
   if (report.tasksCreated === 0 && report.unconfirmed.length > 0)
     return {

@@ -52,7 +52,8 @@ Options (each also from the environment variable in brackets):
                         [VIDEOTASK_FORBIDDEN_MODEL]
   --tier T              free: creates no task; lifecycle (default): creates at most --budget [VIDEOTASK_TIER]
   --budget N            most tasks the run may create (default: 2, +1 with a failing model or prompt,
-                        +1 with a family model, +1 more with both and a failing prompt) [VIDEOTASK_BUDGET]
+                        +1 with a family model, +1 more with both and a failing prompt); every
+                        submission sent counts, a rate-limited one and its retry too [VIDEOTASK_BUDGET]
   --strict              assumption-based checks fail instead of warn [VIDEOTASK_STRICT=1]
   --report-dir DIR      write contract-report.json and contract-junit.xml there [VIDEOTASK_REPORT_DIR]
   --har FILE            write the run's traffic there as HAR 1.2, keys masked [VIDEOTASK_HAR]
@@ -74,9 +75,9 @@ $VIDEOTASK_OTHER_API_KEY).
 Exit status: 0 no documented check failed; 1 one did; 2 bad usage (the same key twice), the run's
 input is wrong (a second key the deployment refuses, a model its catalog does not list: nothing is
 submitted then; a --forbidden-model its catalog lists for the key), or the target could not be
-checked (unreachable, the key refused, it stopped answering before the run was done, no submission
-was confirmed, or no task it created could be followed to its end: its queries stayed rate limited
-or failing past every wait and retry).
+checked (unreachable, the key refused, it stopped answering before the run was done, or no task
+could be followed: no submission was confirmed, or every task it created stayed rate limited or
+failing past every wait and retry; whatever the refusal, and whatever else failed).
 
 A 429 is waited out as §7 asks of clients: after its Retry-After, else 2 s, 4 s, 8 s, … (a minute at
 most a wait, within the run's deadline), and recorded (rate-limit.retry-after).`;

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { statementAccount, type StatementAccount } from '../../contracts/statement-account.ts';
 import { checkDescribed, checkExtensions } from '../../src/spec/index.ts';
 import {
@@ -12,6 +11,7 @@ import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
 import { renderAccount } from '../statement-account-text.ts';
 import { UsageError } from '../usage-error.ts';
+import { readOptionFile } from '../option-file.ts';
 
 const TABLE = 'spec/statements.yaml';
 
@@ -60,15 +60,7 @@ const exit = (failed: number) => (failed === 0 ? 0 : 1);
 /** The account of the committed table against the document (or a copy of it). */
 function accountOf(documentPath: string | undefined): StatementAccount {
   const path = documentPath ?? SERVICE_DOCUMENT_PATH;
-  let document: string;
-  try {
-    document = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(
-      `cannot read the document ${path} (${code}): give a readable Markdown file`,
-    );
-  }
+  const { text: document } = readOptionFile('--document', path);
   return statementAccount({
     document,
     documentName: documentPath ?? 'spec/service-document.md',

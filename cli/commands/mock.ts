@@ -56,6 +56,8 @@ Options:
                         restart, kill -9 included (created if missing; locked while in use)
   --workers N|auto      N processes serving the port (auto: one per core; default 1); control changes
                         reach every worker before their 200 (docs/replicas.md)
+  --worker-timeout S    seconds a worker may take to confirm a change or take a connection before it
+                        is replaced (default 5)
   -h, --help            show this help`;
 
 const POSITIVE = { integer: true, min: 1 } as const;
@@ -76,6 +78,10 @@ export const mockCommand: Command = {
       numberOption('--failure-rate', values['failure-rate'], { min: 0, max: 1 }) ?? 0;
     const ttl = numberOption('--artifact-ttl', values['artifact-ttl'], { min: 1 });
     const workers = workersOption(values.workers);
+    const workerTimeout = numberOption('--worker-timeout', values['worker-timeout'], {
+      min: 0.1,
+      max: 3600,
+    });
     const limits = {
       maxConnections: numberOption('--max-connections', values['max-connections'], POSITIVE),
       maxConnectionsPerAddress: numberOption(
@@ -160,7 +166,14 @@ export const mockCommand: Command = {
       if (hub === undefined) server = await startMockServer({ port, host, service, limits, log });
       else {
         const { startCluster } = await import('../../mocks/node/cluster-primary.ts');
-        server = await startCluster({ workers, service, hub, secret: deployment.secret, log });
+        server = await startCluster({
+          workers,
+          service,
+          hub,
+          secret: deployment.secret,
+          log,
+          workerTimeoutMs: workerTimeout === undefined ? undefined : workerTimeout * 1000,
+        });
       }
     } catch (error) {
       service.stateFile?.close();

@@ -1,4 +1,4 @@
-import { maskKey, redact, type VideoTaskClient } from '../../src/client/index.ts';
+import { maskKey, Redactor, type VideoTaskClient } from '../../src/client/index.ts';
 import type { Command } from '../commands.ts';
 import { interruptible } from '../interruptible.ts';
 import { clientFrom, SERVICE_HELP } from '../service-options.ts';
@@ -75,8 +75,10 @@ export const verifyFamilyCommand: Command = {
     if (!options.dryRun) prepareReportDirOrExplain(options.reportDir);
     const started = new Date();
     const maskedKey = maskKey(apiKey);
+    // The record files and every line printed are redacted with the key (printErr/printOut too).
+    const redactor = new Redactor([apiKey]);
 
-    const read = await readCatalog(client, [apiKey], maskedKey);
+    const read = await readCatalog(client, redactor, maskedKey);
     if ('fatal' in read) {
       printErr(read.fatal);
       return 2;
@@ -89,7 +91,7 @@ export const verifyFamilyCommand: Command = {
     const doing = options.dryRun ? 'dry run: checking the catalog for' : 'verifying';
     printErr(`${doing} ${options.models.join(', ')} at ${client.baseUrl} with ${maskedKey}`);
     const { value: results, interrupted } = await interruptible((signal) =>
-      verifyAll(client, read.catalog, options, { apiKey, signal }),
+      verifyAll(client, read.catalog, options, { apiKey, signal, redactor }),
     );
 
     const paths = options.dryRun ? undefined : recordPaths(options.reportDir, started);
@@ -103,7 +105,8 @@ export const verifyFamilyCommand: Command = {
       interrupted,
     });
     printOut(runSummary(run));
-    if (paths !== undefined && !saved(run, paths, options.reportDir)) return 1;
+    const where = { reportDir: options.reportDir, redactor };
+    if (paths !== undefined && !(await saved(run, { paths, ...where }))) return 1;
     printOut(closingLine(run));
     return run.exitCode;
   },
@@ -125,10 +128,9 @@ function verifyAll(
   client: VideoTaskClient,
   catalog: CatalogCheck,
   options: VerifyFamilyOptions,
-  context: { apiKey: string; signal: AbortSignal },
+  context: { apiKey: string; signal: AbortSignal; redactor: Redactor },
 ) {
-  const { apiKey, signal } = context;
-  const secrets = [apiKey];
+  const { apiKey, signal, redactor } = context;
   const { pluginName } = options;
   const settings: VerifySettings = {
     seconds: options.seconds,
@@ -136,22 +138,22 @@ function verifyAll(
     prompt: options.prompt,
     poll: options.poll,
     dryRun: options.dryRun,
-    secrets,
+    redactor,
     native: pluginName === undefined ? undefined : nativeReader(client, pluginName, apiKey),
     signal,
-    log: (model, text) => printErr(`  … ${model}: ${redact(text, secrets)}`),
+    log: (model, text) => printErr(`  … ${model}: ${text}`),
   };
   return Promise.all(options.models.map((model) => verifyModel(client, model, catalog, settings)));
 }
 
 /** Writes the record; when it cannot, prints it instead and says so. Returns whether it was written. */
-function saved(
+async function saved(
   run: VerificationRun,
-  paths: { json: string; md: string },
-  reportDir: string,
-): boolean {
+  where: { paths: { json: string; md: string }; reportDir: string; redactor: Redactor },
+): Promise<boolean> {
+  const { paths, reportDir, redactor } = where;
   try {
-    writeRecord(run, paths);
+    await writeRecord(run, paths, redactor);
     printOut(`record: ${paths.json}\n        ${paths.md}`);
     return true;
   } catch (error) {

@@ -2,7 +2,7 @@ import {
   AuthenticationError,
   ConnectionError,
   RequestTimeoutError,
-  redact,
+  type Redactor,
   type VideoTaskClient,
 } from '../../src/client/index.ts';
 import { catalogModelIds } from '../../src/client/catalog-ids.ts';
@@ -19,14 +19,14 @@ const NOTHING_DONE = 'nothing was submitted and no record was written';
  */
 export async function readCatalog(
   client: VideoTaskClient,
-  secrets: readonly string[],
+  redactor: Redactor,
   maskedKey: string,
 ): Promise<CatalogRead> {
   try {
     const list = await client.listModels();
     return { catalog: { ok: true, ids: new Set(catalogModelIds(list)) } };
   } catch (error) {
-    const message = redact((error as Error).message, secrets);
+    const message = redactor.redact((error as Error).message);
     const at = client.baseUrl;
     if (error instanceof ConnectionError || error instanceof RequestTimeoutError)
       return {

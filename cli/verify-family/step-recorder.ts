@@ -1,4 +1,4 @@
-import { redact } from '../../src/client/index.ts';
+import type { Redactor } from '../../src/client/index.ts';
 import { apiErrorOf, messageOf } from './error-facts.ts';
 import {
   NOT_REACHED,
@@ -16,16 +16,16 @@ import {
  */
 export class StepRecorder {
   readonly record: ModelVerification;
-  readonly #secrets: readonly string[];
+  readonly #redactor: Redactor;
   readonly #log: (text: string) => void;
 
   constructor(
     model: string,
     baseUrl: string,
-    options: { dryRun: boolean; secrets: readonly string[]; log: (text: string) => void },
+    options: { dryRun: boolean; redactor: Redactor; log: (text: string) => void },
   ) {
     this.record = emptyRecord(model, baseUrl, options.dryRun);
-    this.#secrets = options.secrets;
+    this.#redactor = options.redactor;
     this.#log = options.log;
   }
 
@@ -34,7 +34,7 @@ export class StepRecorder {
   }
 
   redact(text: string): string {
-    return redact(text, this.#secrets);
+    return this.#redactor.redact(text);
   }
 
   log(text: string): void {

@@ -1,4 +1,4 @@
-import { redact, type VideoTaskClient } from '../../src/client/index.ts';
+import type { Redactor, VideoTaskClient } from '../../src/client/index.ts';
 import type { VideoTask } from '../../src/spec/index.ts';
 import { messageOf } from './error-facts.ts';
 import type { UsageFinding } from './model-verification.ts';
@@ -42,12 +42,12 @@ async function findUsage(
   final: VideoTask,
   settings: VerifySettings,
 ): Promise<UsageFinding> {
-  const { signal, secrets } = settings;
+  const { signal, redactor } = settings;
   const fields: Record<string, unknown> = {};
   const notes: string[] = [];
-  const collect = (prefix: string, value: unknown) => collectUsage(prefix, value, fields, secrets);
+  const collect = (prefix: string, value: unknown) => collectUsage(prefix, value, fields, redactor);
   const unreadable = (what: string, error: unknown) =>
-    notes.push(`${what} could not be read: ${redact(messageOf(error), secrets)}`);
+    notes.push(`${what} could not be read: ${redactor.redact(messageOf(error))}`);
   collect('task', final);
   try {
     collect('wrapper', await client.getWrapper(final.id, { signal }));
@@ -71,7 +71,7 @@ function collectUsage(
   prefix: string,
   value: unknown,
   into: Record<string, unknown>,
-  secrets: readonly string[],
+  redactor: Redactor,
   depth = 0,
 ): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || depth > MAX_DEPTH)
@@ -79,15 +79,7 @@ function collectUsage(
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     const path = `${prefix}.${key}`;
     if (USAGE_KEYS.test(key) && v !== undefined && v !== null && v !== '')
-      into[path] = redactDeep(v, secrets);
-    else collectUsage(path, v, into, secrets, depth + 1);
+      into[path] = redactor.redactDeep(v);
+    else collectUsage(path, v, into, redactor, depth + 1);
   }
-}
-
-function redactDeep(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return redact(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
-  return value;
 }

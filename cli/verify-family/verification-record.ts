@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeAtomically } from '../../src/client/atomic-file.ts';
+import type { Redactor } from '../../src/redaction/redactor.ts';
 import type { ModelVerification } from './model-verification.ts';
 import { renderMarkdown } from './render-markdown.ts';
 
@@ -64,25 +66,26 @@ export function recordPaths(dir: string, date: Date): { json: string; md: string
   }
 }
 
-/** Writes both files atomically. */
-export function writeRecord(run: VerificationRun, paths: { json: string; md: string }): void {
-  writeAtomically(paths.json, `${JSON.stringify(run, null, 2)}\n`);
-  writeAtomically(paths.md, renderMarkdown(run));
-}
-
-function writeAtomically(path: string, text: string): void {
-  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temp, text, { flag: 'wx' });
-    renameSync(temp, path);
-  } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // nothing was left behind
-    }
-    throw error;
-  }
+/**
+ * Writes both files atomically, readable by their owner only (0600: a record names the deployment and
+ * what it answered), every text through `redactor` (the record is redacted again as a whole, whatever
+ * a step let through).
+ */
+export async function writeRecord(
+  run: VerificationRun,
+  paths: { json: string; md: string },
+  redactor: Redactor,
+): Promise<void> {
+  const safe = redactor.redactDeep(run);
+  const text = (content: string) => [new TextEncoder().encode(redactor.redact(content))];
+  const ownerOnly = { mode: 0o600 };
+  await writeAtomically(
+    paths.json,
+    text(`${JSON.stringify(safe, null, 2)}\n`),
+    () => {},
+    ownerOnly,
+  );
+  await writeAtomically(paths.md, text(renderMarkdown(safe)), () => {}, ownerOnly);
 }
 
 /** Makes sure records can be written before any task is created. Throws the file system's error. */

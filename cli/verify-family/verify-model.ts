@@ -23,7 +23,7 @@ export async function verifyModel(
 ): Promise<ModelVerification> {
   const r = new StepRecorder(model, client.baseUrl, {
     dryRun: settings.dryRun,
-    secrets: settings.secrets,
+    redactor: settings.redactor,
     log: (text) => settings.log(model, text),
   });
   if (!checkCatalog(r, model, catalog)) return r.finish();

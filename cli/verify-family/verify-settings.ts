@@ -1,4 +1,4 @@
-import type { PollOptions } from '../../src/client/index.ts';
+import type { PollOptions, Redactor } from '../../src/client/index.ts';
 
 /** `/v1/models` as read once per run. */
 export type CatalogCheck =
@@ -14,8 +14,8 @@ export interface VerifySettings {
   readonly prompt: string;
   readonly poll: Omit<PollOptions, 'signal' | 'onUpdate' | 'stopOn'>;
   readonly dryRun: boolean;
-  /** Strings to mask in everything recorded (the API key). */
-  readonly secrets: readonly string[];
+  /** Masks the API key in everything recorded or logged. */
+  readonly redactor: Redactor;
   /** Reads the plugin's native status path once (`--plugin-name`), for its `usage`. */
   readonly native?: ((taskId: string, signal: AbortSignal) => Promise<unknown>) | undefined;
   readonly signal: AbortSignal;

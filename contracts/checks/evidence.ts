@@ -1,46 +1,46 @@
-import { excerpt, type Exchange, type HttpRecorder } from '../http-recorder.ts';
+import type { Exchange, HttpRecorder, KeptExchange } from '../http-recorder.ts';
 import type { Cell } from '../matrix/cells.ts';
 import { actualOf, curlOf, serviceRequestIdOf } from '../reproduction.ts';
 import type { Evidence } from '../verdicts.ts';
 
 /**
  * What a report shows of an exchange: request line, status, a redacted excerpt and its cell, and how to
- * reproduce it (a `curl` line, the deployment's request ID, what arrived). The report passes every
- * text through the run's redaction again.
+ * reproduce it (a `curl` line, the deployment's request ID, what arrived). It holds the excerpt and
+ * what the reproduction needs, never the body: evidence is kept for the whole run. The report passes
+ * every text through the run's redaction again.
  */
 export function evidenceOf(
   recorder: HttpRecorder,
-  exchange: Exchange,
+  exchange: KeptExchange,
   taskId?: string,
   cell?: Cell,
 ): Evidence {
+  const raw = exchange.excerpt;
   let shown: string | undefined;
-  const by = exchange.as === 'primary' ? '' : ` (${exchange.as} key)`;
-  // Built when a report shows them: most evidence belongs to observations that held.
+  const { method, path, as, sent } = exchange;
+  const id = serviceRequestIdOf(exchange);
   return {
     taskId,
-    request: `${exchange.method} ${exchange.path}${by}`,
+    request: `${method} ${path}${as === 'primary' ? '' : ` (${as} key)`}`,
     status: exchange.status,
+    // Redacted when a report shows it: most evidence belongs to observations that held.
     get excerpt() {
-      return (shown ??= recorder.redact(excerpt(exchange)));
+      return (shown ??= recorder.redact(raw));
     },
     cell,
     exchange: exchange.index,
     ms: Math.round(exchange.ms),
-    get actual() {
-      return actualOf(exchange);
-    },
-    get requestId() {
-      const id = serviceRequestIdOf(exchange);
-      return id === undefined ? undefined : `${id.source}: ${id.value}`;
-    },
+    actual: actualOf(exchange),
+    requestId: id === undefined ? undefined : `${id.source}: ${id.value}`,
     get curl() {
-      return curlOf(exchange, recorder.options.baseUrl);
+      return curlOf({ method, path, as, sent }, recorder.options.baseUrl);
     },
   };
 }
 
 export const isJsonBody = (e: Exchange) =>
   e.json !== undefined && e.json !== null && typeof e.json === 'object';
-export const is2xx = (e: Exchange) => e.status >= 200 && e.status < 300;
-export const is4xx = (e: Exchange) => e.status >= 400 && e.status < 500;
+export const is2xx = (e: { readonly status: number }) => e.status >= 200 && e.status < 300;
+export const is4xx = (e: { readonly status: number }) => e.status >= 400 && e.status < 500;
+
+export { videoSignature } from '../../src/media/video-signature.ts';

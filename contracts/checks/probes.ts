@@ -1,5 +1,5 @@
 import { catalogModelIds } from '../../src/client/catalog-ids.ts';
-import { maskKey } from '../../src/client/mask.ts';
+import { maskKey } from '../../src/redaction/redactor.ts';
 import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routePath, type RouteId } from '../matrix/index.ts';

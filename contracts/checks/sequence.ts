@@ -4,7 +4,7 @@ import {
   serviceContract,
   type VideoStatus,
 } from '../../src/spec/index.ts';
-import type { Exchange, HttpRecorder } from '../http-recorder.ts';
+import type { HttpRecorder, KeptExchange } from '../http-recorder.ts';
 import type { Cell, TaskState } from '../matrix/cells.ts';
 import type { Verdicts } from '../verdicts.ts';
 import { CHECKS } from './definitions.ts';
@@ -14,12 +14,15 @@ import type { WrapperView } from './wrapper-object.ts';
 
 const { lifecycle } = serviceContract();
 
-/** One look at a task by its owner: both query forms, and the state the run attributes to it. */
+/**
+ * One look at a task by its owner: both query forms, and the state the run attributes to it. Kept for
+ * the whole run, so it holds the fields of each form (`keptView`) and excerpts, not whole answers.
+ */
 export interface Poll {
   readonly video: VideoView;
-  readonly videoExchange: Exchange;
+  readonly videoExchange: KeptExchange;
   readonly wrapper?: WrapperView | undefined;
-  readonly wrapperExchange?: Exchange | undefined;
+  readonly wrapperExchange?: KeptExchange | undefined;
   /** The state of the look (the OpenAI form's, or the wrapper's when the OpenAI form's is not documented). */
   readonly state: TaskState | undefined;
 }

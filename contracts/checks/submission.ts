@@ -59,11 +59,12 @@ export async function submit(
 const RATE_LIMITED_TRIES = 3;
 
 /**
- * Submits a lifecycle task; a 429 (no task created, §7) is tried again after its `Retry-After`
- * (`waitOut`), at most RATE_LIMITED_TRIES times in all and only while the run has the time. A 429
- * gives its budget unit back. Each 429 waited out is judged here, in the submission's cell (the last
- * answer is judged by the caller, whatever it is). `tookMs` is the last attempt's own time: the run's
- * waits are not the deployment's slowness.
+ * Submits a lifecycle task; a 429 (§7: retry with backoff) is tried again after its `Retry-After`
+ * (`waitOut`), at most RATE_LIMITED_TRIES times in all, only while the run has the time and the budget
+ * has a unit for it: a 429 keeps its unit (see `submissionOutcome`). Each 429 waited out is judged here,
+ * in the submission's cell, once the try after it was sent (the last answer is the caller's to judge,
+ * whatever it is). `tookMs` is the last attempt's own time: the run's waits are not the deployment's
+ * slowness.
  */
 async function submitPatiently(
   ctx: RunContext,
@@ -71,21 +72,51 @@ async function submitPatiently(
 ): Promise<{ exchange: Exchange | undefined; tookMs: number }> {
   const body = { json: bodyFor(task.route, task.model, task.prompt) };
   const cell: Cell = { route: task.route, state: 'n/a', caller: 'owner' };
-  for (let attempt = 1; ; attempt++) {
+  let last: Exchange | undefined;
+  let tookMs = 0;
+  for (let attempt = 1; attempt <= RATE_LIMITED_TRIES; attempt++) {
+    if (last !== undefined && !(await waitFor(ctx, task, last, attempt - 1)))
+      return { exchange: last, tookMs };
     const sent = ctx.clock.now();
     const exchange = await submit(ctx, task.route, body);
-    const tookMs = ctx.clock.now() - sent;
-    if (exchange?.status !== 429 || attempt === RATE_LIMITED_TRIES) return { exchange, tookMs };
-    if (!(await waitOut(ctx, exchange, attempt, task.name))) return { exchange, tookMs };
-    judgeRateLimit(ctx, exchange, cell);
+    if (exchange === undefined && last !== undefined) {
+      noUnitLeft(ctx, task);
+      return { exchange: last, tookMs };
+    }
+    if (last !== undefined) judgeRateLimit(ctx, last, cell);
+    tookMs = ctx.clock.now() - sent;
+    if (exchange?.status !== 429) return { exchange, tookMs };
+    last = exchange;
   }
+  return { exchange: last, tookMs };
+}
+
+/** Waits out a 429 (`waitOut`) if the budget has a unit for the next try; whether it did. */
+async function waitFor(
+  ctx: RunContext,
+  task: LifecycleTask,
+  refused: Exchange,
+  tries: number,
+): Promise<boolean> {
+  if (ctx.budget.left === 0) {
+    noUnitLeft(ctx, task);
+    return false;
+  }
+  return waitOut(ctx, refused, tries, task.name);
+}
+
+function noUnitLeft(ctx: RunContext, task: LifecycleTask): void {
+  ctx.notes.push(
+    `${task.name}: rate limited (429), and the budget had no unit left to try again ` +
+      '(each submission sent counts, a rate-limited one too)',
+  );
 }
 
 /**
  * A lifecycle submission: created (the answer names the task), or why there is no task to follow: the
  * budget did not allow it, the deployment refused it (a 4xx; a 429 is rate limiting, not a verdict), it
- * is unconfirmed (a 5xx, no answer, a 2xx naming no task: it may exist, and its unit of the budget
- * stays spent), or the run had stopped.
+ * is unconfirmed (a 5xx, a redirect, no answer, a 2xx naming no task: it may exist, and its unit of the
+ * budget stays spent), or the run had stopped.
  */
 export type Submitted =
   | { readonly kind: 'created'; readonly taskId: string; readonly progress: unknown }

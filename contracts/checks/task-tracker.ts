@@ -5,7 +5,7 @@ import {
   type VideoStatus,
   type VideoTask,
 } from '../../src/spec/index.ts';
-import { keyOf, type Exchange } from '../http-recorder.ts';
+import { kept, keyOf, type Exchange } from '../http-recorder.ts';
 import {
   routePath,
   type Caller,
@@ -29,6 +29,48 @@ import { judgeWrapper, type WrapperView } from './wrapper-object.ts';
 
 const { lifecycle } = serviceContract();
 const MAX_ATTEMPTS = 3;
+
+/** The fields of `VideoView` and `WrapperView`: what a poll keeps of each form. */
+const VIDEO_FIELDS = [
+  'id',
+  'task_id',
+  'object',
+  'model',
+  'status',
+  'progress',
+  'created_at',
+  'completed_at',
+  'metadata',
+  'error',
+] as const;
+const WRAPPER_FIELDS = ['code', 'message', 'data'] as const;
+/** The most of a string, and of a nested object's entries, a poll keeps. */
+const KEPT_TEXT = 1024;
+const KEPT_ENTRIES = 32;
+
+/**
+ * The `fields` of a parsed answer, each a primitive (a long string cut) or an object of primitives
+ * (its first entries): all a poll needs later, in bounded memory whatever the answer held.
+ */
+function keptView<T>(value: unknown, fields: readonly string[]): T {
+  const source = (value !== null && typeof value === 'object' ? value : {}) as Record<
+    string,
+    unknown
+  >;
+  const out: Record<string, unknown> = {};
+  for (const field of fields)
+    if (Object.hasOwn(source, field)) out[field] = keptValue(source[field], 1);
+  return out as T;
+}
+
+function keptValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string')
+    return value.length > KEPT_TEXT ? `${value.slice(0, KEPT_TEXT)}…` : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth === 0 || Array.isArray(value)) return {};
+  const entries = Object.entries(value).slice(0, KEPT_ENTRIES);
+  return Object.fromEntries(entries.map(([k, v]) => [k, keptValue(v, depth - 1)]));
+}
 
 /** The client's error for a query the owner could not read: temporary (retried by the poller) or not. */
 function clientError(exchange: Exchange): ApiError {
@@ -134,10 +176,10 @@ export class TaskTracker {
         evidenceOf(recorder, wrapperExchange, taskId, cell('getVideoGeneration')),
       );
     this.polls.push({
-      video: video ?? {},
-      videoExchange,
-      wrapper: wrapperOk ? (wrapperExchange.json as WrapperView) : undefined,
-      wrapperExchange: wrapperOk ? wrapperExchange : undefined,
+      video: keptView(video ?? {}, VIDEO_FIELDS),
+      videoExchange: kept(videoExchange),
+      wrapper: wrapperOk ? keptView(wrapperExchange.json, WRAPPER_FIELDS) : undefined,
+      wrapperExchange: wrapperOk ? kept(wrapperExchange) : undefined,
       state,
     });
     if (probe && state !== undefined) await this.#probeIfNew(state);

@@ -1,4 +1,8 @@
+import { CLIENT_REQUEST_ID_HEADERS } from '../../src/spec/client-request-id.ts';
 import type { TaskPlan } from './plan.ts';
+
+/** The longest client request ID any of its headers accepts (the spec's `maxLength`). */
+const MAX_REQUEST_ID_LENGTH = Math.max(...CLIENT_REQUEST_ID_HEADERS.map((h) => h.maxLength));
 
 /**
  * What a task's answer needs beyond its ID and the deployment's configuration (decisions/010): one
@@ -16,7 +20,10 @@ export interface SharedState {
   readonly extras: Map<string, TaskExtras>;
   /** Status queries answered per task (the `flaky` scenario fails every n-th). */
   readonly queries: Map<string, number>;
-  /** Submissions seen per client request ID (`X-Request-Id` / `Idempotency-Key`). */
+  /**
+   * Submissions seen per client request ID (`X-Request-Id` / `Idempotency-Key`), for the
+   * `REQUEST_ID_RECORDS` IDs submitted most recently, the most recent last.
+   */
   readonly requestIds: Map<string, number>;
 }
 
@@ -50,6 +57,14 @@ export type Operation =
   | { readonly op: 'extras'; readonly task: string; readonly extras: TaskExtras }
   | { readonly op: 'request-id'; readonly id: string }
   | { readonly op: 'query'; readonly task: string };
+
+/**
+ * How many client request IDs the mock keeps a count for (issue 24 item 10: the records were
+ * unbounded). Beyond it the ID submitted least recently is forgotten: it then reads as never seen, and
+ * a submission with it again counts from 1. With IDs of at most 255 characters (the spec's
+ * `ClientRequestId`), the records take at most a few MB, and as many lines of a compacted state file.
+ */
+export const REQUEST_ID_RECORDS = 10_000;
 
 /**
  * Operations whose effect a client is told about in the 200 that follows (control changes and the
@@ -95,12 +110,24 @@ export function applyOperation(state: SharedState, operation: Operation): void {
       state.extras.set(operation.task, operation.extras);
       return;
     case 'request-id':
-      state.requestIds.set(operation.id, (state.requestIds.get(operation.id) ?? 0) + 1);
+      countRequestId(state.requestIds, operation.id, (state.requestIds.get(operation.id) ?? 0) + 1);
       return;
     case 'query':
       state.queries.set(operation.task, (state.queries.get(operation.task) ?? 0) + 1);
       return;
   }
+}
+
+/**
+ * Sets an ID's count as its most recent record, and forgets the least recent beyond
+ * `REQUEST_ID_RECORDS`. An ID over the spec's length limit (from a file written before there was one)
+ * is not kept: a submission with it is refused now.
+ */
+export function countRequestId(records: Map<string, number>, id: string, count: number): void {
+  if (id.length > MAX_REQUEST_ID_LENGTH) return;
+  records.delete(id);
+  records.set(id, count);
+  if (records.size > REQUEST_ID_RECORDS) records.delete(records.keys().next().value!);
 }
 
 /** The clock moved forward by `ms`. */

@@ -45,11 +45,6 @@ export const BUILT_IN_TOKENS: readonly MockToken[] = [
   },
 ];
 
-/** `sk-…abcd`: how a key may appear anywhere a person reads. */
-export function maskKey(key: string): string {
-  return key.length <= 8 ? 'sk-…' : `${key.slice(0, 3)}…${key.slice(-4)}`;
-}
-
 export class TokenDirectory {
   readonly #byKey = new Map<string, MockToken>();
 

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import {
   createMockService,
@@ -65,6 +65,11 @@ export interface RunningMockServer {
   readonly service: MockService;
   /** Connections open now. */
   readonly connections: number;
+  /**
+   * Serves a connection another process accepted, given as its native handle (a cluster primary hands
+   * over one that a dead worker never took: decisions/021).
+   */
+  adopt(handle: object): void;
   /** Stops accepting connections and closes the open ones. */
   close(): Promise<void>;
 }
@@ -172,6 +177,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     service,
     get connections() {
       return openConnections();
+    },
+    adopt: (handle) => {
+      server.emit('connection', new Socket({ handle, readable: true, writable: true } as object));
     },
     close: () =>
       new Promise<void>((resolve) => {

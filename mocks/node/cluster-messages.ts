@@ -42,6 +42,13 @@ export type ToWorker =
   | { readonly t: 'init'; readonly init: WorkerInit }
   /** Apply this; with `ack`, answer `{ t: 'ack', n: ack }` once applied. */
   | { readonly t: 'op'; readonly op: Operation; readonly ack?: number | undefined }
+  /** Answer `{ t: 'ack', n: ack }`: the primary checks every worker responds before a control change. */
+  | { readonly t: 'ping'; readonly ack: number }
+  /**
+   * Serve this connection (the message's handle): one a worker that died or stalled had been handed
+   * and never took (decisions/021). Answer `{ t: 'took', n }` first.
+   */
+  | { readonly t: 'connection'; readonly n: number }
   | { readonly t: 'ceiling'; readonly ms: number | undefined }
   /** The answer to a relayed control request. */
   | { readonly t: 'answer'; readonly n: number; readonly response: CoreResponse }
@@ -64,7 +71,9 @@ export type FromWorker =
   | { readonly t: 'created'; readonly id: string; readonly generation: number }
   /** A control request (`/__mock/…`), for the primary to answer. */
   | { readonly t: 'request'; readonly n: number; readonly request: CoreRequest }
-  | { readonly t: 'ack'; readonly n: number };
+  | { readonly t: 'ack'; readonly n: number }
+  /** The worker has the connection the primary handed it (`connection`): the primary closes its copy. */
+  | { readonly t: 'took'; readonly n: number };
 
 /** A request as plain data (a host's request object may compute fields on demand). */
 export function plainRequest(request: CoreRequest): CoreRequest {

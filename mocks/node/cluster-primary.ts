@@ -1,12 +1,14 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { CoreRequest } from '../core/http-types.ts';
+import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import { StateNotSavedError } from '../core/persistence.ts';
+import { controlError } from '../core/routes/control.ts';
 import {
   WORKER_COUNT_ENV,
   WORKER_ENV,
   WORKER_SLOT_ENV,
   type FromWorker,
 } from './cluster-messages.ts';
+import { ConnectionHandoffs, type ConnectionHandle } from './connection-handoffs.ts';
 import type { MockService } from './create-mock-service.ts';
 import type { WorkerHub } from './worker-hub.ts';
 import { post } from './worker-hub.ts';
@@ -22,6 +24,11 @@ export interface ClusterOptions {
   readonly log: (line: string) => void;
   /** How long a stop waits for workers to finish before killing them (ms). Default 5000. */
   readonly stopTimeoutMs?: number | undefined;
+  /**
+   * How long a worker may take to acknowledge a change, answer the primary or take a connection
+   * before it is replaced (ms; decisions/021). Default 5000.
+   */
+  readonly workerTimeoutMs?: number | undefined;
 }
 
 export interface RunningCluster {
@@ -42,20 +49,54 @@ export class ClusterStartError extends Error {
   }
 }
 
+/** Retry-After (s) of a control change refused because a worker did not answer: it is replaced by then. */
+const RETRY_AFTER_REPLACEMENT = '1';
+
 /**
  * Runs `videotask mock --workers N` as its primary (decisions/016): forks N workers that listen on one
  * port (node:cluster hands them connections in turn), gives each the state, answers their control
  * requests with the one service so that every change has one order, sends each change to every
- * worker and answers only once all have it, and restarts a worker that dies. Resolves once every
- * worker listens; rejects with a `ClusterStartError` (workers stopped) when one cannot.
+ * worker and answers only once all have it, and restarts a worker that dies. A worker that does not
+ * answer in time is replaced, and a connection a dead worker never took goes to another
+ * (decisions/021). Resolves once every worker listens; rejects with a `ClusterStartError` (workers
+ * stopped) when one cannot.
  */
 export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   const { service, hub, workers } = options;
   const start = (service.stateFile?.restored?.starts ?? 0) + 1;
+  const timeoutMs = options.workerTimeoutMs ?? 5_000;
   const listened = new Set<Worker>();
+  const handoffs = new ConnectionHandoffs();
+  /** Connections a dead worker never took, until a worker can take them. */
+  const orphans: ConnectionHandle[] = [];
+  const replaced = new Set<Worker>();
   let stopping = false;
   let url = '';
+  let turn = 0;
   cluster.setupPrimary({ serialization: 'advanced' });
+
+  const who = (worker: Worker): string => `worker ${worker.id} (process ${worker.process.pid})`;
+  const seconds = `${timeoutMs / 1000} s`;
+  /** Replaces a worker that let a deadline pass: killed (SIGKILL: a stopped one too), then forked anew. */
+  const replace = (worker: Worker, what: string): void => {
+    if (stopping || replaced.has(worker) || worker.isDead()) return;
+    replaced.add(worker);
+    hub.replacing(worker);
+    options.log(`${who(worker)} did not ${what} within ${seconds}; replacing it`);
+    worker.process.kill('SIGKILL');
+  };
+  hub.supervise(timeoutMs, replace);
+  const watchdog = setInterval(
+    () => handoffs.stalledFor(timeoutMs).forEach((w) => replace(w, 'take a connection')),
+    Math.min(1_000, timeoutMs / 2),
+  );
+  /** Hands the orphans to the workers that listen and are not being replaced, in turn. */
+  const rehome = (): void => {
+    const ready = [...listened].filter((w) => !w.isDead() && !replaced.has(w));
+    if (ready.length === 0) return;
+    for (const handle of orphans.splice(0))
+      handoffs.handOver(ready[turn++ % ready.length]!, handle);
+  };
 
   const applied = (worker: Worker, message: FromWorker & { t: 'op' }): void => {
     const reply = (problem?: string): void => {
@@ -72,9 +113,30 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
     }
     void change.applied.then(() => reply());
   };
-  const answer = (worker: Worker, n: number, request: CoreRequest): void => {
+  /**
+   * A control request: a change only once every worker has answered (none is then left without it);
+   * else 503 naming the workers being replaced, nothing changed (decisions/021).
+   */
+  const answer = async (worker: Worker, n: number, request: CoreRequest): Promise<void> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      const late = await hub.unresponsive();
+      if (late.length > 0) return post(worker, { t: 'answer', n, response: notAnswering(late) });
+    }
     const { result, applied: done } = hub.during(undefined, () => service.handle(request));
-    void done.then(() => post(worker, { t: 'answer', n, response: result }));
+    await done;
+    post(worker, { t: 'answer', n, response: result });
+  };
+  const notAnswering = (late: readonly Worker[]): CoreResponse => {
+    const names = late.map(who).join(' and ');
+    const response = controlError(
+      503,
+      'worker_unresponsive',
+      `${names} did not answer within ${seconds}: nothing was changed. ` +
+        `${late.length === 1 ? 'It is' : 'They are'} being replaced by a new worker started from the ` +
+        'state now: retry after Retry-After',
+    );
+    response.headers['retry-after'] = RETRY_AFTER_REPLACEMENT;
+    return response;
   };
   const created = (id: string, generation: number): void => {
     if (generation !== service.shared.generation) return;
@@ -102,6 +164,7 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
         case 'listening':
           listened.add(worker);
           url = message.url;
+          rehome();
           if (listened.size === workers) resolve({ url, close: stopAll });
           return;
         case 'failed':
@@ -113,20 +176,25 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
         case 'created':
           return created(message.id, message.generation);
         case 'request':
-          return answer(worker, message.n, message.request);
+          return void answer(worker, message.n, message.request);
         case 'ack':
           return hub.acknowledged(worker, message.n);
+        case 'took':
+          return handoffs.took(worker, message.n);
       }
     }
     function fork(slot: number): void {
       const slotEnv = { [WORKER_SLOT_ENV]: String(slot), [WORKER_COUNT_ENV]: String(workers) };
       const worker = cluster.fork({ [WORKER_ENV]: '1', ...slotEnv });
+      handoffs.watch(worker);
       const born = Date.now();
       worker.on('message', (message: FromWorker) => onMessage(worker, message));
       worker.on('error', () => {}); // a closed channel: the exit that follows is what counts
       worker.once('exit', (code, signal) => {
         hub.leave(worker);
-        if (stopping) return;
+        orphans.push(...handoffs.left(worker));
+        if (stopping) return closeOrphans();
+        rehome();
         const how = signal === null ? `with code ${code}` : `on ${signal}`;
         if (!listened.has(worker) && listened.size < workers)
           return failStartup(
@@ -135,13 +203,18 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
         // One that dies young waits a second: a worker that cannot live must not fork in a loop.
         const delay = Date.now() - born < 5000 ? 1000 : 0;
         const when = delay === 0 ? '' : ' in 1 s';
-        const who = `worker ${worker.id} (process ${worker.process.pid})`;
-        options.log(`${who} exited ${how}; starting another${when}`);
+        if (!replaced.delete(worker))
+          options.log(`${who(worker)} exited ${how}; starting another${when}`);
         setTimeout(() => stopping || fork(slot), delay);
       });
     }
+    function closeOrphans(): void {
+      for (const handle of orphans.splice(0)) handle.close();
+    }
     async function stopAll(): Promise<void> {
       stopping = true;
+      clearInterval(watchdog);
+      closeOrphans();
       const running = Object.values(cluster.workers ?? {}).filter(
         (w): w is Worker => w !== undefined && w.process.exitCode === null && !w.isDead(),
       );

@@ -15,6 +15,7 @@ import {
   type ToWorker,
   type WorkerInit,
 } from './cluster-messages.ts';
+import type { ConnectionHandle } from './connection-handoffs.ts';
 import { PrimaryLink } from './primary-link.ts';
 
 export interface WorkerOptions {
@@ -29,8 +30,9 @@ export interface WorkerOptions {
 /**
  * Runs this process as one worker of `videotask mock --workers N` (decisions/016): asks the primary for
  * the deployment's state, serves the API on the shared port, sends control requests (`/__mock/…`) to
- * the primary, and holds an answer until a durable change it made is on every worker. Resolves when
- * the primary stops it; exits with the primary (node's cluster does that on a lost channel).
+ * the primary, and holds an answer until a durable change it made is on every worker. Serves the
+ * connections the primary hands it (ones a dead worker never took, decisions/021). Resolves when the
+ * primary stops it; exits with the primary (node's cluster does that on a lost channel).
  */
 export function runClusterWorker(options: WorkerOptions): Promise<void> {
   const send = (message: FromWorker): void => {
@@ -78,8 +80,12 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
         resolve();
       });
     };
-    function onMessage(message: ToWorker): void {
-      if (message.t === 'init')
+    function onMessage(message: ToWorker, handle?: ConnectionHandle): void {
+      if (message.t === 'connection') {
+        send({ t: 'took', n: message.n });
+        if (server === undefined || stopped) handle?.close();
+        else if (handle !== undefined) server.adopt(handle);
+      } else if (message.t === 'init')
         start(message.init).catch((error: NodeJS.ErrnoException) => {
           send({ t: 'failed', code: error.code, message: error.message });
           stop();

@@ -9,7 +9,7 @@ import { hmacSha256 } from '../core/sha256.ts';
 import { observedPersistence, type StateObserver } from './observed-persistence.ts';
 import { StateFileError, type SecretRecord } from './state-file-format.ts';
 import { lockStateFile } from './state-file-lock.ts';
-import { readStateFile, type RestoredFile } from './state-file-reader.ts';
+import { checkStateFileKind, readStateFile, type RestoredFile } from './state-file-reader.ts';
 import { openStateFile, type StateFile, type StateFileOptions } from './state-file.ts';
 
 export interface MockOptions extends CoreMockOptions {
@@ -58,6 +58,7 @@ export function createMockDeployment(options: MockOptions = {}): {
   }
   const stateOptions = typeof stateFile === 'string' ? { path: stateFile } : stateFile;
   const { path } = stateOptions;
+  checkStateFileKind(path);
   const lock = lockStateFile(path);
   try {
     const restored = readStateFile(path);

@@ -63,6 +63,9 @@ export class PrimaryLink {
         this.#applyRemote(message.op, apply);
         if (message.ack !== undefined) this.#send({ t: 'ack', n: message.ack });
         return;
+      case 'ping':
+        this.#send({ t: 'ack', n: message.ack });
+        return;
       case 'ceiling':
         this.#target?.setClockCeiling(message.ms);
         return;

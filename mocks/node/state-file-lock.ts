@@ -1,5 +1,13 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { StateFileError } from './state-file-format.ts';
 
@@ -10,37 +18,140 @@ export interface StateLock {
   release(): void;
 }
 
+/** How many takeovers may be stacked (a claim left by a claimant that died while taking over, …). */
+const MAX_CLAIM_DEPTH = 4;
+
+/** Another process (alive) holds `lock`: the lock itself, or the claim to take a stale one over. */
+class LockHeld extends Error {
+  constructor(
+    readonly holder: Holder,
+    readonly lock: string,
+  ) {
+    super(`held by process ${holder.pid}`);
+  }
+}
+
 /**
  * Locks a state file for this process, so that a second mock on it stops instead of losing the first
- * one's changes. A lock left by a process of this host that no longer runs (kill -9) is taken over.
- * Throws a `StateFileError` when another live process holds it.
+ * one's changes. A lock left by a process of this host that no longer runs (kill -9) is taken over,
+ * by one process only however many try at once (issue 24 item 12): see `acquire`. Throws a
+ * `StateFileError` when another live process holds it.
  */
 export function lockStateFile(file: string): StateLock {
   const path = `${file}.lock`;
-  const mine = JSON.stringify({ pid: process.pid, host: hostname() });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, mine, { flag: 'wx', mode: 0o600 });
-      return held(path, mine);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw new StateFileError(
-          file,
-          undefined,
-          `cannot lock it (${path}): ${(error as Error).message}`,
-        );
-    }
-    const holder = readHolder(path);
-    if (holder !== undefined && (holder.host !== hostname() || isAlive(holder.pid)))
+  const mine = JSON.stringify({
+    pid: process.pid,
+    host: hostname(),
+    token: randomBytes(8).toString('hex'), // every lock's content is unique: it names its takeover
+  });
+  try {
+    acquire(path, mine, 0);
+  } catch (error) {
+    if (error instanceof StateFileError) throw error;
+    if (!(error instanceof LockHeld))
       throw new StateFileError(
         file,
         undefined,
-        `in use by another mock (process ${holder.pid}${elsewhere(holder.host)}; lock ${path}). ` +
-          'Stop that mock first, or use another file',
+        `cannot lock it (${path}): ${(error as Error).message}`,
       );
-    removeQuietly(path); // a dead process's lock (or an unreadable one): take it over
+    const { holder, lock } = error;
+    const what = lock === path ? 'in use by another mock' : 'in use by another mock taking it over';
+    throw new StateFileError(
+      file,
+      undefined,
+      `${what} (process ${holder.pid}${elsewhere(holder.host)}; lock ${lock}). ` +
+        'Stop that mock first, or use another file',
+    );
   }
-  throw new StateFileError(file, undefined, `cannot lock it: ${path} keeps reappearing`);
+  return held(path, mine);
+}
+
+/**
+ * Makes `lock` hold `mine`. A lock appears whole (a written file linked in place: O_EXCL semantics), so
+ * nobody reads a half-written one as stale. A stale lock (its holder no longer runs) is taken over in
+ * three steps: claim it under a name derived from its content, created exclusively (the same way,
+ * recursively: only one process at a time holds the claim on that stale content); check that the lock
+ * still holds that content; replace it with one atomic rename. A process that judged the same lock
+ * stale a moment later finds the claim taken (its holder alive: "in use") or, once the claim is
+ * released, a lock whose content is no longer the stale one it judged. Throws `LockHeld` when a live
+ * process holds the lock or the claim.
+ */
+function acquire(lock: string, mine: string, depth: number): void {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (createWhole(lock, mine)) return;
+    const stale = readContent(lock);
+    if (stale === undefined) continue; // released meanwhile
+    const holder = parseHolder(stale);
+    if (holder !== undefined && (holder.host !== hostname() || isAlive(holder.pid)))
+      throw new LockHeld(holder, lock);
+    if (depth === MAX_CLAIM_DEPTH)
+      throw new Error(`${lock} and the claims on it were left by processes that no longer run`);
+    const claim = `${lock}.${createHash('sha256').update(stale).digest('hex').slice(0, 16)}`;
+    acquire(claim, mine, depth + 1);
+    try {
+      if (readContent(lock) === stale) {
+        replaceWhole(lock, mine);
+        return;
+      }
+    } finally {
+      removeIfHolding(claim, mine);
+    }
+  }
+  throw new Error(`${lock} keeps reappearing`);
+}
+
+/** Creates `path` holding `content`, unless it exists (false). */
+function createWhole(path: string, content: string): boolean {
+  const temp = writeTemp(path, content);
+  try {
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
+    // A file system without hard links (FAT): create it in place, exclusively.
+    try {
+      writeFileSync(path, content, { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (inPlace) {
+      if ((inPlace as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw inPlace;
+    }
+  } finally {
+    removeQuietly(temp);
+  }
+}
+
+/** Replaces `path` with a file holding `content`, atomically. */
+function replaceWhole(path: string, content: string): void {
+  const temp = writeTemp(path, content);
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    removeQuietly(temp);
+    throw error;
+  }
+}
+
+/** A new file next to `path` holding `content`: `PATH.PID-RANDOM.tmp` (removed by `removeLeftovers`). */
+function writeTemp(path: string, content: string): string {
+  const temp = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(temp, content, { flag: 'wx', mode: 0o600 });
+  return temp;
+}
+
+function readContent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function removeIfHolding(path: string, content: string): void {
+  if (readContent(path) === content) removeQuietly(path);
 }
 
 function held(path: string, content: string): StateLock {
@@ -50,7 +161,7 @@ function held(path: string, content: string): StateLock {
     released = true;
     process.off('exit', release);
     try {
-      if (readFileSync(path, 'utf8') === content) unlinkSync(path);
+      removeIfHolding(path, content);
     } catch {
       // already gone
     }
@@ -59,9 +170,15 @@ function held(path: string, content: string): StateLock {
   return { path, release };
 }
 
-function readHolder(path: string): { pid: number; host: string } | undefined {
+interface Holder {
+  readonly pid: number;
+  readonly host: string;
+}
+
+/** The holder a lock's content names; `undefined` when it names none (damaged): stale. */
+function parseHolder(content: string): Holder | undefined {
   try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; host?: unknown };
+    const value = JSON.parse(content) as { pid?: unknown; host?: unknown };
     if (
       typeof value.pid === 'number' &&
       Number.isInteger(value.pid) &&
@@ -112,15 +229,27 @@ export function compactionTempPath(file: string, pid = process.pid): string {
 }
 
 /**
- * Removes what compactions killed mid-way left (`.FILE.PID.tmp`). Called with the lock held, so no live
- * compaction can be writing one. Returns the names removed.
+ * Removes what processes killed mid-way left: a compaction's `.FILE.PID.tmp`, a lock's
+ * `FILE.lock.PID-RANDOM.tmp` and a takeover's claims (`FILE.lock.HASH…`) whose process no longer runs.
+ * Called with the lock held, so no live compaction can be writing one. Returns the names removed.
  */
 export function removeLeftovers(file: string): string[] {
-  const prefix = `.${basename(file)}.`;
-  const leftovers = readdirSync(dirname(file)).filter(
-    (name) => name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length)),
-  );
-  for (const name of leftovers) removeQuietly(join(dirname(file), name));
+  const compaction = `.${basename(file)}.`;
+  const lock = `${basename(file)}.lock.`;
+  const directory = dirname(file);
+  const leftovers = readdirSync(directory).filter((name) => {
+    if (name.startsWith(compaction)) return /^\d+\.tmp$/.test(name.slice(compaction.length));
+    if (!name.startsWith(lock)) return false;
+    const parts =
+      /^((?:[0-9a-f]{16}\.)*[0-9a-f]{16})$|^(?:[0-9a-f]{16}\.)*(\d+)-[0-9a-f]{12}\.tmp$/.exec(
+        name.slice(lock.length),
+      );
+    if (parts === null) return false;
+    if (parts[2] !== undefined) return !isAlive(Number(parts[2]));
+    const holder = parseHolder(readContent(join(directory, name)) ?? '');
+    return holder === undefined || (holder.host === hostname() && !isAlive(holder.pid));
+  });
+  for (const name of leftovers) removeQuietly(join(directory, name));
   return leftovers;
 }
 

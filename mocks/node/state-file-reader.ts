@@ -1,6 +1,12 @@
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, statSync, type Stats } from 'node:fs';
+import { READ_WITHOUT_WAITING, notRegularFile } from '../../src/client/file-kind.ts';
 import type { RestoredState } from '../core/persistence.ts';
-import { applyOperation, emptySharedState, type SharedState } from '../core/shared-state.ts';
+import {
+  applyOperation,
+  countRequestId,
+  emptySharedState,
+  type SharedState,
+} from '../core/shared-state.ts';
 import {
   extrasFromJson,
   finite,
@@ -37,27 +43,52 @@ export interface RestoredFile extends RestoredState {
 
 /**
  * Reads a state file. A missing or empty file is a fresh start (`undefined`); anything else that does
- * not parse throws a `StateFileError` naming the line (never a silent fresh start over a file with data).
+ * not parse throws a `StateFileError` naming the line (never a silent fresh start over a file with data),
+ * and so does anything that is not a regular file (a FIFO is never waited on, a device never read).
  */
 export function readStateFile(path: string): RestoredFile | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, READ_WITHOUT_WAITING);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new StateFileError(path, undefined, `cannot read it: ${(error as Error).message}`);
   }
   try {
-    if (fstatSync(fd).isDirectory())
-      throw new StateFileError(path, undefined, 'it is a directory: name a file');
-    if (fstatSync(fd).size === 0) return undefined;
-    return parse(path, fd);
+    const stats = fstatSync(fd);
+    refuseOddFile(path, stats);
+    if (stats.size === 0) return undefined;
+    return parse(path, fd, stats.size);
   } finally {
     closeSync(fd);
   }
 }
 
-function parse(path: string, fd: number): RestoredFile {
+/**
+ * Throws a `StateFileError` unless `path` is missing or a regular file (issue 24 item 13: `--state` on a
+ * FIFO hung without a word). A mock checks this before it locks the file: the lock is made next to it.
+ */
+export function checkStateFileKind(path: string): void {
+  try {
+    refuseOddFile(path, statSync(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+function refuseOddFile(path: string, stats: Stats): void {
+  const kind = notRegularFile(stats);
+  if (kind === 'a directory')
+    throw new StateFileError(path, undefined, 'it is a directory: name a file');
+  if (kind !== undefined)
+    throw new StateFileError(
+      path,
+      undefined,
+      `it is ${kind}, not a regular file: name a file the mock can read and rewrite (or a new one)`,
+    );
+}
+
+function parse(path: string, fd: number, size: number): RestoredFile {
   let lineNumber = 0;
   const fail: Fail = (problem) => {
     throw new StateFileError(path, lineNumber, problem);
@@ -72,19 +103,29 @@ function parse(path: string, fd: number): RestoredFile {
   let validBytes = 0;
   let ignoredBytes = 0;
   let missingNewline = false;
-  for (const line of readLines(fd, tooLong)) {
+  for (const line of readLines(fd, size, tooLong)) {
     lineNumber++;
     let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch (error) {
-      // Only a last line without its newline can be cut short by a crash; it is then ignored.
+    let problem: string | undefined;
+    // Bytes that are not UTF-8 are never read as U+FFFD: the line was changed or damaged.
+    if (!line.utf8)
+      problem =
+        'its bytes are not valid UTF-8 (the mock writes UTF-8: the file was changed or damaged)';
+    else
+      try {
+        value = JSON.parse(line.text);
+      } catch (error) {
+        problem =
+          line.text.trim() === '' ? 'an empty line' : `not JSON (${(error as Error).message})`;
+      }
+    if (problem !== undefined) {
+      // Only a last line without its newline can be cut short by a crash (mid-character too): ignored.
       if (!line.complete && restoring !== undefined) {
         ignoredBytes = line.bytes;
         lineNumber--;
         break;
       }
-      fail(line.text.trim() === '' ? 'an empty line' : `not JSON (${(error as Error).message})`);
+      fail(problem);
     }
     if (!isObject(value)) fail('not a JSON object');
     if (restoring === undefined) restoring = new Restoring(readHeader(value, fail));
@@ -140,7 +181,7 @@ class Restoring {
     const [id, data] = entry as [unknown, unknown];
     if (key === 'requestId') {
       if (typeof id !== 'string') fail('requestId[0] must be a string');
-      this.shared.requestIds.set(id, integer(data, 'requestId[1]', 1, fail));
+      countRequestId(this.shared.requestIds, id, integer(data, 'requestId[1]', 1, fail));
       return;
     }
     const task = taskIdOf(id, `${key}[0]`, fail);

@@ -4,16 +4,18 @@ import { basename, dirname, join } from 'node:path';
 
 /**
  * Streams `chunks` into `.<name>.<random>.part` beside `target`, fsyncs it, runs `check`, and renames it
- * onto `target`. On any failure the temporary file is removed and `target` is left as it was.
+ * onto `target`. On any failure the temporary file is removed and `target` is left as it was. The file
+ * is created with `mode` (default 0o666, less the umask): 0o600 for a file only its owner may read.
  */
 export async function writeAtomically(
   target: string,
-  chunks: AsyncIterable<Uint8Array>,
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   check: () => void,
+  options: { readonly mode?: number } = {},
 ): Promise<void> {
   const dir = dirname(target);
   const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.part`);
-  let handle: FileHandle | undefined = await open(temp, 'wx');
+  let handle: FileHandle | undefined = await open(temp, 'wx', options.mode ?? 0o666);
   try {
     for await (const chunk of chunks) await writeAll(handle, chunk);
     await handle.sync();

@@ -1,5 +1,5 @@
 /** Argument checks, body helpers and the idle timeout used by `VideoTaskClient`. */
-import { maskKey, redact } from './mask.ts';
+import { maskKey } from '../redaction/redactor.ts';
 
 export interface IdleTimeout {
   readonly signal: AbortSignal;
@@ -171,15 +171,6 @@ export async function readCapped(body: ReadableStream<Uint8Array>, limit: number
   } finally {
     reader.cancel().catch(() => undefined);
   }
-}
-
-/** Copies a parsed body with every string redacted (a server may echo the key it was sent). */
-export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return redact(value, secrets);
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
-  if (isObject(value))
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
-  return value;
 }
 
 /** `connect ECONNREFUSED 127.0.0.1:1` from fetch's `TypeError: fetch failed` and its causes. */

@@ -19,7 +19,7 @@ export {
 } from './client.ts';
 export * from './errors.ts';
 export { errorHint, HINTS, type HintRow } from './error-hints.ts';
-export { maskKey, redact } from './mask.ts';
+export { maskKey, Redactor } from '../redaction/redactor.ts';
 export { printable } from './printable.ts';
 export { catalogModelIds } from './catalog-ids.ts';
 export {
@@ -32,6 +32,7 @@ export {
 export { submitWithRetry, type SubmitRetryOptions, type RetryInfo } from './retry.ts';
 export {
   FileJournal,
+  MAX_JOURNAL_BYTES,
   type TaskJournal,
   type JournalEntry,
   type JournalRecord,

@@ -1,4 +1,4 @@
-import { redact } from './mask.ts';
+import { Redactor } from '../redaction/redactor.ts';
 
 /**
  * The entries of the task journal (§8: "Clients persist the task ID, submission time, model, their
@@ -56,6 +56,8 @@ const FIELDS: Readonly<
   torn: { line: 'number' },
 };
 const FREE_TEXT = new Set(['reason', 'message']);
+/** Free text holds no key of ours, but may hold someone's bearer token or URL credentials. */
+const BEARERS = new Redactor([]);
 
 /**
  * The line for `entry` (with its trailing newline): `type`, `at`, then only the entry's own fields,
@@ -74,7 +76,8 @@ export function entryLine(entry: JournalEntry | TornMarker, at: string): string 
     const value = source[field];
     // checkEntry has made every free-text field present a string.
     if (value !== undefined)
-      out[field] = FREE_TEXT.has(field) && typeof value === 'string' ? redact(value, []) : value;
+      out[field] =
+        FREE_TEXT.has(field) && typeof value === 'string' ? BEARERS.redact(value) : value;
   }
   return `${JSON.stringify(out)}\n`;
 }

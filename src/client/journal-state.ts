@@ -1,6 +1,6 @@
 import { JournalError } from './errors.ts';
 import { parseEntry, type StoredEntry } from './journal-entries.ts';
-import { redact } from './mask.ts';
+import { Redactor } from '../redaction/redactor.ts';
 
 /**
  * What a journal file says, folded into one record per request ID (§8). `submitting` with nothing
@@ -54,14 +54,21 @@ export interface JournalScan {
   }[];
 }
 
-/** Classifies every line of `text`: entries, the torn tail, terminated fragments and damage. */
-export function scanJournal(text: string): JournalScan {
+/**
+ * Classifies every line of `text`: entries, the torn tail, terminated fragments and damage (among it
+ * the `undecodable` lines, 1-based, whose bytes were not UTF-8).
+ */
+export function scanJournal(text: string, undecodable?: ReadonlySet<number>): JournalScan {
   const raw = text.split('\n');
   const missingNewline = raw[raw.length - 1] !== '';
   const parsed = raw.map((content, i) => ({
     line: i + 1,
     content,
-    result: content.trim() === '' ? undefined : parseLine(content),
+    result: undecodable?.has(i + 1)
+      ? 'its bytes are not valid UTF-8 (the journal is written in UTF-8: it was changed or damaged)'
+      : content.trim() === ''
+        ? undefined
+        : parseLine(content),
   }));
   // Only the very last line, and only without its newline, can be a write cut short by a crash: each
   // entry goes out in one write ending in "\n". A complete line that is bad is damage, wherever it is.
@@ -97,7 +104,7 @@ export function foldJournal(scan: JournalScan, file: string): JournalState {
       `Task journal ${file} is damaged at line ${first.line}: ${first.problem} ` +
       `(it reads ${JSON.stringify(shown)}). Nothing was dropped; repair or ` +
       `move that line by hand.`;
-    throw new JournalError(redact(text, []), file, first.line);
+    throw new JournalError(new Redactor([]).redact(text), file, first.line);
   }
   const records = new Map<string, JournalRecord>();
   const byTask = new Map<string, string>();

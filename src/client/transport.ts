@@ -1,7 +1,8 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../generated/openapi.ts';
 import { capResponse } from './capped-body.ts';
-import { checkApiKey, checkBaseUrl, describeCause, redactDeep } from './client-support.ts';
+import { MAX_JSON_DEPTH } from './json-depth.ts';
+import { checkApiKey, checkBaseUrl, describeCause } from './client-support.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, type VideoTaskClientOptions } from './client-types.ts';
 import {
   apiErrorFrom,
@@ -13,7 +14,7 @@ import {
   type ApiError,
   type Operation,
 } from './errors.ts';
-import { maskKey, redact } from './mask.ts';
+import { maskKey, Redactor } from '../redaction/redactor.ts';
 import { responseMeta, type ResponseMeta, type WithMeta } from './response-meta.ts';
 
 export type AnyResult = { data?: unknown; error?: unknown; response: Response };
@@ -35,6 +36,8 @@ export class Transport {
   readonly maxResponseBytes: number;
   readonly api: Client<paths>;
   readonly #apiKey: string;
+  /** Every text this client shows (errors, their bodies, headers) goes through it. */
+  readonly #redactor: Redactor;
   readonly #fetch: typeof fetch | undefined;
   readonly #headers: Headers;
 
@@ -43,6 +46,7 @@ export class Transport {
       throw new TypeError('VideoTaskClient needs options: { baseUrl, apiKey }');
     this.baseUrl = checkBaseUrl(options.baseUrl);
     this.#apiKey = checkApiKey(options.apiKey);
+    this.#redactor = new Redactor([this.#apiKey]);
     this.requestTimeoutMs = positive(
       'requestTimeoutMs',
       options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -81,17 +85,26 @@ export class Transport {
 
   /**
    * The fetch of one call: an error answer is read at most 64 KiB (enough to explain it); a 2xx is
-   * capped at `maxResponseBytes` unless `capSuccess` is false (a download meters its own bytes).
+   * capped at `maxResponseBytes` unless `capSuccess` is false (a download meters its own bytes), and
+   * refused when it nests deeper than `MAX_JSON_DEPTH`. A submission (every `POST`) never follows a
+   * redirect: following one sends the task again (issue 24 item 5); its 3xx is an unconfirmed answer.
    */
   fetchFor(operation: Operation, action: string, capSuccess = true): RequestFetch {
     return async (request) => {
-      const response = await (this.#fetch ?? globalThis.fetch)(request);
-      if (!response.ok)
-        return capResponse(response, Math.min(ERROR_BODY_LIMIT, this.maxResponseBytes), undefined);
+      const sent =
+        request.method === 'POST' ? new Request(request, { redirect: 'manual' }) : request;
+      const response = await (this.#fetch ?? globalThis.fetch)(sent);
+      if (!response.ok) {
+        const limit = Math.min(ERROR_BODY_LIMIT, this.maxResponseBytes);
+        return capResponse(response, { limit, tooDeep: 'cut' });
+      }
       if (!capSuccess) return response;
-      return capResponse(response, this.maxResponseBytes, () =>
-        this.tooLarge(operation, action, 'the answer', this.maxResponseBytes, response),
-      );
+      return capResponse(response, {
+        limit: this.maxResponseBytes,
+        tooLarge: () =>
+          this.tooLarge(operation, action, 'the answer', this.maxResponseBytes, response),
+        tooDeep: () => this.tooDeep(action, response),
+      });
     };
   }
 
@@ -114,6 +127,9 @@ export class Transport {
     }
     const { response } = result;
     const meta = this.meta(response);
+    // Node hands a redirect not followed over as is; a browser as an opaque one (status 0).
+    const redirect = response.type === 'opaqueredirect' || Math.floor(response.status / 100) === 3;
+    if (redirect) throw this.redirected(action, response);
     if (!response.ok) throw this.apiError(operation, action, result.error, response, meta);
     if (result.data === undefined)
       throw new UnexpectedResponseError(
@@ -137,7 +153,7 @@ export class Transport {
     meta = this.meta(response),
   ): ApiError {
     const context = { operation, meta };
-    const safeBody = redactDeep(body, [this.#apiKey]);
+    const safeBody = this.#redactor.redactDeep(body);
     const error = apiErrorFrom(action, response.status, safeBody, response.headers, context);
     const message = this.redact(error.message);
     if (message !== error.message) {
@@ -188,8 +204,25 @@ export class Transport {
     return new ResponseTooLargeError(this.redact(text), limit, operation, this.meta(response));
   }
 
+  tooDeep(action: string, response: Response): UnexpectedResponseError {
+    const text =
+      `Failed to ${action}: the answer nests deeper than ${MAX_JSON_DEPTH} levels, ` +
+      'which no answer of the service does; it was not read further';
+    return new UnexpectedResponseError(this.redact(text), { meta: this.meta(response) });
+  }
+
+  /** A submission answered with a redirect: not followed, so the task may or may not exist (§7). */
+  redirected(action: string, response: Response): UnexpectedResponseError {
+    const to = response.headers.get('location');
+    const text =
+      `Failed to ${action}: the service answered HTTP ${response.status}, a redirect` +
+      `${to === null ? '' : ` to ${to}`}, which a submission never follows (it would be sent ` +
+      'again); the task may have been created (§7)';
+    return new UnexpectedResponseError(this.redact(text), { meta: this.meta(response) });
+  }
+
   redact(text: string): string {
-    return redact(text, [this.#apiKey]);
+    return this.#redactor.redact(text);
   }
 
   #checkedHeaders<T>(build: () => T): T {

@@ -292,7 +292,7 @@ export interface components {
                 "application/json": components["schemas"]["ControlError"];
             };
         };
-        /** @description The mock runs with `--state FILE` and could not make this change durable, so it did not make it (code `state_not_saved`); retry after `Retry-After`. */
+        /** @description The change was not made; retry after `Retry-After`. Code `state_not_saved`: the mock runs with `--state FILE` and could not make it durable. Code `worker_unresponsive`: the mock runs with `--workers N` and a worker (named in the message) did not answer within `--worker-timeout`; it is being replaced by one started from the state now (decisions/021). */
         StateNotSaved: {
             headers: {
                 "Retry-After"?: number;

@@ -711,6 +711,21 @@ export interface components {
          * @example alt-video
          */
         PluginName: string;
+        /**
+         * @description The client's own request ID for a submission (§8: clients persist "their own request ID"; §7: an
+         *     unconfirmed submission is checked against the client's own idempotency records). The document
+         *     names no header for it: `X-Request-Id` is what this project's client and suites send, an
+         *     assumption. The mock keeps a count of submissions per ID (the most recent 10,000 IDs) and answers
+         *     400 `invalid_request` naming the header to an ID over `maxLength` (issue 24 item 10); a deployment
+         *     may accept longer ones.
+         * @example videotask-3f9c2e7a-8b1d-4c55-9e0a-2d6f1b7c4e90
+         */
+        ClientRequestId: string;
+        /**
+         * @description The same as `X-Request-Id` under the name other APIs use (the mock reads it when `X-Request-Id`
+         *     is absent), with the same limit. Not in the document: an assumption.
+         */
+        IdempotencyKey: string;
         /** @description A byte range (`bytes=0-1023`). Not in the document: newer gateway versions honour it. An assumption. */
         Range: string;
     };
@@ -750,7 +765,23 @@ export interface operations {
     createVideoGeneration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The client's own request ID for a submission (§8: clients persist "their own request ID"; §7: an
+                 *     unconfirmed submission is checked against the client's own idempotency records). The document
+                 *     names no header for it: `X-Request-Id` is what this project's client and suites send, an
+                 *     assumption. The mock keeps a count of submissions per ID (the most recent 10,000 IDs) and answers
+                 *     400 `invalid_request` naming the header to an ID over `maxLength` (issue 24 item 10); a deployment
+                 *     may accept longer ones.
+                 * @example videotask-3f9c2e7a-8b1d-4c55-9e0a-2d6f1b7c4e90
+                 */
+                "X-Request-Id"?: components["parameters"]["ClientRequestId"];
+                /**
+                 * @description The same as `X-Request-Id` under the name other APIs use (the mock reads it when `X-Request-Id`
+                 *     is absent), with the same limit. Not in the document: an assumption.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -771,7 +802,23 @@ export interface operations {
     createVideo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The client's own request ID for a submission (§8: clients persist "their own request ID"; §7: an
+                 *     unconfirmed submission is checked against the client's own idempotency records). The document
+                 *     names no header for it: `X-Request-Id` is what this project's client and suites send, an
+                 *     assumption. The mock keeps a count of submissions per ID (the most recent 10,000 IDs) and answers
+                 *     400 `invalid_request` naming the header to an ID over `maxLength` (issue 24 item 10); a deployment
+                 *     may accept longer ones.
+                 * @example videotask-3f9c2e7a-8b1d-4c55-9e0a-2d6f1b7c4e90
+                 */
+                "X-Request-Id"?: components["parameters"]["ClientRequestId"];
+                /**
+                 * @description The same as `X-Request-Id` under the name other APIs use (the mock reads it when `X-Request-Id`
+                 *     is absent), with the same limit. Not in the document: an assumption.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -964,7 +1011,23 @@ export interface operations {
     createPluginTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The client's own request ID for a submission (§8: clients persist "their own request ID"; §7: an
+                 *     unconfirmed submission is checked against the client's own idempotency records). The document
+                 *     names no header for it: `X-Request-Id` is what this project's client and suites send, an
+                 *     assumption. The mock keeps a count of submissions per ID (the most recent 10,000 IDs) and answers
+                 *     400 `invalid_request` naming the header to an ID over `maxLength` (issue 24 item 10); a deployment
+                 *     may accept longer ones.
+                 * @example videotask-3f9c2e7a-8b1d-4c55-9e0a-2d6f1b7c4e90
+                 */
+                "X-Request-Id"?: components["parameters"]["ClientRequestId"];
+                /**
+                 * @description The same as `X-Request-Id` under the name other APIs use (the mock reads it when `X-Request-Id`
+                 *     is absent), with the same limit. Not in the document: an assumption.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The name under which the task plugin declares its native path (§4).

@@ -1,3 +1,4 @@
+import { readClientRequestIdHeaders } from './client-request-id.ts';
 import { readErrorCodes } from './error-codes.ts';
 import { readLifecycle } from './lifecycle.ts';
 import { readPolling } from './polling.ts';
@@ -7,8 +8,9 @@ import { HTTP_METHODS, type OpenApiDocument } from './spec-types.ts';
 /**
  * Reads every project extension a spec carries (`x-lifecycle`, `x-polling`, `x-second-family`,
  * `x-error-codes`), so that `videotask lint-spec` refuses a spec the code could not load. In a spec
- * with `x-lifecycle` (the service's), every operation an error code names must exist; the mock's
- * table may name the service's. Throws naming the first problem.
+ * with `x-lifecycle` (the service's), every operation an error code names must exist, and the client
+ * request-ID headers the mock bounds must be declared; the mock's table may name the service's. Throws
+ * naming the first problem.
  */
 export function checkExtensions(document: OpenApiDocument): void {
   const rows = readErrorCodes(document);
@@ -16,6 +18,7 @@ export function checkExtensions(document: OpenApiDocument): void {
   if (document['x-second-family'] !== undefined) readSecondFamily(document);
   if (document['x-lifecycle'] === undefined) return;
   readLifecycle(document);
+  readClientRequestIdHeaders(document);
   const declared = new Set(
     Object.values(document.paths).flatMap((item) =>
       HTTP_METHODS.flatMap((method) => item[method]?.operationId ?? []),

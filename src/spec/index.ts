@@ -7,6 +7,7 @@ export * from './load-spec.ts';
 export * from './lifecycle.ts';
 export * from './validators.ts';
 export * from './second-family.ts';
+export * from './client-request-id.ts';
 export * from './response-conformance.ts';
 export * from './error-codes.ts';
 export * from './polling.ts';

@@ -43,7 +43,7 @@ describe('videotask verify-family: the rehearsal on the mock (§9 steps 3–5)',
       expect(record).toMatchObject({
         kind: 'videotask verify-family',
         baseUrl: server.url,
-        apiKey: 'sk-…-vip',
+        apiKey: 'sk-…ip',
         dryRun: false,
         ok: false,
         exitCode: 1,

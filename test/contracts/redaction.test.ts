@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../contracts/redaction.ts';
+import { maskKey, Redactor } from '../../src/redaction/redactor.ts';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const urlSafe = (text: string) => text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(2, '0');
+const each = (text: string, form: (char: string) => string) => [...text].map(form).join('');
+const inserted = (key: string, what: string) =>
+  `${key.slice(0, 4)}${what}${key.slice(4, 9)}${what}${key.slice(9)}`;
 
 /** How a server may echo a key: each takes the key and the text around it (base64 encodes it all). */
 const ECHOES: Record<string, (key: string, before: string, after: string) => string> = {
@@ -22,6 +25,23 @@ const ECHOES: Record<string, (key: string, before: string, after: string) => str
   base64: (k, a, b) => b64(a + k + b),
   'base64, URL-safe, unpadded': (k, a, b) => urlSafe(b64(a + k + b)),
   'base64 of the upper-cased key': (k, a, b) => b64(a + k.toUpperCase() + b),
+  // Issue 24 item 3.
+  hex: (k, a, b) => a + Buffer.from(k).toString('hex') + b,
+  'hex, upper-case, of the text around it too': (k, a, b) =>
+    Buffer.from(a + k + b)
+      .toString('hex')
+      .toUpperCase(),
+  'a prefix of 12 characters': (k, a, b) => `${a}${k.slice(0, 12)}…${b}`,
+  'base64, wrapped at 8': (k, a, b) => b64(a + k + b).replace(/(.{8})/g, '$1\n'),
+  'HTML decimal entities': (k, a, b) => a + each(k, (c) => `&#${c.charCodeAt(0)};`) + b,
+  'HTML hex entities, some without ;': (k, a, b) =>
+    a + each(k, (c) => `&#x${hex(c)}${c < 'm' ? ';' : ''}`) + b + ';',
+  'a zero-width space inserted': (k, a, b) => a + inserted(k, '\u200b') + b,
+  'a soft hyphen inserted': (k, a, b) => a + inserted(k, '\u00ad') + b,
+  'a newline inserted': (k, a, b) => a + inserted(k, '\r\n') + b,
+  fullwidth: (k, a, b) => a + each(k, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)) + b,
+  'fullwidth, percent-encoded': (k, a, b) =>
+    a + encodeURIComponent(each(k, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))) + b,
 };
 
 /** The forms a key must never be found in after redaction (compared case-insensitively). */
@@ -30,6 +50,9 @@ const FORBIDDEN = (k: string) => [
   encodeURIComponent(k),
   JSON.stringify(k).slice(1, -1),
   b64(k).replace(/=+$/, '').slice(0, -4), // the part of the key's base64 that its own bytes decide
+  Buffer.from(k).toString('hex'),
+  // No 12 characters of the key in a row.
+  ...Array.from({ length: k.length - 11 }, (_, i) => k.slice(i, i + 12)),
 ];
 
 const printableAscii = fc.string({
@@ -88,7 +111,48 @@ describe('the redaction of every contract output', () => {
     });
   });
 
+  it('never masks ordinary text by mistake, and masks a redacted text no further', () => {
+    const key = 'sk-Rq7vX2mPz9LkT4wYc8NbH3sJ';
+    const redactor = new Redactor([key, 'sk-mock-alice', 'sk-team-contract-9f8e7d6c5b4a']);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400, unit: 'grapheme' }), (text) => {
+        fc.pre(!/bearer|:\/\//i.test(text));
+        expect(redactor.redact(text)).toBe(text);
+      }),
+      { numRuns: 300 },
+    );
+    const once = redactor.redact(`a ${key} and ${Buffer.from(key).toString('base64')}`);
+    expect(redactor.redact(once)).toBe(once);
+    // A word a person put in a key (8 characters) is not a part long enough to mask.
+    expect(redactor.redact('classname="videotask.contract"')).toBe(
+      'classname="videotask.contract"',
+    );
+  });
+
   it('shows control characters as escapes on a terminal', () => {
     expect(new Redactor([]).forTerminal('task_\u001b[2J')).toBe('task_\\u001b[2J');
+  });
+});
+
+describe('maskKey', () => {
+  it('shows the first 3 and last 4 characters of a key of 16 or more', () => {
+    expect(maskKey('sk-Rq7vX2mPz9LkT4wYc8NbH3sJ')).toBe('sk-…H3sJ');
+    expect(maskKey('sk-wrong-key-0000')).toBe('sk-…0000');
+  });
+
+  it('shows less of a short key, never a bare ellipsis', () => {
+    expect(maskKey('sk-mock-alice')).toBe('sk-…ce');
+    expect(maskKey('sk-mock-vip')).toBe('sk-…ip');
+    expect(maskKey('sk-x-1234')).toBe('***');
+    expect(maskKey('')).toBe('***');
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (key) => {
+        const mask = maskKey(key);
+        expect(mask).not.toBe('…');
+        // Most of a key stays hidden, and a mask is plain text in JSON, XML and a terminal.
+        expect(mask.replace('…', '').length).toBeLessThanOrEqual(Math.max(3, key.length / 2));
+        expect(mask).toMatch(/^(\*\*\*|[\w.*-]{3}…[\w.*-]{2,4})$/);
+      }),
+    );
   });
 });

@@ -1,7 +1,9 @@
 // Driving a `videotask mock` process over HTTP as alice: requests on connections of their own (so
-// with `--workers N` they spread over the workers), the worker that answered, the workers' processes.
+// with `--workers N` they spread over the workers), or on one kept-alive connection pinned to one
+// worker; the worker that answered, the workers' processes, the process holding a connection.
 import { execFileSync } from 'node:child_process';
-import { request } from 'node:http';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { listening, spawnMock, type MockProcess } from './mock-process.ts';
 
 const BANNER_END = /secret: .*\n/;
@@ -18,11 +20,23 @@ export interface Answer {
 
 /** One request on a connection of its own (`Connection: close`), so that requests spread over the workers. */
 export function call(base: string, method: string, path: string, body?: unknown): Promise<Answer> {
+  return send(base, method, path, body, false);
+}
+
+function send(
+  base: string,
+  method: string,
+  path: string,
+  body: unknown,
+  agent: Agent | false,
+  onSocket?: (localPort: number | undefined) => void,
+): Promise<Answer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string> = { authorization: `Bearer ${ALICE}`, connection: 'close' };
+  const headers: Record<string, string> = { authorization: `Bearer ${ALICE}` };
+  if (agent === false) headers['connection'] = 'close';
   if (method !== 'GET') headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+    const req = request(`${base}${path}`, { method, headers, agent }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       res.on('end', () => {
@@ -32,6 +46,11 @@ export function call(base: string, method: string, path: string, body?: unknown)
       });
     });
     req.on('error', reject);
+    if (onSocket !== undefined)
+      req.on('socket', (socket) => {
+        if (socket.localPort !== undefined) onSocket(socket.localPort);
+        else socket.once('connect', () => onSocket(socket.localPort));
+      });
     req.end(payload);
   });
 }
@@ -68,4 +87,56 @@ export function workerPids(primary: number): number[] {
     .split('\n')
     .filter((line) => line.includes('videotask.js mock'))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+/**
+ * One kept-alive connection, and the worker process holding it (node:cluster gave it to one worker:
+ * every request on it goes there). `call` fails if the connection had to be opened again.
+ */
+export async function pinnedConnection(
+  base: string,
+  pids: readonly number[],
+): Promise<{ pid: number; call: typeof call; close(): void }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let port: number | undefined;
+  let moved = false;
+  const pinned = async (b: string, method: string, path: string, body?: unknown) => {
+    const answer = await send(b, method, path, body, agent, (localPort) => {
+      moved ||= port !== undefined && localPort !== port;
+      port ??= localPort;
+    });
+    if (moved) throw new Error('the pinned connection was closed and another opened');
+    return answer;
+  };
+  await pinned(base, 'GET', '/v1/models');
+  const pid = connectionHolder(Number(new URL(base).port), port!, pids);
+  if (pid === undefined) throw new Error(`no worker of ${pids.join(', ')} holds port ${port}`);
+  return { pid, call: pinned, close: () => agent.destroy() };
+}
+
+/**
+ * Which of `pids` holds the server side of the loopback connection from `clientPort` to `serverPort`
+ * (Linux: /proc/net/tcp names the socket's inode, /proc/PID/fd the process holding it).
+ */
+export function connectionHolder(
+  serverPort: number,
+  clientPort: number,
+  pids: readonly number[],
+): number | undefined {
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+  const line = readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .find((f) => f[1]?.endsWith(`:${hex(serverPort)}`) && f[2]?.endsWith(`:${hex(clientPort)}`));
+  const inode = line?.[9];
+  if (inode === undefined) return undefined;
+  return pids.find((pid) =>
+    readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`;
+      } catch {
+        return false; // closed meanwhile
+      }
+    }),
+  );
 }

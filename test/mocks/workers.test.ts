@@ -1,5 +1,5 @@
-// `videotask mock --workers N` as real processes (decisions/016): every worker answers every task the
-// same, a control change answered 200 is on every worker by the next request, a dead worker is
+// `videotask mock --workers N` as real processes (decisions/016, 021): every worker answers every task
+// the same, a control change answered 200 is on every worker by the next request, a dead worker is
 // replaced, --state survives kill -9 of the whole group, and bad --workers values exit 2.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,8 +54,9 @@ describe('videotask mock --workers N (real processes)', () => {
     }
   }, 60_000);
 
-  it('holds the 200 of a control change until every worker has it, even one paused with SIGSTOP', async () => {
-    const { mock, base } = await startWorkers('--clock', 'manual');
+  it('holds the 200 of a control change until every worker has it, one paused within the deadline too', async () => {
+    // Past the deadline a paused worker is replaced instead: test/regressions/worker-stalled-replaced.test.ts.
+    const { mock, base } = await startWorkers('--clock', 'manual', '--worker-timeout', '60');
     const id = await submit(base, 'a red kite');
     const [paused] = workerPids(mock.child.pid!);
     process.kill(paused!, 'SIGSTOP');
@@ -204,6 +205,12 @@ describe('videotask mock --workers N (real processes)', () => {
     expect(await exitCode(second, 30_000)).toBe(1);
     expect(second.stderr()).toContain(`port ${port} is in use. Pick another with --port N`);
   }, 60_000);
+
+  it.each(['0', 'abc', '-1', '0.05', ''])('exits 2 on --worker-timeout=%j', async (value) => {
+    const mock = spawnMock('--port', '0', '--workers', '2', `--worker-timeout=${value}`);
+    expect(await exitCode(mock, 15_000)).toBe(2);
+    expect(mock.stderr()).toMatch(/--worker-timeout must be (a number|at least 0\.1)/);
+  });
 
   it.each(['0', 'abc', '-1', '1.5', '999', ''])('exits 2 on --workers=%j', async (value) => {
     const mock = spawnMock('--port', '0', `--workers=${value}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Redactor } from '../../contracts/redaction.ts';
+import { Redactor } from '../../src/redaction/redactor.ts';
 import { parseRange } from '../../mocks/core/media.ts';
 import { promptTag } from '../../mocks/core/scenarios.ts';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';

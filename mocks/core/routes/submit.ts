@@ -1,3 +1,4 @@
+import { CLIENT_REQUEST_ID_HEADERS } from '../../../src/spec/client-request-id.ts';
 import { GATEWAY_DURATION, route as routeModel, type CatalogModel } from '../catalog.ts';
 import { createTask } from '../create-task.ts';
 import { jsonResponse, type CoreResponse, type LostAnswer } from '../http-types.ts';
@@ -56,6 +57,8 @@ export function admit(
   operationId: string,
   bodyOverride?: Record<string, unknown>,
 ): Refusal | { task: TaskRecord; lost: LostAnswer | undefined } {
+  const requestId = clientRequestId(context.request.headers);
+  if (typeof requestId === 'object') return requestId;
   let body = bodyOverride;
   if (body === undefined) {
     const parsed = parseSubmissionBody(context);
@@ -93,8 +96,6 @@ export function admit(
     return { kind: 'upstream_refused', detail: { upstream: unboundUpstreamAnswer(model) } };
   if (choice.scenario.stage === 'upstream') return choice.scenario.refuse!(choice.arg, state.clock);
 
-  const requestId =
-    context.request.headers['x-request-id'] ?? context.request.headers['idempotency-key'];
   if (requestId !== undefined) state.apply({ op: 'request-id', id: requestId });
   const explicit =
     choice.scenario.name !== 'succeed' || context.request.headers['x-mock-scenario'] !== undefined;
@@ -107,6 +108,24 @@ export function admit(
     explicit,
   });
   return { task, lost: choice.scenario.lose?.(choice.arg) };
+}
+
+/**
+ * The client's own request ID (`X-Request-Id`, else `Idempotency-Key`; an empty one is none), or a
+ * refusal naming the header when it is longer than the spec's `maxLength` (issue 24 item 10: the mock
+ * keeps a record of each, and 12 KB IDs cost it 65 MB per 4,000 submissions).
+ */
+function clientRequestId(
+  headers: Readonly<Record<string, string | undefined>>,
+): string | undefined | Refusal {
+  for (const { name, display, maxLength } of CLIENT_REQUEST_ID_HEADERS) {
+    const value = headers[name];
+    if (value === undefined || value === '') continue;
+    if (value.length <= maxLength) return value;
+    const problem = `${display} is ${value.length} characters long: at most ${maxLength} are accepted`;
+    return { kind: 'invalid_request', detail: { problem } };
+  }
+  return undefined;
 }
 
 function checkScenarioArgument(choice: ScenarioChoice): string | undefined {

@@ -19,6 +19,7 @@ import {
 export type Op =
   | 'submit'
   | 'submit-empty'
+  | 'submit-incomplete'
   | 'submit-refused'
   | 'video'
   | 'wrapper'
@@ -148,8 +149,8 @@ export function session(defects: readonly string[]): Step[] {
   record('vip submits a native body with a prompt mixed in', 'native', 'vip', undefined, () =>
     call('POST', NATIVE, { ...vip, body: { ...NATIVE_BODY, prompt: 'a red kite' } }),
   );
-  record('alice submits without model', 'submit-refused', 'alice', undefined, () =>
-    call('POST', '/v1/video/generations', { body: { prompt: KITE.prompt } }),
+  record('alice submits without a model', 'submit-incomplete', 'alice', undefined, () =>
+    call('POST', '/v1/videos', { body: { prompt: KITE.prompt } }),
   );
   record(
     'limited submits a model its token may not use',

@@ -1,0 +1,168 @@
+import { MAX_JSON_DEPTH } from '../client/json-depth.ts';
+import { printable } from '../client/printable.ts';
+import { KeyParts, type KeyPart } from './key-parts.ts';
+import { decodeBase64, decodeHex, decodedReadings, plainReading } from './text-readings.ts';
+
+/**
+ * How a key may appear wherever a person reads (output, reports, records, logs, errors): `sk-…abcd`.
+ * A short key shows less, so that most of it stays hidden: from 16 characters the first 3 and the last
+ * 4, from 10 the first 3 and the last 2 (`sk-…ab`), below that nothing (`***`). A character shown is
+ * a letter, a digit, `-`, `_` or `.`, else `*`: a mask is safe in JSON, XML, Markdown and a terminal.
+ */
+export function maskKey(key: string): string {
+  const shown = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '*');
+  if (key.length >= 16) return `${shown(key.slice(0, 3))}…${shown(key.slice(-4))}`;
+  if (key.length >= 10) return `${shown(key.slice(0, 3))}…${shown(key.slice(-2))}`;
+  return '***';
+}
+
+/**
+ * A part of a key this long (or the whole key, if shorter) is masked wherever it is found. Twelve
+ * characters of a random key never occur by chance (one place in about 2⁷⁰), and the words a person
+ * may put in a key (`sk-team-contract-…`) are shorter, so ordinary text is not masked by mistake; at
+ * most 11 characters of a key can show, which tells little about a key of 32 or more
+ * (decisions/024-one-redaction.md).
+ */
+export const KEY_PART = 12;
+/** Keys shorter than this are not searched for (every word would hold them); they are still masked as `***`. */
+export const SHORTEST_KEY = 4;
+
+/**
+ * The project's one redaction: every command, report, record file and log line goes through it. Each
+ * key it holds is masked (`maskKey`) wherever the text spells a part of it of `KEY_PART` characters or
+ * more (the whole key if shorter), in whatever form a server echoed it: any case, fullwidth, with
+ * invisible characters or line breaks inserted, percent-, backslash- or HTML-escaped (nested too), in
+ * base64 (standard or URL-safe, wrapped or not, at any alignment) or hex. So is any bearer token and
+ * the user information of any URL (`https://user:pw@host`). Linear in the text's length.
+ *
+ * @example
+ * new Redactor(['sk-live-0123456789abcdef']).redact('echo c2stbGl2ZS0wMTIzNDU2Nzg5YWJjZGVm');
+ * // 'echo sk-…cdef'
+ */
+export class Redactor {
+  readonly #keys: readonly string[];
+  readonly #masks: readonly string[];
+  readonly #parts: KeyParts;
+  /** The fewest characters of any key that are masked (`KEY_PART`, or a shorter key's length). */
+  readonly #shortest: number;
+
+  constructor(keys: readonly (string | undefined)[]) {
+    this.#keys = [
+      ...new Set(keys.filter((k): k is string => k !== undefined && k.length >= SHORTEST_KEY)),
+    ];
+    const shortest = (key: string) => Math.min(key.length, KEY_PART);
+    this.#parts = new KeyParts(this.#keys, shortest);
+    this.#masks = this.#keys.map(maskKey);
+    this.#shortest = Math.min(...this.#keys.map(shortest));
+  }
+
+  /** `text` with every echo of a key, every bearer token and every URL's user information masked. */
+  redact(text: string): string {
+    const masked = this.#keys.length === 0 ? text : this.#maskKeys(text);
+    return withoutUserinfo(
+      masked.replace(BEARER, (_m, prefix: string, token: string) => prefix + maskKey(token)),
+    );
+  }
+
+  /** Redacted and safe for a terminal (control characters shown as `\uXXXX`, never acting). */
+  forTerminal(text: string): string {
+    return printable(this.redact(text));
+  }
+
+  /**
+   * A JSON-like copy of `value` with every string (and property name) redacted, as `JSON.stringify`
+   * would see it (getters read, `toJSON` called, functions and `undefined` left out). Nesting deeper
+   * than `MAX_JSON_DEPTH` is replaced by a note, so a hostile body cannot exhaust the stack.
+   */
+  redactDeep<T>(value: T): T {
+    return this.#copy(value, 0) as T;
+  }
+
+  #copy(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return this.redact(value);
+    if (value === null || typeof value !== 'object') return value;
+    if (depth >= MAX_JSON_DEPTH) return `[nested deeper than ${MAX_JSON_DEPTH} levels: left out]`;
+    const json = (value as { toJSON?: unknown }).toJSON;
+    if (typeof json === 'function') return this.#copy(json.call(value) as unknown, depth);
+    if (Array.isArray(value))
+      return value.map((item: unknown) => {
+        const copied = this.#copy(item, depth + 1);
+        return copied === undefined || typeof copied === 'function' ? null : copied;
+      });
+    const out: Record<string, unknown> = {};
+    for (const [name, item] of Object.entries(value)) {
+      const copied = this.#copy(item, depth + 1);
+      if (copied === undefined || typeof copied === 'function') continue;
+      // Defined, not assigned: a `__proto__` key stays a key (as JSON.parse makes it), never a prototype.
+      Object.defineProperty(out, this.redact(name), {
+        value: copied,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+
+  #maskKeys(text: string): string {
+    // Every reading of ASCII text is at most as long as the text: too short to hold a part of a key.
+    if (text.length < this.#shortest && ASCII.test(text)) return text;
+    const spans: KeyPart[] = [];
+    const found = (part: KeyPart) => spans.push(part);
+    const plain = plainReading(text);
+    const readings = [plain, ...(ESCAPES.test(text) ? decodedReadings(plain) : [])];
+    for (const reading of readings) this.#parts.find(reading, found);
+    const decoded = readings.at(-1)!;
+    const scan = this.#parts.scan(found);
+    decodeBase64(decoded, Math.ceil((this.#shortest * 4) / 3), scan);
+    decodeHex(decoded, this.#shortest * 2, scan);
+    scan.end();
+    return spans.length === 0 ? text : replaceSpans(text, spans, this.#masks);
+  }
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** A character that may start an escape, as is or fullwidth: without one, there is nothing to decode. */
+const ESCAPES = /[%\\&％＼＆]/;
+
+/** `text` with each span (overlapping ones merged) replaced by the mask of its key. */
+function replaceSpans(text: string, spans: KeyPart[], masks: readonly string[]): string {
+  spans.sort((a, b) => a.from - b.from);
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < spans.length;) {
+    const { from, key } = spans[i]!;
+    let to = spans[i]!.to;
+    for (i++; i < spans.length && spans[i]!.from < to; i++) to = Math.max(to, spans[i]!.to);
+    out += text.slice(copied, from) + masks[key]!;
+    copied = to;
+  }
+  return out + text.slice(copied);
+}
+
+const BEARER = /(Bearer\s+)([A-Za-z0-9._~+/=-]{6,})/gi;
+
+const SCHEME_CHAR = /[a-z0-9+.-]/i;
+const NOT_USERINFO = /[\s/?#@"'<>]/;
+
+/**
+ * `scheme://user:pw@host` → `scheme://…@host`, in one pass from each `://` (a backtracking pattern
+ * was quadratic in the text's length: test/regressions/prompt-tag-linear-time.test.ts).
+ */
+function withoutUserinfo(text: string): string {
+  let out = '';
+  let copied = 0;
+  for (let at = text.indexOf('://'); at >= 0; at = text.indexOf('://', at + 3)) {
+    let scheme = at;
+    while (scheme > copied && SCHEME_CHAR.test(text[scheme - 1]!)) scheme--;
+    while (scheme < at && !/[a-z]/i.test(text[scheme]!)) scheme++; // a scheme starts with a letter
+    if (scheme === at) continue;
+    let end = at + 3;
+    while (end < text.length && !NOT_USERINFO.test(text[end]!)) end++;
+    if (end === at + 3 || text[end] !== '@') continue;
+    out += `${text.slice(copied, at + 3)}…`;
+    copied = end;
+  }
+  return out + text.slice(copied);
+}
