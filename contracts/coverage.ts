@@ -9,6 +9,7 @@ import {
   rulesIn,
   type Caller,
   type Cell,
+  type CellRuleId,
   type CellState,
   type RouteId,
 } from './matrix/index.ts';
@@ -29,10 +30,17 @@ export interface CellCoverage {
   /** The checks judged here. */
   readonly checks: readonly string[];
   /**
-   * Rules the matrix applies here that the run did not judge (observed cells only), but for those that
-   * apply only when the deployment does something it need not (`CONDITIONAL_RULES`).
+   * Rules the matrix applies here that the run did not judge and has no reason for (observed cells
+   * only): a gap of the run.
    */
   readonly unjudged: readonly string[];
+  /**
+   * Rules the matrix applies here that the run did not judge, each with why (observed cells only): one
+   * that applies only when the deployment does something it need not (`CONDITIONAL_RULES`: a 429,
+   * Range, HEAD, a Content-Length), or one whose probe needs an input the run was not given, or that
+   * the budget left out. No gap: the reason says what would judge it.
+   */
+  readonly notJudged?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface CoverageReport {
@@ -63,6 +71,11 @@ export function computeCoverage(verdicts: Verdicts, notes: CoverageNotes): Cover
   const cells = ALL_CELLS.map((cell): CellCoverage => {
     const seen = byCell.get(cellKey(cell));
     const rules = Object.fromEntries(seen?.rules ?? []) as CellCoverage['rules'];
+    const left = seen === undefined ? [] : rulesIn(cell).filter((r) => !(r in rules));
+    const why = (rule: CellRuleId) => notes.ruleReasonFor(rule, cell) ?? CONDITIONAL_RULES[rule];
+    const notJudged = Object.fromEntries(
+      left.flatMap((rule) => (why(rule) === undefined ? [] : [[rule, why(rule)!]])),
+    );
     return {
       route: cell.route,
       request: routeLabel(cell.route),
@@ -72,10 +85,8 @@ export function computeCoverage(verdicts: Verdicts, notes: CoverageNotes): Cover
       reason: seen === undefined ? (notes.reasonFor(cell) ?? defaultReason(cell)) : undefined,
       rules,
       checks: [...(seen?.checks ?? [])].sort(),
-      unjudged:
-        seen === undefined
-          ? []
-          : rulesIn(cell).filter((r) => !(r in rules) && !(r in CONDITIONAL_RULES)),
+      unjudged: left.filter((rule) => why(rule) === undefined),
+      ...(Object.keys(notJudged).length === 0 ? {} : { notJudged }),
     };
   });
   const observed = cells.filter((c) => c.observed).length;

@@ -58,12 +58,16 @@ export function lifecycleTasks(ctx: RunContext): LifecycleTask[] {
 /**
  * Creates and follows the lifecycle tasks in parallel, then records why task states went unobserved:
  * the budget, no task failing (and whether the operator named a failing model or prompt), or a state no
- * poll happened to show. Returns why no task could be followed although the run submitted some (every
- * submission refused, rate limited or unconfirmed): the lifecycle went unchecked, so the run is not
- * green whatever the refusal (issue 24 item 4); undefined when a task was followed or none was sent.
+ * poll happened to show. Returns why no task could be followed although the run submitted some: every
+ * submission refused, rate limited or unconfirmed, or every task it created left unfollowed because of
+ * the deployment's answers to its queries (rate limited past every wait, 5xx past the retries). The
+ * lifecycle went unchecked, so the run is not green whatever the refusal (issue 24 item 4); undefined
+ * when a task was followed or none was sent.
  */
 export async function runLifecycle(ctx: RunContext): Promise<string | undefined> {
   const followed = await Promise.all(lifecycleTasks(ctx).map((task) => followTask(ctx, task)));
+  const unfollowed = noTaskFollowed(ctx, followed);
+  if (unfollowed !== undefined) ctx.coverage.because(unfollowed, { states: REAL });
   const failed = followed.some((f) => f.states.has('failed'));
   if (!failed) {
     for (const check of [CHECKS.presenceFailed, CHECKS.wrapperFailure])
@@ -96,6 +100,7 @@ export async function runLifecycle(ctx: RunContext): Promise<string | undefined>
       `budget ${ctx.target.budget} did not cover: ${uncovered.join('; ')} (--budget ${enough} would)`,
     );
   }
+  if (unfollowed !== undefined) return unfollowed;
   const sent = ctx.recorder.submissions.size > 0;
   return noTask && sent && ctx.limits.stopped === undefined ? unchecked(ctx, followed) : undefined;
 }
@@ -120,6 +125,26 @@ function unchecked(ctx: RunContext, followed: readonly FollowedTask[]): string {
   ] as const;
   const parts = why.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`);
   return `no submission was confirmed: ${parts.join('; ')}, so no task could be followed`;
+}
+
+/**
+ * Why none of the tasks the run created reached its end, when the deployment's answers to their
+ * queries are why (rate limited past every wait, 5xx past the retries, the owner refused); undefined
+ * when one did, none was created, or the run stopped (which says why itself).
+ */
+function noTaskFollowed(ctx: RunContext, followed: readonly FollowedTask[]): string | undefined {
+  const created = followed.filter((f) => f.outcome === 'created');
+  const unfollowed = created.flatMap((f) => (f.unfollowed === undefined ? [] : [f.unfollowed]));
+  if (ctx.limits.stopped !== undefined || unfollowed.length === 0) return undefined;
+  if (created.some((f) => f.finalStatus !== undefined)) return undefined;
+  const whys = [...new Set(unfollowed)].map(
+    (why) => `${unfollowed.filter((u) => u === why).length} because ${why}`,
+  );
+  return (
+    `no task could be followed to its end: of the ${created.length} task(s) created, ` +
+    `${whys.join('; ')} (see the notes: run again when the key's rate limit or the service ` +
+    'allows, or with a longer --timeout)'
+  );
 }
 
 /** Why no task could be followed: the run stopped, answers left creation unconfirmed, the budget, refusals. */

@@ -11,6 +11,7 @@ function targetLine(report: ContractReport): string {
     t.strict ? 'strict' : undefined,
     t.failing === undefined ? undefined : 'a failing task',
     t.family === undefined ? undefined : `native path of ${t.family.plugin} (${t.family.model})`,
+    t.forbiddenModel === undefined ? undefined : `forbidden model ${t.forbiddenModel}`,
   ].filter(Boolean);
   const more = extras.length === 0 ? '' : `, ${extras.join(', ')}`;
   return (
@@ -83,6 +84,11 @@ function resultLine(report: ContractReport): string {
     return (
       `Result: the run stopped early (${report.stopped}); what it saw broke no ` +
       `documented rule, but it could not check the rest.`
+    );
+  if (report.noTaskFollowed !== undefined)
+    return (
+      `Result: ${report.noTaskFollowed}; what the run saw broke no documented rule, but the ` +
+      'lifecycle went unchecked.'
     );
   const unconfirmed =
     report.unconfirmed.length === 0

@@ -24,6 +24,7 @@ export interface ContractReport {
     readonly strict: boolean;
     readonly failing?: FailingTask | undefined;
     readonly family?: FamilyTarget | undefined;
+    readonly forbiddenModel?: string | undefined;
   };
   readonly startedAt: string;
   readonly durationMs: number;
@@ -35,7 +36,9 @@ export interface ContractReport {
   readonly stopped?: string | undefined;
   /**
    * Why no lifecycle task could be followed although the run submitted (every submission refused,
-   * rate limited or unconfirmed): the lifecycle went unchecked and the CLI exits 2.
+   * rate limited or unconfirmed, or every task it created left unfollowed because its queries stayed
+   * rate limited past every wait or failing past the retries): the lifecycle went unchecked and the
+   * CLI exits 2.
    */
   readonly noTaskFollowed?: string | undefined;
   readonly requests: number;

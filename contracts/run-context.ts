@@ -75,6 +75,11 @@ export interface RunContext {
   readonly inputErrors: InputError[];
   /** The second family's native path, once the catalog shows it open to this key (§4.5). */
   native: FamilyTarget | undefined;
+  /**
+   * The model the key may not use that the run submits to be refused (§5): `--forbidden-model`, until
+   * the catalog shows it listed for this key (an input error: the key may use it).
+   */
+  forbiddenModel: string | undefined;
   readonly recorder: HttpRecorder;
   /** The run's deadline and early stop (the target stopped answering). */
   readonly limits: RunLimits;

@@ -2,7 +2,7 @@ import { realSleep } from '../src/client/sleep.ts';
 import { serviceContract } from '../src/spec/index.ts';
 import { CHECKS } from './checks/definitions.ts';
 import { probeCatalog, probeMissingTask } from './checks/probes.ts';
-import { probeSubmissionRefusals } from './checks/submission.ts';
+import { probeSubmissionRefusals } from './checks/submission-probes.ts';
 import { computeCoverage } from './coverage.ts';
 import { CoverageNotes } from './coverage-notes.ts';
 import { harOf, type Har } from './har.ts';
@@ -62,6 +62,7 @@ export async function runContract(
   const ctx: RunContext = {
     target,
     native: undefined,
+    forbiddenModel: target.forbiddenModel,
     otherCaller: target.otherApiKey !== undefined,
     inputErrors: [],
     recorder,
@@ -157,6 +158,7 @@ function reportOf(
       strict: target.strict,
       ...(target.failing === undefined ? {} : { failing: target.failing }),
       ...(target.family === undefined ? {} : { family: target.family }),
+      ...(target.forbiddenModel === undefined ? {} : { forbiddenModel: target.forbiddenModel }),
     },
     startedAt: run.startedAt.toISOString(),
     durationMs: performance.now() - run.started,
@@ -184,6 +186,8 @@ function skipLifecycle(ctx: RunContext, why: string): void {
   for (const check of [
     CHECKS.emptyPrompt,
     CHECKS.requiredFields,
+    CHECKS.modelPermissions,
+    CHECKS.fileUpload,
     CHECKS.submissionPaths,
     CHECKS.submissionStatus200,
     CHECKS.contentBeforeCompletion,

@@ -43,6 +43,13 @@ export interface ContractTarget {
   readonly failing?: FailingTask | undefined;
   /** The second family's native path (§4.5): observed only when both are named. */
   readonly family?: FamilyTarget | undefined;
+  /**
+   * A model this key may not use (§5: the token's permissions or group do not allow it): submitted on
+   * both documented paths, it must be refused with a 4xx. A model the key's token itself may not use
+   * is best (a model outside the key's group is answered 503 by the gateway, which leaves open
+   * whether a task was created).
+   */
+  readonly forbiddenModel?: string | undefined;
 }
 
 export interface FailingTask {
@@ -70,11 +77,24 @@ export function plannedTasks(target: Pick<ContractTarget, 'failing' | 'family'>)
 
 /**
  * Why a target cannot be checked as given, whatever the deployment answers, or undefined: the same key
- * as both users would read every ownership cell (§5) as a breach of the document.
+ * as both users would read every ownership cell (§5) as a breach of the document, and a forbidden model
+ * that the run also uses would be submitted both to be served and to be refused.
  */
 export function targetUsageProblem(
-  target: Pick<ContractTarget, 'apiKey' | 'otherApiKey'>,
+  target: Pick<ContractTarget, 'apiKey' | 'otherApiKey'> &
+    Partial<Pick<ContractTarget, 'model' | 'failing' | 'family' | 'forbiddenModel'>>,
 ): string | undefined {
+  const forbidden = target.forbiddenModel;
+  const used = [
+    ['--model', target.model],
+    ['--failing-model', target.failing?.model],
+    ['--family-model', target.family?.model],
+  ].find(([, model]) => forbidden !== undefined && model === forbidden);
+  if (used !== undefined)
+    return (
+      `--forbidden-model ${forbidden} is also ${used[0]}: name a model this key may not use (§5), ` +
+      'one the run does not submit to be served'
+    );
   if (target.otherApiKey === undefined || target.otherApiKey.trim() !== target.apiKey.trim())
     return undefined;
   return (

@@ -29,6 +29,7 @@ export interface ContractFlags {
   readonly 'failing-prompt'?: string | undefined;
   readonly 'family-model'?: string | undefined;
   readonly plugin?: string | undefined;
+  readonly 'forbidden-model'?: string | undefined;
   readonly 'poll-initial'?: string | undefined;
   readonly 'poll-factor'?: string | undefined;
   readonly 'poll-max'?: string | undefined;
@@ -161,11 +162,12 @@ export function requestTimeoutOption(values: ContractFlags): number {
 
 /**
  * The exit status of a finished run. 2 when no lifecycle task could be followed although the run
- * submitted (whatever the refusal, and whatever else failed: the lifecycle went unchecked); else 1
- * when a documented check failed; else 2 when the run's input is wrong (a second key the deployment
- * refuses, a model its catalog does not list), or the run stopped before it was done (the target
- * stopped answering, or the deadline passed), since what it could not ask says nothing about the
- * deployment, or when no submission was confirmed; else 0.
+ * submitted (every submission refused, rate limited or unconfirmed, or every task it created left
+ * unfollowed by its queries' answers: whatever the refusal, and whatever else failed: the lifecycle
+ * went unchecked); else 1 when a documented check failed; else 2 when the run's input is wrong (a
+ * second key the deployment refuses, a model its catalog does not list, a forbidden model it lists),
+ * or the run stopped before it was done (the target stopped answering, or the deadline passed), since
+ * what it could not ask says nothing about the deployment, or when no submission was confirmed; else 0.
  */
 export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: string } {
   // Whatever else failed: a run that followed no task did not check what it was asked to (item 4).

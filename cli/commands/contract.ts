@@ -47,6 +47,9 @@ Options (each also from the environment variable in brackets):
   --family-model M      a second-family model the key may use, and
   --plugin NAME         the task plugin declaring /{plugin}/api/v3/contents/generations/tasks:
                         the native path is checked too (§4.5) [VIDEOTASK_FAMILY_MODEL, VIDEOTASK_PLUGIN]
+  --forbidden-model M   a model this key may not use (§5): submitted on both paths, it must be
+                        refused with a 4xx; best one the key's token itself may not use
+                        [VIDEOTASK_FORBIDDEN_MODEL]
   --tier T              free: creates no task; lifecycle (default): creates at most --budget [VIDEOTASK_TIER]
   --budget N            most tasks the run may create (default: 2, +1 with a failing model or prompt,
                         +1 with a family model, +1 more with both and a failing prompt); every
@@ -71,9 +74,13 @@ $VIDEOTASK_OTHER_API_KEY).
 
 Exit status: 0 no documented check failed; 1 one did; 2 bad usage (the same key twice), the run's
 input is wrong (a second key the deployment refuses, a model its catalog does not list: nothing is
-submitted then), or the target could not be checked (unreachable, the key refused, it stopped
-answering before the run was done, or no submission was confirmed, so no task could be followed:
-whatever the refusal, and whatever else failed).`;
+submitted then; a --forbidden-model its catalog lists for the key), or the target could not be
+checked (unreachable, the key refused, it stopped answering before the run was done, or no task
+could be followed: no submission was confirmed, or every task it created stayed rate limited or
+failing past every wait and retry; whatever the refusal, and whatever else failed).
+
+A 429 is waited out as §7 asks of clients: after its Retry-After, else 2 s, 4 s, 8 s, … (a minute at
+most a wait, within the run's deadline), and recorded (rate-limit.retry-after).`;
 
 export const contractCommand: Command = {
   name: 'contract',
@@ -100,8 +107,6 @@ export const contractCommand: Command = {
       apiKey: apiKey.value ?? 'sk-mock-alice',
       otherApiKey: sourced(values, 'other-api-key').value ?? (bundled ? 'sk-mock-bob' : undefined),
     };
-    const sameKeys = targetUsageProblem(keys);
-    if (sameKeys !== undefined) throw new UsageError(sameKeys);
     const settings = {
       model: nonEmpty(values, 'model') ?? 'video-pro-v1',
       tier: tierValue,
@@ -111,7 +116,10 @@ export const contractCommand: Command = {
       requestTimeoutMs: requestTimeoutOption(values),
       failing,
       family,
+      forbiddenModel: nonEmpty(values, 'forbidden-model'),
     } as const;
+    const problem = targetUsageProblem({ ...keys, ...settings });
+    if (problem !== undefined) throw new UsageError(problem);
     const har = harOption(values);
     const mock = bundled ? await startMockServer({ port: 0, ...BUNDLED_MOCK }) : undefined;
     if (mock !== undefined)
@@ -162,6 +170,7 @@ function parse(argv: readonly string[]) {
     'failing-prompt': { type: 'string' },
     'family-model': { type: 'string' },
     plugin: { type: 'string' },
+    'forbidden-model': { type: 'string' },
     tier: { type: 'string' },
     budget: { type: 'string' },
     strict: { type: 'boolean' },

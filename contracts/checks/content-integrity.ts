@@ -3,7 +3,7 @@ import type { Exchange } from '../http-recorder.ts';
 import { routePath, type Cell } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
 import type { CheckDefinition } from '../verdicts.ts';
-import { hasAnswer, judgeable } from './answered.ts';
+import { judgeable } from './answered.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf, is2xx } from './evidence.ts';
 
@@ -21,18 +21,33 @@ type Ctx = Pick<RunContext, 'verdicts' | 'recorder' | 'coverage' | 'limits' | 'n
 const mediaType = (value: string | undefined) => (value ?? '').split(';')[0]!.trim().toLowerCase();
 const hashInto = (hash: Hash) => (chunk: Uint8Array) => void hash.update(chunk);
 
-/** Older gateways answer neither HEAD nor Range: the check says why it judged nothing, once per run. */
-function notJudged(ctx: Ctx, check: CheckDefinition, why: string): void {
+/**
+ * A rule that applies only when the deployment does something it need not (a length announced, Range
+ * honoured, HEAD answered): the check, its cell and the summary say why it judged nothing, once per run.
+ */
+function notJudged(ctx: Ctx, check: CheckDefinition & { rule: string }, why: string): void {
   ctx.verdicts.skip(check, `${why} (not judged)`);
+  ctx.coverage.ruleNotJudged(check.rule, why, {
+    routes: [CELL.route],
+    states: [CELL.state],
+    callers: [CELL.caller],
+  });
   const note = `content: ${why}, so ${check.id} was not judged`;
   if (!ctx.notes.includes(note)) ctx.notes.push(note);
 }
 
-/** `Content-Length`, when announced without a content coding (fetch decodes one), is what arrived. */
+/**
+ * `Content-Length`, when announced without a content coding (fetch decodes one), is what arrived. A
+ * download without one (chunked) has no length to judge: not judged, saying so.
+ */
 export function judgeContentLength(ctx: Ctx, exchange: Exchange, taskId: string): void {
   const announced = exchange.headers['content-length'];
   const coding = exchange.headers['content-encoding'];
-  if (!is2xx(exchange) || exchange.method === 'HEAD' || announced === undefined) return;
+  if (!is2xx(exchange) || exchange.method === 'HEAD') return;
+  if (announced === undefined) {
+    const how = exchange.headers['transfer-encoding'] === undefined ? '' : ' (chunked)';
+    return notJudged(ctx, CHECKS.contentLength, `a download came without Content-Length${how}`);
+  }
   if (coding !== undefined && coding.toLowerCase() !== 'identity') return;
   const broke =
     exchange.bodyError === undefined ? '' : ` (the body broke off: ${exchange.bodyError})`;
@@ -52,7 +67,7 @@ async function judgeHead(ctx: Ctx, taskId: string, whole: Exchange): Promise<voi
     'HEAD',
     routePath('getVideoContent', taskId),
   );
-  if (!hasAnswer(ctx, head)) return;
+  if (!judgeable(ctx, head)) return;
   if (!is2xx(head)) return notJudged(ctx, CHECKS.contentHead, `HEAD answered HTTP ${head.status}`);
   const length = head.headers['content-length'];
   const type = head.headers['content-type'];
@@ -90,11 +105,11 @@ async function judgeRanges(
       sink: hashInto(parts),
     });
   const first = await ask(`0-${half - 1}`);
-  if (!hasAnswer(ctx, first)) return;
+  if (!judgeable(ctx, first)) return;
   if (first.status !== 206)
     return notJudged(ctx, CHECKS.contentRange, `Range answered HTTP ${first.status}, not honoured`);
   const second = await ask(`${half}-`);
-  if (!hasAnswer(ctx, second)) return;
+  if (!judgeable(ctx, second)) return;
   const expected: [Exchange, number, number][] = [
     [first, 0, half - 1],
     [second, half, size - 1],

@@ -55,6 +55,21 @@ export const CHECKS = {
     rule: 'required-fields',
   },
 
+  modelPermissions: {
+    id: 'auth.model-permissions',
+    title:
+      'a submission of a model the key may not use (--forbidden-model) is refused with a 4xx ' +
+      'on both submit paths and creates no task',
+    rule: 'model-permissions',
+  },
+
+  fileUpload: {
+    id: 'input.no-file-upload',
+    title:
+      'a multipart submission uploading a file (a second-family reference) is refused with a 4xx and creates no task',
+    rule: 'multipart-upload-refused',
+  },
+
   submissionShape: {
     id: 'submission.shape',
     title: 'the submission answer validates against §2.2/§4.1',

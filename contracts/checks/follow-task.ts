@@ -1,4 +1,9 @@
-import { ApiError, PollTimeoutError, ServerError } from '../../src/client/errors.ts';
+import {
+  ApiError,
+  PollTimeoutError,
+  RateLimitError,
+  ServerError,
+} from '../../src/client/errors.ts';
 import { pollTask } from '../../src/client/poller.ts';
 import { serviceContract, type VideoStatus } from '../../src/spec/index.ts';
 import type { RunContext } from '../run-context.ts';
@@ -19,6 +24,25 @@ export interface FollowedTask {
   readonly finalStatus: string | undefined;
   /** Every state the task showed. */
   readonly states: ReadonlySet<string>;
+  /**
+   * Why a created task could not be followed to its end because of the deployment's answers to its
+   * queries: rate limited (429) past every wait the run had time for, a 5xx past the §7 retries, or
+   * the owner's own task refused (itself a §1 violation).
+   */
+  readonly unfollowed?: string | undefined;
+}
+
+/** §7: a temporary failure of a query is retried, a 429 waited out (the poller does both). */
+const temporary = (error: unknown) =>
+  error instanceof ServerError || error instanceof RateLimitError;
+
+/** Why the owner's queries ended the following of a task, in words. */
+function whyUnfollowed(error: ApiError): string {
+  if (error instanceof RateLimitError)
+    return 'its queries were rate limited (429) past every wait the run had time for';
+  if (error instanceof ServerError)
+    return `its queries kept failing (HTTP ${error.status}) past the §7 retries`;
+  return `its own owner's query was refused (HTTP ${error.status})`;
 }
 
 /**
@@ -41,9 +65,11 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
     shown = t.status;
     ctx.progress(`${taskId} ${String(t.status)} ${String(t.progress)}%`);
   };
+  let unfollowed: string | undefined;
   try {
+    // A first look answered 5xx or 429 (waited out as long as the run could) is the poller's to retry.
     const first = await tracker.look().catch((error: unknown) => {
-      if (error instanceof ServerError) return undefined;
+      if (temporary(error)) return undefined;
       throw error;
     });
     if (first !== undefined) progress(first);
@@ -70,13 +96,18 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
         `the task was still ${error.lastStatus ?? 'unknown'} after ${error.attempts} polls`,
         { taskId },
       );
-    else if (!(error instanceof ApiError) && ctx.limits.stopped === undefined) throw error;
+    else if (ctx.limits.stopped === undefined) {
+      if (!(error instanceof ApiError)) throw error;
+      unfollowed = whyUnfollowed(error);
+    }
   }
+  if (unfollowed !== undefined)
+    ctx.notes.push(`${taskId} (${task.name}) was not followed to its end: ${unfollowed}`);
   if (finalStatus !== undefined && ctx.limits.stopped === undefined) {
     await ctx.clock.sleep(Math.min(target.poll.maxMs, ctx.limits.remainingMs()));
     await tracker.look().catch(() => undefined);
   }
   judgeSequence(v, recorder, taskId, tracker.polls, submitted.progress);
   const states = new Set(tracker.polls.map((p) => String(p.state)));
-  return { task, outcome: 'created', finalStatus, states };
+  return { task, outcome: 'created', finalStatus, states, unfollowed };
 }

@@ -9,6 +9,8 @@ import { judgeable } from './answered.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf, is2xx } from './evidence.ts';
 import { judgeRefusal } from './refusal.ts';
+import { notProbed } from './submission-probes.ts';
+import { SUBMIT_ROUTES } from './submission.ts';
 
 const { validators } = serviceContract();
 /** A well-formed task ID that no deployment has issued. */
@@ -99,7 +101,28 @@ function judgeCatalog(ctx: RunContext, exchange: Exchange): void {
     );
   }
   if (ids !== undefined) ctx.notes.push(familyNote(ids));
+  if (ids !== undefined) checkForbiddenModel(ctx, ids);
   openNativePath(ctx, ids);
+}
+
+/**
+ * `--forbidden-model`, checked against the catalog before it is trusted: listed for this key, the key
+ * may use it (the catalog lists the models a token may use, `catalog-lists-model`), so submitting it
+ * would prove nothing and might create a task. An input error (a note under `--tier free`, which
+ * submits nothing); the §5 probe is not sent.
+ */
+function checkForbiddenModel(ctx: RunContext, ids: readonly string[]): void {
+  const model = ctx.forbiddenModel;
+  if (model === undefined || !ids.includes(model)) return;
+  ctx.forbiddenModel = undefined;
+  const why = `--forbidden-model ${model} is listed for this key (an input error)`;
+  for (const route of SUBMIT_ROUTES) notProbed(ctx, 'model-permissions', route, why);
+  const message =
+    `--forbidden-model ${model} is listed by GET /v1/models for this key, so the key may use it ` +
+    '(§5): it was not submitted. Name a model this key may not use (--forbidden-model / ' +
+    'VIDEOTASK_FORBIDDEN_MODEL), or leave it out.';
+  if (ctx.target.tier === 'free') ctx.notes.push(message);
+  else ctx.inputErrors.push({ message, stopsSubmissions: false });
 }
 
 interface Unlisted {

@@ -16,7 +16,7 @@ import { evidenceOf, is2xx, is4xx, isJsonBody } from './evidence.ts';
 
 const { validators } = serviceContract();
 
-type Judged = Pick<RunContext, 'recorder' | 'verdicts' | 'coverage' | 'limits'>;
+type Judged = Pick<RunContext, 'recorder' | 'verdicts' | 'coverage' | 'limits' | 'notes'>;
 
 interface Refusal {
   readonly ctx: Judged;
@@ -27,6 +27,8 @@ interface Refusal {
   readonly answered: string;
   /** What the probe sent, when it was sent to be refused: "without model". */
   readonly what: string | undefined;
+  /** The rule the probe was sent for, when it was sent to be refused. */
+  readonly probe: CellRuleId | undefined;
 }
 
 /** A submission sent to be refused, for one rule: judged by that rule only, not by its cell's others. */
@@ -40,8 +42,32 @@ export interface RefusalProbe {
 const PROBE_RULES: ReadonlySet<CellRuleId> = new Set([
   'empty-prompt-invalid',
   'required-fields',
+  'model-permissions',
+  'multipart-upload-refused',
   'native-formats-not-mixed',
 ]);
+
+/**
+ * §5 on a model the key may not use: refused with a 4xx (§7 reads a permission as the client's to
+ * fix). A 5xx leaves open whether a task was created (the gateway answers a model outside the key's
+ * group 503 `model_not_found`): the rule is left unjudged there, saying so, and the submission is
+ * unconfirmed for the budget.
+ */
+function judgeModelPermissions(r: Refusal): void {
+  const { status } = r.exchange;
+  if (status < 500) return expect(r, CHECKS.modelPermissions, is4xx(r.exchange));
+  const why =
+    `the forbidden model was answered HTTP ${status}, which leaves open whether a task was ` +
+    "created (a model outside the key's group is answered 503 by the gateway): name one the key's " +
+    'token itself may not use';
+  r.ctx.verdicts.skip(CHECKS.modelPermissions, why);
+  r.ctx.coverage.ruleNotJudged('model-permissions', why, {
+    routes: [r.cell.route],
+    states: [r.cell.state],
+    callers: [r.cell.caller],
+  });
+  if (!r.ctx.notes.includes(why)) r.ctx.notes.push(why);
+}
 
 const refused = (e: Exchange) => e.status >= 400;
 
@@ -60,6 +86,8 @@ const JUDGES: Partial<Record<CellRuleId, (r: Refusal) => void>> = {
     expect(r, CHECKS.contentJsonErrors, refused(r.exchange) && isJsonBody(r.exchange)),
   'empty-prompt-invalid': (r) => expect(r, CHECKS.emptyPrompt, is4xx(r.exchange)),
   'required-fields': (r) => expect(r, CHECKS.requiredFields, is4xx(r.exchange)),
+  'model-permissions': judgeModelPermissions,
+  'multipart-upload-refused': (r) => expect(r, CHECKS.fileUpload, is4xx(r.exchange)),
   'native-formats-not-mixed': (r) => expect(r, CHECKS.nativeMixed, is4xx(r.exchange)),
   'error-envelope': (r) => {
     if (!refused(r.exchange)) return;
@@ -76,7 +104,7 @@ const JUDGES: Partial<Record<CellRuleId, (r: Refusal) => void>> = {
   },
   'error-status-code': (r) => {
     if (!refused(r.exchange)) return;
-    const wanted = refusalStatuses(r.cell);
+    const wanted = refusalStatuses(r.cell, r.probe);
     r.ctx.verdicts.expect(
       CHECKS.errorStatusCode,
       wanted.includes(r.exchange.status),
@@ -110,9 +138,9 @@ function answered(exchange: Exchange): string {
  * Judges an answer in a cell where the service must refuse, by every refusal rule the matrix declares
  * for that cell: the key (§5), ownership (§5), a missing task (§5, §4.4), unfinished content (§3 rule 2),
  * JSON errors (§4.4), no other identifier in the body (§1), and the assumed envelope and status code;
- * a probe's own rule (an empty prompt §7, a missing or mistyped field §2.1, mixed formats §4.5) only
- * on that probe's answer. `attribute: false` judges without crediting the cell (the task may have
- * changed state while the probe ran).
+ * a probe's own rule (an empty prompt §7, a missing or mistyped field §2.1, a model the key may not use
+ * §5, a file upload §2.1, mixed formats §4.5) only on that probe's answer. `attribute: false` judges
+ * without crediting the cell (the task may have changed state while the probe ran).
  */
 export function judgeRefusal(
   ctx: Judged,
@@ -135,6 +163,7 @@ export function judgeRefusal(
     ev,
     answered: answered(exchange),
     what: probe?.what,
+    probe: probe?.rule,
   };
   for (const rule of rulesIn(cell))
     if (!PROBE_RULES.has(rule) || rule === probe?.rule) JUDGES[rule]?.(refusal);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { retryAfterMs } from '../../src/client/retry-after.ts';
 import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routePath, type Caller, type Cell, type RouteId } from '../matrix/index.ts';
@@ -7,9 +6,9 @@ import type { RunContext } from '../run-context.ts';
 import { judgeIdentifiers } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf, is2xx, is4xx } from './evidence.ts';
-import { judgeable } from './answered.ts';
+import { judgeable, judgeRateLimit } from './answered.ts';
 import { judgeNativeShape } from './native.ts';
-import { judgeRefusal, type RefusalProbe } from './refusal.ts';
+import { waitOut } from './rate-limited.ts';
 import { publicIdOf, submissionOutcome } from './submission-outcome.ts';
 import { judgeVideoObject } from './task-object.ts';
 
@@ -28,17 +27,21 @@ export interface LifecycleTask {
 }
 
 /** The submission body a route takes: §2.1 on the documented paths, the upstream shape on the native one (§4.5). */
-function bodyFor(route: RouteId, model: string, prompt: string): unknown {
+export function bodyFor(route: RouteId, model: string, prompt: string): unknown {
   if (route === 'createPluginTask')
     return { model, content: [{ type: 'text', text: prompt }], duration: 5 };
   return { model, prompt, metadata: { duration: 5 } };
 }
 
+/** What a submission sends: a JSON body (§4.1), or another body with its media type. */
+export type Payload =
+  { readonly json: unknown } | { readonly rawBody: string; readonly contentType: string };
+
 /** A submission that may create a task: only sent when the budget allows one more. */
 export async function submit(
   ctx: RunContext,
   route: LifecycleTask['route'],
-  body: unknown,
+  payload: Payload,
   caller: Exclude<Caller, 'other'> = 'owner',
 ): Promise<Exchange | undefined> {
   if (!ctx.budget.reserve()) return undefined;
@@ -46,128 +49,33 @@ export async function submit(
     `submit via ${route}`,
     'POST',
     routePath(route, '', ctx.native?.plugin),
-    { as: keyOf(caller), json: body, requestId: `videotask-contract-${randomUUID()}` },
+    { ...payload, as: keyOf(caller), requestId: `videotask-contract-${randomUUID()}` },
   );
   ctx.budget.settle(submissionOutcome(exchange));
   return exchange;
 }
 
-const NO_BUDGET =
-  'the task budget leaves nothing for a submission a broken deployment could accept';
-
-/** The check of each rule a refusal probe is sent for. */
-const CHECK_OF_PROBE = {
-  'empty-prompt-invalid': CHECKS.emptyPrompt,
-  'required-fields': CHECKS.requiredFields,
-  'native-formats-not-mixed': CHECKS.nativeMixed,
-} as const;
-
-/** A submission the owner sends to be refused, and the rule its answer is judged by. */
-interface OwnerProbe extends RefusalProbe {
-  readonly rule: keyof typeof CHECK_OF_PROBE;
-  readonly body: unknown;
-}
-
-const PROBE = 'videotask contract check';
-
-/**
- * The owner's refusal probes on a route: an empty and a blank prompt (§7); each required field of §2.1
- * (`model`, `prompt`: strings) left out or of another type; on the native path, the native body with
- * the OpenAI form's own fields mixed in (`NativeFormatOnly` forbids them, §4.5).
- */
-function ownerProbes(route: LifecycleTask['route'], model: string): OwnerProbe[] {
-  if (route === 'createPluginTask') {
-    const mixed = {
-      ...(bodyFor(route, model, PROBE) as object),
-      prompt: PROBE,
-      metadata: { duration: 5 },
-    };
-    return [
-      { rule: 'native-formats-not-mixed', what: 'mixing in prompt and metadata', body: mixed },
-    ];
-  }
-  const metadata = { duration: 5 };
-  const empty = (what: string, prompt: string): OwnerProbe => ({
-    rule: 'empty-prompt-invalid',
-    what,
-    body: bodyFor(route, model, prompt),
-  });
-  const required = (what: string, body: object): OwnerProbe => ({
-    rule: 'required-fields',
-    what,
-    body: { ...body, metadata },
-  });
-  return [
-    empty('with an empty prompt', ''),
-    empty('with a blank prompt', ' \n\t '),
-    required('without model', { prompt: PROBE }),
-    required('with a number for model', { model: 42, prompt: PROBE }),
-    required('without prompt', { model }),
-    required('with an array for prompt', { model, prompt: [PROBE] }),
-  ];
-}
-
-/**
- * Submissions that must be refused, on every submit path the run observes: an empty and a blank prompt
- * (§7), a missing or mistyped required field (§2.1), a native body mixing in the OpenAI form (§4.5), no
- * key or an invalid key (§5). Each reserves a budget unit while it is in flight, since a broken
- * deployment could turn it into a (paid) task.
- */
-export async function probeSubmissionRefusals(ctx: RunContext): Promise<void> {
-  const { target } = ctx;
-  const routes: LifecycleTask['route'][] = [...SUBMIT_ROUTES];
-  if (ctx.native !== undefined) routes.push('createPluginTask');
-  for (const route of routes) {
-    const model = route === 'createPluginTask' ? ctx.native!.model : target.model;
-    for (const probe of ownerProbes(route, model)) await refuse(ctx, route, probe.body, probe);
-    for (const caller of ['none', 'invalid'] as const)
-      await refuse(ctx, route, bodyFor(route, model, PROBE), caller);
-  }
-}
-
-/** Sends a probe that must be refused: the owner's (`probe`: what it does wrong) or a keyless caller's. */
-async function refuse(
-  ctx: RunContext,
-  route: LifecycleTask['route'],
-  body: unknown,
-  by: OwnerProbe | Exclude<Caller, 'other' | 'owner'>,
-): Promise<void> {
-  const caller = typeof by === 'string' ? by : 'owner';
-  const probe = typeof by === 'string' ? undefined : by;
-  const exchange = await submit(ctx, route, body, caller);
-  const cell: Cell = { route, state: 'n/a', caller };
-  if (exchange === undefined) {
-    ctx.verdicts.skip(
-      probe === undefined ? CHECKS.authRequired : CHECK_OF_PROBE[probe.rule],
-      NO_BUDGET,
-    );
-    ctx.coverage.because('budget', { routes: [route], callers: [caller] });
-    return;
-  }
-  judgeRefusal(ctx, exchange, cell, { probe: probe && { rule: probe.rule, what: probe.what } });
-}
-
 /** Tries a rate-limited (429) lifecycle submission this many times in all. */
 const RATE_LIMITED_TRIES = 3;
-/** The longest Retry-After the run waits out; the wait without one: 2 s, then 4 s. */
-const LONGEST_WAIT_MS = 60_000;
-const FIRST_WAIT_MS = 2_000;
 
 /**
- * Submits a lifecycle task; a 429 (§7: retry with backoff) is tried again after its `Retry-After`, at
- * most RATE_LIMITED_TRIES times in all, only while the run has the time and the budget has a unit for
- * it: a 429 keeps its unit (see `submissionOutcome`). `tookMs` is the last attempt's own time: the
- * run's waits are not the deployment's slowness.
+ * Submits a lifecycle task; a 429 (§7: retry with backoff) is tried again after its `Retry-After`
+ * (`waitOut`), at most RATE_LIMITED_TRIES times in all, only while the run has the time and the budget
+ * has a unit for it: a 429 keeps its unit (see `submissionOutcome`). Each 429 waited out is judged here,
+ * in the submission's cell, once the try after it was sent (the last answer is the caller's to judge,
+ * whatever it is). `tookMs` is the last attempt's own time: the run's waits are not the deployment's
+ * slowness.
  */
 async function submitPatiently(
   ctx: RunContext,
   task: LifecycleTask,
 ): Promise<{ exchange: Exchange | undefined; tookMs: number }> {
-  const body = bodyFor(task.route, task.model, task.prompt);
+  const body = { json: bodyFor(task.route, task.model, task.prompt) };
+  const cell: Cell = { route: task.route, state: 'n/a', caller: 'owner' };
   let last: Exchange | undefined;
   let tookMs = 0;
   for (let attempt = 1; attempt <= RATE_LIMITED_TRIES; attempt++) {
-    if (last !== undefined && !(await waitOut(ctx, task, last, attempt - 1)))
+    if (last !== undefined && !(await waitFor(ctx, task, last, attempt - 1)))
       return { exchange: last, tookMs };
     const sent = ctx.clock.now();
     const exchange = await submit(ctx, task.route, body);
@@ -175,6 +83,7 @@ async function submitPatiently(
       noUnitLeft(ctx, task);
       return { exchange: last, tookMs };
     }
+    if (last !== undefined) judgeRateLimit(ctx, last, cell);
     tookMs = ctx.clock.now() - sent;
     if (exchange?.status !== 429) return { exchange, tookMs };
     last = exchange;
@@ -182,8 +91,8 @@ async function submitPatiently(
   return { exchange: last, tookMs };
 }
 
-/** Waits out a 429's `Retry-After` (2 s, then 4 s without one) if the run has the time; whether it did. */
-async function waitOut(
+/** Waits out a 429 (`waitOut`) if the budget has a unit for the next try; whether it did. */
+async function waitFor(
   ctx: RunContext,
   task: LifecycleTask,
   refused: Exchange,
@@ -193,12 +102,7 @@ async function waitOut(
     noUnitLeft(ctx, task);
     return false;
   }
-  const asked = retryAfterMs(refused.headers['retry-after'] ?? null);
-  const waitMs = Math.min(asked ?? FIRST_WAIT_MS * 2 ** (tries - 1), LONGEST_WAIT_MS);
-  if (waitMs >= ctx.limits.remainingMs()) return false;
-  ctx.progress(`${task.name}: rate limited (429), trying again in ${Math.ceil(waitMs / 1000)} s`);
-  await ctx.clock.sleep(waitMs, ctx.limits.signal).catch(() => undefined);
-  return ctx.limits.stopped === undefined;
+  return waitOut(ctx, refused, tries, task.name);
 }
 
 function noUnitLeft(ctx: RunContext, task: LifecycleTask): void {

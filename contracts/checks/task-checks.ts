@@ -75,6 +75,17 @@ export const TASK_CHECKS = {
       'metadata.url is an absolute http(s) URL when present and not empty, and not empty once completed',
     rule: 'result-url-address',
   },
+  unixTimestamps: {
+    id: 'task.unix-timestamps',
+    title:
+      "created_at and completed_at are Unix seconds, near the answer's Date (not milliseconds)",
+    rule: 'unix-timestamps',
+  },
+  wrapperUnixTimestamps: {
+    id: 'wrapper.unix-timestamps',
+    title: "data.created_at and data.updated_at are Unix seconds, near the answer's Date",
+    rule: 'wrapper-unix-timestamps',
+  },
   wrapperResultAddress: {
     id: 'wrapper.result-address',
     title:

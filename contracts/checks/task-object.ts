@@ -11,6 +11,7 @@ import type { Verdicts } from '../verdicts.ts';
 import { judgeBody } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
+import { judgeTimestamps } from './timestamps.ts';
 
 const { validators, lifecycle } = serviceContract();
 const PRESENCE_CHECK = {
@@ -72,6 +73,8 @@ export function judgeVideoObject(
       form: 'openai',
       completed: moment === 'query' && body.status === 'completed',
     });
+  const { created_at, completed_at } = body;
+  judgeTimestamps(v, CHECKS.unixTimestamps, exchange, { created_at, completed_at }, ev);
 
   v.expect(
     CHECKS.presenceAlways,

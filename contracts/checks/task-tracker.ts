@@ -20,6 +20,7 @@ import { CHECKS } from './definitions.ts';
 import { judgeDownload } from './download.ts';
 import { evidenceOf, is2xx } from './evidence.ts';
 import { judgeNativeQuery } from './native.ts';
+import { backoffMs, sendPatiently } from './rate-limited.ts';
 import { judgeRefusal } from './refusal.ts';
 import type { Poll } from './sequence.ts';
 import type { LifecycleTask } from './submission.ts';
@@ -73,18 +74,15 @@ function keptValue(value: unknown, depth: number): unknown {
 
 /** The client's error for a query the owner could not read: temporary (retried by the poller) or not. */
 function clientError(exchange: Exchange): ApiError {
-  if (exchange.status === 429) {
-    const seconds = Number(exchange.headers['retry-after']);
-    const retryAfterMs = Number.isFinite(seconds) ? seconds * 1000 : undefined;
+  if (exchange.status === 429)
     return new RateLimitError(
       'query rate limited',
       429,
       exchange.json,
       undefined,
       undefined,
-      retryAfterMs,
+      backoffMs(exchange, 1),
     );
-  }
   const temporary = exchange.status >= 500 || exchange.status === 0;
   const Kind = temporary ? ServerError : ApiError;
   return new Kind(
@@ -126,11 +124,16 @@ export class TaskTracker {
     readonly task: LifecycleTask,
   ) {}
 
-  /** One look by the owner. Throws the client's errors so the §8 poller retries or stops. */
+  /**
+   * One look by the owner, each of its two GETs asked again after a 429 while the run has the time
+   * (§7: the suite waits out a rate limit as it asks clients to). Throws the client's errors so the §8
+   * poller retries or stops.
+   */
   async look(probe = true): Promise<VideoTask> {
     const { recorder, verdicts: v } = this.ctx;
     const { taskId } = this;
-    const videoExchange = await recorder.send('poll', 'GET', routePath('getVideo', taskId));
+    const videoPath = routePath('getVideo', taskId);
+    const videoExchange = await sendPatiently(this.ctx, { label: 'poll', path: videoPath }, taskId);
     // A stopped run polls no more: not a temporary failure for the poller to wait out.
     if (videoExchange.notSent === true)
       throw new ApiError('the run stopped', 0, undefined, undefined, undefined);
@@ -138,7 +141,10 @@ export class TaskTracker {
     if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429)
       throw clientError(videoExchange);
     const wrapperPath = routePath('getVideoGeneration', taskId);
-    const wrapperExchange = await recorder.send('poll wrapper', 'GET', wrapperPath);
+    const wrapperExchange = await sendPatiently(this.ctx, {
+      label: 'poll wrapper',
+      path: wrapperPath,
+    });
     if (wrapperExchange.status === 429) judgeRateLimit(this.ctx, wrapperExchange);
     const shown = is2xx(videoExchange) ? (videoExchange.json as VideoView | undefined) : undefined;
     const state = stateOf(shown, wrapperExchange);
@@ -203,8 +209,11 @@ export class TaskTracker {
     const sent = await Promise.all(
       cells.map(async (cell) => {
         const path = routePath(cell.route, taskId, ctx.native?.plugin);
-        const as = keyOf(cell.caller);
-        return { cell, exchange: await ctx.recorder.send(`${state} probe`, 'GET', path, { as }) };
+        const init = { as: keyOf(cell.caller) };
+        return {
+          cell,
+          exchange: await sendPatiently(ctx, { label: `${state} probe`, path, init }),
+        };
       }),
     );
     await this.look(false);

@@ -10,6 +10,7 @@ import type { Cell } from '../matrix/cells.ts';
 import { judgeBody } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
+import { judgeTimestamps } from './timestamps.ts';
 import type { Context, VideoView } from './task-object.ts';
 
 const { validators, lifecycle } = serviceContract();
@@ -69,6 +70,8 @@ export function judgeWrapper(
   );
   const data = body.data;
   if (data === null || data === undefined || typeof data !== 'object') return;
+  const { created_at, updated_at } = data;
+  judgeTimestamps(v, CHECKS.wrapperUnixTimestamps, exchange, { created_at, updated_at }, ev);
   v.expect(
     CHECKS.publicIdOnly,
     data.task_id === undefined || data.task_id === taskId,

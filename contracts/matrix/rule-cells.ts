@@ -37,7 +37,8 @@ const TASK_OBJECTS = [at(OPENAI, REAL, OWNER), at(SUBMITS, NO_TASK, OWNER)];
 
 /**
  * Every answer that refuses: whoever has no (valid) key, another user, a missing task, unfinished
- * content, an empty prompt or a missing or mistyped field, a native submission that mixes the formats.
+ * content, an empty prompt or a missing or mistyped field, a model the key may not use, a file
+ * upload, a native submission that mixes the formats.
  */
 const REFUSALS = [
   at([...TASK_ROUTES, ...ALL_SUBMITS, 'listModels'], ANY_TASK.concat(NO_TASK), KEYLESS),
@@ -75,6 +76,8 @@ export const RULE_CELLS = {
     at(ALL_SUBMITS, NO_TASK, OWNER),
   ],
   'result-url-address': [at(OPENAI, REAL, OWNER), at(SUBMITS, NO_TASK, OWNER)],
+  'unix-timestamps': TASK_OBJECTS,
+  'wrapper-unix-timestamps': [at(WRAPPER, REAL, OWNER)],
   'wrapper-result-url-address': [at(WRAPPER, REAL, OWNER)],
   'content-after-completion': [at(CONTENT, NOT_COMPLETED, OWNER)],
   'content-json-errors': [
@@ -90,6 +93,10 @@ export const RULE_CELLS = {
   'catalog-lists-model': [at(['listModels'], NO_TASK, OWNER)],
   'empty-prompt-invalid': [at(SUBMITS, NO_TASK, OWNER)],
   'required-fields': [at(SUBMITS, NO_TASK, OWNER)],
+  // §5: a model the key may not use, on both documented submit paths (observed with --forbidden-model).
+  'model-permissions': [at(SUBMITS, NO_TASK, OWNER)],
+  // §2.1: a file uploaded for the second family, on the entry it uses (observed with a family model).
+  'multipart-upload-refused': [at(['createVideo'], NO_TASK, OWNER)],
   'auth-required': [
     at([...TASK_ROUTES, ...ALL_SUBMITS, 'listModels'], ANY_TASK.concat(NO_TASK), KEYLESS),
   ],
@@ -124,10 +131,13 @@ export const RUN_WIDE_RULES = {
 
 /**
  * Rules that apply in their cells only when the deployment does something it need not do: left
- * unjudged there, they are no gap in the coverage (a run that saw no 429 has nothing to judge).
+ * unjudged there, they are no gap in the coverage (a run that saw no 429 has nothing to judge), and the
+ * cell says why (`notJudged`).
  */
 export const CONDITIONAL_RULES: Readonly<Partial<Record<CellRuleId, string>>> = {
   'rate-limit-retry-after': 'judged when a 429 is seen',
   'content-range-reassembles': 'judged when the deployment honours Range (206)',
   'content-head-agrees': 'judged when the deployment answers HEAD',
+  'content-length-matches':
+    'judged when a download announces Content-Length (a chunked one need not: RFC 9112 §6.1)',
 };

@@ -1,5 +1,8 @@
+import { route as routeModel } from '../core/catalog.ts';
 import type { CoreRequest } from '../core/http-types.ts';
+import { parseForm } from '../core/multipart.ts';
 import type { Defect, DefectContext } from './defect.ts';
+import { grant } from './mutants/refusal-mutations.ts';
 import { SUBMISSIONS, asUser, requestObject } from './support.ts';
 
 /** Defects of authentication and ownership (§5), request checks (§2.1, §7) and error answers (§4.4, §7). */
@@ -55,6 +58,39 @@ export function fillRequiredFields(request: CoreRequest): CoreRequest {
   return { ...request, body: encoder.encode(JSON.stringify(filled)) };
 }
 
+/**
+ * A submission of a model the caller's token (or group) may not use is made as a user who may: the
+ * deployment does not enforce §5's permissions. A model no one may use, or one that does not exist, is
+ * left to the core.
+ */
+export function ignoreModelPermissions(request: CoreRequest, context: DefectContext): CoreRequest {
+  const { operationId, caller, state } = context;
+  const model = requestObject(request)?.['model'];
+  if (!SUBMISSIONS.has(operationId ?? '') || caller === undefined || typeof model !== 'string')
+    return request;
+  if (!state.models.has(model) || routeModel(state.models, caller, model).ok) return request;
+  return grant.before!(request, context);
+}
+
+/**
+ * A `multipart/form-data` submission that uploads a file is read as the JSON of its text fields: the
+ * deployment accepts the upload (§2.1: "multipart file upload is not accepted") and drops the file.
+ */
+export function acceptFileUpload(request: CoreRequest): CoreRequest {
+  const type = request.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(type) || request.body === undefined) return request;
+  const form = parseForm(request.body, type);
+  if ('problem' in form || !form.parts.some((p) => p.filename !== undefined)) return request;
+  const fields = Object.fromEntries(
+    form.parts.filter((p) => p.filename === undefined).map((p) => [p.name, p.value]),
+  );
+  return {
+    ...request,
+    headers: { ...request.headers, 'content-type': 'application/json' },
+    body: encoder.encode(JSON.stringify(fields)),
+  };
+}
+
 export const ACCESS_DEFECTS: readonly Defect[] = [
   {
     name: 'foreign-content',
@@ -96,6 +132,20 @@ export const ACCESS_DEFECTS: readonly Defect[] = [
     breaks: ['required-fields'],
     before: (request, { operationId }) =>
       SUBMISSIONS.has(operationId ?? '') ? fillRequiredFields(request) : request,
+  },
+  {
+    name: 'model-permissions-ignored',
+    description:
+      "a submission of a model the key's token or group may not use creates a task (as a user who may)",
+    breaks: ['model-permissions'],
+    before: ignoreModelPermissions,
+  },
+  {
+    name: 'file-upload-accepted',
+    description: 'a multipart submission uploading a file creates a task from its text fields',
+    breaks: ['multipart-upload-refused'],
+    before: (request, { operationId }) =>
+      SUBMISSIONS.has(operationId ?? '') ? acceptFileUpload(request) : request,
   },
   {
     name: 'non-json-error',

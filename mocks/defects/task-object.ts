@@ -1,6 +1,14 @@
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import type { Defect, DefectContext } from './defect.ts';
-import { SUBMISSIONS, jsonOf, rewriteTaskAnswer, seconds, withJson, without } from './support.ts';
+import {
+  SUBMISSIONS,
+  jsonOf,
+  rewriteTaskAnswer,
+  seconds,
+  withJson,
+  without,
+  wrapperData,
+} from './support.ts';
 
 /** Defects in the OpenAI-form task object (§2.2) of submission answers (§4.1) and status queries (§4.2). */
 
@@ -25,6 +33,23 @@ function rewriteTaskObject(
   return (request, response, context) =>
     query(request, submission(request, response, context), context);
 }
+
+const OPENAI_TIMES = ['created_at', 'completed_at'];
+const WRAPPER_TIMES = ['created_at', 'updated_at'];
+
+/** The body with each of `fields` that is a number multiplied by 1000. */
+function inMilliseconds(body: Record<string, unknown>, fields: readonly string[]) {
+  const changed = { ...body };
+  for (const field of fields)
+    if (typeof changed[field] === 'number') changed[field] = changed[field] * 1000;
+  return changed;
+}
+
+const openAiTimesInMs = rewriteTaskObject((body) => inMilliseconds(body, OPENAI_TIMES));
+const wrapperTimesInMs = rewriteTaskAnswer(['getVideoGeneration'], (body) => ({
+  ...body,
+  data: inMilliseconds(wrapperData(body), WRAPPER_TIMES),
+}));
 
 export const TASK_OBJECT_DEFECTS: readonly Defect[] = [
   {
@@ -105,11 +130,19 @@ export const TASK_OBJECT_DEFECTS: readonly Defect[] = [
     name: 'completed-at-duration',
     description:
       '`completed_at` is the run time in seconds instead of a Unix timestamp, so it is before `created_at`',
-    breaks: ['timestamps-ordered'],
+    breaks: ['timestamps-ordered', 'unix-timestamps'],
     after: rewriteTaskAnswer(['getVideo'], (body, { task, snap }) =>
       snap.status === 'completed'
         ? { ...body, completed_at: seconds(snap.finishedAt! - task.createdAt - task.plan.queueMs) }
         : undefined,
     ),
+  },
+  {
+    name: 'timestamps-in-milliseconds',
+    description:
+      'every Unix timestamp is in milliseconds (a JavaScript back end), in the OpenAI form and the wrapper',
+    breaks: ['unix-timestamps', 'wrapper-unix-timestamps'],
+    after: (request, response, context) =>
+      wrapperTimesInMs(request, openAiTimesInMs(request, response, context), context),
   },
 ];

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../contracts/index.ts';
 import { type CliRun, runVideotask } from '../helpers/cli.ts';
+import { holdQueued, runContractWatching } from '../helpers/contract-process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FAST = ['--poll-initial', '0.02', '--poll-max', '0.1', '--other-api-key', 'sk-mock-bob'];
@@ -15,13 +16,14 @@ function videotask(args: string[], env: Record<string, string> = {}): Promise<Cl
 }
 
 /**
- * A real `videotask mock` process (clock 100×: a task lives 0.2–0.7 s) with the given flags;
- * resolves its URL once it listens.
+ * A real `videotask mock` process with the given flags, its clock 100× (a task lives 0.2–0.7 s) unless
+ * they say `--clock manual`; resolves its URL once it listens.
  */
 function startMock(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const speed = flags.includes('--clock') ? [] : ['--speed', '100'];
   const child = spawn(
     process.execPath,
-    ['bin/videotask.js', 'mock', '--port', '0', '--speed', '100', ...flags],
+    ['bin/videotask.js', 'mock', '--port', '0', ...speed, ...flags],
     { cwd: ROOT },
   );
   return new Promise((resolve, reject) => {
@@ -57,17 +59,17 @@ describe('videotask contract', () => {
     expect(run.stdout).not.toMatch(/left queued while its probes ran/);
   });
 
+  // The mock's clock is the test's: both tasks stay queued (their probes ran by the time the suite
+  // prints "queued") until the test moves it on, so no busy machine can hide the unfinished states.
   it('exits 1 against a broken deployment, naming check, basis, statements, task and status', async () => {
-    const mock = await startMock(['--defect', 'content-before-completion']);
+    const mock = await startMock(['--defect', 'content-before-completion', '--clock', 'manual']);
     children.push(mock.child);
-    const run = await videotask([
-      'contract',
-      '--base-url',
-      mock.url,
-      '--api-key',
-      'sk-mock-alice',
-      ...FAST,
-    ]);
+    const held = holdQueued(mock.url, 2);
+    const keys = ['--api-key', 'sk-mock-alice', '--other-api-key', 'sk-mock-bob'];
+    // A poll every 0.5 s at most: 60 of them outlast any wait for the second task's first look.
+    const poll = ['--poll-initial', '0.02', '--poll-max', '0.5'];
+    const run = await runContractWatching(['--base-url', mock.url, ...keys, ...poll], held.onLine);
+    expect(await held.moved).toBe(200);
     expect(run.code).toBe(1);
     // Beside the section, the statements of the document it breaks (spec/statements.yaml).
     expect(run.stdout).toMatch(
@@ -78,7 +80,7 @@ describe('videotask contract', () => {
     );
     expect(run.stdout).toMatch(
       new RegExp(
-        String.raw`GET \/v1\/videos\/\{task_id\}\/content with the owner's key for an? (queued|in_progress) ` +
+        String.raw`GET \/v1\/videos\/\{task_id\}\/content with the owner's key for a queued ` +
           String.raw`task answered HTTP 200 .*` +
           String.raw`\[task_[0-9A-Za-z]{32} · GET \/v1\/videos\/task_\w+\/content · HTTP 200\]`,
       ),

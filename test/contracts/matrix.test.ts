@@ -49,6 +49,6 @@ describe('the observation space', () => {
       (p) => `${p.rule}@${p.cell.route}/${p.cell.state}/${p.cell.caller}`,
     );
     expect(new Set(keys).size).toBe(keys.length);
-    expect(keys.length).toBe(496);
+    expect(keys.length).toBe(511);
   });
 });

@@ -27,7 +27,11 @@ describe('the contract suite raises no false alarm on a conforming deployment', 
       { ...FULL_MOCK, contentRedirect: true },
       FULL_TARGET,
     ],
-    ['every cell observed, documented profile', { familyBound: true }, FULL_TARGET],
+    [
+      'every cell observed, documented profile',
+      { familyBound: true, tokens: FULL_MOCK.tokens },
+      FULL_TARGET,
+    ],
   ])('passes against %s, warning about nothing, --strict too', async (_name, mock, target) => {
     for (const strict of [false, true]) {
       const { report } = await checkInProcess(mock, { ...target, strict });

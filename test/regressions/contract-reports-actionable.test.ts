@@ -146,7 +146,7 @@ describe('every failure carries a reproduction', () => {
 
   it('the JSON report says which tool and shape wrote it, and validates against the shipped schema', () => {
     expect(report.tool).toEqual({ name: 'videotask', version: expect.any(String) as unknown });
-    expect(report.schemaVersion).toBe('1.0.0');
+    expect(report.schemaVersion).toBe('1.1.0');
     expect(reportErrors(report)).toEqual([]);
   });
 });

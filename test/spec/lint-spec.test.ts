@@ -37,7 +37,7 @@ it('prints the account of the statement table with --trace, and its counts with 
     /judged by contract checks: \d+ \(server rules: \d+ of \d+, \d+ with a reason none can, /,
     /judged by client rules: \d+/,
     /played by the mock \(or the project's own client and tools\), in a named test: \d+/,
-    /Server rules no contract check judges \(\d+\):\n {2}§2\.1 {2}2\.1-model \(server rule\)/,
+    /Server rules no contract check judges \(\d+\):\n {2}§2\.1 {2}2\.1-image \(server rule\)/,
   ])
     expect(text.stdout).toMatch(line);
   const json = await runVideotask(['lint-spec', '--trace', '--json']);

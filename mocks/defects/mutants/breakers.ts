@@ -1,4 +1,9 @@
-import { fillEmptyPrompt, fillRequiredFields } from '../access.ts';
+import {
+  acceptFileUpload,
+  fillEmptyPrompt,
+  fillRequiredFields,
+  ignoreModelPermissions,
+} from '../access.ts';
 import type { MutantCell } from './cell.ts';
 import type { Mutation } from './mutation.ts';
 import { corruptRange, headDisagrees, wrongLength } from './content-mutations.ts';
@@ -110,6 +115,16 @@ export const BREAKERS: Readonly<Record<string, Breaker>> = {
   'result-url-address': (cell) => (cell.state === 'completed' ? emptyUrl : relativeUrl),
   'wrapper-result-url-address': (cell) =>
     cell.state === 'completed' ? emptyResultUrl : resultNotAddress,
+  'unix-timestamps': () =>
+    rewrite('answers created_at in milliseconds', (b, { state }) => ({
+      ...b,
+      created_at: state.clock.now(),
+    })),
+  'wrapper-unix-timestamps': () =>
+    rewriteData('answers data.updated_at in milliseconds', (d, { state }) => ({
+      ...d,
+      updated_at: state.clock.now(),
+    })),
   'content-after-completion': () => grant,
   'content-json-errors': () => textError,
   'content-binary': () => contentAsPage,
@@ -124,6 +139,14 @@ export const BREAKERS: Readonly<Record<string, Breaker>> = {
   'required-fields': () => ({
     does: 'fills in a missing or mistyped model or prompt',
     before: fillRequiredFields,
+  }),
+  'model-permissions': () => ({
+    does: 'creates a task of a model the key may not use',
+    before: ignoreModelPermissions,
+  }),
+  'multipart-upload-refused': () => ({
+    does: 'accepts a multipart file upload, reading its text fields',
+    before: acceptFileUpload,
   }),
   'auth-required': () => grant,
   'terminal-stays-terminal': () =>

@@ -78,16 +78,22 @@ export const OLDER_CONTENT_ROUTE: Defect = {
 };
 
 /**
- * The first `count` submissions of a task (the owner's key, a prompt that is not blank: not a refusal
- * probe) refused 429 with `Retry-After: SECONDS` (the `rate-limit:SECONDS` scenario, default 2); the
- * rest served.
+ * The first `count` submissions of a task (the owner's key, a model and a prompt that is not blank: not
+ * a refusal probe) refused 429 with `Retry-After: SECONDS` (the `rate-limit:SECONDS` scenario, default
+ * 2); the rest served.
  */
 export function firstSubmissionsRateLimited(count: number, seconds = 2): Defect {
   let seen = 0;
   const aTask = (request: CoreRequest) => {
-    const prompt = requestObject(request)?.['prompt'];
+    const body = requestObject(request);
+    const prompt = body?.['prompt'];
     const owner = request.headers.authorization === 'Bearer sk-mock-alice';
-    return owner && typeof prompt === 'string' && prompt.trim() !== '';
+    return (
+      owner &&
+      typeof body?.['model'] === 'string' &&
+      typeof prompt === 'string' &&
+      prompt.trim() !== ''
+    );
   };
   return {
     name: 'first-submissions-rate-limited',
@@ -97,5 +103,29 @@ export function firstSubmissionsRateLimited(count: number, seconds = 2): Defect 
       submission(context) && aTask(request) && seen++ < count
         ? withHeader(request, 'x-mock-scenario', `rate-limit:${seconds}`)
         : request,
+  };
+}
+
+/**
+ * The owner's first `count` reads of each task's OpenAI form (§4.2) refused 429 with
+ * `Retry-After: SECONDS` (every read with `count` Infinity): a key's rate limit met at the first look.
+ */
+export function looksRateLimited(count: number, seconds = 2): Defect {
+  const reads = new Map<string, number>();
+  return {
+    name: 'looks-rate-limited',
+    description: `refuses the first ${count} read(s) of each task 429 with Retry-After: ${seconds}`,
+    breaks: [],
+    after(_request, response, { operationId, taskId = '' }) {
+      if (operationId !== 'getVideo' || response.status !== 200) return response;
+      const seen = reads.get(taskId) ?? 0;
+      reads.set(taskId, seen + 1);
+      if (seen >= count) return response;
+      return errorResponse(
+        'rate_limited',
+        { problem: 'too many reads of this task' },
+        { 'retry-after': String(seconds) },
+      );
+    },
   };
 }

@@ -4,6 +4,8 @@ import {
   type ContractTarget,
   type RunOptions,
 } from '../../../contracts/index.ts';
+import { SECOND_FAMILY_MODELS } from '../../../mocks/core/catalog.ts';
+import type { MockToken } from '../../../mocks/core/tokens.ts';
 import { createMockService, type MockOptions, type MockService } from '../../../mocks/index.ts';
 import { coreFetch } from './core-fetch.ts';
 import { VirtualClock } from './virtual-clock.ts';
@@ -36,15 +38,33 @@ export const BASE_TARGET: ContractTarget = {
 };
 
 /**
- * The configuration that observes every cell of the matrix: the gateway's habits (a task says `unknown`
- * first), a task the operator expects to fail (`[mock:fail]`), and the second family bound with its
- * native path named (the vip key may use it). The self-proof runs every mutant against it.
+ * A vip key whose token may not use `video-lite-v1` (§5: the token's permissions), so that the run has
+ * a forbidden model to submit; every other model of its group, the second family's included.
  */
-export const FULL_MOCK: MockOptions = { profile: 'observed', familyBound: true };
+const VIP_WITHOUT_LITE: MockToken = {
+  key: 'sk-mock-vip-no-lite',
+  user: 'vip',
+  group: 'vip',
+  models: ['video-pro-v1', ...SECOND_FAMILY_MODELS],
+  description: 'vip, but not video-lite-v1',
+};
+
+/**
+ * The configuration that observes every cell of the matrix: the gateway's habits (a task says `unknown`
+ * first), a task the operator expects to fail (`[mock:fail]`), the second family bound with its native
+ * path named (the vip key may use it), and a model the key may not use. The self-proof runs every
+ * mutant against it.
+ */
+export const FULL_MOCK: MockOptions = {
+  profile: 'observed',
+  familyBound: true,
+  tokens: [VIP_WITHOUT_LITE],
+};
 export const FULL_TARGET: Partial<ContractTarget> = {
-  apiKey: 'sk-mock-vip',
+  apiKey: VIP_WITHOUT_LITE.key,
   failing: { prompt: 'videotask contract check [mock:fail]' },
   family: { model: 'alt-video-v2', plugin: 'alt-video' },
+  forbiddenModel: 'video-lite-v1',
   budget: 5,
 };
 

@@ -4,6 +4,7 @@ import { sampleVideo } from '../../../mocks/index.ts';
 import {
   client,
   content,
+  FILE_UPLOAD,
   KEYS,
   KITE,
   MISSING,
@@ -130,6 +131,36 @@ export const ACCESS_CASES: readonly Case[] = [
       });
       expect([missing.status, mistyped.status]).toEqual([200, 200]);
       expect(c.service.store.size).toBe(2);
+    },
+  ],
+  [
+    'model-permissions-ignored',
+    (s) => s.label === 'limited submits a model its token may not use',
+    () => {
+      const c = client(['model-permissions-ignored']);
+      const clean = client();
+      const call = { body: KITE, key: KEYS.limited };
+      expect(clean.call('POST', '/v1/video/generations', call).status).toBe(403);
+      expect(c.call('POST', '/v1/video/generations', call)).toMatchObject({
+        status: 200,
+        body: { model: 'video-pro-v1', status: 'queued' },
+      });
+      // Outside alice's group (503 model_not_found on the clean mock) it is served too.
+      const family = { body: { ...KITE, model: 'alt-video-v2' } };
+      expect(clean.call('POST', '/v1/videos', family).status).toBe(503);
+      expect(c.call('POST', '/v1/videos', family).status).toBe(200);
+    },
+  ],
+  [
+    'file-upload-accepted',
+    (s) => s.label === 'vip uploads a reference file (multipart)',
+    () => {
+      const upload = { key: KEYS.vip, ...FILE_UPLOAD };
+      expect(client().call('POST', '/v1/videos', upload).status).toBe(415);
+      expect(client(['file-upload-accepted']).call('POST', '/v1/videos', upload)).toMatchObject({
+        status: 200,
+        body: { model: 'alt-video-v2', status: 'queued' },
+      });
     },
   ],
   [

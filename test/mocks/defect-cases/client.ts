@@ -10,6 +10,8 @@ export const KEYS = {
   alice: 'sk-mock-alice',
   bob: 'sk-mock-bob',
   vip: 'sk-mock-vip',
+  /** May use video-lite-v1 only (§5: a token's permissions). */
+  limited: 'sk-mock-limited',
   none: null,
 } as const;
 /** The second family's native path (§4.5), bound in these sessions. */
@@ -19,6 +21,15 @@ export const NATIVE_BODY = {
   content: [{ type: 'text', text: 'a red kite' }],
 };
 export const MISSING = `task_${'x'.repeat(32)}`;
+/** A second-family submission uploading its reference image as a file (§2.1: not accepted). */
+export const FILE_UPLOAD = {
+  headers: { 'content-type': 'multipart/form-data; boundary=kite' },
+  raw:
+    '--kite\r\nContent-Disposition: form-data; name="model"\r\n\r\nalt-video-v2\r\n' +
+    '--kite\r\nContent-Disposition: form-data; name="prompt"\r\n\r\na red kite\r\n' +
+    '--kite\r\nContent-Disposition: form-data; name="input_reference"; filename="kite.svg"\r\n' +
+    'Content-Type: image/svg+xml\r\n\r\n<svg xmlns="http://www.w3.org/2000/svg"/>\r\n--kite--\r\n',
+};
 export const KITE = { model: 'video-pro-v1', prompt: 'a red kite' };
 
 // ---------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import type { SeenResponse } from '../../helpers/conformance.ts';
 import {
   client,
   content,
+  FILE_UPLOAD,
   KEYS,
   KITE,
   MISSING,
@@ -19,6 +20,7 @@ export type Op =
   | 'submit'
   | 'submit-empty'
   | 'submit-incomplete'
+  | 'submit-refused'
   | 'video'
   | 'wrapper'
   | 'content'
@@ -149,6 +151,16 @@ export function session(defects: readonly string[]): Step[] {
   );
   record('alice submits without a model', 'submit-incomplete', 'alice', undefined, () =>
     call('POST', '/v1/videos', { body: { prompt: KITE.prompt } }),
+  );
+  record(
+    'limited submits a model its token may not use',
+    'submit-refused',
+    'limited',
+    undefined,
+    () => call('POST', '/v1/video/generations', { body: KITE, key: KEYS.limited }),
+  );
+  record('vip uploads a reference file (multipart)', 'submit-refused', 'vip', undefined, () =>
+    call('POST', '/v1/videos', { ...vip, ...FILE_UPLOAD }),
   );
   return steps;
 }

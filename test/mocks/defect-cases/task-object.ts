@@ -14,7 +14,7 @@ import {
   type Task,
   type Wrapper,
 } from './client.ts';
-import { ok, own, type Case } from './session.ts';
+import { ok, own, query, type Case } from './session.ts';
 
 export const TASK_OBJECT_CASES: readonly Case[] = [
   [
@@ -55,6 +55,18 @@ export const TASK_OBJECT_CASES: readonly Case[] = [
       const submitted = c.call('POST', '/v1/videos', { body: KITE });
       expect(submitted.status).toBe(202);
       expect((submitted.body as Task).status).toBe('queued');
+    },
+  ],
+  [
+    'timestamps-in-milliseconds',
+    (s) => ok(s) && (s.op === 'submit' || query(s)),
+    () => {
+      const c = client(['timestamps-in-milliseconds']);
+      const submitted = c.call('POST', '/v1/video/generations', { body: KITE }).body as Task;
+      expect(submitted.created_at).toBeGreaterThan(1e12);
+      const { data } = wrapper(c, submitted.id).body as Wrapper;
+      expect(data.created_at).toBeGreaterThan(1e12);
+      expect(data.updated_at).toBeGreaterThan(1e12);
     },
   ],
   [
