@@ -34,6 +34,7 @@ function statusQuery(
   const found = ownedTask(context, taskId);
   if (found === undefined) return context.state.error('status_task_not_found', { taskId });
   const { task, snap } = found;
+  context.taskId = task.id;
   const every = task.plan.flakyEvery;
   if (every !== undefined) {
     const answered = task.queries;
@@ -41,6 +42,7 @@ function statusQuery(
     if (answered % every === 0)
       return context.state.error('temporarily_unavailable', {}, { 'retry-after': '1' });
   }
+  context.taskStatus = snap.status;
   return jsonResponse(200, render(task, snap));
 }
 
