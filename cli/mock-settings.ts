@@ -95,6 +95,7 @@ export function parseMockFlags(argv: readonly string[]) {
     secret: { type: 'string' },
     'secret-file': { type: 'string' },
     workers: { type: 'string' },
+    'client-report': { type: 'string' },
   });
 }
 

@@ -2,21 +2,9 @@ import type { CellCoverage } from './coverage.ts';
 import { CALLER_LABEL } from './matrix/index.ts';
 import type { ContractReport } from './report.ts';
 import type { CheckResult } from './verdicts.ts';
+import { xmlText } from '../src/xml-text.ts';
 
-const ESCAPES: Record<string, string> = {
-  '<': '&lt;',
-  '>': '&gt;',
-  '&': '&amp;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
-/**
- * What XML 1.0 forbids in a document (C0 controls but tab, newline and carriage return; U+FFFE, U+FFFF;
- * lone surrogates), shown as its `\\uXXXX` escape so a hostile server's text cannot make CI unable to read the report.
- */
-const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-const hex4 = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-const esc = (s: string) => s.replace(NOT_XML, hex4).replace(/[<>&"']/g, (ch) => ESCAPES[ch]!);
+const esc = xmlText;
 
 function checkCase(r: CheckResult): string {
   const detail = r.violations

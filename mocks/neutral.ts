@@ -11,7 +11,24 @@ export {
   type MockOptions,
   type MockService,
 } from './core/service.ts';
-export { createHandlers } from './hosts/msw-handlers.ts';
+export { createHandlers, type HandlerOptions } from './hosts/msw-handlers.ts';
+export {
+  assertNoClientViolations,
+  ClientVerdictError,
+  type ClientAssertionOptions,
+} from './core/client-verdicts/assert-no-violations.ts';
+export type { ClientReport, ClientVerdict } from './core/client-verdicts/client-report.ts';
+export type {
+  ClientVerdictOptions,
+  ClientVerdicts,
+} from './core/client-verdicts/client-verdicts.ts';
+export type { ClientLimits } from './core/client-verdicts/caller-track.ts';
+export type { Observation } from './core/client-verdicts/observation.ts';
+export {
+  formatVerdict,
+  renderClientJUnit,
+  renderClientSummary,
+} from './core/client-verdicts/report-text.ts';
 export { createClock, type Clock, type ClockOptions } from './core/clock.ts';
 export { BUILT_IN_TOKENS, maskKey, tokensFromConfig, type MockToken } from './core/tokens.ts';
 export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/catalog.ts';

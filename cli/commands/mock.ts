@@ -19,6 +19,7 @@ import {
   workersOption,
 } from '../mock-settings.ts';
 import { ADMIN_TOKEN_ENV, adminTokenFrom } from '../admin-token.ts';
+import { prepareClientReportDir, writeClientReport } from '../client-report-files.ts';
 
 const FIX_THE_FILE = '. Fix or move the file (a missing file starts afresh).';
 
@@ -55,6 +56,9 @@ Options:
                         restart, kill -9 included (created if missing; locked while in use)
   --workers N|auto      N processes serving the port (auto: one per core; default 1); control changes
                         reach every worker before their 200 (docs/replicas.md)
+  --client-report DIR   on exit, write the verdicts on the clients and their coverage to DIR as
+                        client-report.json, .txt and .junit.xml (GET /__mock/client-report any time;
+                        docs/client-verdicts.md)
   -h, --help            show this help`;
 
 const POSITIVE = { integer: true, min: 1 } as const;
@@ -112,6 +116,8 @@ export const mockCommand: Command = {
         : readConfig(values.config);
     const stateFile = values.state;
     if (stateFile === '') throw new UsageError('--state needs a file name');
+    const reportDir = values['client-report'];
+    if (reportDir === '') throw new UsageError('--client-report needs a directory');
     const options = {
       clock: { mode: clockMode, speed },
       profile,
@@ -132,6 +138,14 @@ export const mockCommand: Command = {
       return 0;
     }
     if (admin?.warning !== undefined) console.error(`videotask mock: warning: ${admin.warning}`);
+    if (reportDir !== undefined) {
+      try {
+        prepareClientReportDir(reportDir);
+      } catch (error) {
+        const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        throw new UsageError(`--client-report ${reportDir}: cannot make the directory (${reason})`);
+      }
+    }
 
     const secret = readSecret(values.secret, values['secret-file']);
     const hub = workers > 1 ? new WorkerHub() : undefined;
@@ -154,7 +168,11 @@ export const mockCommand: Command = {
     }
     const { service } = deployment;
 
-    let server: { readonly url: string; close(): Promise<void> };
+    let server: {
+      readonly url: string;
+      close(): Promise<void>;
+      gatherObservations?: () => Promise<void>;
+    };
     try {
       if (hub === undefined) server = await startMockServer({ port, host, service, limits, log });
       else {
@@ -175,13 +193,22 @@ export const mockCommand: Command = {
       workers === 1
         ? rest
         : rest.map((l) => l.replace('this process only', 'this mock and its workers only'));
-    console.log([listening, ...workersLine(workers), ...lines].join('\n'));
+    const report =
+      reportDir === undefined
+        ? []
+        : [`  client report: ${reportDir} on exit; GET /__mock/client-report any time`];
+    console.log([listening, ...workersLine(workers), ...report, ...lines].join('\n'));
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    let written = 0;
+    if (reportDir !== undefined) {
+      await server.gatherObservations?.();
+      written = await reportOnExit(reportDir, service);
+    }
     await server.close();
     try {
       service.stateFile?.close();
@@ -189,9 +216,28 @@ export const mockCommand: Command = {
       console.error(`videotask mock: ${(error as Error).message}`);
       return 1;
     }
-    return 0;
+    return written;
   },
 };
+
+/** Writes the client report on exit; 0, or 1 when it could not be written (said why). */
+async function reportOnExit(dir: string, service: MockService): Promise<number> {
+  const report = service.clientReport();
+  const { violations, advice, notes } = report.counts;
+  try {
+    const [json, summary, junit] = await writeClientReport(dir, report);
+    console.error(
+      `videotask mock: client report: ${violations} violation(s), ${advice} advice, ` +
+        `${notes} note(s) → ${summary} (also ${json}, ${junit})`,
+    );
+    return 0;
+  } catch (error) {
+    console.error(
+      `videotask mock: could not write the client report to ${dir}: ${(error as Error).message}`,
+    );
+    return 1;
+  }
+}
 
 function workersLine(workers: number): string[] {
   if (workers === 1) return [];

@@ -1,7 +1,20 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import type { CoreRequest } from '../core/http-types.ts';
+import type { ClientVerdict } from '../core/client-verdicts/client-report.ts';
+import { formatVerdict } from '../core/client-verdicts/report-text.ts';
+import { jsonResponse, type CoreRequest, type CoreResponse } from '../core/http-types.ts';
 import { ROUTES } from '../core/route-table.ts';
 import { createMockService, type MockOptions, type MockService } from '../core/service.ts';
+
+export interface HandlerOptions {
+  /**
+   * What a request that violates one of the document's client rules gets (docs/client-verdicts.md),
+   * in the spirit of msw's `onUnhandledRequest`: `'error'` prints the verdict and answers the request
+   * with a 400 `client_rule_violated` naming the rule, so the client under test fails loudly (the
+   * request has had its effect: a resubmission made its task); `'warn'` prints it and answers as
+   * usual; a function is called with each verdict; `'off'` (default): only the report has it.
+   */
+  readonly onClientViolation?: 'error' | 'warn' | 'off' | ((verdict: ClientVerdict) => void);
+}
 
 /**
  * msw handlers for the simulated service: one per route (plus `HEAD` for each `GET`), matching any
@@ -10,14 +23,21 @@ import { createMockService, type MockOptions, type MockService } from '../core/s
  *
  * @example
  * const service = createMockService({ clock: { mode: 'manual' } });
- * const server = setupServer(...createHandlers(service));
+ * const server = setupServer(...createHandlers(service, { onClientViolation: 'error' }));
  * server.listen({ onUnhandledRequest: 'error' });
  */
-export function createHandlers(serviceOrOptions: MockService | MockOptions = {}): HttpHandler[] {
+export function createHandlers(
+  serviceOrOptions: MockService | MockOptions = {},
+  options: HandlerOptions = {},
+): HttpHandler[] {
   const service =
     'handle' in serviceOrOptions ? serviceOrOptions : createMockService(serviceOrOptions);
-  const resolver = async ({ request }: { request: Request }) =>
-    service.handle(await toCoreRequest(request));
+  const onViolation = options.onClientViolation ?? 'off';
+  const resolver = async ({ request }: { request: Request }) => {
+    const response = service.handle(await toCoreRequest(request));
+    const violations = response.clientViolations;
+    return violations === undefined ? response : violated(response, violations, onViolation);
+  };
   const respond = async (args: { request: Request }) => {
     const response = await resolver(args);
     // Scenario `lost-answer` (§7): the task exists; the answer is a network error, or comes too late.
@@ -38,10 +58,40 @@ export function createHandlers(serviceOrOptions: MockService | MockOptions = {})
     const path = anyOrigin(route.template);
     if (route.method === 'GET') handlers.push(http.get(path, respond), http.head(path, respond));
     else if (route.method === 'POST') handlers.push(http.post(path, respond));
-    else handlers.push(http.put(path, respond));
+    else if (route.method === 'PUT') handlers.push(http.put(path, respond));
+    else handlers.push(http.delete(path, respond));
   }
   handlers.push(http.all(/\/v1\//i, respond), http.all(/\/__mock\//i, respond));
   return handlers;
+}
+
+/** A response that violated client rules, as `onClientViolation` asks. */
+function violated(
+  response: CoreResponse,
+  violations: readonly ClientVerdict[],
+  onViolation: NonNullable<HandlerOptions['onClientViolation']>,
+): CoreResponse {
+  if (onViolation === 'off') return response;
+  if (typeof onViolation === 'function') {
+    for (const verdict of violations) onViolation(verdict);
+    return response;
+  }
+  // Printing is the point of these two settings, as msw's own onUnhandledRequest prints.
+  const text = violations.map(formatVerdict).join('\n');
+  if (onViolation === 'warn') {
+    console.warn(`[videotask mock] client rule broken:\n${text}`);
+    return response;
+  }
+  console.error(`[videotask mock] client rule broken:\n${text}`);
+  const first = violations[0]!;
+  const message =
+    `Client rule ${first.rule} (${first.section}) violated: ${first.message}. ` +
+    `Do instead: ${first.advice} (videotask mock, onClientViolation: 'error')`;
+  return jsonResponse(
+    400,
+    { error: { message, type: 'client_rule_violated', code: 'client_rule_violated' } },
+    { 'x-mock-client-rule': violations.map((v) => v.rule).join(', ') },
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Observation } from '../core/client-verdicts/observation.ts';
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import type { Operation, SharedState } from '../core/shared-state.ts';
 
@@ -47,6 +48,8 @@ export type ToWorker =
   | { readonly t: 'answer'; readonly n: number; readonly response: CoreResponse }
   /** A worker's durable operation is kept and applied everywhere, or was refused (`problem`). */
   | { readonly t: 'kept'; readonly n: number; readonly problem?: string | undefined }
+  /** Send the client observations you hold now, answering with `n` (a report is being read). */
+  | { readonly t: 'flush-observations'; readonly n: number }
   | { readonly t: 'stop' };
 
 export type FromWorker =
@@ -64,7 +67,13 @@ export type FromWorker =
   | { readonly t: 'created'; readonly id: string; readonly generation: number }
   /** A control request (`/__mock/…`), for the primary to answer. */
   | { readonly t: 'request'; readonly n: number; readonly request: CoreRequest }
-  | { readonly t: 'ack'; readonly n: number };
+  | { readonly t: 'ack'; readonly n: number }
+  /** Client observations for the primary to judge (decisions/017); with `n`, all it held then. */
+  | {
+      readonly t: 'observations';
+      readonly list: readonly Observation[];
+      readonly n?: number | undefined;
+    };
 
 /** A request as plain data (a host's request object may compute fields on demand). */
 export function plainRequest(request: CoreRequest): CoreRequest {
@@ -79,6 +88,11 @@ export function plainRequest(request: CoreRequest): CoreRequest {
     hostAllowed: request.hostAllowed,
     bodyTooLarge: request.bodyTooLarge,
   };
+}
+
+/** The control route that reads or clears the client report: the workers' observations come first. */
+export function isClientReportPath(path: string): boolean {
+  return path === '/__mock/client-report' || path === '/__mock/client-report/';
 }
 
 /** Control requests: the primary answers them, so each change has one order everywhere. */

@@ -5,8 +5,10 @@ import {
   WORKER_COUNT_ENV,
   WORKER_ENV,
   WORKER_SLOT_ENV,
+  isClientReportPath,
   type FromWorker,
 } from './cluster-messages.ts';
+import { ObservationMerger } from './cluster-observations.ts';
 import type { MockService } from './create-mock-service.ts';
 import type { WorkerHub } from './worker-hub.ts';
 import { post } from './worker-hub.ts';
@@ -29,6 +31,8 @@ export interface RunningCluster {
   readonly url: string;
   /** Stops every worker (they finish their answers); the state file is the caller's to close. */
   close(): Promise<void>;
+  /** Has the client verdicts judge every request the workers answered so far (decisions/017). */
+  gatherObservations(): Promise<void>;
 }
 
 /** Workers could not start (the port is in use, …): `code` is the listen error's. */
@@ -56,6 +60,8 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   let stopping = false;
   let url = '';
   cluster.setupPrimary({ serialization: 'advanced' });
+  const observations = new ObservationMerger(service.clientVerdicts);
+  const gather = () => observations.gather([...listened].filter((w) => w.isConnected()));
 
   const applied = (worker: Worker, message: FromWorker & { t: 'op' }): void => {
     const reply = (problem?: string): void => {
@@ -73,8 +79,13 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
     void change.applied.then(() => reply());
   };
   const answer = (worker: Worker, n: number, request: CoreRequest): void => {
-    const { result, applied: done } = hub.during(undefined, () => service.handle(request));
-    void done.then(() => post(worker, { t: 'answer', n, response: result }));
+    const ready = isClientReportPath(request.path) ? gather() : undefined;
+    const handle = (): void => {
+      const { result, applied: done } = hub.during(undefined, () => service.handle(request));
+      void done.then(() => post(worker, { t: 'answer', n, response: result }));
+    };
+    if (ready === undefined) handle();
+    else void ready.then(handle);
   };
   const created = (id: string, generation: number): void => {
     if (generation !== service.shared.generation) return;
@@ -102,7 +113,8 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
         case 'listening':
           listened.add(worker);
           url = message.url;
-          if (listened.size === workers) resolve({ url, close: stopAll });
+          if (listened.size === workers)
+            resolve({ url, close: stopAll, gatherObservations: gather });
           return;
         case 'failed':
           if (!listened.has(worker))
@@ -116,6 +128,8 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
           return answer(worker, message.n, message.request);
         case 'ack':
           return hub.acknowledged(worker, message.n);
+        case 'observations':
+          return observations.receive(worker, message.list, message.n);
       }
     }
     function fork(slot: number): void {

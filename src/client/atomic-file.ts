@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
  */
 export async function writeAtomically(
   target: string,
-  chunks: AsyncIterable<Uint8Array>,
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   check: () => void,
 ): Promise<void> {
   const dir = dirname(target);

@@ -93,7 +93,7 @@ export const SITUATIONS: readonly Situation[] = [
     id: 'refused-401',
     description: 'a request refused for its key (401)',
     section: '§5',
-    produce: 'a key the mock does not know (`Bearer sk-wrong`)',
+    produce: 'a key the mock does not know, such as `sk-not-a-mock-key`',
   },
   {
     id: 'refused-403',
