@@ -74,8 +74,9 @@ export interface RouteContext {
   /** Set for `service` routes once authenticated. */
   readonly token: MockToken;
   readonly head: boolean;
-  /** What the answer told about a task, set by the task routes for the client verdicts. */
+  /** What the answer told about a task, and when (mock ms), set by the task routes for the client verdicts. */
   taskId: string | undefined;
+  at: number | undefined;
   taskStatus: VideoStatus | undefined;
   /** A submission's body as the route read it (JSON, or multipart fields), for the client verdicts. */
   body: Record<string, unknown> | undefined;

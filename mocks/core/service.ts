@@ -137,6 +137,7 @@ export function createMockService(options: MockOptions = {}): MockService {
   const { first = 1, step = 1 } = options.requestIds ?? {};
   let requestNumber = first - step;
   const requestIdPrefix = new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14);
+  const verdicts = state.clientVerdicts;
   // What the request being handled matched, for the client verdicts (handle is synchronous).
   let route: RouteDefinition<RouteContext> | undefined;
   let context: RouteContext | undefined;
@@ -148,6 +149,7 @@ export function createMockService(options: MockOptions = {}): MockService {
       head,
       taskId: undefined,
       taskStatus: undefined,
+      at: undefined,
       body: undefined,
     });
 
@@ -222,8 +224,8 @@ export function createMockService(options: MockOptions = {}): MockService {
     },
     apply: (operation) => state.apply(operation),
     reset: () => state.reset(),
-    clientVerdicts: state.clientVerdicts,
-    clientReport: () => state.clientVerdicts.report(),
+    clientVerdicts: verdicts,
+    clientReport: () => verdicts.report(),
     handle(incoming) {
       const requestId = `${requestIdPrefix}${(requestNumber += step).toString().padStart(8, '0')}`;
       route = undefined;
@@ -249,7 +251,7 @@ export function createMockService(options: MockOptions = {}): MockService {
       if (profile.requestIdSuffix && response.status >= 400)
         response = withRequestIdSuffix(response, requestId);
       response.headers['x-oneapi-request-id'] = requestId;
-      const violations = state.clientVerdicts.observe(incoming, response, route, context);
+      const violations = verdicts.observe(incoming, response, route, context);
       return violations === undefined ? response : { ...response, clientViolations: violations };
     },
   };

@@ -1,5 +1,6 @@
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { Form, Observation } from './observation.ts';
+import type { RuleId } from './rule-table.ts';
 import type { Evidence, VerdictEntry } from './verdict-book.ts';
 
 /** How much of a caller's traffic is remembered (decisions/017): windows, so memory stays bounded. */
@@ -39,12 +40,15 @@ export interface PollStream {
   told: VideoStatus | undefined;
   /** The interval kept just before the first `unknown` of a streak (ms), or -1. */
   baseline: number;
-  /** The `poll-interval` entry of this stream, once there is one (counted without a lookup). */
-  pace: VerdictEntry | undefined;
+}
+
+/** Who a verdict is about (a task, or a caller): it keeps its entries, to count the next breaches. */
+export interface VerdictHolder {
+  verdicts: Map<RuleId, VerdictEntry> | undefined;
 }
 
 /** One task as its caller has seen it. */
-export interface TaskTrack {
+export interface TaskTrack extends VerdictHolder {
   readonly id: string;
   /** Its submission, when seen: fingerprint (0 when not), request ID, the request, its order. */
   readonly fingerprint: number;
@@ -86,13 +90,14 @@ export interface AttemptRun {
 }
 
 /** Everything remembered of one caller, within the limits. */
-export class CallerTrack {
+export class CallerTrack implements VerdictHolder {
+  verdicts: Map<RuleId, VerdictEntry> | undefined = undefined;
   requests = 0;
   /** The order of its latest request. */
   latest = 0;
-  /** Situations met (`situationBit`), query forms used, and whether it used the second family. */
+  /** Situations met (`situationBit`), query forms used (`FORM_BITS`), whether it used the second family. */
   met = 0;
-  readonly forms = new Set<Form>();
+  forms = 0;
   secondFamily = false;
   readonly tasks = new Map<string, TaskTrack>();
   readonly byFingerprint = new Map<number, TaskTrack>();
@@ -156,6 +161,9 @@ export class CallerTrack {
   }
 }
 
+/** A bit per query form, for `CallerTrack.forms`. */
+export const FORM_BITS: Readonly<Record<Form, number>> = { openai: 1, wrapper: 2, native: 4 };
+
 /** A task's track; `submission` when its submission was observed. */
 export function newTrack(id: string, submission: Observation | undefined): TaskTrack {
   return {
@@ -171,6 +179,7 @@ export function newTrack(id: string, submission: Observation | undefined): TaskT
     failsInRow: 0,
     latest: undefined,
     streams: [],
+    verdicts: undefined,
   };
 }
 
@@ -187,7 +196,6 @@ export function streamOf(track: TaskTrack, form: Form): PollStream {
     ok: false,
     told: undefined,
     baseline: -1,
-    pace: undefined,
   };
   track.streams.push(stream);
   return stream;

@@ -1,13 +1,25 @@
 import { CLIENT_RULES, type ClientRule } from '../../../src/spec/client-rules.ts';
 import type { Lifecycle, VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { Clock } from '../clock.ts';
-import { CallerTrack, DEFAULT_CLIENT_LIMITS, type ClientLimits } from './caller-track.ts';
+import {
+  CallerTrack,
+  DEFAULT_CLIENT_LIMITS,
+  type ClientLimits,
+  type TaskTrack,
+} from './caller-track.ts';
 import type { Judging } from './judging.ts';
 import type { Observation } from './observation.ts';
 import { PendingRedirects } from './pending-redirects.ts';
 import { judgeQuery } from './polling-rules.ts';
 import { judgeRequest } from './request-rules.ts';
-import { ruleTable, type RuleId, type RuleTable } from './rule-table.ts';
+import { RECOMMENDED_POLLING } from '../../../src/spec/polling.ts';
+import {
+  ruleNumbers,
+  ruleTable,
+  type RuleId,
+  type RuleNumbers,
+  type RuleTable,
+} from './rule-table.ts';
 import { situationBit } from './situations.ts';
 import { judgeSubmission } from './submission-rules.ts';
 import { again, VerdictBook, type VerdictDraft, type VerdictEntry } from './verdict-book.ts';
@@ -39,6 +51,7 @@ const MET = {
  */
 export class ClientJudge implements Judging {
   readonly rules: RuleTable;
+  readonly numbers: RuleNumbers;
   /** Every rule of `x-client-rules`, judged or not. */
   readonly allRules: readonly ClientRule[];
   readonly limits: ClientLimits;
@@ -59,6 +72,7 @@ export class ClientJudge implements Judging {
     this.#options = options;
     this.allRules = options.rules ?? CLIENT_RULES;
     this.rules = ruleTable(this.allRules);
+    this.numbers = ruleNumbers(this.rules, RECOMMENDED_POLLING);
     this.limits = { ...DEFAULT_CLIENT_LIMITS, ...options.limits };
     this.book = new VerdictBook(this.limits.maxVerdicts);
     this.#redirects = new PendingRedirects(this.limits.maxPendingRedirects);
@@ -73,7 +87,7 @@ export class ClientJudge implements Judging {
    * host that fails the offending request.
    */
   judge(o: Observation): readonly VerdictEntry[] {
-    this.#breached.length = 0;
+    if (this.#breached.length > 0) this.#breached.length = 0;
     if (o.generation !== this.#generation) {
       if (o.generation < this.#generation) return this.#breached; // from before a reset
       this.clear(o.generation);
@@ -94,33 +108,37 @@ export class ClientJudge implements Judging {
     return this.#breached;
   }
 
+  repeat(id: RuleId, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean {
+    const entry = (task ?? caller).verdicts?.get(id);
+    if (entry === undefined) return false;
+    again(entry, at);
+    if (entry.rule.outcome === 'violation') this.#breached.push(entry);
+    return true;
+  }
+
   breach(
     id: RuleId,
     caller: CallerTrack,
-    taskId: string | undefined,
+    task: TaskTrack | undefined,
     at: number,
     draft: () => VerdictDraft,
-  ): VerdictEntry | undefined {
+  ): void {
+    if (this.repeat(id, caller, task, at)) return;
     const rule = this.rules[id];
-    const entry = this.book.add(rule, caller.caller, taskId, at, draft);
-    if (rule.outcome === 'violation')
-      this.#breached.push(
-        entry ?? {
-          rule,
-          caller: caller.caller,
-          taskId,
-          ...draft(),
-          count: 1,
-          firstAt: at,
-          lastAt: at,
-        },
-      );
-    return entry;
-  }
-
-  again(entry: VerdictEntry, at: number): void {
-    again(entry, at);
-    if (entry.rule.outcome === 'violation') this.#breached.push(entry);
+    const holder = task ?? caller;
+    const entry = this.book.add(rule, caller.caller, task?.id, at, draft);
+    if (entry !== undefined) (holder.verdicts ??= new Map()).set(id, entry);
+    if (rule.outcome !== 'violation') return;
+    // Past the book's limit a violation still fails its request (a host's onClientViolation).
+    const made = {
+      rule,
+      caller: caller.caller,
+      taskId: task?.id,
+      count: 1,
+      firstAt: at,
+      lastAt: at,
+    };
+    this.#breached.push(entry ?? { ...made, ...draft() });
   }
 
   measurable(ms: number): boolean {

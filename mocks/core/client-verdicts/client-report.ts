@@ -2,7 +2,7 @@ import type { components } from '../../../src/generated/mock-control.ts';
 import { maskKey, redact } from '../../../src/client/mask.ts';
 import type { ClientOutcome, ClientRule } from '../../../src/spec/client-rules.ts';
 import type { Clock } from '../clock.ts';
-import type { CallerTrack } from './caller-track.ts';
+import { FORM_BITS, type CallerTrack } from './caller-track.ts';
 import type { ClientJudge } from './client-judge.ts';
 import { SITUATIONS, situationBit, type Situation } from './situations.ts';
 import type { Evidence, VerdictEntry } from './verdict-book.ts';
@@ -167,5 +167,5 @@ function coverageOf(
 function applies(s: Situation, caller: CallerTrack): boolean {
   if (s.appliesTo === undefined) return true;
   if (s.appliesTo === 'second-family') return caller.secondFamily;
-  return caller.forms.has(s.appliesTo);
+  return (caller.forms & FORM_BITS[s.appliesTo]) !== 0;
 }

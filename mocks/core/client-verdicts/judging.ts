@@ -1,21 +1,28 @@
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
-import type { CallerTrack } from './caller-track.ts';
-import type { RuleId, RuleTable } from './rule-table.ts';
-import type { VerdictDraft, VerdictEntry } from './verdict-book.ts';
+import type { CallerTrack, TaskTrack } from './caller-track.ts';
+import type { RuleId, RuleNumbers, RuleTable } from './rule-table.ts';
+import type { VerdictDraft } from './verdict-book.ts';
 
 /** What the rules' judges need from the judge that runs them (`ClientJudge`). */
 export interface Judging {
   readonly rules: RuleTable;
-  /** Records one breach of a rule; `draft` is read only the first time for its caller and task. */
+  readonly numbers: RuleNumbers;
+  /**
+   * Counts one more breach of a rule the task (or else the caller) has broken before; `false` when it
+   * has not. Rules call it first (`if (!j.repeat(…)) j.breach(…)`): no closure is made for a repeat.
+   */
+  repeat(id: RuleId, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean;
+  /**
+   * Records one breach of a rule by a caller, about a task when the rule is about one; `draft` says
+   * what happened (the task, or else the caller, counts the next ones).
+   */
   breach(
     id: RuleId,
     caller: CallerTrack,
-    taskId: string | undefined,
+    task: TaskTrack | undefined,
     at: number,
     draft: () => VerdictDraft,
-  ): VerdictEntry | undefined;
-  /** One more breach of an entry already made. */
-  again(entry: VerdictEntry, at: number): void;
+  ): void;
   /**
    * Whether an interval (mock ms) says how long a client waited. On a manual clock, 0 says nothing:
    * the clock only moves when the test moves it, and the client may have waited in real time.

@@ -140,7 +140,7 @@ export class ExchangeObserver {
     o.form = known.form;
     o.method = request.method;
     o.path = request.path;
-    o.at = state.clock.now();
+    o.at = context?.at ?? state.clock.now();
     o.order = this.#order();
     o.generation = state.shared.generation;
     o.status = response.status;

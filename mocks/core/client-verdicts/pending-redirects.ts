@@ -49,12 +49,14 @@ export class PendingRedirects {
     for (const [location, p] of this.#pending) {
       if (p.caller.latest <= p.order) continue;
       this.#pending.delete(location);
-      j.breach('follow-content-redirects', p.caller, p.taskId, p.redirect.at, () => ({
-        message:
-          `was redirected (${p.redirect.status}) to the temporary address of ` +
-          `${p.taskId ?? 'its task'} and never asked for it, though it made other requests after`,
-        requests: [p.redirect],
-      }));
+      const task = p.taskId === undefined ? undefined : p.caller.task(p.taskId);
+      if (!j.repeat('follow-content-redirects', p.caller, task, p.redirect.at))
+        j.breach('follow-content-redirects', p.caller, task, p.redirect.at, () => ({
+          message:
+            `was redirected (${p.redirect.status}) to the temporary address of ` +
+            `${p.taskId ?? 'its task'} and never asked for it, though it made other requests after`,
+          requests: [p.redirect],
+        }));
     }
   }
 

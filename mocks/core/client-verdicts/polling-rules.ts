@@ -1,5 +1,5 @@
-import { RECOMMENDED_POLLING } from '../../../src/spec/polling.ts';
 import {
+  FORM_BITS,
   evidenceOf,
   streamEvidence,
   streamOf,
@@ -21,7 +21,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
  */
 export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): void {
   const form = o.form!;
-  caller.forms.add(form);
+  caller.forms |= FORM_BITS[form];
   if (o.status >= 500) caller.met |= QUERY_5XX;
   if (o.taskId === undefined) {
     if (o.status >= 400 && o.status < 500 && o.status !== 429) caller.met |= NOT_FOUND;
@@ -41,34 +41,35 @@ export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): voi
 
 /** §7 a limited number of 5xx retries, §3 the loop stops when finished, §8 at most 60 attempts. */
 function limits(j: Judging, caller: CallerTrack, track: TaskTrack, o: Observation): void {
-  const { rules } = j;
-  const maxInRow = rules['query-5xx-retry-limited'].parameters['maxInRow']!;
+  const { maxInRow, rereadsAllowed, maxAttempts } = j.numbers;
   if (track.failsInRow >= maxInRow) {
     const last = track.latest!;
-    j.breach('query-5xx-retry-limited', caller, track.id, o.at, () => ({
-      message:
-        `queried ${track.id} again after ${track.failsInRow} answers in a row were 5xx ` +
-        `(more than ${maxInRow}: not a limited number of retries)`,
-      requests: [streamEvidence(last), evidenceOf(o)],
-    }));
+    if (!j.repeat('query-5xx-retry-limited', caller, track, o.at))
+      j.breach('query-5xx-retry-limited', caller, track, o.at, () => ({
+        message:
+          `queried ${track.id} again after ${track.failsInRow} answers in a row were 5xx ` +
+          `(more than ${maxInRow}: not a limited number of retries)`,
+        requests: [streamEvidence(last), evidenceOf(o)],
+      }));
   }
   if (track.finished !== undefined) {
-    const allowed = rules['stop-polling-when-finished'].parameters['rereadsAllowed']!;
-    if (++track.rereads > allowed) {
+    if (++track.rereads > rereadsAllowed) {
       const finished = track.finished;
-      j.breach('stop-polling-when-finished', caller, track.id, o.at, () => ({
-        message:
-          `queried ${track.id} ${track.rereads} times after it was told the task finished ` +
-          `(at ${new Date(finished.at).toISOString()}): the polling loop did not stop`,
-        requests: [finished, evidenceOf(o)],
-      }));
+      if (!j.repeat('stop-polling-when-finished', caller, track, o.at))
+        j.breach('stop-polling-when-finished', caller, track, o.at, () => ({
+          message:
+            `queried ${track.id} ${track.rereads} times after it was told the task finished ` +
+            `(at ${new Date(finished.at).toISOString()}): the polling loop did not stop`,
+          requests: [finished, evidenceOf(o)],
+        }));
     }
-  } else if (++track.queries > RECOMMENDED_POLLING.maxAttempts) {
+  } else if (++track.queries > maxAttempts) {
     const count = track.queries;
-    j.breach('poll-attempts', caller, track.id, o.at, () => ({
-      message: `queried ${track.id} ${count} times without being told it finished (§8: at most 60)`,
-      requests: [evidenceOf(o)],
-    }));
+    if (!j.repeat('poll-attempts', caller, track, o.at))
+      j.breach('poll-attempts', caller, track, o.at, () => ({
+        message: `queried ${track.id} ${count} times without being told it finished (§8: at most ${maxAttempts})`,
+        requests: [evidenceOf(o)],
+      }));
   }
 }
 
@@ -81,32 +82,29 @@ function pace(
   o: Observation,
   interval: number,
 ): void {
-  const { rules } = j;
-  const fraction = rules['poll-interval'].parameters['minIntervalFraction']!;
-  const minimum = RECOMMENDED_POLLING.initialIntervalMs * fraction;
+  const { minIntervalMs: minimum, slowerBy } = j.numbers;
   if (j.pollsAgain(stream.told) && interval < minimum) {
-    if (stream.pace !== undefined) j.again(stream.pace, o.at);
-    else
-      stream.pace = j.breach('poll-interval', caller, track.id, o.at, () => ({
+    if (!j.repeat('poll-interval', caller, track, o.at))
+      j.breach('poll-interval', caller, track, o.at, () => ({
         message:
           `queried ${track.id} ${seconds(interval)} after the previous query, which said ` +
           `${stream.told}: sooner than ${seconds(minimum)} (§8 recommends 5 s first, growing to 30 s)`,
         requests: [streamEvidence(stream), evidenceOf(o)],
       }));
   }
-  const slowerBy = rules['unknown-slows-polling'].parameters['slowerBy']!;
   if (
     stream.told === 'unknown' &&
     stream.baseline >= 0 &&
     interval <= stream.baseline * (1 + slowerBy)
   ) {
     const baseline = stream.baseline;
-    j.breach('unknown-slows-polling', caller, track.id, o.at, () => ({
-      message:
-        `after ${track.id} said unknown, queried it again ${seconds(interval)} later, no slower ` +
-        `than the ${seconds(baseline)} kept before: the polling rate was not lowered`,
-      requests: [streamEvidence(stream), evidenceOf(o)],
-    }));
+    if (!j.repeat('unknown-slows-polling', caller, track, o.at))
+      j.breach('unknown-slows-polling', caller, track, o.at, () => ({
+        message:
+          `after ${track.id} said unknown, queried it again ${seconds(interval)} later, no slower ` +
+          `than the ${seconds(baseline)} kept before: the polling rate was not lowered`,
+        requests: [streamEvidence(stream), evidenceOf(o)],
+      }));
   }
 }
 

@@ -36,9 +36,10 @@ const FLAG_RULES: readonly { flag: number; rule: (o: Observation) => RuleId; say
 export function judgeRequest(j: Judging, caller: CallerTrack, o: Observation): void {
   for (const { flag, rule, says } of FLAG_RULES) {
     if ((o.flags & flag) === 0) continue;
-    j.breach(rule(o), caller, undefined, o.at, () => ({
-      message: `${says} (${o.method} ${o.path}, answered ${o.status})`,
-      requests: [evidenceOf(o)],
-    }));
+    if (!j.repeat(rule(o), caller, undefined, o.at))
+      j.breach(rule(o), caller, undefined, o.at, () => ({
+        message: `${says} (${o.method} ${o.path}, answered ${o.status})`,
+        requests: [evidenceOf(o)],
+      }));
   }
 }

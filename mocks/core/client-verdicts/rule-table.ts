@@ -41,6 +41,40 @@ const PARAMETERS: Partial<Record<RuleId, readonly string[]>> = {
   'poll-interval': ['minIntervalFraction'],
 };
 
+/** The numbers the judges measure with, read once from the rules' parameters and `x-polling`. */
+export interface RuleNumbers {
+  /** `query-5xx-retry-limited`: 5xx answers in a row after which another query breaks it. */
+  readonly maxInRow: number;
+  /** `stop-polling-when-finished`: queries allowed after the task was told finished. */
+  readonly rereadsAllowed: number;
+  /** `poll-interval`: the shortest interval that is not advice (ms). */
+  readonly minIntervalMs: number;
+  /** `unknown-slows-polling`: how much longer the interval must get. */
+  readonly slowerBy: number;
+  /** `backoff-after-429`: how much longer each wait must get. */
+  readonly growBy: number;
+  /** `lost-answer-retry-limited`: repeats of a lost submission allowed. */
+  readonly maxRepeats: number;
+  /** `poll-attempts`: queries of a task allowed before it was told finished. */
+  readonly maxAttempts: number;
+}
+
+export function ruleNumbers(
+  table: RuleTable,
+  polling: { readonly initialIntervalMs: number; readonly maxAttempts: number },
+): RuleNumbers {
+  const p = (id: RuleId, name: string): number => table[id].parameters[name]!;
+  return {
+    maxInRow: p('query-5xx-retry-limited', 'maxInRow'),
+    rereadsAllowed: p('stop-polling-when-finished', 'rereadsAllowed'),
+    minIntervalMs: polling.initialIntervalMs * p('poll-interval', 'minIntervalFraction'),
+    slowerBy: p('unknown-slows-polling', 'slowerBy'),
+    growBy: p('backoff-after-429', 'growBy'),
+    maxRepeats: p('lost-answer-retry-limited', 'maxRepeats'),
+    maxAttempts: polling.maxAttempts,
+  };
+}
+
 /** The judged rules of a spec's `x-client-rules`, checked against the judges here. Throws naming a mismatch. */
 export function ruleTable(rules: readonly ClientRule[]): RuleTable {
   const judged = new Map(rules.filter((r) => r.judged).map((r) => [r.id, r]));

@@ -51,19 +51,10 @@ function meet(caller: CallerTrack, o: Observation): void {
   if (o.secondFamily && !o.bound && o.status >= 400) caller.met |= MET.unbound;
 }
 
-/**
- * The caller's earlier task this submission repeats: the one with its request ID, else the one with
- * its fingerprint, unless both carry request IDs and they differ (distinct tasks by the client's word).
- */
+/** The caller's earlier task this submission repeats: the one with its request ID, else its body's. */
 function sameTask(caller: CallerTrack, o: Observation): TaskTrack | undefined {
-  if (o.requestId !== undefined) {
-    const byId = caller.byRequestId.get(o.requestId);
-    if (byId !== undefined) return byId;
-  }
-  const byBody = caller.byFingerprint.get(o.fingerprint);
-  if (byBody === undefined) return undefined;
-  const distinct = o.requestId !== undefined && byBody.requestId !== undefined;
-  return distinct ? undefined : byBody;
+  const byId = o.requestId === undefined ? undefined : caller.byRequestId.get(o.requestId);
+  return byId ?? caller.byFingerprint.get(o.fingerprint);
 }
 
 /** The earlier task was seen running, not seen finished, and had not finished when this came. */
@@ -91,20 +82,22 @@ function resubmission(j: Judging, caller: CallerTrack, earlier: TaskTrack, o: Ob
     evidenceOf(o),
   ];
   const id = afterError ? 'query-5xx-no-new-task' : 'no-resubmission';
-  j.breach(id, caller, earlier.id, o.at, () => ({
-    message: `submitted ${earlier.id} again (${how}) while it was unfinished: ${told}`,
-    requests,
-  }));
+  if (!j.repeat(id, caller, earlier, o.at))
+    j.breach(id, caller, earlier, o.at, () => ({
+      message: `submitted ${earlier.id} again (${how}) while it was unfinished: ${told}`,
+      requests,
+    }));
 }
 
 /** §7 "Submission returns 4xx": the same submission again, with nothing in the mock changed. */
 function retryAfterRefusal(j: Judging, caller: CallerTrack, run: AttemptRun, o: Observation): void {
   if (run.lost || run.status < 400 || run.status > 499 || run.status === 429) return;
   if (run.bound !== o.bound) return;
-  j.breach('no-direct-retry-after-4xx', caller, undefined, o.at, () => ({
-    message: `sent the same submission again after it was refused with ${run.status}, unchanged`,
-    requests: [attemptEvidence(run), evidenceOf(o)],
-  }));
+  if (!j.repeat('no-direct-retry-after-4xx', caller, undefined, o.at))
+    j.breach('no-direct-retry-after-4xx', caller, undefined, o.at, () => ({
+      message: `sent the same submission again after it was refused with ${run.status}, unchanged`,
+      requests: [attemptEvidence(run), evidenceOf(o)],
+    }));
 }
 
 /** §7 "Submission returns 429": the waits between retries must grow (or honour `Retry-After`). */
@@ -113,17 +106,18 @@ function retryAfter429(j: Judging, caller: CallerTrack, run: AttemptRun, o: Obse
   const wait = o.at - run.at;
   const previous = run.wait;
   if (previous < 0 || !j.measurable(wait) || !j.measurable(previous)) return;
-  const growBy = j.rules['backoff-after-429'].parameters['growBy']!;
+  const { growBy } = j.numbers;
   const grows = wait > previous * (1 + growBy) + j.noiseMs;
   const honoursRetryAfter = run.retryAfterMs >= 0 && wait + j.noiseMs >= run.retryAfterMs;
   if (grows || honoursRetryAfter) return;
   const asked = run.retryAfterMs >= 0 ? `, and Retry-After asked ${seconds(run.retryAfterMs)}` : '';
-  j.breach('backoff-after-429', caller, undefined, o.at, () => ({
-    message:
-      `retried a submission ${seconds(wait)} after its 429, after waiting ${seconds(previous)} ` +
-      `before: the wait does not grow${asked}`,
-    requests: [attemptEvidence(run), evidenceOf(o)],
-  }));
+  if (!j.repeat('backoff-after-429', caller, undefined, o.at))
+    j.breach('backoff-after-429', caller, undefined, o.at, () => ({
+      message:
+        `retried a submission ${seconds(wait)} after its 429, after waiting ${seconds(previous)} ` +
+        `before: the wait does not grow${asked}`,
+      requests: [attemptEvidence(run), evidenceOf(o)],
+    }));
 }
 
 /** §7 "Submission connection times out": no endless repeats; the client's own records. */
@@ -131,21 +125,23 @@ function repeatAfterLoss(j: Judging, caller: CallerTrack, run: AttemptRun, o: Ob
   if (run.lostInRow === 0) return;
   const first = run.firstLost!;
   if (o.requestId === undefined || o.requestId !== run.lostRequestId)
-    j.breach('lost-answer-idempotency-records', caller, undefined, o.at, () => ({
-      message:
-        'sent a submission whose answer was lost again ' +
-        (run.lostRequestId === undefined
-          ? 'with no request ID to check it by'
-          : 'under another request ID than the lost one'),
-      requests: [first, evidenceOf(o)],
-    }));
-  const maxRepeats = j.rules['lost-answer-retry-limited'].parameters['maxRepeats']!;
+    if (!j.repeat('lost-answer-idempotency-records', caller, undefined, o.at))
+      j.breach('lost-answer-idempotency-records', caller, undefined, o.at, () => ({
+        message:
+          'sent a submission whose answer was lost again ' +
+          (run.lostRequestId === undefined
+            ? 'with no request ID to check it by'
+            : 'under another request ID than the lost one'),
+        requests: [first, evidenceOf(o)],
+      }));
+  const { maxRepeats } = j.numbers;
   if (run.lostInRow > maxRepeats) {
     const lost = run.lostInRow;
-    j.breach('lost-answer-retry-limited', caller, undefined, o.at, () => ({
-      message: `sent a submission again after its answer was lost ${lost} times in a row (more than ${maxRepeats})`,
-      requests: [first, attemptEvidence(run), evidenceOf(o)],
-    }));
+    if (!j.repeat('lost-answer-retry-limited', caller, undefined, o.at))
+      j.breach('lost-answer-retry-limited', caller, undefined, o.at, () => ({
+        message: `sent a submission again after its answer was lost ${lost} times in a row (more than ${maxRepeats})`,
+        requests: [first, attemptEvidence(run), evidenceOf(o)],
+      }));
   }
 }
 

@@ -35,11 +35,12 @@ export interface VerdictDraft {
 }
 
 /**
- * The verdicts so far, one entry per rule, caller and task, counted: a client that breaks a rule on
- * every request costs one entry. At most `max` entries; past it, breaches are only counted per rule.
+ * The verdicts so far. Their holders (a caller, a task) keep one entry per rule and count the next
+ * breaches on it (`again`), so a client that breaks a rule on every request costs one entry. At most
+ * `max` entries; past it, breaches are only counted per rule.
  */
 export class VerdictBook {
-  readonly #entries = new Map<string, VerdictEntry>();
+  readonly #entries: VerdictEntry[] = [];
   readonly #notListed = new Map<string, number>();
   readonly #max: number;
 
@@ -47,10 +48,7 @@ export class VerdictBook {
     this.#max = max;
   }
 
-  /**
-   * Counts one breach; `draft` says what happened when it is the first of its entry. Returns the entry
-   * (callers may keep it to count the next breach with `again`), or `undefined` once the book is full.
-   */
+  /** A new entry, from what `draft` says happened; `undefined` (only counted) once the book is full. */
   add(
     rule: ClientRule,
     caller: string,
@@ -58,21 +56,18 @@ export class VerdictBook {
     at: number,
     draft: () => VerdictDraft,
   ): VerdictEntry | undefined {
-    const key = `${rule.id}\u0000${caller}\u0000${taskId ?? ''}`;
-    const known = this.#entries.get(key);
-    if (known !== undefined) return again(known, at);
-    if (this.#entries.size >= this.#max) {
+    if (this.#entries.length >= this.#max) {
       this.#notListed.set(rule.id, (this.#notListed.get(rule.id) ?? 0) + 1);
       return undefined;
     }
     const { message, requests } = draft();
     const entry = { rule, caller, taskId, message, requests, count: 1, firstAt: at, lastAt: at };
-    this.#entries.set(key, entry);
+    this.#entries.push(entry);
     return entry;
   }
 
-  entries(): IterableIterator<VerdictEntry> {
-    return this.#entries.values();
+  entries(): readonly VerdictEntry[] {
+    return this.#entries;
   }
 
   /** Breaches not listed because the book was full, per rule. */
@@ -81,7 +76,7 @@ export class VerdictBook {
   }
 
   clear(): void {
-    this.#entries.clear();
+    this.#entries.length = 0;
     this.#notListed.clear();
   }
 }

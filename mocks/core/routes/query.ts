@@ -11,7 +11,9 @@ export function ownedTask(
 ): { task: TaskRecord; snap: TaskSnapshot } | undefined {
   const task = context.state.store.getOwned(taskId, context.token.user);
   if (task === undefined) return undefined;
-  return { task, snap: snapshot(task.createdAt, task.plan, context.state.clock.now()) };
+  const now = context.state.clock.now();
+  context.at = now;
+  return { task, snap: snapshot(task.createdAt, task.plan, now) };
 }
 
 /** The temporary result address of a completed task: stable per task, expiring a TTL after completion. */
