@@ -328,13 +328,13 @@ export interface components {
             /** @description The user behind the key, when the mock knows it. */
             user?: string;
             taskId?: string;
-            /** @description What happened */
+            /** @description What happened, the first time. */
             message: string;
             /** @description What to do instead (the §7 row, when one applies). */
             advice: string;
             /** @description The §7 situation the rule comes from. */
             situation?: string;
-            /** @description How often the rule was broken (by this caller */
+            /** @description How often the rule was broken (by this caller, about this task). */
             count: number;
             /** Format: date-time */
             firstAt: string;
