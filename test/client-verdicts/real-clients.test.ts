@@ -102,7 +102,7 @@ describe('the official openai SDK, polled as §8 recommends', () => {
   it('gets no violation and no advice: a note for the multipart of videos.create only', async () => {
     const client = new OpenAI({ apiKey: 'sk-mock-alice', baseURL: `${server.url}/v1` });
     for (const prompt of ['a red kite', 'a kite [mock:unknown:30]', 'a kite [mock:fail]']) {
-      const created = await client.videos.create({ ...KITE, prompt } as never);
+      const created = await client.videos.create({ ...KITE, prompt });
       const status = await poll(client, created.id);
       if (status === 'completed')
         await (await client.videos.downloadContent(created.id)).arrayBuffer();

@@ -14,12 +14,12 @@ export interface Answer {
 
 export interface CallOptions {
   /** The API key; `null` sends no Authorization header. Default: the wire's. */
-  readonly key?: string | null;
+  readonly key?: string | null | undefined;
   /** Sent as JSON with `Content-Type: application/json` (unless `headers` set another). */
   readonly body?: unknown;
   /** Sent as is. */
-  readonly raw?: string;
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly raw?: string | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface Wire {
@@ -100,7 +100,12 @@ export function httpWire(base: string, key = 'sk-mock-alice'): Wire {
       );
       let response: Response;
       try {
-        response = await fetch(`${base}${path}`, { method, headers, body, redirect: 'manual' });
+        response = await fetch(`${base}${path}`, {
+          method,
+          headers,
+          body: body ?? null,
+          redirect: 'manual',
+        });
       } catch {
         return { status: 0, body: undefined, headers: {}, lost: true };
       }
