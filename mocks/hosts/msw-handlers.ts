@@ -3,6 +3,8 @@ import type { ClientVerdict } from '../core/client-verdicts/client-report.ts';
 import { formatVerdict } from '../core/client-verdicts/report-text.ts';
 import { jsonResponse, type CoreRequest, type CoreResponse } from '../core/http-types.ts';
 import { ROUTES } from '../core/route-table.ts';
+import { Router } from '../core/router.ts';
+import { serviceContract } from '../../src/spec/index.ts';
 import { createMockService, type MockOptions, type MockService } from '../core/service.ts';
 
 export interface HandlerOptions {
@@ -34,9 +36,10 @@ export function createHandlers(
     'handle' in serviceOrOptions ? serviceOrOptions : createMockService(serviceOrOptions);
   const onViolation = options.onClientViolation ?? 'off';
   const resolver = async ({ request }: { request: Request }) => {
-    const response = service.handle(await toCoreRequest(request));
+    const core = await toCoreRequest(request);
+    const response = service.handle(core);
     const violations = response.clientViolations;
-    return violations === undefined ? response : violated(response, violations, onViolation);
+    return violations === undefined ? response : violated(core, response, violations, onViolation);
   };
   const respond = async (args: { request: Request }) => {
     const response = await resolver(args);
@@ -67,6 +70,7 @@ export function createHandlers(
 
 /** A response that violated client rules, as `onClientViolation` asks. */
 function violated(
+  request: CoreRequest,
   response: CoreResponse,
   violations: readonly ClientVerdict[],
   onViolation: NonNullable<HandlerOptions['onClientViolation']>,
@@ -83,6 +87,8 @@ function violated(
     return response;
   }
   console.error(`[videotask mock] client rule broken:\n${text}`);
+  // An operation that declares no 400 (listModels, getPluginTask) fails as msw's own 'error' does.
+  if (!declares400(request)) return { ...response, lost: {} };
   const first = violations[0]!;
   const message =
     `Client rule ${first.rule} (${first.section}) violated: ${first.message}. ` +
@@ -92,6 +98,15 @@ function violated(
     { error: { message, type: 'client_rule_violated', code: 'client_rule_violated' } },
     { 'x-mock-client-rule': violations.map((v) => v.rule).join(', ') },
   );
+}
+
+const router = new Router(ROUTES);
+
+function declares400(request: CoreRequest): boolean {
+  const match = router.match(request.method, request.path);
+  if (match.kind !== 'found') return false;
+  const { operation } = serviceContract().validators.operation(match.route.operationId);
+  return operation.responses['400'] !== undefined;
 }
 
 /**

@@ -181,6 +181,9 @@ describe('msw: createHandlers(service, { onClientViolation })', () => {
     expect(body.error.code).toBe('client_rule_violated');
     expect(body.error.message).toMatch(/no-resubmission \(§3\).*Do instead: Keep polling/);
     expect(printed.mock.calls.flat().join('\n')).toContain('VIOLATION no-resubmission (§3)');
+    // GET /v1/models declares no 400: the request fails as msw's own onUnhandledRequest 'error' does.
+    await expect(fetch('http://video.test/v1/models')).rejects.toThrow(TypeError);
+    expect(printed.mock.calls.flat().join('\n')).toContain('VIOLATION authorization-header (§5)');
     printed.mockRestore();
     service.reset();
   });
