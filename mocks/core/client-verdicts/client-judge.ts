@@ -207,19 +207,31 @@ export class ClientJudge implements Judging {
     return caller;
   }
 
+  #knowing(taskId: string): CallerTrack | undefined {
+    for (const caller of this.#callers.values()) if (caller.tasks.has(taskId)) return caller;
+    return undefined;
+  }
+
   /** §4.4 redirects and §3 rule 2 (content before completion). */
   #content(caller: CallerTrack, o: Observation): void {
     if (o.status >= 300 && o.status < 400) {
       caller.met |= MET.redirect;
       this.#redirects.sent(caller, o);
-    } else if (o.status >= 400 && o.status < 500 && o.status !== 429)
-      caller.met |= o.told === undefined ? MET.notFound : o.told === 'completed' ? 0 : MET.early;
+    } else if (o.told === undefined) {
+      if (o.status === 400 || o.status === 404) caller.met |= MET.notFound;
+    } else if (o.status >= 400 && o.status < 500 && o.told !== 'completed') caller.met |= MET.early;
   }
 
-  /** A temporary address: a redirect followed, or an expired result (410). */
+  /**
+   * A temporary address: a redirect followed, or an expired result (410). Its caller: the key it
+   * carries, else the one whose redirect it follows, else the one that knows its task (a `metadata.url`
+   * fetched as is, without a key).
+   */
   #artifact(o: Observation): void {
     const following = this.#redirects.followed(o.location);
-    const caller = o.caller.startsWith('Bearer ') ? this.#callers.get(o.caller) : following;
+    const caller = o.caller.startsWith('Bearer ')
+      ? this.#callers.get(o.caller)
+      : (following ?? this.#knowing(artifactTask(o.path)));
     if (caller !== undefined) {
       caller.requests++;
       if (o.order > caller.latest) caller.latest = o.order;
@@ -228,4 +240,10 @@ export class ClientJudge implements Judging {
     if (caller !== undefined) caller.met |= MET.expired;
     else this.#anonymousMet |= MET.expired;
   }
+}
+
+/** The task of a temporary address (`/__artifacts/task_….mp4`). */
+function artifactTask(path: string): string {
+  const file = path.slice(path.lastIndexOf('/') + 1);
+  return file.endsWith('.mp4') ? file.slice(0, -4) : file;
 }

@@ -24,7 +24,8 @@ export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): voi
   caller.forms |= FORM_BITS[form];
   if (o.status >= 500) caller.met |= QUERY_5XX;
   if (o.taskId === undefined) {
-    if (o.status >= 400 && o.status < 500 && o.status !== 429) caller.met |= NOT_FOUND;
+    // Missing or another user's: 400 (`task_not_exist`, the gateway) or 404; not a 401 or a 429.
+    if (o.status === 400 || o.status === 404) caller.met |= NOT_FOUND;
     return;
   }
   if (o.told !== undefined) caller.met |= stateBit(form, o.told);
