@@ -1,5 +1,5 @@
-import type { Observation } from '../core/client-verdicts/observation.ts';
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
+import type { ObservationBatch } from './cluster-observations.ts';
 import type { Operation, SharedState } from '../core/shared-state.ts';
 
 /**
@@ -71,7 +71,7 @@ export type FromWorker =
   /** Client observations for the primary to judge (decisions/017); with `n`, all it held then. */
   | {
       readonly t: 'observations';
-      readonly list: readonly Observation[];
+      readonly batch: ObservationBatch;
       readonly n?: number | undefined;
     };
 

@@ -129,7 +129,7 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
         case 'ack':
           return hub.acknowledged(worker, message.n);
         case 'observations':
-          return observations.receive(worker, message.list, message.n);
+          return observations.receive(worker, message.batch, message.n);
       }
     }
     function fork(slot: number): void {

@@ -20,7 +20,8 @@ export interface ClientVerdictOptions {
   readonly limits?: Partial<ClientLimits> | undefined;
   /**
    * Sends every observation here instead of judging it in this process: a cluster worker sends them
-   * to its primary, which judges every worker's traffic in one place (decisions/017).
+   * to its primary, which judges every worker's traffic in one place (decisions/017). The object is
+   * reused for the next request: copy what you keep before returning.
    */
   readonly forward?: ((observation: Observation) => void) | undefined;
 }
@@ -74,7 +75,7 @@ export function createClientVerdicts(
       const observation = observer.observe(request, response, route, context);
       if (observation === undefined) return undefined;
       if (forward !== undefined) {
-        forward({ ...observation });
+        forward(observation);
         return undefined;
       }
       const breached = judge.judge(observation);
