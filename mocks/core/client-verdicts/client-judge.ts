@@ -67,6 +67,7 @@ export class ClientJudge implements Judging {
   /** Requests of callers past `maxCallers`, and situations met by requests of no caller. */
   #untracked = 0;
   #anonymousMet = 0;
+  #last: CallerTrack | undefined;
 
   constructor(options: JudgeOptions) {
     this.#options = options;
@@ -193,11 +194,14 @@ export class ClientJudge implements Judging {
     this.#redirects.clear();
     this.#untracked = 0;
     this.#anonymousMet = 0;
+    this.#last = undefined;
   }
 
   #caller(key: string): CallerTrack | undefined {
+    // The same caller as the last request, without hashing its header again (a polling loop).
+    if (key === this.#last?.caller) return this.#last;
     const known = this.#callers.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined) return (this.#last = known);
     if (this.#callers.size >= this.limits.maxCallers) {
       this.#untracked++;
       return undefined;

@@ -117,6 +117,9 @@ export class ExchangeObserver {
   readonly #order: () => number;
   readonly #scratch = emptyObservation();
   readonly #nativeOnly: ReadonlySet<string>;
+  /** The route of the last exchange and what it is: a polling loop asks the same route again. */
+  #route: RouteDefinition<RouteContext> | undefined;
+  #known: { kind: Kind; form: Form | undefined } | undefined;
 
   constructor(state: ServiceState, order: () => number) {
     this.#state = state;
@@ -131,7 +134,11 @@ export class ExchangeObserver {
     route: RouteDefinition<RouteContext> | undefined,
     context: RouteContext | undefined,
   ): Observation | undefined {
-    const known = route === undefined ? undefined : KINDS.get(route.operationId);
+    if (route !== this.#route) {
+      this.#route = route;
+      this.#known = route === undefined ? undefined : KINDS.get(route.operationId);
+    }
+    const known = this.#known;
     if (known === undefined) return undefined;
     const o = this.#scratch;
     const state = this.#state;
