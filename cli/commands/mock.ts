@@ -59,6 +59,7 @@ Options:
   --client-report DIR   on exit, write the verdicts on the clients and their coverage to DIR as
                         client-report.json, .txt and .junit.xml (GET /__mock/client-report any time;
                         docs/client-verdicts.md)
+  --no-client-verdicts  do not judge the clients (a load test that wants the last few % of speed)
   -h, --help            show this help`;
 
 const POSITIVE = { integer: true, min: 1 } as const;
@@ -118,6 +119,9 @@ export const mockCommand: Command = {
     if (stateFile === '') throw new UsageError('--state needs a file name');
     const reportDir = values['client-report'];
     if (reportDir === '') throw new UsageError('--client-report needs a directory');
+    const judging = values['no-client-verdicts'] !== true;
+    if (!judging && reportDir !== undefined)
+      throw new UsageError('--client-report needs the client verdicts: drop --no-client-verdicts');
     const options = {
       clock: { mode: clockMode, speed },
       profile,
@@ -130,6 +134,7 @@ export const mockCommand: Command = {
       adminToken: admin?.token,
       tokens: config.tokens,
       replaceBuiltInTokens: config.replaceBuiltIn,
+      clientVerdicts: judging,
     } as const;
     const log = (line: string) => console.error(`videotask mock: ${line}`);
     if (process.env[WORKER_ENV] === '1') {

@@ -57,7 +57,8 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
       secret: init.secret,
       seed: init.seed,
       persistence: link.persistence(init),
-      clientVerdicts: { forward: observations.push },
+      clientVerdicts:
+        options.service.clientVerdicts === false ? false : { forward: observations.push },
     });
     apply = (operation) => service.apply(operation);
     const answer = (request: CoreRequest): CoreResponse | Promise<CoreResponse> => {

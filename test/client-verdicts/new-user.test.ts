@@ -179,4 +179,15 @@ describe('videotask mock --client-report DIR, tried as a new user', () => {
     const { json } = await filesOnExit(mock, dir);
     expectSloppyVerdicts(json);
   }, 90_000);
+
+  it('judges nothing with --no-client-verdicts, and refuses it with --client-report', async () => {
+    const mock = spawnMock('--port', '0', '--clock', 'manual', '--no-client-verdicts');
+    const base = await listening(mock, BANNER_END, 30_000);
+    await call(base, 'GET', '/v1/models');
+    const report = (await (await fetch(`${base}/__mock/client-report`)).json()) as ClientReport;
+    expect(report.counts.requests).toBe(0);
+    const both = spawnMock('--no-client-verdicts', '--client-report', reportDir());
+    expect(await exitCode(both, 20_000)).toBe(2);
+    expect(both.stderr()).toContain('--client-report needs the client verdicts');
+  }, 60_000);
 });
