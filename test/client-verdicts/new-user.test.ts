@@ -166,8 +166,9 @@ describe('videotask mock --client-report DIR, tried as a new user', () => {
       dir,
     );
     const base = await listening(mock, BANNER_END, 30_000);
+    // 2 s of the mock's clock per poll: faster than §8, and fewer than 60 polls in a task's life.
     const advance = async () => {
-      const body = JSON.stringify({ ms: 1_000 });
+      const body = JSON.stringify({ ms: 2_000 });
       const headers = { 'content-type': 'application/json' };
       await fetch(`${base}/__mock/clock/advance`, { method: 'POST', headers, body });
     };
