@@ -89,5 +89,7 @@ export function parseMockFlags(argv: readonly string[]) {
     'secret-file': { type: 'string' },
     workers: { type: 'string' },
     'worker-timeout': { type: 'string' },
+    'client-report': { type: 'string' },
+    'no-client-verdicts': { type: 'boolean' },
   });
 }

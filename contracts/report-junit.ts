@@ -4,21 +4,9 @@ import { CALLER_LABEL } from './matrix/index.ts';
 import type { ContractReport } from './report.ts';
 import { violationLines } from './report-summary.ts';
 import type { CheckResult } from './verdicts.ts';
+import { xmlText } from '../src/xml-text.ts';
 
-const ESCAPES: Record<string, string> = {
-  '<': '&lt;',
-  '>': '&gt;',
-  '&': '&amp;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
-/**
- * What XML 1.0 forbids in a document (C0 controls but tab, newline and carriage return; U+FFFE, U+FFFF;
- * lone surrogates), shown as its `\\uXXXX` escape so a hostile server's text cannot make CI unable to read the report.
- */
-const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-const hex4 = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-const esc = (s: string) => s.replace(NOT_XML, hex4).replace(/[<>&"']/g, (ch) => ESCAPES[ch]!);
+const esc = xmlText;
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 /** The area a check belongs to, as CI dashboards group test cases: `videotask.contract.content`. */

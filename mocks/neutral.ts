@@ -12,6 +12,23 @@ export {
   type MockService,
 } from './core/service.ts';
 export { createHandlers, type HandlerOptions } from './hosts/msw-handlers.ts';
+export {
+  assertNoClientViolations,
+  ClientVerdictError,
+  type ClientAssertionOptions,
+} from './core/client-verdicts/assert-no-violations.ts';
+export type { ClientReport, ClientVerdict } from './core/client-verdicts/client-report.ts';
+export type {
+  ClientVerdictOptions,
+  ClientVerdicts,
+} from './core/client-verdicts/client-verdicts.ts';
+export type { ClientLimits } from './core/client-verdicts/caller-track.ts';
+export type { Observation } from './core/client-verdicts/observation.ts';
+export {
+  formatVerdict,
+  renderClientJUnit,
+  renderClientSummary,
+} from './core/client-verdicts/report-text.ts';
 export { createClock, type Clock, type ClockOptions } from './core/clock.ts';
 export { BUILT_IN_TOKENS, tokensFromConfig, type MockToken } from './core/tokens.ts';
 export { maskKey } from '../src/redaction/redactor.ts';

@@ -19,6 +19,7 @@ import {
   workersOption,
 } from '../mock-settings.ts';
 import { ADMIN_TOKEN_ENV, adminTokenFrom } from '../admin-token.ts';
+import { prepareClientReportDir, writeClientReport } from '../client-report-files.ts';
 
 const FIX_THE_FILE = '. Fix or move the file (a missing file starts afresh).';
 
@@ -58,6 +59,10 @@ Options:
                         reach every worker before their 200 (docs/replicas.md)
   --worker-timeout S    seconds a worker may take to confirm a change or take a connection before it
                         is replaced (default 5)
+  --client-report DIR   on exit, write the verdicts on the clients and their coverage to DIR as
+                        client-report.json, .txt and .junit.xml (GET /__mock/client-report any time;
+                        docs/client-verdicts.md)
+  --no-client-verdicts  do not judge the clients (a load test that wants the last few % of speed)
   -h, --help            show this help`;
 
 const POSITIVE = { integer: true, min: 1 } as const;
@@ -119,6 +124,11 @@ export const mockCommand: Command = {
         : readConfig(values.config);
     const stateFile = values.state;
     if (stateFile === '') throw new UsageError('--state needs a file name');
+    const reportDir = values['client-report'];
+    if (reportDir === '') throw new UsageError('--client-report needs a directory');
+    const judging = values['no-client-verdicts'] !== true;
+    if (!judging && reportDir !== undefined)
+      throw new UsageError('--client-report needs the client verdicts: drop --no-client-verdicts');
     const options = {
       clock: { mode: clockMode, speed },
       profile,
@@ -131,6 +141,7 @@ export const mockCommand: Command = {
       adminToken: admin?.token,
       tokens: config.tokens,
       replaceBuiltInTokens: config.replaceBuiltIn,
+      clientVerdicts: judging,
     } as const;
     const log = (line: string) => console.error(`videotask mock: ${line}`);
     if (process.env[WORKER_ENV] === '1') {
@@ -139,6 +150,14 @@ export const mockCommand: Command = {
       return 0;
     }
     if (admin?.warning !== undefined) console.error(`videotask mock: warning: ${admin.warning}`);
+    if (reportDir !== undefined) {
+      try {
+        prepareClientReportDir(reportDir);
+      } catch (error) {
+        const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        throw new UsageError(`--client-report ${reportDir}: cannot make the directory (${reason})`);
+      }
+    }
 
     const secret = readSecret(values.secret, values['secret-file']);
     const hub = workers > 1 ? new WorkerHub() : undefined;
@@ -161,7 +180,11 @@ export const mockCommand: Command = {
     }
     const { service } = deployment;
 
-    let server: { readonly url: string; close(): Promise<void> };
+    let server: {
+      readonly url: string;
+      close(): Promise<void>;
+      gatherObservations?: () => Promise<void>;
+    };
     try {
       if (hub === undefined) server = await startMockServer({ port, host, service, limits, log });
       else {
@@ -189,13 +212,22 @@ export const mockCommand: Command = {
       workers === 1
         ? rest
         : rest.map((l) => l.replace('this process only', 'this mock and its workers only'));
-    console.log([listening, ...workersLine(workers), ...lines].join('\n'));
+    const report =
+      reportDir === undefined
+        ? []
+        : [`  client report: ${reportDir} on exit; GET /__mock/client-report any time`];
+    console.log([listening, ...workersLine(workers), ...report, ...lines].join('\n'));
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    let written = 0;
+    if (reportDir !== undefined) {
+      await server.gatherObservations?.();
+      written = await reportOnExit(reportDir, service);
+    }
     await server.close();
     try {
       service.stateFile?.close();
@@ -203,9 +235,28 @@ export const mockCommand: Command = {
       console.error(`videotask mock: ${(error as Error).message}`);
       return 1;
     }
-    return 0;
+    return written;
   },
 };
+
+/** Writes the client report on exit; 0, or 1 when it could not be written (said why). */
+async function reportOnExit(dir: string, service: MockService): Promise<number> {
+  const report = service.clientReport();
+  const { violations, advice, notes } = report.counts;
+  try {
+    const [json, summary, junit] = await writeClientReport(dir, report);
+    console.error(
+      `videotask mock: client report: ${violations} violation(s), ${advice} advice, ` +
+        `${notes} note(s) → ${summary} (also ${json}, ${junit})`,
+    );
+    return 0;
+  } catch (error) {
+    console.error(
+      `videotask mock: could not write the client report to ${dir}: ${(error as Error).message}`,
+    );
+    return 1;
+  }
+}
 
 function workersLine(workers: number): string[] {
   if (workers === 1) return [];

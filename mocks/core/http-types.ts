@@ -1,3 +1,5 @@
+import type { ClientVerdict } from './client-verdicts/client-report.ts';
+
 /** A request as the service core sees it, whichever host received it. */
 export interface CoreRequest {
   readonly method: string;
@@ -30,6 +32,8 @@ export interface CoreResponse {
   readonly body?: string | Uint8Array | undefined;
   /** The answer is lost on its way back (scenario `lost-answer`): the host drops it or holds it. */
   readonly lost?: LostAnswer | undefined;
+  /** Client rules this request violated (docs/client-verdicts.md): a host may fail it loudly. */
+  readonly clientViolations?: readonly ClientVerdict[] | undefined;
 }
 
 /**

@@ -175,6 +175,23 @@ export const ROUTES: readonly Route[] = [
       }),
   },
   {
+    method: 'GET',
+    template: '/__mock/client-report',
+    operationId: 'getMockClientReport',
+    access: 'control',
+    handle: ({ state }) => jsonResponse(200, state.clientVerdicts.report()),
+  },
+  {
+    method: 'DELETE',
+    template: '/__mock/client-report',
+    operationId: 'clearMockClientReport',
+    access: 'control',
+    handle: ({ state }) => {
+      state.clientVerdicts.clear();
+      return jsonResponse(200, { cleared: true });
+    },
+  },
+  {
     method: 'POST',
     template: '/__mock/reset',
     operationId: 'resetMock',

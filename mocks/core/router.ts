@@ -1,6 +1,6 @@
 import type { CoreResponse } from './http-types.ts';
 
-export type RouteMethod = 'GET' | 'POST' | 'PUT';
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** Who may call a route: a service key (§5), the control API's rules, or anyone (artifacts). */
 export type RouteAccess = 'service' | 'control' | 'public';
 

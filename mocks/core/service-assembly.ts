@@ -4,6 +4,7 @@ import { resolveDefects } from '../defects/registry.ts';
 import { ArtifactSigner } from './artifacts.ts';
 import { BUILT_IN_MODELS, type CatalogModel, type FamilyState } from './catalog.ts';
 import { clockStateFrom, readClock, type ClockOptions } from './clock.ts';
+import { createClientVerdicts, type ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import { errorResponse } from './errors.ts';
 import { sampleVideo } from './media.ts';
 import type { PersistenceTarget, RestoredState, StateFile } from './persistence.ts';
@@ -102,6 +103,7 @@ export function assembleService(options: MockOptions): AssembledService {
     store.clear();
     lookup.clear();
     limiter?.clear();
+    state.clientVerdicts.clear();
   };
   const family: FamilyState = {
     get bound() {
@@ -140,7 +142,11 @@ export function assembleService(options: MockOptions): AssembledService {
     },
     error: (kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers),
     reset: () => apply({ op: 'reset', familyBound: startBound }),
+    get clientVerdicts() {
+      return clientVerdicts;
+    },
   };
+  const clientVerdicts: ClientVerdicts = createClientVerdicts(state, options.clientVerdicts);
   const target: PersistenceTarget = {
     seed,
     secretFingerprint: keys.fingerprint,

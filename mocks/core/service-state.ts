@@ -1,6 +1,7 @@
 import type { Lifecycle, VideoStatus } from '../../src/spec/lifecycle.ts';
 import type { SpecValidators } from '../../src/spec/validators.ts';
 import type { ArtifactSigner } from './artifacts.ts';
+import type { ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import type { CatalogModel, FamilyState } from './catalog.ts';
 import type { Clock } from './clock.ts';
 import type { ErrorDetail, ErrorKind } from './errors.ts';
@@ -47,6 +48,8 @@ export interface ServiceState {
   error(kind: ErrorKind, detail?: ErrorDetail, headers?: Record<string, string>): CoreResponse;
   /** Forgets every task and restores the start-up binding (the clock keeps its time). */
   reset(): void;
+  /** Judges the callers by the client rules (docs/client-verdicts.md). */
+  readonly clientVerdicts: ClientVerdicts;
 }
 
 export interface RateLimit {
@@ -71,4 +74,10 @@ export interface RouteContext {
   /** Set for `service` routes once authenticated. */
   readonly token: MockToken;
   readonly head: boolean;
+  /** What the answer told about a task, and when (mock ms), set by the task routes for the client verdicts. */
+  taskId: string | undefined;
+  at: number | undefined;
+  taskStatus: VideoStatus | undefined;
+  /** A submission's body as the route read it (JSON, or multipart fields), for the client verdicts. */
+  body: Record<string, unknown> | undefined;
 }

@@ -7,9 +7,11 @@ import { StateNotSavedError, type Persistence, type StateFile } from './persiste
 import type { Timing } from './plan.ts';
 import type { ProfileName } from './profiles.ts';
 import { ROUTES } from './route-table.ts';
-import { Router } from './router.ts';
+import { Router, type RouteDefinition } from './router.ts';
 import { controlRefusal } from './control-access.ts';
 import { controlError } from './routes/control.ts';
+import type { ClientVerdictOptions, ClientVerdicts } from './client-verdicts/client-verdicts.ts';
+import type { ClientReport } from './client-verdicts/client-report.ts';
 import { assembleService } from './service-assembly.ts';
 import type { RateLimit, RouteContext, ServiceState } from './service-state.ts';
 import type { Operation, SharedState } from './shared-state.ts';
@@ -71,6 +73,11 @@ export interface MockOptions {
    * its `stateFile` option (`mocks/node/`); what it restores wins over `seed`, `clock.start` and `familyBound`.
    */
   readonly persistence?: Persistence | undefined;
+  /**
+   * Judge every caller's traffic by the document's rules for clients (docs/client-verdicts.md).
+   * Default on; `false` turns it off; an object sets its memory limits.
+   */
+  readonly clientVerdicts?: boolean | ClientVerdictOptions | undefined;
 }
 
 /** The simulated service: one engine behind both hosts. */
@@ -94,6 +101,17 @@ export interface MockService {
   apply(operation: Operation): void;
   /** Forgets every task and restores the start-up binding (the clock keeps its time). */
   reset(): void;
+  /** How the mock judges its callers by the document's client rules (docs/client-verdicts.md). */
+  readonly clientVerdicts: ClientVerdicts;
+  /**
+   * The verdicts on the callers so far and what situations their traffic met: `GET
+   * /__mock/client-report` in-process.
+   *
+   * @example
+   * const { verdicts } = service.clientReport();
+   * expect(verdicts.filter((v) => v.outcome === 'violation')).toEqual([]);
+   */
+  clientReport(): ClientReport;
 }
 
 /**
@@ -119,6 +137,21 @@ export function createMockService(options: MockOptions = {}): MockService {
   const { first = 1, step = 1 } = options.requestIds ?? {};
   let requestNumber = first - step;
   const requestIdPrefix = new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14);
+  const verdicts = state.clientVerdicts;
+  // What the request being handled matched, for the client verdicts (handle is synchronous).
+  let route: RouteDefinition<RouteContext> | undefined;
+  let context: RouteContext | undefined;
+  const contextOf = (request: CoreRequest, token: MockToken, head: boolean): RouteContext =>
+    (context = {
+      request,
+      state,
+      token,
+      head,
+      taskId: undefined,
+      taskStatus: undefined,
+      at: undefined,
+      body: undefined,
+    });
 
   function dispatch(request: CoreRequest): CoreResponse {
     const match = router.match(request.method, request.path);
@@ -130,15 +163,15 @@ export function createMockService(options: MockOptions = {}): MockService {
         { method: request.method, path: request.path },
         { allow: match.allow.join(', ') },
       );
-    const { route, params } = match;
+    const { params } = match;
+    route = match.route;
     const head = request.method === 'HEAD';
     if (route.access === 'control') {
       const refusal = controlRefusal(request, options.adminToken);
       if (refusal !== undefined) return refusal;
-      return route.handle({ request, state, token: NO_TOKEN, head }, params);
+      return route.handle(contextOf(request, NO_TOKEN, head), params);
     }
-    if (route.access === 'public')
-      return route.handle({ request, state, token: NO_TOKEN, head }, params);
+    if (route.access === 'public') return route.handle(contextOf(request, NO_TOKEN, head), params);
     const authorization = request.headers['authorization'];
     const token = tokens.authenticate(authorization);
     if (token === undefined)
@@ -149,8 +182,7 @@ export function createMockService(options: MockOptions = {}): MockService {
       );
     const waitMs = limiter?.take(token.key, clock.now());
     if (waitMs !== undefined) return rateLimited(state, options.rateLimit!, waitMs);
-    const context: RouteContext = { request, state, token, head };
-    return route.handle(context, params);
+    return route.handle(contextOf(request, token, head), params);
   }
 
   /** What a defect is told about a request: its operation, its caller, the task it names now. */
@@ -183,8 +215,12 @@ export function createMockService(options: MockOptions = {}): MockService {
     },
     apply: (operation) => state.apply(operation),
     reset: () => state.reset(),
+    clientVerdicts: verdicts,
+    clientReport: () => verdicts.report(),
     handle(incoming) {
       const requestId = `${requestIdPrefix}${(requestNumber += step).toString().padStart(8, '0')}`;
+      route = undefined;
+      context = undefined;
       let request = incoming;
       let response: CoreResponse;
       try {
@@ -206,7 +242,8 @@ export function createMockService(options: MockOptions = {}): MockService {
       if (profile.requestIdSuffix && response.status >= 400)
         response = withRequestIdSuffix(response, requestId);
       response.headers['x-oneapi-request-id'] = requestId;
-      return response;
+      const violations = verdicts.observe(incoming, response, route, context);
+      return violations === undefined ? response : { ...response, clientViolations: violations };
     },
   };
 }

@@ -1,6 +1,10 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import type { CoreRequest } from '../core/http-types.ts';
+import type { ClientVerdict } from '../core/client-verdicts/client-report.ts';
+import { formatVerdict } from '../core/client-verdicts/report-text.ts';
+import { jsonResponse, type CoreRequest, type CoreResponse } from '../core/http-types.ts';
 import { ROUTES } from '../core/route-table.ts';
+import { Router } from '../core/router.ts';
+import { serviceContract } from '../../src/spec/index.ts';
 import { createMockService, type MockOptions, type MockService } from '../core/service.ts';
 
 /** How `createHandlers` serves the mock through msw. */
@@ -14,6 +18,14 @@ export interface HandlerOptions {
    * A relative address is resolved against the page's location (browsers only).
    */
   readonly baseUrl?: string | undefined;
+  /**
+   * What a request that violates one of the document's client rules gets (docs/client-verdicts.md),
+   * in the spirit of msw's `onUnhandledRequest`: `'error'` prints the verdict and answers the request
+   * with a 400 `client_rule_violated` naming the rule, so the client under test fails loudly (the
+   * request has had its effect: a resubmission made its task); `'warn'` prints it and answers as
+   * usual; a function is called with each verdict; `'off'` (default): only the report has it.
+   */
+  readonly onClientViolation?: 'error' | 'warn' | 'off' | ((verdict: ClientVerdict) => void);
 }
 
 /**
@@ -27,7 +39,9 @@ export interface HandlerOptions {
  *
  * @example
  * const service = createMockService({ clock: { mode: 'manual' } });
- * const server = setupServer(...createHandlers(service, { baseUrl: 'https://video.example.com' }));
+ * const server = setupServer(
+ *   ...createHandlers(service, { baseUrl: 'https://video.example.com', onClientViolation: 'error' }),
+ * );
  * server.listen({ onUnhandledRequest: 'error' });
  */
 export function createHandlers(
@@ -37,8 +51,13 @@ export function createHandlers(
   const service =
     'handle' in serviceOrOptions ? serviceOrOptions : createMockService(serviceOrOptions);
   const scope = scopeOf(options.baseUrl);
-  const resolver = async ({ request }: { request: Request }) =>
-    service.handle(await toCoreRequest(request, scope.basePath));
+  const onViolation = options.onClientViolation ?? 'off';
+  const resolver = async ({ request }: { request: Request }) => {
+    const core = await toCoreRequest(request, scope.basePath);
+    const response = service.handle(core);
+    const violations = response.clientViolations;
+    return violations === undefined ? response : violated(core, response, violations, onViolation);
+  };
   const respond = async (args: { request: Request }) => {
     const response = await resolver(args);
     // Scenario `lost-answer` (§7): the task exists; the answer is a network error, or comes too late.
@@ -59,7 +78,8 @@ export function createHandlers(
     const path = scope.match(templatePattern(route.template));
     if (route.method === 'GET') handlers.push(http.get(path, respond), http.head(path, respond));
     else if (route.method === 'POST') handlers.push(http.post(path, respond));
-    else handlers.push(http.put(path, respond));
+    else if (route.method === 'PUT') handlers.push(http.put(path, respond));
+    else handlers.push(http.delete(path, respond));
   }
   // After every route: a declared path asked with another method (the core answers 405 with Allow),
   // and the mock's own namespaces (the core answers 404 for a name it does not know).
@@ -67,6 +87,47 @@ export function createHandlers(
   handlers.push(http.all(scope.match(`(?:${declared.join('|')})`), respond));
   handlers.push(http.all(scope.match(`/(?:__mock|__artifacts)/.*`), respond));
   return handlers;
+}
+
+/** A response that violated client rules, as `onClientViolation` asks. */
+function violated(
+  request: CoreRequest,
+  response: CoreResponse,
+  violations: readonly ClientVerdict[],
+  onViolation: NonNullable<HandlerOptions['onClientViolation']>,
+): CoreResponse {
+  if (onViolation === 'off') return response;
+  if (typeof onViolation === 'function') {
+    for (const verdict of violations) onViolation(verdict);
+    return response;
+  }
+  // Printing is the point of these two settings, as msw's own onUnhandledRequest prints.
+  const text = violations.map(formatVerdict).join('\n');
+  if (onViolation === 'warn') {
+    console.warn(`[videotask mock] client rule broken:\n${text}`);
+    return response;
+  }
+  console.error(`[videotask mock] client rule broken:\n${text}`);
+  // An operation that declares no 400 (listModels, getPluginTask) fails as msw's own 'error' does.
+  if (!declares400(request)) return { ...response, lost: {} };
+  const first = violations[0]!;
+  const message =
+    `Client rule ${first.rule} (${first.section}) violated: ${first.message}. ` +
+    `Do instead: ${first.advice} (videotask mock, onClientViolation: 'error')`;
+  return jsonResponse(
+    400,
+    { error: { message, type: 'client_rule_violated', code: 'client_rule_violated' } },
+    { 'x-mock-client-rule': violations.map((v) => v.rule).join(', ') },
+  );
+}
+
+const router = new Router(ROUTES);
+
+function declares400(request: CoreRequest): boolean {
+  const match = router.match(request.method, request.path);
+  if (match.kind !== 'found') return false;
+  const { operation } = serviceContract().validators.operation(match.route.operationId);
+  return operation.responses['400'] !== undefined;
 }
 
 /** The part of every URL the handlers answer, and what the core is told of it. */

@@ -1,4 +1,5 @@
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
+import type { ObservationBatch } from './cluster-observations.ts';
 import type { Operation, SharedState } from '../core/shared-state.ts';
 
 /**
@@ -54,6 +55,8 @@ export type ToWorker =
   | { readonly t: 'answer'; readonly n: number; readonly response: CoreResponse }
   /** A worker's durable operation is kept and applied everywhere, or was refused (`problem`). */
   | { readonly t: 'kept'; readonly n: number; readonly problem?: string | undefined }
+  /** Send the client observations you hold now, answering with `n` (a report is being read). */
+  | { readonly t: 'flush-observations'; readonly n: number }
   | { readonly t: 'stop' };
 
 export type FromWorker =
@@ -73,7 +76,14 @@ export type FromWorker =
   | { readonly t: 'request'; readonly n: number; readonly request: CoreRequest }
   | { readonly t: 'ack'; readonly n: number }
   /** The worker has the connection the primary handed it (`connection`): the primary closes its copy. */
-  | { readonly t: 'took'; readonly n: number };
+  | { readonly t: 'took'; readonly n: number }
+
+  /** Client observations for the primary to judge (decisions/019); with `n`, all it held then. */
+  | {
+      readonly t: 'observations';
+      readonly batch: ObservationBatch;
+      readonly n?: number | undefined;
+    };
 
 /** A request as plain data (a host's request object may compute fields on demand). */
 export function plainRequest(request: CoreRequest): CoreRequest {
@@ -88,6 +98,11 @@ export function plainRequest(request: CoreRequest): CoreRequest {
     hostAllowed: request.hostAllowed,
     bodyTooLarge: request.bodyTooLarge,
   };
+}
+
+/** The control route that reads or clears the client report: the workers' observations come first. */
+export function isClientReportPath(path: string): boolean {
+  return path === '/__mock/client-report' || path === '/__mock/client-report/';
 }
 
 /** Control requests: the primary answers them, so each change has one order everywhere. */

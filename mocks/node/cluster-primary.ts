@@ -6,9 +6,11 @@ import {
   WORKER_COUNT_ENV,
   WORKER_ENV,
   WORKER_SLOT_ENV,
+  isClientReportPath,
   type FromWorker,
 } from './cluster-messages.ts';
 import { ConnectionHandoffs, type ConnectionHandle } from './connection-handoffs.ts';
+import { ObservationMerger } from './cluster-observations.ts';
 import type { MockService } from './create-mock-service.ts';
 import type { WorkerHub } from './worker-hub.ts';
 import { post } from './worker-hub.ts';
@@ -36,6 +38,8 @@ export interface RunningCluster {
   readonly url: string;
   /** Stops every worker (they finish their answers); the state file is the caller's to close. */
   close(): Promise<void>;
+  /** Has the client verdicts judge every request the workers answered so far (decisions/019). */
+  gatherObservations(): Promise<void>;
 }
 
 /** Workers could not start (the port is in use, …): `code` is the listen error's. */
@@ -74,6 +78,8 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   let url = '';
   let turn = 0;
   cluster.setupPrimary({ serialization: 'advanced' });
+  const observations = new ObservationMerger(service.clientVerdicts);
+  const gather = () => observations.gather([...listened].filter((w) => w.isConnected()));
 
   const who = (worker: Worker): string => `worker ${worker.id} (process ${worker.process.pid})`;
   const seconds = `${timeoutMs / 1000} s`;
@@ -122,6 +128,8 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
       const late = await hub.unresponsive();
       if (late.length > 0) return post(worker, { t: 'answer', n, response: notAnswering(late) });
     }
+    // The client report: what every worker still holds is judged first (decisions/019).
+    if (isClientReportPath(request.path)) await gather();
     const { result, applied: done } = hub.during(undefined, () => service.handle(request));
     await done;
     post(worker, { t: 'answer', n, response: result });
@@ -165,7 +173,8 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
           listened.add(worker);
           url = message.url;
           rehome();
-          if (listened.size === workers) resolve({ url, close: stopAll });
+          if (listened.size === workers)
+            resolve({ url, close: stopAll, gatherObservations: gather });
           return;
         case 'failed':
           if (!listened.has(worker))
@@ -181,6 +190,8 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
           return hub.acknowledged(worker, message.n);
         case 'took':
           return handoffs.took(worker, message.n);
+        case 'observations':
+          return observations.receive(worker, message.batch, message.n);
       }
     }
     function fork(slot: number): void {

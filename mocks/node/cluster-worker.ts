@@ -16,6 +16,7 @@ import {
   type WorkerInit,
 } from './cluster-messages.ts';
 import type { ConnectionHandle } from './connection-handoffs.ts';
+import { ObservationRelay } from './cluster-observations.ts';
 import { PrimaryLink } from './primary-link.ts';
 
 export interface WorkerOptions {
@@ -39,6 +40,7 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
     if (process.connected) process.send!(message);
   };
   const link = new PrimaryLink(send);
+  const observations = new ObservationRelay(send);
   const id = String(cluster.worker?.id ?? process.pid);
   let server: RunningMockServer | undefined;
   let apply: (operation: Operation) => void = () => {};
@@ -57,6 +59,8 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
       secret: init.secret,
       seed: init.seed,
       persistence: link.persistence(init),
+      clientVerdicts:
+        options.service.clientVerdicts === false ? false : { forward: observations.push },
     });
     apply = (operation) => service.apply(operation);
     const answer = (request: CoreRequest): CoreResponse | Promise<CoreResponse> => {
@@ -91,6 +95,7 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
           stop();
         });
       else if (message.t === 'stop') stop();
+      else if (message.t === 'flush-observations') observations.flush(message.n);
       else link.receive(message, apply);
     }
     process.on('message', onMessage);

@@ -158,6 +158,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/client-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client verdicts and the client coverage so far
+         * @description The mock judges each caller's traffic by the service document's rules for clients (the
+         *     service spec's `x-client-rules`), on the mock's clock, and records which client-facing
+         *     situations each caller met (docs/client-verdicts.md). Callers appear masked (`sk-…abcd`),
+         *     never with their keys. With `--workers N`, the primary gathers every worker's observations
+         *     before it answers. Not kept in the state file: a restart starts a new report.
+         */
+        get: operations["getMockClientReport"];
+        put?: never;
+        post?: never;
+        /**
+         * Forget the verdicts and the coverage so far (tasks stay)
+         * @description Starts a new client report; the tasks, the clock and everything else stay. `POST
+         *     /__mock/reset` clears the report too. A write: over HTTP it needs `Content-Type:
+         *     application/json`, body or not.
+         */
+        delete: operations["clearMockClientReport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__artifacts/{token}": {
         parameters: {
             query?: never;
@@ -262,6 +292,127 @@ export interface components {
             channelType: number;
             pluginVersion: string;
             models: string[];
+        };
+        /**
+         * @description The basis of the rule decides it: documented → violation, a recommendation (§8) → advice, an assumption → note.
+         * @enum {string}
+         */
+        ClientOutcome: "violation" | "advice" | "note";
+        /** @description A request a verdict was judged on (never its headers, body or query string). */
+        ClientRequest: {
+            method: string;
+            path: string;
+            /**
+             * Format: date-time
+             * @description Mock time.
+             */
+            at: string;
+            /** @description Mock time in ms since the epoch. */
+            atMs: number;
+            /** @description What the mock answered (for a lost answer: what never arrived). */
+            status: number;
+            /**
+             * @description The answer was lost on purpose (scenario `lost-answer`).
+             * @constant
+             */
+            lost?: true;
+        };
+        ClientVerdict: {
+            /** @description The rule's id in the service spec's `x-client-rules`. */
+            rule: string;
+            outcome: components["schemas"]["ClientOutcome"];
+            /** @description The section of the service document the rule cites (`§7`). */
+            section: string;
+            /** @description The API key masked (`sk-…abcd`), `(no key)` or `(not a Bearer key)`. */
+            caller: string;
+            /** @description The user behind the key, when the mock knows it. */
+            user?: string;
+            taskId?: string;
+            /** @description What happened, the first time. */
+            message: string;
+            /** @description What to do instead (the §7 row, when one applies). */
+            advice: string;
+            /** @description The §7 situation the rule comes from. */
+            situation?: string;
+            /** @description How often the rule was broken (by this caller, about this task). */
+            count: number;
+            /** Format: date-time */
+            firstAt: string;
+            /** Format: date-time */
+            lastAt: string;
+            /** @description The requests the first breach was judged on. */
+            requests: components["schemas"]["ClientRequest"][];
+        };
+        ClientSituation: {
+            id: string;
+            description: string;
+            section: string;
+            /** @description How to make the mock produce it. */
+            produce: string;
+            /** @description False for a query form or the second family no caller used. */
+            applicable: boolean;
+            met: boolean;
+            /** @description The callers (masked) that met it. */
+            callers: string[];
+        };
+        ClientCoverage: {
+            caller: string;
+            user?: string;
+            requests: number;
+            met: string[];
+            unmet: string[];
+            notApplicable: string[];
+        };
+        ClientRuleInfo: {
+            id: string;
+            section: string;
+            outcome: components["schemas"]["ClientOutcome"];
+            judged: boolean;
+            situation?: string;
+            /** @description Exactly what the mock counts as a breach. */
+            breach?: string;
+            /** @description Why traffic cannot show a breach (rules not judged). */
+            why?: string;
+            advice: string;
+            parameters: {
+                [key: string]: number;
+            };
+        };
+        ClientReport: {
+            /**
+             * Format: date-time
+             * @description Mock time.
+             */
+            generatedAt: string;
+            clock: components["schemas"]["ClockState"];
+            counts: {
+                violations: number;
+                advice: number;
+                notes: number;
+                callers: number;
+                requests: number;
+            };
+            /** @description Violations first, then advice, then notes; each by the time it first happened. */
+            verdicts: components["schemas"]["ClientVerdict"][];
+            coverage: {
+                situations: components["schemas"]["ClientSituation"][];
+                callers: components["schemas"]["ClientCoverage"][];
+            };
+            /** @description Every rule of `x-client-rules`, judged or not. */
+            rules: components["schemas"]["ClientRuleInfo"][];
+            /** @description What the mock remembers per caller (bounded memory), and what it had to leave out. */
+            limits: {
+                maxCallers: number;
+                maxTasksPerCaller: number;
+                maxAttemptsPerCaller: number;
+                maxVerdicts: number;
+                maxPendingRedirects: number;
+                tasksForgotten: number;
+                requestsOfUntrackedCallers: number;
+                verdictsNotListed: {
+                    [key: string]: number;
+                };
+            };
         };
     };
     responses: {
@@ -581,6 +732,52 @@ export interface operations {
             503: components["responses"]["StateNotSaved"];
         };
     };
+    getMockClientReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientReport"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    clearMockClientReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        cleared: true;
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     getMockArtifact: {
         parameters: {
             query?: never;
@@ -643,3 +840,4 @@ type ReadonlyArray<T> = [
 export const clockModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClockMode"]> = ["real", "manual"];
 export const profileValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Profile"]> = ["documented", "observed"];
 export const outcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Outcome"]> = ["succeed", "fail", "stuck"];
+export const clientOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClientOutcome"]> = ["violation", "advice", "note"];

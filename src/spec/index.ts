@@ -11,6 +11,7 @@ export * from './client-request-id.ts';
 export * from './response-conformance.ts';
 export * from './error-codes.ts';
 export * from './polling.ts';
+export * from './client-rules.ts';
 export * from './extensions.ts';
 export * from './described.ts';
 

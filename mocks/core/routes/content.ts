@@ -14,6 +14,8 @@ export function getContent(context: RouteContext, taskId: string): CoreResponse 
   if (found === undefined)
     return withoutBodyOnHead(context, context.state.error('task_not_found', { taskId }));
   const { task, snap } = found;
+  context.taskId = task.id;
+  context.taskStatus = snap.status;
   if (snap.status !== 'completed') {
     return withoutBodyOnHead(
       context,

@@ -17,6 +17,7 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
   const parsed = parseJsonBody(context);
   if ('kind' in parsed) return state.error(parsed.kind, parsed.detail);
   const body = parsed.value;
+  context.body = body;
   const model = body['model'];
   if (typeof model !== 'string' || model === '')
     return state.error('plugin_invalid_request', { problem: 'model is required' });
@@ -66,6 +67,7 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
       });
     return state.error(admitted.kind, admitted.detail, admitted.headers);
   }
+  context.taskId = admitted.task.id; // the native answer tells no status
   return { ...jsonResponse(200, { id: admitted.task.id }), lost: admitted.lost };
 }
 
@@ -81,6 +83,8 @@ export function getPluginTask(
   const model = found === undefined ? undefined : context.state.models.get(found.task.model);
   if (found === undefined || model?.family !== 'second')
     return context.state.error('plugin_task_not_found', { taskId });
+  context.taskId = found.task.id;
+  context.taskStatus = found.snap.status;
   return jsonResponse(
     200,
     renderPluginTask(

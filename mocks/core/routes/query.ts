@@ -11,7 +11,9 @@ export function ownedTask(
 ): { task: TaskRecord; snap: TaskSnapshot } | undefined {
   const task = context.state.store.getOwned(taskId, context.token.user);
   if (task === undefined) return undefined;
-  return { task, snap: snapshot(task.createdAt, task.plan, context.state.clock.now()) };
+  const now = context.state.clock.now();
+  context.at = now;
+  return { task, snap: snapshot(task.createdAt, task.plan, now) };
 }
 
 /** The temporary result address of a completed task: stable per task, expiring a TTL after completion. */
@@ -34,6 +36,7 @@ function statusQuery(
   const found = ownedTask(context, taskId);
   if (found === undefined) return context.state.error('status_task_not_found', { taskId });
   const { task, snap } = found;
+  context.taskId = task.id;
   const every = task.plan.flakyEvery;
   if (every !== undefined) {
     const answered = task.queries;
@@ -41,6 +44,7 @@ function statusQuery(
     if (answered % every === 0)
       return context.state.error('temporarily_unavailable', {}, { 'retry-after': '1' });
   }
+  context.taskStatus = snap.status;
   return jsonResponse(200, render(task, snap));
 }
 

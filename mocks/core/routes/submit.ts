@@ -33,6 +33,8 @@ export function submitTask(
   const { state } = context;
   // The answer is the lifecycle's initial state, whatever the plan says next (§4.1: normally queued).
   const initial = state.lifecycle.initial.values[0]!;
+  context.taskId = task.id;
+  context.taskStatus = initial;
   // A submission answer is the bare §4.1 object with progress 0, in every profile.
   const body = renderVideoTask(
     task,
@@ -65,6 +67,7 @@ export function admit(
     if ('kind' in parsed) return parsed;
     body = parsed.value;
   }
+  context.body ??= body;
   const { state, token } = context;
 
   const choice = chooseScenario(context.request.headers['x-mock-scenario'], body['prompt']);

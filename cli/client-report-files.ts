@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeAtomically } from '../src/client/atomic-file.ts';
+import type { ClientReport } from '../mocks/core/client-verdicts/client-report.ts';
+import {
+  renderClientJUnit,
+  renderClientSummary,
+} from '../mocks/core/client-verdicts/report-text.ts';
+
+/** The files `videotask mock --client-report DIR` writes on exit. */
+export const CLIENT_REPORT_FILES = {
+  json: 'client-report.json',
+  summary: 'client-report.txt',
+  junit: 'client-report.junit.xml',
+} as const;
+
+/** Makes the report directory now, so that a bad `--client-report` fails at start, not on exit. */
+export function prepareClientReportDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+}
+
+/** Writes the report as JSON, a readable summary and JUnit XML, each atomically. Returns the paths. */
+export async function writeClientReport(dir: string, report: ClientReport): Promise<string[]> {
+  const texts: [string, string][] = [
+    [CLIENT_REPORT_FILES.json, `${JSON.stringify(report, null, 2)}\n`],
+    [CLIENT_REPORT_FILES.summary, renderClientSummary(report)],
+    [CLIENT_REPORT_FILES.junit, renderClientJUnit(report)],
+  ];
+  const encoder = new TextEncoder();
+  const paths: string[] = [];
+  for (const [name, text] of texts) {
+    const path = join(dir, name);
+    await writeAtomically(path, [encoder.encode(text)], () => {});
+    paths.push(path);
+  }
+  return paths;
+}

@@ -1,0 +1,253 @@
+import { CLIENT_RULES, type ClientRule } from '../../../src/spec/client-rules.ts';
+import type { Lifecycle, VideoStatus } from '../../../src/spec/lifecycle.ts';
+import type { Clock } from '../clock.ts';
+import {
+  CallerTrack,
+  DEFAULT_CLIENT_LIMITS,
+  type ClientLimits,
+  type TaskTrack,
+} from './caller-track.ts';
+import type { Judging } from './judging.ts';
+import type { Observation } from './observation.ts';
+import { PendingRedirects } from './pending-redirects.ts';
+import { judgeQuery } from './polling-rules.ts';
+import { judgeRequest } from './request-rules.ts';
+import { RECOMMENDED_POLLING } from '../../../src/spec/polling.ts';
+import {
+  ruleNumbers,
+  ruleTable,
+  type RuleId,
+  type RuleNumbers,
+  type RuleTable,
+} from './rule-table.ts';
+import { situationBit } from './situations.ts';
+import { judgeSubmission } from './submission-rules.ts';
+import { again, VerdictBook, type VerdictDraft, type VerdictEntry } from './verdict-book.ts';
+
+export interface JudgeOptions {
+  readonly clock: Clock;
+  readonly lifecycle: Lifecycle;
+  /** A task's status at a mock time; `undefined` when the deployment has no such task. */
+  readonly taskStatus: (taskId: string, at: number) => VideoStatus | undefined;
+  readonly limits?: Partial<ClientLimits> | undefined;
+  /** The rules (default: the service spec's `x-client-rules`). */
+  readonly rules?: readonly ClientRule[] | undefined;
+}
+
+/** Timing noise of a real clock, in real ms: a timer fires late, a request waits in a queue. */
+const NOISE_REAL_MS = 25;
+
+const MET = {
+  unauthorized: situationBit('refused-401'),
+  redirect: situationBit('content-redirect'),
+  early: situationBit('content-before-completion'),
+  notFound: situationBit('task-not-found'),
+  expired: situationBit('expired-result'),
+};
+
+/**
+ * Judges each caller's traffic by the client rules, one observation at a time, in the order they
+ * arrive (decisions/019). Everything it keeps is bounded (`ClientLimits`).
+ */
+export class ClientJudge implements Judging {
+  readonly rules: RuleTable;
+  readonly numbers: RuleNumbers;
+  /** Every rule of `x-client-rules`, judged or not. */
+  readonly allRules: readonly ClientRule[];
+  readonly limits: ClientLimits;
+  readonly book: VerdictBook;
+  readonly #options: JudgeOptions;
+  readonly #callers = new Map<string, CallerTrack>();
+  readonly #redirects: PendingRedirects;
+  readonly #breached: VerdictEntry[] = [];
+  readonly #stop: ReadonlySet<string>;
+  readonly #again: ReadonlySet<string>;
+  readonly #slowDown: ReadonlySet<string>;
+  #generation = 0;
+  /** Requests of callers past `maxCallers`, and situations met by requests of no caller. */
+  #untracked = 0;
+  #anonymousMet = 0;
+  #last: CallerTrack | undefined;
+
+  constructor(options: JudgeOptions) {
+    this.#options = options;
+    this.allRules = options.rules ?? CLIENT_RULES;
+    this.rules = ruleTable(this.allRules);
+    this.numbers = ruleNumbers(this.rules, RECOMMENDED_POLLING);
+    this.limits = { ...DEFAULT_CLIENT_LIMITS, ...options.limits };
+    this.book = new VerdictBook(this.limits.maxVerdicts);
+    this.#redirects = new PendingRedirects(this.limits.maxPendingRedirects);
+    const { lifecycle } = options;
+    this.#stop = new Set(lifecycle.stopPolling.values);
+    this.#again = new Set(lifecycle.pollAgain.values);
+    this.#slowDown = new Set(lifecycle.slowDown.values);
+  }
+
+  /**
+   * Judges one observation. Returns the violations it made (a reused list: read it at once), for a
+   * host that fails the offending request.
+   */
+  judge(o: Observation): readonly VerdictEntry[] {
+    if (this.#breached.length > 0) this.#breached.length = 0;
+    if (o.generation !== this.#generation) {
+      if (o.generation < this.#generation) return this.#breached; // from before a reset
+      this.clear(o.generation);
+    }
+    if (o.kind === 'artifact') {
+      this.#artifact(o);
+      return this.#breached;
+    }
+    const caller = this.#caller(o.caller);
+    if (caller === undefined) return this.#breached;
+    caller.requests++;
+    if (o.order > caller.latest) caller.latest = o.order;
+    if (o.status === 401) caller.met |= MET.unauthorized;
+    if (o.flags !== 0) judgeRequest(this, caller, o);
+    if (o.kind === 'submit') judgeSubmission(this, caller, o);
+    else if (o.kind === 'query') judgeQuery(this, caller, o);
+    else if (o.kind === 'content') this.#content(caller, o);
+    return this.#breached;
+  }
+
+  repeat(id: RuleId, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean {
+    const entry = (task ?? caller).verdicts?.get(id);
+    if (entry === undefined) return false;
+    again(entry, at);
+    if (entry.rule.outcome === 'violation') this.#breached.push(entry);
+    return true;
+  }
+
+  breach(
+    id: RuleId,
+    caller: CallerTrack,
+    task: TaskTrack | undefined,
+    at: number,
+    draft: () => VerdictDraft,
+  ): void {
+    if (this.repeat(id, caller, task, at)) return;
+    const rule = this.rules[id];
+    const holder = task ?? caller;
+    const entry = this.book.add(rule, caller.caller, task?.id, at, draft);
+    if (entry !== undefined) (holder.verdicts ??= new Map()).set(id, entry);
+    if (rule.outcome !== 'violation') return;
+    // Past the book's limit a violation still fails its request (a host's onClientViolation).
+    const made = {
+      rule,
+      caller: caller.caller,
+      taskId: task?.id,
+      count: 1,
+      firstAt: at,
+      lastAt: at,
+    };
+    this.#breached.push(entry ?? { ...made, ...draft() });
+  }
+
+  measurable(ms: number): boolean {
+    return ms > 0 || (ms === 0 && this.#options.clock.mode !== 'manual');
+  }
+
+  get noiseMs(): number {
+    const { clock } = this.#options;
+    return clock.mode === 'manual' ? 0 : NOISE_REAL_MS * clock.speed;
+  }
+
+  unfinished(taskId: string, at: number): boolean {
+    const status = this.#options.taskStatus(taskId, at);
+    return status !== undefined && this.#again.has(status);
+  }
+
+  stopsPolling(status: VideoStatus): boolean {
+    return this.#stop.has(status);
+  }
+
+  isRunning(status: VideoStatus): boolean {
+    return this.#again.has(status) && !this.#slowDown.has(status);
+  }
+
+  pollsAgain(status: VideoStatus | undefined): boolean {
+    return status !== undefined && this.#again.has(status);
+  }
+
+  /** Judges what can be judged only later (unfollowed redirects); a report does this first. */
+  settle(): void {
+    this.#redirects.settle(this);
+  }
+
+  callers(): IterableIterator<CallerTrack> {
+    return this.#callers.values();
+  }
+
+  /** Requests of callers past the limit; situations met by requests without a caller. */
+  get untracked(): number {
+    return this.#untracked;
+  }
+
+  get anonymousMet(): number {
+    return this.#anonymousMet;
+  }
+
+  /** Forgets everything (a reset, or `DELETE /__mock/client-report`). */
+  clear(generation = this.#generation): void {
+    this.#generation = generation;
+    this.#callers.clear();
+    this.book.clear();
+    this.#redirects.clear();
+    this.#untracked = 0;
+    this.#anonymousMet = 0;
+    this.#last = undefined;
+  }
+
+  #caller(key: string): CallerTrack | undefined {
+    // The same caller as the last request, without hashing its header again (a polling loop).
+    if (key === this.#last?.caller) return this.#last;
+    const known = this.#callers.get(key);
+    if (known !== undefined) return (this.#last = known);
+    if (this.#callers.size >= this.limits.maxCallers) {
+      this.#untracked++;
+      return undefined;
+    }
+    const caller = new CallerTrack(key, this.limits);
+    this.#callers.set(key, caller);
+    return caller;
+  }
+
+  #knowing(taskId: string): CallerTrack | undefined {
+    for (const caller of this.#callers.values()) if (caller.tasks.has(taskId)) return caller;
+    return undefined;
+  }
+
+  /** §4.4 redirects and §3 rule 2 (content before completion). */
+  #content(caller: CallerTrack, o: Observation): void {
+    if (o.status >= 300 && o.status < 400) {
+      caller.met |= MET.redirect;
+      this.#redirects.sent(caller, o);
+    } else if (o.told === undefined) {
+      if (o.status === 400 || o.status === 404) caller.met |= MET.notFound;
+    } else if (o.status >= 400 && o.status < 500 && o.told !== 'completed') caller.met |= MET.early;
+  }
+
+  /**
+   * A temporary address: a redirect followed, or an expired result (410). Its caller: the key it
+   * carries, else the one whose redirect it follows, else the one that knows its task (a `metadata.url`
+   * fetched as is, without a key).
+   */
+  #artifact(o: Observation): void {
+    const following = this.#redirects.followed(o.location);
+    const caller = o.caller.startsWith('Bearer ')
+      ? this.#callers.get(o.caller)
+      : (following ?? this.#knowing(artifactTask(o.path)));
+    if (caller !== undefined) {
+      caller.requests++;
+      if (o.order > caller.latest) caller.latest = o.order;
+    }
+    if (o.status !== 410) return;
+    if (caller !== undefined) caller.met |= MET.expired;
+    else this.#anonymousMet |= MET.expired;
+  }
+}
+
+/** The task of a temporary address (`/__artifacts/task_….mp4`). */
+function artifactTask(path: string): string {
+  const file = path.slice(path.lastIndexOf('/') + 1);
+  return file.endsWith('.mp4') ? file.slice(0, -4) : file;
+}

@@ -1,0 +1,90 @@
+import type { CoreRequest, CoreResponse } from '../http-types.ts';
+import type { RouteDefinition } from '../router.ts';
+import type { RouteContext, ServiceState } from '../service-state.ts';
+import { snapshot } from '../snapshot.ts';
+import { wallNow } from '../clock.ts';
+import type { ClientLimits } from './caller-track.ts';
+import { ClientJudge } from './client-judge.ts';
+import {
+  buildClientReport,
+  verdictsOf,
+  type ClientReport,
+  type ClientVerdict,
+  type ReportSources,
+} from './client-report.ts';
+import { ExchangeObserver, type Observation } from './observation.ts';
+
+/** `MockOptions.clientVerdicts`: `false` turns the judging off (nothing observed, empty reports). */
+export interface ClientVerdictOptions {
+  /** What is remembered per caller (docs/client-verdicts.md: memory). */
+  readonly limits?: Partial<ClientLimits> | undefined;
+  /**
+   * Sends every observation here instead of judging it in this process: a cluster worker sends them
+   * to its primary, which judges every worker's traffic in one place (decisions/019). The object is
+   * reused for the next request: copy what you keep before returning.
+   */
+  readonly forward?: ((observation: Observation) => void) | undefined;
+}
+
+/** The service's client verdicts (docs/client-verdicts.md). */
+export interface ClientVerdicts {
+  /**
+   * Observes one exchange a host answered; returns the violations it made, if any (a host may fail
+   * the request: `createHandlers(service, { onClientViolation: 'error' })`).
+   */
+  observe(
+    request: CoreRequest,
+    response: CoreResponse,
+    route: RouteDefinition<RouteContext> | undefined,
+    context: RouteContext | undefined,
+  ): readonly ClientVerdict[] | undefined;
+  /** Judges observations made by other processes of this deployment (a cluster's workers). */
+  judge(observations: Iterable<Observation>): void;
+  /** The verdicts and the client coverage so far. */
+  report(): ClientReport;
+  /** Forgets them (a reset does too). */
+  clear(): void;
+}
+
+/** The judging of one service: observe here and judge here, or observe here and forward. */
+export function createClientVerdicts(
+  state: ServiceState,
+  options: boolean | ClientVerdictOptions | undefined,
+): ClientVerdicts {
+  const settings = typeof options === 'object' ? options : {};
+  const enabled = options !== false;
+  const forward = settings.forward;
+  let counter = 0;
+  const observer = new ExchangeObserver(state, forward === undefined ? () => ++counter : wallNow);
+  const judge = new ClientJudge({
+    clock: state.clock,
+    lifecycle: state.lifecycle,
+    limits: settings.limits,
+    taskStatus: (id, at) => {
+      const task = state.store.get(id);
+      return task === undefined ? undefined : snapshot(task.createdAt, task.plan, at).status;
+    },
+  });
+  const sources: ReportSources = {
+    clock: state.clock,
+    userOf: (key) => state.tokens.authenticate(`Bearer ${key}`)?.user,
+  };
+  return {
+    observe(request, response, route, context) {
+      if (!enabled) return undefined;
+      const observation = observer.observe(request, response, route, context);
+      if (observation === undefined) return undefined;
+      if (forward !== undefined) {
+        forward(observation);
+        return undefined;
+      }
+      const breached = judge.judge(observation);
+      return breached.length === 0 ? undefined : verdictsOf(breached, sources);
+    },
+    judge(observations) {
+      for (const observation of observations) judge.judge(observation);
+    },
+    report: () => buildClientReport(judge, sources),
+    clear: () => judge.clear(state.shared.generation),
+  };
+}

@@ -1,0 +1,41 @@
+import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
+import type { CallerTrack, TaskTrack } from './caller-track.ts';
+import type { RuleId, RuleNumbers, RuleTable } from './rule-table.ts';
+import type { VerdictDraft } from './verdict-book.ts';
+
+/** What the rules' judges need from the judge that runs them (`ClientJudge`). */
+export interface Judging {
+  readonly rules: RuleTable;
+  readonly numbers: RuleNumbers;
+  /**
+   * Counts one more breach of a rule the task (or else the caller) has broken before; `false` when it
+   * has not. Rules call it first (`if (!j.repeat(…)) j.breach(…)`): no closure is made for a repeat.
+   */
+  repeat(id: RuleId, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean;
+  /**
+   * Records one breach of a rule by a caller, about a task when the rule is about one; `draft` says
+   * what happened (the task, or else the caller, counts the next ones).
+   */
+  breach(
+    id: RuleId,
+    caller: CallerTrack,
+    task: TaskTrack | undefined,
+    at: number,
+    draft: () => VerdictDraft,
+  ): void;
+  /**
+   * Whether an interval (mock ms) says how long a client waited. On a manual clock, 0 says nothing:
+   * the clock only moves when the test moves it, and the client may have waited in real time.
+   */
+  measurable(ms: number): boolean;
+  /** How far apart on the mock's clock two requests may seem by timing noise alone (0 on a manual clock). */
+  readonly noiseMs: number;
+  /** Whether a task exists and had not finished at mock time `at`. */
+  unfinished(taskId: string, at: number): boolean;
+  /** §3: `completed`, `failed` (the lifecycle's `stopPolling`). */
+  stopsPolling(status: VideoStatus): boolean;
+  /** §3 rule 1: `queued`, `in_progress` (polled again, never resubmitted; `unknown` aside). */
+  isRunning(status: VideoStatus): boolean;
+  /** §3: the states polled again (`queued`, `in_progress`, `unknown`). */
+  pollsAgain(status: VideoStatus | undefined): boolean;
+}

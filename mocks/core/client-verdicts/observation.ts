@@ -1,0 +1,232 @@
+import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
+import { SECOND_FAMILY_MODELS } from '../catalog.ts';
+import type { CoreRequest, CoreResponse } from '../http-types.ts';
+import { parseForm } from '../multipart.ts';
+import type { RouteDefinition } from '../router.ts';
+import type { RouteContext, ServiceState } from '../service-state.ts';
+import { submissionFingerprint } from './fingerprint.ts';
+
+/** What a client's request was, as the verdicts tell them apart. */
+export type Kind = 'submit' | 'query' | 'content' | 'catalog' | 'artifact';
+/** The query forms (§2.2, §2.3, §4.5); for a submission, the native path or the OpenAI form. */
+export type Form = 'openai' | 'wrapper' | 'native';
+
+/**
+ * One exchange between a client and the mock, reduced to what the client rules judge: no body, no
+ * headers but the caller, nothing that grows with the request. A cluster worker sends these to its
+ * primary, which judges every worker's (decisions/019). Every field is always present (one shape).
+ */
+export interface Observation {
+  /**
+   * Who called: the `Authorization` header as sent ('' when none). Never shown: reports mask it
+   * (`maskKey`) and hide anything that is not a Bearer key.
+   */
+  caller: string;
+  kind: Kind;
+  form: Form | undefined;
+  method: string;
+  /** The path without its query string (a query string may carry secrets). */
+  path: string;
+  /** Mock time (ms): the clock the rules judge intervals on. */
+  at: number;
+  /** Arrival order, comparable across the processes of one machine (wall ms, or a counter). */
+  order: number;
+  /** The shared state's generation: a reset makes older observations void. */
+  generation: number;
+  status: number;
+  /** The task the exchange is about: the one queried, or the one a submission created. */
+  taskId: string | undefined;
+  /** The status the answer showed (2xx queries; content and submission answers: the task's state). */
+  told: VideoStatus | undefined;
+  /** Request-only breaches (`RequestFlag`). */
+  flags: number;
+  /** Submissions: `submissionFingerprint` of the body and scenario. */
+  fingerprint: number;
+  /** Submissions: `X-Request-Id` or `Idempotency-Key`. */
+  requestId: string | undefined;
+  /** The answer was lost on purpose (scenario `lost-answer`). */
+  lost: boolean;
+  /** A 429's `Retry-After` in ms, -1 when none. */
+  retryAfterMs: number;
+  /** Whether the second family was bound when this was answered. */
+  bound: boolean;
+  /** Submissions: the model is of the second family. */
+  secondFamily: boolean;
+  /** Content: a redirect's target; artifacts: their own path and query (to match the two). */
+  location: string | undefined;
+}
+
+/** Breaches a request shows by itself (bit flags of `Observation.flags`). */
+export const RequestFlag = {
+  /** §5: no `Authorization: Bearer <key>`. */
+  noBearer: 1,
+  /** §5: a body without `Content-Type: application/json` (nor multipart). */
+  notJson: 2,
+  /** A `multipart/form-data` submission. */
+  multipart: 4,
+  /** §2.1: an `asset://` reference in a second-family submission. */
+  asset: 8,
+  /** §4.5: OpenAI-form fields on the native path. */
+  nativeMixed: 16,
+} as const;
+
+const KINDS: ReadonlyMap<string, { kind: Kind; form: Form | undefined }> = new Map([
+  ['createVideoGeneration', { kind: 'submit', form: 'openai' }],
+  ['createVideo', { kind: 'submit', form: 'openai' }],
+  ['createPluginTask', { kind: 'submit', form: 'native' }],
+  ['getVideo', { kind: 'query', form: 'openai' }],
+  ['getVideoGeneration', { kind: 'query', form: 'wrapper' }],
+  ['getPluginTask', { kind: 'query', form: 'native' }],
+  ['getVideoContent', { kind: 'content', form: undefined }],
+  ['listModels', { kind: 'catalog', form: undefined }],
+  ['getMockArtifact', { kind: 'artifact', form: undefined }],
+]);
+
+const SECOND_FAMILY = new Set(SECOND_FAMILY_MODELS);
+
+export function emptyObservation(): Observation {
+  return {
+    caller: '',
+    kind: 'catalog',
+    form: undefined,
+    method: '',
+    path: '',
+    at: 0,
+    order: 0,
+    generation: 0,
+    status: 0,
+    taskId: undefined,
+    told: undefined,
+    flags: 0,
+    fingerprint: 0,
+    requestId: undefined,
+    lost: false,
+    retryAfterMs: -1,
+    bound: false,
+    secondFamily: false,
+    location: undefined,
+  };
+}
+
+/**
+ * Reduces exchanges to observations, into one reused object (the hot path allocates nothing for a
+ * status query). Control routes and unknown paths are not a client's traffic: `undefined`.
+ */
+export class ExchangeObserver {
+  readonly #state: ServiceState;
+  readonly #order: () => number;
+  readonly #scratch = emptyObservation();
+  readonly #nativeOnly: ReadonlySet<string>;
+  /** The route of the last exchange and what it is: a polling loop asks the same route again. */
+  #route: RouteDefinition<RouteContext> | undefined;
+  #known: { kind: Kind; form: Form | undefined } | undefined;
+
+  constructor(state: ServiceState, order: () => number) {
+    this.#state = state;
+    this.#order = order;
+    const schema = state.validators.document.components?.schemas?.['NativeFormatOnly'];
+    this.#nativeOnly = new Set(Object.keys(schema?.['properties'] ?? {}));
+  }
+
+  observe(
+    request: CoreRequest,
+    response: CoreResponse,
+    route: RouteDefinition<RouteContext> | undefined,
+    context: RouteContext | undefined,
+  ): Observation | undefined {
+    if (route !== this.#route) {
+      this.#route = route;
+      this.#known = route === undefined ? undefined : KINDS.get(route.operationId);
+    }
+    const known = this.#known;
+    if (known === undefined) return undefined;
+    const o = this.#scratch;
+    const state = this.#state;
+    o.caller = request.headers['authorization'] ?? '';
+    o.kind = known.kind;
+    o.form = known.form;
+    o.method = request.method;
+    o.path = request.path;
+    o.at = context?.at ?? state.clock.now();
+    o.order = this.#order();
+    o.generation = state.shared.generation;
+    o.status = response.status;
+    o.taskId = context?.taskId;
+    o.told = context?.taskStatus;
+    o.flags =
+      known.kind === 'artifact' || o.caller.startsWith('Bearer ') ? 0 : RequestFlag.noBearer;
+    o.lost = response.lost !== undefined;
+    o.retryAfterMs = response.status === 429 ? retryAfterMs(response) : -1;
+    o.location = locationOf(known.kind, request, response);
+    if (request.method !== 'GET' && request.method !== 'HEAD') this.#body(o, request, context);
+    else {
+      o.fingerprint = 0;
+      o.requestId = undefined;
+      o.secondFamily = false;
+      o.bound = false;
+    }
+    return o;
+  }
+
+  /** What a request with a body shows: its media type, and for a submission what makes it itself. */
+  #body(o: Observation, request: CoreRequest, context: RouteContext | undefined): void {
+    const headers = request.headers;
+    const media = mediaType(headers['content-type']);
+    const hasBody = request.body !== undefined && request.body.byteLength > 0;
+    if (hasBody && o.kind !== 'artifact' && media !== 'application/json')
+      o.flags |= media === 'multipart/form-data' ? RequestFlag.multipart : RequestFlag.notJson;
+    if (o.kind !== 'submit') return;
+    const body = context?.body ?? formFields(request, media);
+    o.fingerprint = submissionFingerprint(body, request.body, headers['x-mock-scenario']);
+    o.requestId = headers['x-request-id'] ?? headers['idempotency-key'];
+    o.bound = this.#state.shared.familyBound;
+    const model = body?.['model'];
+    o.secondFamily = typeof model === 'string' && SECOND_FAMILY.has(model);
+    if (o.secondFamily && body !== undefined && holdsAssetReference(body))
+      o.flags |= RequestFlag.asset;
+    if (o.form === 'native' && body !== undefined && this.#mixes(body))
+      o.flags |= RequestFlag.nativeMixed;
+  }
+
+  #mixes(body: Record<string, unknown>): boolean {
+    for (const key of Object.keys(body)) if (this.#nativeOnly.has(key)) return true;
+    return false;
+  }
+}
+
+function mediaType(contentType: string | undefined): string {
+  return contentType === undefined ? '' : contentType.split(';')[0]!.trim().toLowerCase();
+}
+
+/** A multipart body the route did not read (a profile that refuses multipart): its text fields. */
+function formFields(request: CoreRequest, media: string): Record<string, unknown> | undefined {
+  if (media !== 'multipart/form-data' || request.body === undefined) return undefined;
+  const parsed = parseForm(request.body, request.headers['content-type']!);
+  if ('problem' in parsed) return undefined;
+  const fields: Record<string, unknown> = {};
+  for (const part of parsed.parts) fields[part.name] ??= part.value;
+  return fields;
+}
+
+/** §2.1: any string anywhere in the body that starts with `asset://`. */
+function holdsAssetReference(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.trimStart().toLowerCase().startsWith('asset://');
+  if (value === null || typeof value !== 'object' || depth > 32) return false;
+  for (const item of Object.values(value)) if (holdsAssetReference(item, depth + 1)) return true;
+  return false;
+}
+
+function retryAfterMs(response: CoreResponse): number {
+  const seconds = Number(response.headers['retry-after']);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : -1;
+}
+
+/** Where a content redirect sends the client, or where an artifact request went (path and query). */
+function locationOf(kind: Kind, request: CoreRequest, response: CoreResponse): string | undefined {
+  if (kind === 'artifact') return `${request.path}?${request.query}`;
+  if (kind !== 'content' || response.status < 300 || response.status > 399) return undefined;
+  const target = response.headers['location'];
+  if (target === undefined) return undefined;
+  const url = new URL(target, request.origin);
+  return `${url.pathname}?${url.search.slice(1)}`;
+}

@@ -1,0 +1,136 @@
+import {
+  FORM_BITS,
+  evidenceOf,
+  streamEvidence,
+  streamOf,
+  type CallerTrack,
+  type PollStream,
+  type TaskTrack,
+} from './caller-track.ts';
+import type { Judging } from './judging.ts';
+import type { Observation } from './observation.ts';
+import { situationBit, stateBit } from './situations.ts';
+
+const QUERY_5XX = situationBit('query-5xx');
+const NOT_FOUND = situationBit('task-not-found');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+
+/**
+ * A status query (§4.2, §4.3, §4.5): the 5xx retry limit and the end of the loop (§7, §3), the
+ * attempt count and pace (§8), the slow-down on `unknown` (§3), each on the mock's clock.
+ */
+export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): void {
+  const form = o.form!;
+  caller.forms |= FORM_BITS[form];
+  if (o.status >= 500) caller.met |= QUERY_5XX;
+  if (o.taskId === undefined) {
+    // Missing or another user's: 400 (`task_not_exist`, the gateway) or 404; not a 401 or a 429.
+    if (o.status === 400 || o.status === 404) caller.met |= NOT_FOUND;
+    return;
+  }
+  if (o.told !== undefined) caller.met |= stateBit(form, o.told);
+  const track = caller.task(o.taskId);
+  const stream = streamOf(track, form);
+  // Arrived after a later query of the same loop (workers): nothing is judged on it.
+  if (o.order < stream.order) return;
+  limits(j, caller, track, o);
+  const interval =
+    o.at - (Number.isNaN(stream.at) ? (track.submitted?.at ?? Number.NaN) : stream.at);
+  if (stream.ok && j.measurable(interval)) pace(j, caller, track, stream, o, interval);
+  update(j, track, stream, o, interval);
+}
+
+/** §7 a limited number of 5xx retries, §3 the loop stops when finished, §8 at most 60 attempts. */
+function limits(j: Judging, caller: CallerTrack, track: TaskTrack, o: Observation): void {
+  const { maxInRow, rereadsAllowed, maxAttempts } = j.numbers;
+  if (track.failsInRow >= maxInRow) {
+    const last = track.latest!;
+    if (!j.repeat('query-5xx-retry-limited', caller, track, o.at))
+      j.breach('query-5xx-retry-limited', caller, track, o.at, () => ({
+        message:
+          `queried ${track.id} again after ${track.failsInRow} answers in a row were 5xx ` +
+          `(more than ${maxInRow}: not a limited number of retries)`,
+        requests: [streamEvidence(last), evidenceOf(o)],
+      }));
+  }
+  if (track.finished !== undefined) {
+    if (++track.rereads > rereadsAllowed) {
+      const finished = track.finished;
+      if (!j.repeat('stop-polling-when-finished', caller, track, o.at))
+        j.breach('stop-polling-when-finished', caller, track, o.at, () => ({
+          message:
+            `queried ${track.id} ${track.rereads} times after it was told the task finished ` +
+            `(at ${new Date(finished.at).toISOString()}): the polling loop did not stop`,
+          requests: [finished, evidenceOf(o)],
+        }));
+    }
+  } else if (++track.queries > maxAttempts) {
+    const count = track.queries;
+    if (!j.repeat('poll-attempts', caller, track, o.at))
+      j.breach('poll-attempts', caller, track, o.at, () => ({
+        message: `queried ${track.id} ${count} times without being told it finished (§8: at most ${maxAttempts})`,
+        requests: [evidenceOf(o)],
+      }));
+  }
+}
+
+/** §8 the first interval (advice) and §3 the slow-down on `unknown` (violation). */
+function pace(
+  j: Judging,
+  caller: CallerTrack,
+  track: TaskTrack,
+  stream: PollStream,
+  o: Observation,
+  interval: number,
+): void {
+  const { minIntervalMs: minimum, slowerBy } = j.numbers;
+  if (j.pollsAgain(stream.told) && interval < minimum) {
+    if (!j.repeat('poll-interval', caller, track, o.at))
+      j.breach('poll-interval', caller, track, o.at, () => ({
+        message:
+          `queried ${track.id} ${seconds(interval)} after the previous query, which said ` +
+          `${stream.told}: sooner than ${seconds(minimum)} (§8 recommends 5 s first, growing to 30 s)`,
+        requests: [streamEvidence(stream), evidenceOf(o)],
+      }));
+  }
+  if (
+    stream.told === 'unknown' &&
+    stream.baseline >= 0 &&
+    interval <= stream.baseline * (1 + slowerBy)
+  ) {
+    const baseline = stream.baseline;
+    if (!j.repeat('unknown-slows-polling', caller, track, o.at))
+      j.breach('unknown-slows-polling', caller, track, o.at, () => ({
+        message:
+          `after ${track.id} said unknown, queried it again ${seconds(interval)} later, no slower ` +
+          `than the ${seconds(baseline)} kept before: the polling rate was not lowered`,
+        requests: [streamEvidence(stream), evidenceOf(o)],
+      }));
+  }
+}
+
+function update(
+  j: Judging,
+  track: TaskTrack,
+  stream: PollStream,
+  o: Observation,
+  interval: number,
+): void {
+  const ok = o.status >= 200 && o.status < 300;
+  if (ok && o.told !== undefined) {
+    const startsUnknown = o.told === 'unknown' && stream.told !== 'unknown';
+    if (startsUnknown) stream.baseline = j.measurable(interval) ? interval : -1;
+    else if (o.told !== 'unknown') stream.baseline = -1;
+    stream.told = o.told;
+    if (j.isRunning(o.told)) track.seenRunning = true;
+    if (track.finished === undefined && j.stopsPolling(o.told)) track.finished = evidenceOf(o);
+  }
+  track.failsInRow = o.status >= 500 ? track.failsInRow + 1 : 0;
+  stream.at = o.at;
+  stream.order = o.order;
+  stream.method = o.method;
+  stream.path = o.path;
+  stream.status = o.status;
+  stream.ok = ok;
+  track.latest = stream;
+}

@@ -1,0 +1,164 @@
+import {
+  attemptEvidence,
+  evidenceOf,
+  newTrack,
+  streamEvidence,
+  type AttemptRun,
+  type CallerTrack,
+  type TaskTrack,
+} from './caller-track.ts';
+import type { Judging } from './judging.ts';
+import type { Observation } from './observation.ts';
+import { situationBit } from './situations.ts';
+
+const MET = {
+  rateLimited: situationBit('submission-429'),
+  lost: situationBit('lost-answer'),
+  invalid: situationBit('refused-400'),
+  forbidden: situationBit('refused-403'),
+  unbound: situationBit('second-family-unbound'),
+};
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/**
+ * A submission (§4.1, §4.5): a resubmission of a running task (§3, §7), a direct retry of a refusal,
+ * a retry after 429 without backoff, a lost answer repeated (§7); then the task it created.
+ */
+export function judgeSubmission(j: Judging, caller: CallerTrack, o: Observation): void {
+  meet(caller, o);
+  const earlier = sameTask(caller, o);
+  if (earlier !== undefined && resubmits(j, earlier, o)) resubmission(j, caller, earlier, o);
+  const run = caller.attempt(o.fingerprint, o.lost || (o.status >= 400 && o.status < 500));
+  if (run !== undefined && run.order < o.order) {
+    retryAfterRefusal(j, caller, run, o);
+    retryAfter429(j, caller, run, o);
+    repeatAfterLoss(j, caller, run, o);
+  }
+  if (run !== undefined && run.order <= o.order) record(run, o);
+  if (o.taskId !== undefined && o.status >= 200 && o.status < 300) {
+    const track = caller.remember(newTrack(o.taskId, o));
+    // The answer told the lifecycle's initial state (§4.1: `queued`), unless it never arrived.
+    track.seenRunning = !o.lost && o.told !== undefined && j.isRunning(o.told);
+  }
+}
+
+function meet(caller: CallerTrack, o: Observation): void {
+  if (o.secondFamily) caller.secondFamily = true;
+  if (o.status === 429) caller.met |= MET.rateLimited;
+  else if (o.status === 400) caller.met |= MET.invalid;
+  else if (o.status === 403) caller.met |= MET.forbidden;
+  if (o.lost) caller.met |= MET.lost;
+  if (o.secondFamily && !o.bound && o.status >= 400) caller.met |= MET.unbound;
+}
+
+/** The caller's earlier task this submission repeats: the one with its request ID, else its body's. */
+function sameTask(caller: CallerTrack, o: Observation): TaskTrack | undefined {
+  const byId = o.requestId === undefined ? undefined : caller.byRequestId.get(o.requestId);
+  return byId ?? caller.byFingerprint.get(o.fingerprint);
+}
+
+/** The earlier task was seen running, not seen finished, and had not finished when this came. */
+function resubmits(j: Judging, earlier: TaskTrack, o: Observation): boolean {
+  return (
+    earlier.submitOrder < o.order &&
+    earlier.seenRunning &&
+    earlier.finished === undefined &&
+    earlier.id !== o.taskId &&
+    j.unfinished(earlier.id, o.at)
+  );
+}
+
+/** §3 rule 1 / §7; after a 5xx on its last query, the §7 row of that situation instead. */
+function resubmission(j: Judging, caller: CallerTrack, earlier: TaskTrack, o: Observation): void {
+  const afterError = earlier.latest !== undefined && earlier.latest.status >= 500;
+  const same = o.requestId !== undefined && o.requestId === earlier.requestId;
+  const how = same ? `the same request ID ${o.requestId}` : 'the same model, prompt and parameters';
+  const told = afterError
+    ? `its last status query was answered ${earlier.latest!.status}`
+    : `the caller had been told it was running (last: ${earlier.latest?.told ?? 'queued'}), never that it finished`;
+  const requests = [
+    ...(earlier.submitted === undefined ? [] : [earlier.submitted]),
+    ...(earlier.latest === undefined ? [] : [streamEvidence(earlier.latest)]),
+    evidenceOf(o),
+  ];
+  const id = afterError ? 'query-5xx-no-new-task' : 'no-resubmission';
+  if (!j.repeat(id, caller, earlier, o.at))
+    j.breach(id, caller, earlier, o.at, () => ({
+      message: `submitted ${earlier.id} again (${how}) while it was unfinished: ${told}`,
+      requests,
+    }));
+}
+
+/** §7 "Submission returns 4xx": the same submission again, with nothing in the mock changed. */
+function retryAfterRefusal(j: Judging, caller: CallerTrack, run: AttemptRun, o: Observation): void {
+  if (run.lost || run.status < 400 || run.status > 499 || run.status === 429) return;
+  if (run.bound !== o.bound) return;
+  if (!j.repeat('no-direct-retry-after-4xx', caller, undefined, o.at))
+    j.breach('no-direct-retry-after-4xx', caller, undefined, o.at, () => ({
+      message: `sent the same submission again after it was refused with ${run.status}, unchanged`,
+      requests: [attemptEvidence(run), evidenceOf(o)],
+    }));
+}
+
+/** §7 "Submission returns 429": the waits between retries must grow (or honour `Retry-After`). */
+function retryAfter429(j: Judging, caller: CallerTrack, run: AttemptRun, o: Observation): void {
+  if (run.status !== 429) return;
+  const wait = o.at - run.at;
+  const previous = run.wait;
+  if (previous < 0 || !j.measurable(wait) || !j.measurable(previous)) return;
+  const { growBy } = j.numbers;
+  const grows = wait > previous * (1 + growBy) + j.noiseMs;
+  const honoursRetryAfter = run.retryAfterMs >= 0 && wait + j.noiseMs >= run.retryAfterMs;
+  if (grows || honoursRetryAfter) return;
+  const asked = run.retryAfterMs >= 0 ? `, and Retry-After asked ${seconds(run.retryAfterMs)}` : '';
+  if (!j.repeat('backoff-after-429', caller, undefined, o.at))
+    j.breach('backoff-after-429', caller, undefined, o.at, () => ({
+      message:
+        `retried a submission ${seconds(wait)} after its 429, after waiting ${seconds(previous)} ` +
+        `before: the wait does not grow${asked}`,
+      requests: [attemptEvidence(run), evidenceOf(o)],
+    }));
+}
+
+/** §7 "Submission connection times out": no endless repeats; the client's own records. */
+function repeatAfterLoss(j: Judging, caller: CallerTrack, run: AttemptRun, o: Observation): void {
+  if (run.lostInRow === 0) return;
+  const first = run.firstLost!;
+  if (o.requestId === undefined || o.requestId !== run.lostRequestId)
+    if (!j.repeat('lost-answer-idempotency-records', caller, undefined, o.at))
+      j.breach('lost-answer-idempotency-records', caller, undefined, o.at, () => ({
+        message:
+          'sent a submission whose answer was lost again ' +
+          (run.lostRequestId === undefined
+            ? 'with no request ID to check it by'
+            : 'under another request ID than the lost one'),
+        requests: [first, evidenceOf(o)],
+      }));
+  const { maxRepeats } = j.numbers;
+  if (run.lostInRow > maxRepeats) {
+    const lost = run.lostInRow;
+    if (!j.repeat('lost-answer-retry-limited', caller, undefined, o.at))
+      j.breach('lost-answer-retry-limited', caller, undefined, o.at, () => ({
+        message: `sent a submission again after its answer was lost ${lost} times in a row (more than ${maxRepeats})`,
+        requests: [first, attemptEvidence(run), evidenceOf(o)],
+      }));
+  }
+}
+
+function record(run: AttemptRun, o: Observation): void {
+  run.wait = run.status === 429 && o.order > run.order ? o.at - run.at : -1;
+  if (o.lost) {
+    if (run.lostInRow++ === 0) {
+      run.firstLost = evidenceOf(o);
+      run.lostRequestId = o.requestId;
+    }
+  } else run.lostInRow = 0;
+  run.method = o.method;
+  run.path = o.path;
+  run.at = o.at;
+  run.order = o.order;
+  run.status = o.status;
+  run.lost = o.lost;
+  run.bound = o.bound;
+  run.retryAfterMs = o.retryAfterMs;
+}
