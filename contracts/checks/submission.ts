@@ -64,7 +64,7 @@ function ownerProbes(route: LifecycleTask['route'], model: string): unknown[] {
   ];
 }
 
-const PROBE = 'videotask contract check';
+export const PROBE = 'videotask contract check';
 
 /**
  * Submissions that must be refused, on every submit path the run observes: an empty and a blank prompt

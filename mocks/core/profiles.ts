@@ -1,5 +1,10 @@
+import type { LearnedProfile } from '../../src/profile/index.ts';
+import type { VideoStatus } from '../../src/spec/lifecycle.ts';
 import type { ErrorKind } from './errors.ts';
+import { learnedProfile } from './profile/core-profile.ts';
+import type { LearnedReplay } from './profile/learned-replay.ts';
 
+/** The built-in profiles; a learned profile (decisions/018) has the name it was given. */
 export type ProfileName = 'documented' | 'observed';
 
 /**
@@ -8,11 +13,11 @@ export type ProfileName = 'documented' | 'observed';
  * (`spec/reference-gateway-facts.md`), each listed in docs/mock.md under "The observed profile".
  */
 export interface Profile {
-  readonly name: ProfileName;
+  readonly name: string;
   /** A new task reads `unknown` for this long (ms range) before `queued` (the gateway stores NOT_START first). */
   readonly unknownFirstMs: readonly [number, number];
-  /** Progress shown per phase instead of a smooth curve: queued, running (the gateway's 10 / 50). */
-  readonly progressSteps?: { readonly queued: number; readonly running: number } | undefined;
+  /** Progress shown per state instead of the smooth curve (the gateway's 10 queued, 50 running). */
+  readonly progressSteps?: Readonly<Partial<Record<VideoStatus, number>>> | undefined;
   /** `completed_at` carries the row's update time while the task is not done. */
   readonly completedAtWhileRunning: boolean;
   /** `metadata.url` is present as `""` until the task completes. */
@@ -27,6 +32,8 @@ export interface Profile {
   readonly multipartSubmissions: boolean;
   /** Error kinds this profile answers differently. */
   readonly errors: Readonly<Partial<Record<ErrorKind, ErrorKind>>>;
+  /** A learned profile's replay: how each answer reads (mocks/core/profile/). */
+  readonly learned?: LearnedReplay | undefined;
 }
 
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
@@ -44,7 +51,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
   observed: {
     name: 'observed',
     unknownFirstMs: [500, 2_500],
-    progressSteps: { queued: 10, running: 50 },
+    progressSteps: { queued: 10, in_progress: 50 },
     completedAtWhileRunning: true,
     emptyUrlUntilDone: true,
     wrapperRowFields: true,
@@ -61,4 +68,29 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
 
 export function isProfileName(name: string): name is ProfileName {
   return name === 'documented' || name === 'observed';
+}
+
+/** What `createMockService({ profile })` takes: a built-in's name or a learned profile (parsed JSON). */
+export type ProfileOption = ProfileName | LearnedProfile;
+
+const compiled = new WeakMap<object, Profile>();
+
+/**
+ * The profile an option names. A learned profile is checked (a bad one throws `ProfileError` naming
+ * the field) and compiled once per object.
+ */
+export function resolveProfile(option: ProfileOption | undefined): Profile {
+  if (option === undefined) return PROFILES.documented;
+  if (typeof option === 'string' && isProfileName(option)) return PROFILES[option];
+  if (typeof option !== 'object' || option === null)
+    throw new RangeError(
+      `Unknown profile "${String(option)}": use documented, observed, or a learned profile ` +
+        '(the parsed JSON of a file `videotask learn` wrote)',
+    );
+  let profile = compiled.get(option);
+  if (profile === undefined) {
+    profile = learnedProfile(option);
+    compiled.set(option, profile);
+  }
+  return profile;
 }

@@ -1,0 +1,290 @@
+import {
+  parseCellKey,
+  parseForm,
+  type LearnedAnswer,
+  type LearnedProfile,
+  type ProgressReading,
+  type ShapeNode,
+} from '../../src/profile/index.ts';
+import { compareShapes } from './compare-shapes.ts';
+
+/** What a difference is about. */
+export type Aspect =
+  | 'status'
+  | 'content-type'
+  | 'body'
+  | 'headers'
+  | 'timing'
+  | 'observed'
+  | 'lifecycle'
+  | 'content'
+  | 'identifiers';
+
+/** One difference between two deployments, at one step and cell (or of the whole lifecycle). */
+export interface Difference {
+  readonly aspect: Aspect;
+  /** `getVideo queued owner`, or `lifecycle` / `content` / `identifiers` for the whole run. */
+  readonly cell: string;
+  /** `ok`, `refused`, `empty-prompt`, … (empty for the whole-run aspects). */
+  readonly situation: string;
+  /** A body path, a header name, a phase. */
+  readonly where: string;
+  readonly a: string;
+  readonly b: string;
+  /** The steps of the sequence that asked it ("poll", "queued probe", …). */
+  readonly steps: readonly string[];
+}
+
+const mediaType = (type: string) => type.split(';')[0]!.trim().toLowerCase();
+
+/** Time classes: what a client's timeouts and schedules notice, never a few milliseconds. */
+const CLASSES: readonly [number, string][] = [
+  [1, 'none'],
+  [1_000, 'under 1 s'],
+  [10_000, '1–10 s'],
+  [60_000, '10–60 s'],
+  [600_000, '1–10 min'],
+  [Number.POSITIVE_INFINITY, 'over 10 min'],
+];
+export const timeClass = (ms: number): string => CLASSES.find(([limit]) => ms < limit)![1];
+
+/** A response time's class: any answer under a second is as fast as any other. */
+const responseClass = (ms: number): string => (ms < 1 ? 'under 1 s' : timeClass(ms));
+
+/** Two ranges differ in time when they do not overlap and their middles fall in other classes. */
+function timingDiffers(a: readonly [number, number], b: readonly [number, number]): boolean {
+  const overlap = a[0] <= b[1] && b[0] <= a[1];
+  return !overlap && timeClass((a[0] + a[1]) / 2) !== timeClass((b[0] + b[1]) / 2);
+}
+
+const describeRange = (r: readonly [number, number]) =>
+  r[0] === r[1] ? `${r[0]} ms` : `${r[0]}–${r[1]} ms`;
+
+/**
+ * Every difference between what two runs of the same sequence learned, cell by cell (status, content
+ * type, body shape and value kinds, headers that matter, response time class, cells observed on one
+ * side only), then the lifecycle (phase durations by class, progress, wrapper statuses), the content's
+ * delivery and the identifiers' forms.
+ */
+export function compareProfiles(a: LearnedProfile, b: LearnedProfile): Difference[] {
+  const differences: Difference[] = [];
+  const cells = [...new Set([...Object.keys(a.answers), ...Object.keys(b.answers)])].sort(
+    byCellOrder,
+  );
+  for (const cell of cells) {
+    const left = a.answers[cell] ?? {};
+    const right = b.answers[cell] ?? {};
+    for (const situation of new Set([...Object.keys(left), ...Object.keys(right)])) {
+      const x = left[situation as keyof typeof left];
+      const y = right[situation as keyof typeof right];
+      if (x === undefined || y === undefined) {
+        const seen = (x ?? y)!;
+        differences.push({
+          aspect: 'observed',
+          cell,
+          situation,
+          where: '',
+          a: x === undefined ? 'not observed' : `HTTP ${x.status}`,
+          b: y === undefined ? 'not observed' : `HTTP ${y.status}`,
+          steps: seen.steps,
+        });
+        continue;
+      }
+      differences.push(...compareAnswers(cell, situation, x, y));
+    }
+  }
+  differences.push(...compareLifecycle(a, b), ...compareContent(a, b), ...compareIds(a, b));
+  return differences;
+}
+
+const ROUTE_ORDER = [
+  'listModels',
+  'createVideoGeneration',
+  'createVideo',
+  'getVideo',
+  'getVideoGeneration',
+  'getVideoContent',
+  'createPluginTask',
+  'getPluginTask',
+];
+const STATE_ORDER = ['n/a', 'missing', 'unknown', 'queued', 'in_progress', 'completed', 'failed'];
+
+function byCellOrder(x: string, y: string): number {
+  const a = parseCellKey(x);
+  const b = parseCellKey(y);
+  if (a === undefined || b === undefined) return x.localeCompare(y);
+  return (
+    ROUTE_ORDER.indexOf(a.route) - ROUTE_ORDER.indexOf(b.route) ||
+    STATE_ORDER.indexOf(a.state) - STATE_ORDER.indexOf(b.state) ||
+    x.localeCompare(y)
+  );
+}
+
+function compareAnswers(
+  cell: string,
+  situation: string,
+  x: LearnedAnswer,
+  y: LearnedAnswer,
+): Difference[] {
+  const steps = [...new Set([...x.steps, ...y.steps])];
+  const diff = (aspect: Aspect, where: string, a: string, b: string): Difference => ({
+    aspect,
+    cell,
+    situation,
+    where,
+    a,
+    b,
+    steps,
+  });
+  const found: Difference[] = [];
+  if (x.status !== y.status) found.push(diff('status', '', `HTTP ${x.status}`, `HTTP ${y.status}`));
+  if (mediaType(x.contentType) !== mediaType(y.contentType))
+    found.push(diff('content-type', '', x.contentType || 'none', y.contentType || 'none'));
+  if (Boolean(x.redirected) !== Boolean(y.redirected))
+    found.push(
+      diff(
+        'content',
+        'delivery',
+        x.redirected ? 'redirect' : 'direct',
+        y.redirected ? 'redirect' : 'direct',
+      ),
+    );
+  found.push(...compareBodies(x, y).map((d) => diff('body', d.path, d.a, d.b)));
+  found.push(...compareHeaders(x.headers, y.headers).map((d) => diff('headers', d.path, d.a, d.b)));
+  const fastest = (r: readonly [number, number]) => responseClass(r[0]);
+  if (fastest(x.ms) !== fastest(y.ms))
+    found.push(diff('timing', 'response time', describeRange(x.ms), describeRange(y.ms)));
+  return found;
+}
+
+function compareBodies(x: LearnedAnswer, y: LearnedAnswer) {
+  const kind = (a: LearnedAnswer) =>
+    'binary' in a.body ? 'bytes' : 'none' in a.body ? 'no body' : 'JSON';
+  if (kind(x) !== kind(y)) return [{ path: '(body)', a: kind(x), b: kind(y) }];
+  if (kind(x) !== 'JSON') return [];
+  return compareShapes(x.body as ShapeNode, y.body as ShapeNode);
+}
+
+/** Header names on one side only; a constant's value (`Cache-Control`) that reads otherwise. */
+function compareHeaders(
+  a: LearnedAnswer['headers'],
+  b: LearnedAnswer['headers'],
+): { path: string; a: string; b: string }[] {
+  const found: { path: string; a: string; b: string }[] = [];
+  for (const name of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    const x = a[name];
+    const y = b[name];
+    if (x === undefined || y === undefined) {
+      found.push({
+        path: name,
+        a: x === undefined ? 'absent' : 'sent',
+        b: y === undefined ? 'absent' : 'sent',
+      });
+      continue;
+    }
+    if ('const' in x && 'const' in y && x.const !== y.const)
+      found.push({ path: name, a: JSON.stringify(x.const), b: JSON.stringify(y.const) });
+  }
+  return found;
+}
+
+function compareLifecycle(a: LearnedProfile, b: LearnedProfile): Difference[] {
+  const found: Difference[] = [];
+  const diff = (where: string, x: string, y: string): Difference => ({
+    aspect: 'lifecycle',
+    cell: 'lifecycle',
+    situation: '',
+    where,
+    a: x,
+    b: y,
+    steps: ['poll'],
+  });
+  if (a.lifecycle.tasks === 0 || b.lifecycle.tasks === 0) return found;
+  for (const phase of ['unknown', 'queued', 'running'] as const) {
+    const x = a.lifecycle.phases[phase];
+    const y = b.lifecycle.phases[phase];
+    if (timingDiffers(x, y))
+      found.push({
+        ...diff(`${phase} phase`, describeRange(x), describeRange(y)),
+        aspect: 'timing',
+      });
+  }
+  for (const state of new Set([
+    ...Object.keys(a.lifecycle.progress),
+    ...Object.keys(b.lifecycle.progress),
+  ]) as Set<keyof LearnedProfile['lifecycle']['progress']>) {
+    const x = a.lifecycle.progress[state];
+    const y = b.lifecycle.progress[state];
+    if (x !== undefined && y !== undefined && describeProgress(x) !== describeProgress(y))
+      found.push(diff(`progress while ${state}`, describeProgress(x), describeProgress(y)));
+  }
+  for (const state of new Set([
+    ...Object.keys(a.lifecycle.wrapperStatuses),
+    ...Object.keys(b.lifecycle.wrapperStatuses),
+  ]) as Set<keyof LearnedProfile['lifecycle']['wrapperStatuses']>) {
+    const x = a.lifecycle.wrapperStatuses[state];
+    const y = b.lifecycle.wrapperStatuses[state];
+    if (x !== undefined && y !== undefined && x !== y)
+      found.push(diff(`wrapper status while ${state}`, x, y));
+  }
+  return found;
+}
+
+const describeProgress = (p: ProgressReading) => ('steps' in p ? `fixed ${p.steps[0]}` : 'moving');
+
+function compareContent(a: LearnedProfile, b: LearnedProfile): Difference[] {
+  const x = a.content;
+  const y = b.content;
+  if (x === null || y === null) return [];
+  const found: Difference[] = [];
+  const diff = (where: string, p: string, q: string): Difference => ({
+    aspect: 'content',
+    cell: 'getVideoContent completed owner',
+    situation: 'ok',
+    where,
+    a: p,
+    b: q,
+    steps: ['content, hashed'],
+  });
+  if (x.delivery !== y.delivery) found.push(diff('delivery', x.delivery, y.delivery));
+  if (mediaType(x.contentType) !== mediaType(y.contentType))
+    found.push(diff('content type', x.contentType, y.contentType));
+  const flag = (v: boolean | null) => (v === null ? 'not asked' : v ? 'yes' : 'no');
+  if (x.range !== null && y.range !== null && x.range !== y.range)
+    found.push(diff('Range honoured', flag(x.range), flag(y.range)));
+  if (x.head !== null && y.head !== null && x.head !== y.head)
+    found.push(diff('HEAD answered', flag(x.head), flag(y.head)));
+  return found;
+}
+
+function compareIds(a: LearnedProfile, b: LearnedProfile): Difference[] {
+  const found: Difference[] = [];
+  const diff = (where: string, x: string, y: string): Difference => ({
+    aspect: 'identifiers',
+    cell: 'identifiers',
+    situation: '',
+    where,
+    a: x,
+    b: y,
+    steps: [],
+  });
+  const outline = (form: string) =>
+    parseForm(form)
+      .map((p) => ('literal' in p ? p.literal : `{${p.min}}`))
+      .join('');
+  if (
+    a.lifecycle.tasks > 0 &&
+    b.lifecycle.tasks > 0 &&
+    outline(a.taskId.form) !== outline(b.taskId.form)
+  )
+    found.push(diff('task ID form', a.taskId.form, b.taskId.form));
+  const header = (p: LearnedProfile) => p.requestId?.header ?? 'none';
+  if (header(a) !== header(b)) found.push(diff('request ID header', header(a), header(b)));
+  else if (
+    a.requestId !== null &&
+    b.requestId !== null &&
+    outline(a.requestId.form) !== outline(b.requestId.form)
+  )
+    found.push(diff('request ID form', a.requestId.form, b.requestId.form));
+  return found;
+}
