@@ -17,3 +17,11 @@ export * as matrix from './matrix/index.ts';
 export { renderJUnit, renderSummary, writeReports, type ContractReport } from './report.ts';
 export { CHECKS } from './checks/definitions.ts';
 export type { CheckResult, Outcome } from './verdicts.ts';
+export * from './learn/index.ts';
+export * from './drift/index.ts';
+export {
+  PROFILE_SCHEMA,
+  ProfileError,
+  readProfile,
+  type LearnedProfile,
+} from '../src/profile/index.ts';

@@ -18,7 +18,8 @@ export type Aspect =
   | 'observed'
   | 'lifecycle'
   | 'content'
-  | 'identifiers';
+  | 'identifiers'
+  | 'verdict';
 
 /** One difference between two deployments, at one step and cell (or of the whole lifecycle). */
 export interface Difference {
@@ -66,8 +67,14 @@ const describeRange = (r: readonly [number, number]) =>
  * side only), then the lifecycle (phase durations by class, progress, wrapper statuses), the content's
  * delivery and the identifiers' forms.
  */
-export function compareProfiles(a: LearnedProfile, b: LearnedProfile): Difference[] {
+export function compareProfiles(
+  a: LearnedProfile,
+  b: LearnedProfile,
+): { differences: Difference[]; notes: string[] } {
   const differences: Difference[] = [];
+  const notes: string[] = [];
+  const shownA = statesShown(a);
+  const shownB = statesShown(b);
   const cells = [...new Set([...Object.keys(a.answers), ...Object.keys(b.answers)])].sort(
     byCellOrder,
   );
@@ -79,6 +86,15 @@ export function compareProfiles(a: LearnedProfile, b: LearnedProfile): Differenc
       const y = right[situation as keyof typeof right];
       if (x === undefined || y === undefined) {
         const seen = (x ?? y)!;
+        const state = parseCellKey(cell)?.state ?? 'n/a';
+        // A task state is the lifecycle's to compare (below); a probe batch the task outran is coverage.
+        if (state !== 'n/a' && state !== 'missing') {
+          if (shownA.has(state) && shownB.has(state))
+            notes.push(
+              `${cell} ${situation}: observed on ${x === undefined ? 'B' : 'A'} only (the task outran its probes on the other side)`,
+            );
+          continue;
+        }
         differences.push({
           aspect: 'observed',
           cell,
@@ -94,7 +110,35 @@ export function compareProfiles(a: LearnedProfile, b: LearnedProfile): Differenc
     }
   }
   differences.push(...compareLifecycle(a, b), ...compareContent(a, b), ...compareIds(a, b));
-  return differences;
+  notes.push(...statesNotes(shownA, shownB, a, b));
+  return { differences, notes };
+}
+
+/** The task states the owner's polls showed (the lifecycle's readings). */
+function statesShown(profile: LearnedProfile): Set<string> {
+  return new Set([
+    ...Object.keys(profile.lifecycle.progress),
+    ...Object.keys(profile.lifecycle.wrapperStatuses),
+  ]);
+}
+
+/**
+ * A state one side's polls never showed: a difference of timing when the phase's durations differ by
+ * class (compareLifecycle reports it), otherwise chance (a phase short enough to fall between polls).
+ */
+function statesNotes(
+  shownA: ReadonlySet<string>,
+  shownB: ReadonlySet<string>,
+  a: LearnedProfile,
+  b: LearnedProfile,
+): string[] {
+  if (a.lifecycle.tasks === 0 || b.lifecycle.tasks === 0) return [];
+  return [...new Set([...shownA, ...shownB])]
+    .filter((s) => shownA.has(s) !== shownB.has(s))
+    .map(
+      (s) =>
+        `no poll on ${shownA.has(s) ? 'B' : 'A'} showed ${s} (its probes are compared only where both showed it)`,
+    );
 }
 
 const ROUTE_ORDER = [
@@ -182,7 +226,7 @@ function compareHeaders(
       });
       continue;
     }
-    if ('const' in x && 'const' in y && x.const !== y.const)
+    if ('const' in x && 'const' in y && x.const !== y.const && typeof x.const === 'string')
       found.push({ path: name, a: JSON.stringify(x.const), b: JSON.stringify(y.const) });
   }
   return found;
@@ -215,6 +259,8 @@ function compareLifecycle(a: LearnedProfile, b: LearnedProfile): Difference[] {
   ]) as Set<keyof LearnedProfile['lifecycle']['progress']>) {
     const x = a.lifecycle.progress[state];
     const y = b.lifecycle.progress[state];
+    // Where a task ended says little of the next one (a failed render stops anywhere).
+    if (state === 'completed' || state === 'failed') continue;
     if (x !== undefined && y !== undefined && describeProgress(x) !== describeProgress(y))
       found.push(diff(`progress while ${state}`, describeProgress(x), describeProgress(y)));
   }

@@ -36,10 +36,11 @@ function familyOf(node: ShapeNode): string {
     const v = node.const;
     if (v === null) return 'null';
     if (typeof v === 'number') return 'number';
-    return typeof v === 'string' ? 'word' : 'boolean';
+    return typeof v === 'string' ? 'text' : 'boolean';
   }
   if (node.kind === 'integer' || node.kind === 'number') return 'number';
-  return node.kind;
+  // A word and a text are both words a client reads: only two constants compare by value.
+  return node.kind === 'word' ? 'text' : node.kind;
 }
 
 function compareSame(a: ShapeNode, b: ShapeNode, path: string): ShapeDifference[] {

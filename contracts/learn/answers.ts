@@ -188,6 +188,8 @@ function accumulate(
 /** A header's value by kind; an ETag names the bytes it tags, so only its form is kept. */
 function headerNode(name: string, value: string, facts: ValueFacts): ShapeNode {
   if (name === 'etag') return { kind: 'word' };
+  // A number in a header (a limit, a count, a time) is a number, not a word.
+  if (/^-?\d{1,15}$/.test(value)) return describe(Number(value), facts);
   const node = describe(value, facts);
   if ('kind' in node && node.kind === 'text' && isIdLike(value.replace(/"/g, '')))
     return { kind: 'word' };

@@ -39,11 +39,16 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
   const catalog = catalogOf(observations, new Set(context.models));
   const models = new Set([...context.models, ...catalog]);
   const requestId = requestIdHeaderOf(observations.map((o) => o.exchange));
+  const lifecycle = lifecycleOf([...tasks.values()], { taskIds, models, prompts: context.prompts });
   const factsOf = (o: Observation): ValueFacts => ({
     taskIds,
     models,
     requestId: requestId === null ? undefined : o.exchange.headers[requestId.header],
     prompts: context.prompts,
+    state:
+      o.state === 'n/a' || o.state === 'missing'
+        ? undefined
+        : { status: o.state, wrapper: lifecycle.wrapperStatuses[o.state] },
   });
   const answers = learnAnswers(observations, factsOf, requestId?.header);
   const host = new URL(context.baseUrl).host;
@@ -64,16 +69,29 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
     submissions: { multipart: multipartOf(observations) },
     errors: suffix === undefined ? {} : { messageSuffix: suffix },
     models: catalog,
-    lifecycle: lifecycleOf([...tasks.values()], {
-      taskIds,
-      models,
-      requestId: undefined,
-      prompts: context.prompts,
-    }),
+    lifecycle,
     content: contentOf(observations),
     answers,
   };
-  return context.redactor.redactDeep(profile);
+  return sendableHeaders(context.redactor.redactDeep(profile));
+}
+
+/**
+ * Header values a server can send again: a masked key (`sk-…abcd`) or any other character outside
+ * Latin-1 would make every answer carrying it fail to send.
+ */
+function sendableHeaders(profile: LearnedProfile): LearnedProfile {
+  for (const situations of Object.values(profile.answers))
+    for (const answer of Object.values(situations)) {
+      if (answer === undefined) continue;
+      const headers = JSON.stringify(answer.headers);
+      if (!/[^\t\x20-\xff]/.test(headers)) continue;
+      const fixed = headers.replace(/…/g, '...').replace(/[^\t\x20-\xff]/g, '?');
+      (answer as { headers: LearnedAnswer['headers'] }).headers = JSON.parse(
+        fixed,
+      ) as LearnedAnswer['headers'];
+    }
+  return profile;
 }
 
 function catalogOf(observations: readonly Observation[], known: ReadonlySet<string>): string[] {

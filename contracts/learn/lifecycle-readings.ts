@@ -62,13 +62,19 @@ function phasesOf(task: TaskTimeline): {
   return { unknown: unknownRange, queued: finite(queuedRange), running: finite(runningRange) };
 }
 
-/** Fixed steps when every look in a state showed one or two values, each at least twice; else a curve. */
-function progressOf(values: readonly number[]): ProgressReading | undefined {
+/**
+ * Fixed steps when every task showed the same one or two values in a state (the gateway's 10 queued,
+ * 50 running), each seen at least twice in all; a curve when a task's progress moved in the state or
+ * tasks showed different values (where a failed render stopped).
+ */
+function progressOf(perTask: readonly (readonly number[])[]): ProgressReading | undefined {
+  const values = perTask.flat();
   if (values.length === 0) return undefined;
   const counts = new Map<number, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   const steps = [...counts].sort((a, b) => b[1] - a[1]).map(([v]) => v);
-  if (counts.size <= 2 && values.length >= 2 * counts.size) return { steps };
+  const shared = perTask.every((task) => task.every((v) => perTask[0]!.includes(v)));
+  if (shared && counts.size <= 2 && values.length >= 2 * counts.size) return { steps };
   return { curve: [Math.min(...values), Math.max(...values)] };
 }
 
@@ -92,7 +98,7 @@ export function lifecycleOf(
   let unknown: Range | undefined;
   let queued: Range | undefined;
   let running: Range | undefined;
-  const progress = new Map<TaskStatus, number[]>();
+  const progress = new Map<TaskStatus, number[][]>();
   const wrapper = new Map<TaskStatus, string[]>();
   const failures = new Map<string, FailureReading>();
   for (const task of timelines.filter((t) => t.looks.length > 0)) {
@@ -100,10 +106,11 @@ export function lifecycleOf(
     unknown = widen(unknown, phases.unknown);
     queued = widen(queued, phases.queued);
     running = widen(running, phases.running);
+    const shown = new Map<TaskStatus, number[]>();
     for (const look of task.looks) {
       const body = look.exchange.json as VideoBody;
       if (typeof body.progress === 'number')
-        progress.set(look.status, [...(progress.get(look.status) ?? []), body.progress]);
+        shown.set(look.status, [...(shown.get(look.status) ?? []), body.progress]);
       const data = (look.wrapper?.json as { data?: { status?: unknown; fail_reason?: unknown } })
         ?.data;
       if (typeof data?.status === 'string')
@@ -113,6 +120,8 @@ export function lifecycleOf(
         failures.set(JSON.stringify(reading), reading);
       }
     }
+    for (const [state, values] of shown)
+      progress.set(state, [...(progress.get(state) ?? []), values]);
   }
   const progressReadings: Partial<Record<TaskStatus, ProgressReading>> = {};
   for (const [state, values] of progress) {

@@ -192,6 +192,7 @@ export function createMockService(options: MockOptions = {}): MockService {
         token === undefined
           ? []
           : visibleModels(state.models.values(), state.family, token).map((m) => m.id),
+      wrapperStatuses: state.wrapperStatuses,
       now: () => clock.now(),
     };
   }

@@ -81,7 +81,8 @@ export function parseCellKey(
 
 /**
  * The kind of a value (a leaf of a shape). Bound kinds name a fact of the task or request:
- * `task-id` the public task ID, `model` a model ID, `request-id` the answer's own request ID. The rest
+ * `task-id` the public task ID, `model` a model ID, `request-id` the answer's own request ID, `status`
+ * and `wrapper-status` the task's state in the OpenAI form's and the wrapper's words. The rest
  * describe a form: `unix-seconds`/`unix-ms` timestamps, `iso-time` a date text, `percent` `"50%"`,
  * `url` an absolute http(s) address, `empty` `""`, `word` a short token that varies, `text` free text
  * (with a `template` when its wording is stable), `id` an opaque identifier of a `form`.
@@ -90,6 +91,8 @@ export type LeafKind =
   | 'task-id'
   | 'model'
   | 'request-id'
+  | 'status'
+  | 'wrapper-status'
   | 'integer'
   | 'number'
   | 'boolean'
@@ -130,7 +133,10 @@ export interface LeafNode {
   readonly range?: readonly [number, number];
   /** `id`: its form, e.g. `task_{alnum:32}` (see id-form.ts). */
   readonly form?: string;
-  /** `text`: its wording with `{task-id}`, `{request-id}`, `{model}`, `{prompt}`, `{url}` slots. */
+  /**
+   * `text`: its wording, with slots `{task-id}`, `{request-id}`, `{model}`, `{status}`,
+   * `{wrapper-status}`, `{prompt}`, `{url}`, `{id}` (and `{{`, `}}` for braces).
+   */
   readonly template?: string;
   /** `word`: a few of the values seen. */
   readonly values?: readonly string[];

@@ -134,12 +134,27 @@ function semanticProblems(profile: LearnedProfile): string[] {
       if (answer === undefined) continue;
       const at = `/answers/${escapePointer(cell)}/${situation}`;
       range(`${at}/ms`, answer.ms);
-      for (const [name, node] of Object.entries(answer.headers))
-        walk(node, `${at}/headers/${escapePointer(name)}`, form, range);
+      for (const [name, node] of Object.entries(answer.headers)) {
+        const pointer = `${at}/headers/${escapePointer(name)}`;
+        walk(node, pointer, form, range);
+        if (textsOf(node).some((text) => /[^\t\x20-\x7e\x80-\xff]/.test(text)))
+          problems.push(
+            `${pointer}: a header value must be Latin-1 text without control characters`,
+          );
+      }
       if (!('binary' in answer.body) && !('none' in answer.body))
         walk(answer.body, `${at}/body`, form, range);
     }
   return problems;
+}
+
+/** Every text a node holds: constants, templates, words. */
+function textsOf(node: ShapeNode): string[] {
+  if ('const' in node) return typeof node.const === 'string' ? [node.const] : [];
+  if ('oneOf' in node) return node.oneOf.flatMap(textsOf);
+  if ('kind' in node)
+    return [...(node.template === undefined ? [] : [node.template]), ...(node.values ?? [])];
+  return [];
 }
 
 function walk(

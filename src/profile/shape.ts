@@ -17,6 +17,8 @@ export interface ValueFacts {
   readonly requestId?: string | undefined;
   /** Prompts the run sent: never kept, only named. */
   readonly prompts: readonly string[];
+  /** The state of the task the answer is about, in the OpenAI form's and the wrapper's words. */
+  readonly state?: { readonly status: string; readonly wrapper?: string | undefined } | undefined;
 }
 
 /** Words keep a few of their values (readable), never more. */
@@ -63,6 +65,8 @@ function describeString(text: string, facts: ValueFacts): ShapeNode {
   if (facts.taskIds.has(text)) return { kind: 'task-id' };
   if (facts.models.has(text) && text.trim().length > 2) return { kind: 'model' };
   if (facts.requestId !== undefined && text === facts.requestId) return { kind: 'request-id' };
+  if (text === facts.state?.status) return { kind: 'status' };
+  if (text === facts.state?.wrapper) return { kind: 'wrapper-status' };
   if (ISO_TIME.test(text)) return { kind: 'iso-time' };
   if (PERCENT.test(text)) return { kind: 'percent' };
   if (URL_TEXT.test(text)) return { kind: 'url' };
@@ -99,10 +103,23 @@ export function templateOf(text: string, facts: ValueFacts): string {
     pieces = pieces.flatMap((piece) =>
       typeof piece === 'string' ? interleave(piece.split(fact), { slot }) : [piece],
     );
+  // The state's own words, whole words only ("queued", not "enqueued").
+  for (const [word, slot] of [
+    [facts.state?.status, '{status}'],
+    [facts.state?.wrapper, '{wrapper-status}'],
+  ] as const) {
+    if (word === undefined || word.length < 3) continue;
+    const whole = new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(word)}(?![A-Za-z0-9_])`);
+    pieces = pieces.flatMap((piece): (string | { slot: string })[] =>
+      typeof piece === 'string' ? interleave(piece.split(whole), { slot }) : [piece],
+    );
+  }
   return pieces
     .map((piece) => (typeof piece === 'string' ? nameTokens(piece) : piece.slot))
     .join('');
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
 function interleave<T>(parts: readonly string[], between: T): (string | T)[] {
   return parts.flatMap((part, i) => (i === 0 ? [part] : [between, part]));
@@ -193,7 +210,9 @@ function mergeLeaves(a: LeafNode, b: LeafNode): LeafNode {
   if (a.range !== undefined && b.range !== undefined)
     leaf.range = [Math.min(a.range[0], b.range[0]), Math.max(a.range[1], b.range[1])];
   if (a.form !== undefined && b.form !== undefined) leaf.form = mergeForms(a.form, b.form);
-  if (a.template !== undefined && a.template === b.template) leaf.template = a.template;
+  // Two wordings of one text: the first stands for both (a text always has words to render).
+  const template = a.template ?? b.template;
+  if (template !== undefined) leaf.template = template;
   if (a.values !== undefined || b.values !== undefined)
     leaf.values = [...new Set([...(a.values ?? []), ...(b.values ?? [])])]
       .sort()

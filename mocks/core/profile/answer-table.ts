@@ -133,12 +133,27 @@ function closestRefusal(
   for (const r of routes)
     for (const c of ALIKE[caller])
       for (const s of byDistance(state)) {
-        // The owner's refusal of a task is only ever for a missing one (§5).
-        if (c === 'owner' && situation === 'refused' && s !== 'missing' && s !== 'n/a') continue;
+        if (!sameRefusal(state, caller, s, c)) continue;
         const answer = profile.answers[`${r} ${s} ${c}`]?.[situation];
         if (answer !== undefined) return answer;
       }
   return undefined;
+}
+
+/**
+ * Whether a refusal learned in one cell stands for another's: the owner is refused only a missing task
+ * (its own task's refusals, content before completion, depend on a state it has), and another user's
+ * task is refused as a missing one (§5: indistinguishable on the gateway).
+ */
+function sameRefusal(
+  state: ProfileState,
+  caller: ProfileCaller,
+  learnedState: ProfileState,
+  learnedCaller: ProfileCaller,
+): boolean {
+  const ownTask = (s: ProfileState, c: ProfileCaller) =>
+    c === 'owner' && s !== 'missing' && s !== 'n/a';
+  return ownTask(state, caller) === ownTask(learnedState, learnedCaller);
 }
 
 /** Every state's owner answer of a task route merged: for a state the run never saw. */

@@ -30,6 +30,8 @@ export interface ReplayContext {
   /** The task the path names, by its mock ID (whoever owns it). */
   task(coreId: string): TaskRecord | undefined;
   authenticate(authorization: string | undefined): MockToken | undefined;
+  /** The wrapper's word for each state (the learned ones in place). */
+  readonly wrapperStatuses: Readonly<Record<VideoStatus, string>>;
   /** The models a caller may use, as the catalog lists them. */
   models(token: MockToken | undefined): readonly string[];
   now(): number;
@@ -68,7 +70,8 @@ export class LearnedReplay {
   readonly wrapperStatuses: Readonly<Partial<Record<TaskStatus, string>>>;
   readonly requestIdHeader: string | undefined;
   readonly #table: Map<string, CompiledAnswer>;
-  readonly #artifact: CompiledAnswer | undefined;
+  /** The content is delivered by a redirect: the learned download reads at the address it leads to. */
+  readonly #redirects: boolean;
   readonly #kinds = new WeakMap<CoreResponse, ErrorKind>();
   readonly #requestIds: { codec: FormCodec; offset: bigint } | undefined;
   readonly #failures: readonly { code?: Template; message?: Template; reason?: Template }[];
@@ -79,10 +82,7 @@ export class LearnedReplay {
     this.ids = new PublicIds(profile.taskId.form);
     this.requestIdHeader = profile.requestId?.header;
     this.#table = answerTable(profile, this.requestIdHeader);
-    this.#artifact =
-      profile.content?.delivery === 'redirect'
-        ? this.#table.get(tableKey('getVideoContent', 'completed', 'owner', 'ok'))
-        : undefined;
+    this.#redirects = profile.content?.delivery === 'redirect';
     const { phases, tasks } = profile.lifecycle;
     this.timing = tasks === 0 ? undefined : { queueMs: phases.queued, runMs: phases.running };
     this.wrapperStatuses = profile.lifecycle.wrapperStatuses;
@@ -143,17 +143,14 @@ export class LearnedReplay {
     context: ReplayContext,
   ): CoreResponse {
     const route = context.route;
-    if (
-      route?.operationId === 'getMockArtifact' &&
-      this.#artifact !== undefined &&
-      response.status < 300
-    )
-      return renderAnswer(
-        this.#artifact,
-        response,
-        undefined,
-        this.#facts(request, requestId, undefined, undefined, context),
+    if (route?.operationId === 'getMockArtifact' && this.#redirects && response.status < 300) {
+      const situation = this.#situation(request, response, 'getVideoContent')!;
+      const download = this.#table.get(
+        tableKey('getVideoContent', 'completed', 'owner', situation),
       );
+      const facts = this.#facts(request, requestId, undefined, undefined, context);
+      return download === undefined ? response : renderAnswer(download, response, undefined, facts);
+    }
     if (
       route?.access !== 'service' ||
       !(PROFILE_ROUTES as readonly string[]).includes(route.operationId)
@@ -184,7 +181,12 @@ export class LearnedReplay {
       typeof created === 'string' ? created : undefined,
       context,
     );
-    return renderAnswer(compiled, response, source, facts);
+    const known = state === 'n/a' || state === 'missing' ? undefined : state;
+    const stated =
+      known === undefined
+        ? facts
+        : { ...facts, status: known, wrapperStatus: context.wrapperStatuses[known] };
+    return renderAnswer(compiled, response, source, stated);
   }
 
   /** Sets the learned request-ID header (or none, when the deployment sends none). */

@@ -55,7 +55,9 @@ export function renderAnswer(
   const headers: Record<string, string> = {};
   if (compiled.contentType !== '') headers['content-type'] = compiled.contentType;
   for (const { name, render } of compiled.headers) {
-    const value = render(core.headers[name], facts, `header:${name}`);
+    const raw = core.headers[name];
+    const source = raw !== undefined && /^-?\d{1,15}$/.test(raw) ? Number(raw) : raw;
+    const value = render(source, facts, `header:${name}`);
     headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
   }
   const binary = compiled.body === 'binary' && typeof core.body !== 'string';

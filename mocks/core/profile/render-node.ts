@@ -22,6 +22,9 @@ export interface RenderFacts {
   readonly model: string | undefined;
   readonly requestId: string;
   readonly origin: string;
+  /** The task's state, in the OpenAI form's words and the wrapper's. */
+  readonly status?: string | undefined;
+  readonly wrapperStatus?: string | undefined;
   /** Simulated now, ms. */
   readonly nowMs: number;
   /** When the task was created, ms (for times the core has no value for). */
@@ -213,6 +216,10 @@ function generator(leaf: LeafNode): (facts: RenderFacts, path: string) => unknow
       return (facts) => facts.model ?? '';
     case 'request-id':
       return (facts) => facts.requestId;
+    case 'status':
+      return (facts) => facts.status ?? '';
+    case 'wrapper-status':
+      return (facts) => facts.wrapperStatus ?? '';
     case 'integer':
     case 'number': {
       const [low, high] = leaf.range ?? [0, 0];
@@ -239,7 +246,7 @@ function generator(leaf: LeafNode): (facts: RenderFacts, path: string) => unknow
     case 'word':
       return () => leaf.values?.[0] ?? 'unknown';
     case 'text': {
-      const template = compileTemplate(leaf.template ?? '');
+      const template = compileTemplate(leaf.template ?? 'text');
       return (facts, at) => template(facts, at);
     }
     case 'id': {
@@ -256,7 +263,7 @@ function timeFor(facts: RenderFacts, path: string): number {
   return /creat|submit/.test(path) && facts.createdMs !== undefined ? facts.createdMs : facts.nowMs;
 }
 
-const SLOTS = /\{\{|\}\}|\{(task-id|request-id|model|prompt|url|id)\}/g;
+const SLOTS = /\{\{|\}\}|\{(task-id|request-id|model|status|wrapper-status|prompt|url|id)\}/g;
 
 /** A learned wording with its slots filled: `Task {task-id} not found (request id: {request-id})`. */
 export function compileTemplate(template: string): (facts: RenderFacts, path: string) => string {
@@ -283,6 +290,10 @@ function slotValue(slot: string): (facts: RenderFacts, path: string) => string {
       return (facts) => facts.requestId;
     case 'model':
       return (facts) => facts.model ?? '';
+    case 'status':
+      return (facts) => facts.status ?? '';
+    case 'wrapper-status':
+      return (facts) => facts.wrapperStatus ?? '';
     case 'url':
       return (facts) => `${facts.origin}/v1/videos/${facts.taskId ?? ''}`;
     case 'id':
