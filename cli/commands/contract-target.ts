@@ -35,6 +35,42 @@ function nonEmpty(flag: string, value: string | undefined): string | undefined {
   return value;
 }
 
+/** The flags every command running the contract suite's observation reads (contract, learn, drift). */
+export interface RunFlags extends ContractFlags {
+  readonly model?: string | undefined;
+  readonly tier?: string | undefined;
+  readonly strict?: boolean | undefined;
+}
+
+/**
+ * Everything of a target but where it points and its keys: the model, tier, budget (`extraBudget`
+ * more than the planned tasks by default: the learning probes), polling, limits, failing and family.
+ */
+export function targetSettings(values: RunFlags, bundled: boolean, extraBudget = 0) {
+  const tier = values.tier ?? env('TIER') ?? 'lifecycle';
+  if (tier !== 'free' && tier !== 'lifecycle')
+    throw new UsageError(`--tier must be free or lifecycle, got "${tier}"`);
+  const failing = failingTask(values, bundled);
+  const family = familyTarget(values);
+  return {
+    model: values.model ?? env('MODEL') ?? 'video-pro-v1',
+    tier,
+    budget: budgetOption(values, { failing, family }, extraBudget),
+    strict: values.strict === true || env('STRICT') === '1',
+    poll: pollOption(values, bundled),
+    requestTimeoutMs: requestTimeoutOption(values),
+    failing,
+    family,
+  } as const;
+}
+
+/** `--learn FILE`, `--out FILE`: where to write (or refine) a learned profile. */
+export function profileFileOption(flag: string, raw: string | undefined): string | undefined {
+  if (raw !== undefined && raw.trim() === '')
+    throw new UsageError(`${flag} needs a file name (e.g. ${flag} staging.profile.json)`);
+  return raw;
+}
+
 /** `--failing-model` / `--failing-prompt`: one extra task expected to fail (§7's `failed` column). */
 export function failingTask(values: ContractFlags, bundled: boolean): FailingTask | undefined {
   const model = nonEmpty('--failing-model', values['failing-model'] ?? env('FAILING_MODEL'));
@@ -65,13 +101,14 @@ export function familyTarget(values: ContractFlags): FamilyTarget | undefined {
 export function budgetOption(
   values: ContractFlags,
   planned: Parameters<typeof plannedTasks>[0],
+  extra = 0,
 ): number {
   const given = numberOption('--budget', values.budget ?? env('BUDGET'), {
     integer: true,
     min: 0,
     max: 100,
   });
-  return given ?? plannedTasks(planned);
+  return given ?? plannedTasks(planned) + extra;
 }
 
 /**

@@ -9,16 +9,14 @@ import {
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
-import { UsageError } from '../usage-error.ts';
+import { runLearn } from '../../contracts/learn/index.ts';
+import { describeProfile, existingProfile, writeProfileFile } from '../profile-file.ts';
 import {
   BUNDLED_MOCK,
   baseUrlOption,
-  budgetOption,
   exitStatus,
-  failingTask,
-  familyTarget,
-  pollOption,
-  requestTimeoutOption,
+  profileFileOption,
+  targetSettings,
 } from './contract-target.ts';
 
 const HELP = `Usage: videotask contract [options]
@@ -52,6 +50,8 @@ Options (each also from the environment variable in brackets):
   --timeout S           total seconds allowed per task (default 900); the whole run ends at most
                         60 s after it
   --request-timeout S   seconds one request may take (default 30) [VIDEOTASK_REQUEST_TIMEOUT]
+  --learn FILE          also learn the deployment's profile from the run into FILE (refined when it
+                        exists; served by videotask mock --profile FILE; see videotask learn)
   -h, --help            show this help
 
 A target that stops answering (3 requests in a row without an answer) or a run past its deadline
@@ -72,23 +72,11 @@ export const contractCommand: Command = {
     const env = process.env;
     const baseUrl = values['base-url'] ?? env['VIDEOTASK_BASE_URL'];
     const bundled = baseUrl === undefined;
-    const tier = values.tier ?? env['VIDEOTASK_TIER'] ?? 'lifecycle';
-    if (tier !== 'free' && tier !== 'lifecycle')
-      throw new UsageError(`--tier must be free or lifecycle, got "${tier}"`);
     const apiKey = values['api-key'] ?? env['VIDEOTASK_API_KEY'];
     const checkedUrl = bundled ? undefined : baseUrlOption(baseUrl, apiKey);
-    const failing = failingTask(values, bundled);
-    const family = familyTarget(values);
-    const settings = {
-      model: values.model ?? env['VIDEOTASK_MODEL'] ?? 'video-pro-v1',
-      tier,
-      budget: budgetOption(values, { failing, family }),
-      strict: values.strict === true || env['VIDEOTASK_STRICT'] === '1',
-      poll: pollOption(values, bundled),
-      requestTimeoutMs: requestTimeoutOption(values),
-      failing,
-      family,
-    } as const;
+    const settings = targetSettings(values, bundled);
+    const learnFile = profileFileOption('--learn', values.learn);
+    const into = learnFile === undefined ? undefined : existingProfile(learnFile, '--learn');
     const mock = bundled ? await startMockServer({ port: 0, ...BUNDLED_MOCK }) : undefined;
     if (mock !== undefined)
       console.error(`no --base-url: checking the bundled mock at ${mock.url}`);
@@ -106,13 +94,24 @@ export const contractCommand: Command = {
     const out = (text: string) => console.log(redactor.forTerminal(text));
     const err = (text: string) => console.error(redactor.forTerminal(text));
     try {
-      const report = await runContract(target, { onProgress: (line) => err(`  … ${line}`) });
+      const onProgress = (line: string) => err(`  … ${line}`);
+      const run =
+        learnFile === undefined
+          ? { report: await runContract(target, { onProgress }) }
+          : await runLearn(target, { onProgress, into });
+      const { report } = run;
       out(renderSummary(report));
       const reportDir = values['report-dir'] ?? env['VIDEOTASK_REPORT_DIR'];
       if (reportDir !== undefined)
         for (const file of writeReports(report, reportDir, redactor)) out(`wrote ${file}`);
       const status = exitStatus(report);
       if (status.why !== undefined) err(`videotask contract: ${status.why}`);
+      if ('profile' in run && status.code !== 2) {
+        await writeProfileFile(learnFile!, run.profile);
+        out(`learned ${learnFile}: ${describeProfile(run.profile)}`);
+        for (const note of run.notes) out(`  note: ${note}`);
+      } else if (learnFile !== undefined)
+        err(`videotask contract: ${learnFile} not written: the run could not be completed`);
       return status.code;
     } catch (error) {
       if (error instanceof TargetError) {
@@ -145,5 +144,6 @@ function parse(argv: readonly string[]) {
     'poll-max': { type: 'string' },
     timeout: { type: 'string' },
     'request-timeout': { type: 'string' },
+    learn: { type: 'string' },
   });
 }

@@ -6,6 +6,7 @@ import { WorkerHub } from '../../mocks/node/worker-hub.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
 import { mockBanner } from '../mock-banner.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
+import { readProfileFile } from '../profile-file.ts';
 import type { Command } from '../commands.ts';
 import { UsageError } from '../usage-error.ts';
 import { readSecret } from '../secret-option.ts';
@@ -39,7 +40,8 @@ Options:
   --content-redirect    answer /content with a 302 to the temporary address instead of streaming
   --failure-rate P      probability in [0, 1] that a task fails (default 0)
   --artifact-ttl S      seconds a temporary result address works after completion (default 3600)
-  --profile NAME        documented (default: the document) or observed (the deployed gateway's habits)
+  --profile NAME|FILE   documented (default: the document), observed (the deployed gateway's habits),
+                        or a profile FILE videotask learn wrote (answers as that deployment does)
   --clock MODE          real (default) or manual (time moves only through POST /__mock/clock/advance)
   --rate-limit N/S      per-key budget: N requests per S seconds, then 429 with Retry-After (default: off)
   --family-bound        start with the second family bound to its plugin channel (type 61)
@@ -89,9 +91,12 @@ export const mockCommand: Command = {
       for (const d of defects) console.log(`${d.name.padEnd(width)}  ${d.description}`);
       return 0;
     }
-    const profile = values.profile ?? 'documented';
-    if (!isProfileName(profile))
-      throw new UsageError(`--profile must be documented or observed, got "${profile}"`);
+    const profileFlag = values.profile ?? 'documented';
+    if (profileFlag.trim() === '')
+      throw new UsageError('--profile needs documented, observed or a learned profile FILE');
+    const profile = isProfileName(profileFlag)
+      ? profileFlag
+      : readProfileFile(profileFlag, '--profile');
     const clockMode = values.clock ?? 'real';
     if (clockMode !== 'real' && clockMode !== 'manual')
       throw new UsageError(`--clock must be real or manual, got "${clockMode}"`);
@@ -169,7 +174,18 @@ export const mockCommand: Command = {
     }
     const clock = clockMode === 'manual' ? 'manual' : `${speed}×`;
     const rate = values['rate-limit'];
-    const facts = { profile, clock, rate, defectNames, admin, secretSource: secret?.source };
+    const profileLine =
+      typeof profile === 'string'
+        ? profile
+        : `${profile.name} (learned from ${profile.target.host}, ${profileFlag})`;
+    const facts = {
+      profile: profileLine,
+      clock,
+      rate,
+      defectNames,
+      admin,
+      secretSource: secret?.source,
+    };
     const [listening, ...rest] = mockBanner(server.url, bannerView(service), facts);
     const lines =
       workers === 1

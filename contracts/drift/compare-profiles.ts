@@ -91,7 +91,8 @@ export function compareProfiles(
         if (state !== 'n/a' && state !== 'missing') {
           if (shownA.has(state) && shownB.has(state))
             notes.push(
-              `${cell} ${situation}: observed on ${x === undefined ? 'B' : 'A'} only (the task outran its probes on the other side)`,
+              `${cell} ${situation}: observed on ${x === undefined ? 'B' : 'A'} only ` +
+                '(the task outran its probes on the other side)',
             );
           continue;
         }

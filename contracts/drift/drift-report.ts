@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { writeAtomically } from '../../src/client/atomic-file.ts';
+import { writeTextAtomically } from '../../src/client/atomic-file.ts';
 import { Redactor } from '../redaction.ts';
 import type { Difference } from './compare-profiles.ts';
 import type { DriftReport } from './run-drift.ts';
@@ -27,6 +27,8 @@ function grouped(differences: readonly Difference[]): Map<string, Difference[]> 
   for (const d of differences) groups.set(placeOf(d), [...(groups.get(placeOf(d)) ?? []), d]);
   return groups;
 }
+
+const plural = (n: number) => `${n} difference${n === 1 ? '' : 's'}`;
 
 const countsLine = (report: DriftReport) =>
   Object.entries(report.counts)
@@ -58,7 +60,7 @@ export function renderDriftSummary(report: DriftReport): string {
       ? report.ok
         ? 'no difference: B answers every step as A does'
         : 'no difference seen, but a side stopped before the sequence was done'
-      : `DRIFT: ${report.differences.length} difference${report.differences.length === 1 ? '' : 's'} (${countsLine(report)})`,
+      : `DRIFT: ${plural(report.differences.length)} (${countsLine(report)})`,
   );
   return lines.join('\n');
 }
@@ -69,7 +71,7 @@ const cellText = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' '
 export function renderDriftMarkdown(report: DriftReport): string {
   const { a, b } = report;
   const lines = [
-    `# Drift: ${report.differences.length === 0 ? 'no difference' : `${report.differences.length} difference${report.differences.length === 1 ? '' : 's'}`}`,
+    `# Drift: ${report.differences.length === 0 ? 'no difference' : plural(report.differences.length)}`,
     '',
     '| side | base URL | key | requests | tasks | coverage |',
     '|---|---|---|---|---|---|',
@@ -94,8 +96,9 @@ export function renderDriftMarkdown(report: DriftReport): string {
 }
 
 /**
- * Writes `drift-report.json` and `drift-report.md` into `dir` atomically, each through `redactor`;
- * returns their paths.
+ * Writes `drift-report.json` and `drift-report.md` into `dir` atomically, each through `redactor` and
+ * readable by their owner only (0600, as the contract reports: they name the deployments); returns
+ * their paths.
  */
 export async function writeDriftReports(
   report: DriftReport,
@@ -110,20 +113,8 @@ export async function writeDriftReports(
   const written: string[] = [];
   for (const [name, text] of files) {
     const path = join(dir, name);
-    await writeText(path, redactor.redact(text));
+    await writeTextAtomically(path, redactor.redact(text), 0o600);
     written.push(path);
   }
   return written;
-}
-
-/** One text file, written whole or not at all (src/client's atomic write). */
-export async function writeText(path: string, text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  await writeAtomically(
-    path,
-    (async function* () {
-      yield bytes;
-    })(),
-    () => undefined,
-  );
 }

@@ -52,7 +52,7 @@ export function mergeProfiles(older: LearnedProfile, newer: LearnedProfile): Lea
     models: [...new Set([...older.models, ...newer.models])],
     lifecycle: mergeLifecycles(older.lifecycle, newer.lifecycle),
     content: mergeContent(older.content, newer.content),
-    answers: answers as LearnedProfile['answers'],
+    answers,
   };
 }
 

@@ -10,10 +10,11 @@ export async function writeAtomically(
   target: string,
   chunks: AsyncIterable<Uint8Array>,
   check: () => void,
+  mode = 0o666,
 ): Promise<void> {
   const dir = dirname(target);
   const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.part`);
-  let handle: FileHandle | undefined = await open(temp, 'wx');
+  let handle: FileHandle | undefined = await open(temp, 'wx', mode);
   try {
     for await (const chunk of chunks) await writeAll(handle, chunk);
     await handle.sync();
@@ -27,6 +28,19 @@ export async function writeAtomically(
     throw error;
   }
   await syncDirectory(dir);
+}
+
+/** A whole text file, written as `writeAtomically` writes: whole or not at all (`mode` less the umask). */
+export async function writeTextAtomically(
+  target: string,
+  text: string,
+  mode = 0o666,
+): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  const once = async function* () {
+    yield bytes;
+  };
+  await writeAtomically(target, once(), () => undefined, mode);
 }
 
 export async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {

@@ -2,7 +2,12 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import * as ajvFormats from 'ajv-formats';
 import schema from '../../spec/learned-profile.schema.json' with { type: 'json' };
 import { IdFormError, parseForm } from './id-form.ts';
-import { PROFILE_VERSION, type LearnedProfile, type ShapeNode } from './profile-format.ts';
+import {
+  PROFILE_VERSION,
+  SITUATIONS,
+  type LearnedProfile,
+  type ShapeNode,
+} from './profile-format.ts';
 
 // ajv-formats is CommonJS (`exports.default = plugin`); under NodeNext the plugin sits at `.default`.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -93,7 +98,7 @@ function describeError(error: ErrorObject): { pointer: string; message: string }
       return {
         pointer: `${at}/${escapePointer(String(params['propertyName']))}`,
         message: at.startsWith('/answers/')
-          ? 'is not a situation (ok, refused, empty-prompt, mixed-formats, invalid-json, unknown-model, unsupported-media-type, range, head)'
+          ? `is not a situation (${SITUATIONS.join(', ')})`
           : at === '/answers'
             ? 'names no cell: write "<operationId> <state> <caller>", e.g. "getVideo queued owner"'
             : 'is not a name this field takes',
@@ -127,7 +132,10 @@ function semanticProblems(profile: LearnedProfile): string[] {
   };
   form('/taskId/form', profile.taskId.form);
   if (profile.requestId !== null) form('/requestId/form', profile.requestId.form);
-  for (const [phase, r] of Object.entries(profile.lifecycle.phases))
+  for (const [phase, r] of Object.entries(profile.lifecycle.phases) as [
+    string,
+    readonly [number, number],
+  ][])
     range(`/lifecycle/phases/${phase}`, r);
   for (const [cell, situations] of Object.entries(profile.answers))
     for (const [situation, answer] of Object.entries(situations)) {

@@ -1,5 +1,5 @@
 import { formOf, isIdLike, mergeForms } from './id-form.ts';
-import type { ConstNode, LeafKind, LeafNode, ShapeNode } from './profile-format.ts';
+import type { LeafKind, LeafNode, ShapeNode } from './profile-format.ts';
 
 /**
  * A JSON value described as a shape: structure kept, every leaf replaced by its kind (or kept as a
@@ -196,7 +196,7 @@ function mergeObjects(
 
 function asLeaf(node: ShapeNode): LeafNode {
   if (!('const' in node)) return node as LeafNode;
-  const value = (node as ConstNode).const;
+  const { const: value } = node;
   if (typeof value === 'string') return { kind: 'word', values: [value] };
   if (typeof value === 'number')
     return { kind: Number.isInteger(value) ? 'integer' : 'number', range: [value, value] };

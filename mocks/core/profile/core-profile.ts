@@ -21,7 +21,7 @@ function fieldsOf(node: ShapeNode | undefined): Readonly<Record<string, ShapeNod
  * @example
  * const service = createMockService({ profile: JSON.parse(readFileSync('staging.json', 'utf8')) });
  */
-export function learnedProfile(input: LearnedProfile | unknown, source?: string): Profile {
+export function learnedProfile(input: unknown, source?: string): Profile {
   const profile = readProfile(input, source);
   const replay = new LearnedReplay(profile);
   const body = (key: string) => {

@@ -48,7 +48,8 @@ export class PublicIds {
     if (this.#codec !== undefined) return this.#codec.encode(value);
     const known = this.#toPublic.get(coreId);
     if (known !== undefined) return known;
-    const alias = generateId(this.#parts, createRandom(`public-id/${coreId}`).next);
+    const random = createRandom(`public-id/${coreId}`);
+    const alias = generateId(this.#parts, () => random.next());
     if (this.#toCore.size >= MAX_ALIASES) this.#forgetOldest();
     this.#toCore.set(alias, coreId);
     this.#toPublic.set(coreId, alias);

@@ -90,9 +90,11 @@ export function compileNode(node: ShapeNode, options: CompileOptions, path = '')
     const items = node.array === null ? undefined : compileNode(node.array, options, path);
     const length = node.length[0];
     const listsModels = node.array !== null && namesModel(node.array);
-    return (source, facts, at) => {
-      if (Array.isArray(source))
-        return items === undefined ? source : source.map((item) => items(item, facts, at));
+    return (source, facts, at): unknown => {
+      if (Array.isArray(source)) {
+        const list = source as unknown[];
+        return items === undefined ? list : list.map((item) => items(item, facts, at));
+      }
       if (items === undefined) return [];
       // A list of models in the deployment's own shape: one item per model the caller may use.
       if (listsModels)
@@ -190,7 +192,11 @@ function compatible(leaf: LeafNode, value: unknown): boolean {
   }
 }
 
-const random = (facts: RenderFacts, path: string) => createRandom(`${facts.seed}|${path}`);
+/** Numbers in [0, 1) for one generated value: the same task and field draw the same every time. */
+const random = (facts: RenderFacts, path: string) => {
+  const source = createRandom(`${facts.seed}|${path}`);
+  return { next: () => source.next(), between: (a: number, b: number) => source.between(a, b) };
+};
 
 function compileLeaf(leaf: LeafNode, options: CompileOptions): Render {
   const generate = generator(leaf);
