@@ -2,7 +2,12 @@ import { Redactor, TargetError, type ContractTarget } from '../../contracts/inde
 import { renderDriftSummary, runDrift, writeDriftReports } from '../../contracts/drift/index.ts';
 import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
-import { writeProfileFile } from '../profile-file.ts';
+import { readProfileFile, writeProfileFile } from '../profile-file.ts';
+import { startMockServer } from '../../mocks/hosts/node-server.ts';
+import type { LearnedProfile } from '../../src/profile/index.ts';
+
+/** The mock's own keys, for a B the command starts (`--against-profile`): the vip key reaches the second family. */
+const MOCK_KEYS = { primary: 'sk-mock-vip', other: 'sk-mock-bob' } as const;
 import { UsageError } from '../usage-error.ts';
 import { baseUrlOption, targetSettings } from './contract-target.ts';
 import { join } from 'node:path';
@@ -26,6 +31,8 @@ Options (each side's own, then the sequence's; each also from the variable in br
   --against-api-key KEY     B's key [VIDEOTASK_AGAINST_API_KEY]
   --against-other-api-key KEY  a second user's key on B [VIDEOTASK_AGAINST_OTHER_API_KEY]
   --against-failing-prompt TEXT  a prompt B fails (default: A's; the mock fails "… [mock:fail]")
+  --against-profile FILE    B is the mock serving FILE (videotask learn wrote it), started here with its
+                            own keys: the CI check that staging still answers as its committed profile
   --model M, --failing-model M, --family-model M --plugin NAME   as videotask contract
   --tier T                  lifecycle (default) or free (read-only routes: creates no task)
   --budget N                most tasks each side may create (default as videotask learn)
@@ -35,6 +42,9 @@ Options (each side's own, then the sequence's; each also from the variable in br
   -h, --help                show this help
 
 Give both sides a second user's key or neither: the sequence must be the same.
+
+In CI, after QA committed staging's profile:
+  videotask drift --base-url "$STAGING" --api-key "$KEY" --against-profile staging.profile.json
 
 Exit status: 0 no difference; 1 differences (listed); 2 bad usage, or a side could not be asked to
 the end (unreachable, a key refused, it stopped answering).`;
@@ -47,50 +57,80 @@ export const driftCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    const { a, b } = targets(values);
-    const redactor = new Redactor([a.apiKey, a.otherApiKey, b.apiKey, b.otherApiKey]);
-    const out = (text: string) => console.log(redactor.forTerminal(text));
-    const err = (text: string) => console.error(redactor.forTerminal(text));
+    const againstProfile = values['against-profile'];
+    if (againstProfile !== undefined && values.against !== undefined)
+      throw new UsageError('--against and --against-profile name B twice: give one');
+    const profile =
+      againstProfile === undefined
+        ? undefined
+        : readProfileFile(againstProfile, '--against-profile');
+    const mock =
+      profile === undefined
+        ? undefined
+        : await startMockServer({ port: 0, profile, familyBound: servesFamily(profile) });
     try {
-      const { report, profiles } = await runDrift(a, b, {
-        a: { onProgress: (line) => err(`  … A ${line}`) },
-        b: { onProgress: (line) => err(`  … B ${line}`) },
-      });
-      out(renderDriftSummary(report));
-      const reportDir = values['report-dir'] ?? process.env['VIDEOTASK_REPORT_DIR'];
-      if (reportDir !== undefined)
-        for (const file of await writeDriftReports(report, reportDir, redactor))
-          out(`wrote ${file}`);
-      const learnDir = values['learn-dir'];
-      if (learnDir !== undefined)
-        for (const [side, profile] of [
-          ['a', profiles.a],
-          ['b', profiles.b],
-        ] as const) {
-          const file = join(learnDir, `${side}.profile.json`);
-          await writeProfileFile(file, profile);
-          out(`wrote ${file}`);
-        }
-      const stopped = report.a.stopped ?? report.b.stopped;
-      if (stopped !== undefined) {
-        err(`videotask drift: a side could not be asked to the end: ${stopped}`);
-        return 2;
-      }
-      return report.ok ? 0 : 1;
-    } catch (error) {
-      if (error instanceof TargetError) {
-        err(`videotask drift: ${error.message}`);
-        return 2;
-      }
-      throw error;
+      return await drift(values, mock?.url);
+    } finally {
+      await mock?.close();
     }
   },
 };
 
 type Values = ReturnType<typeof parse>['values'];
 
-/** Both sides: the same sequence (settings, second key or none), each with its own place and keys. */
-function targets(values: Values): { a: ContractTarget; b: ContractTarget } {
+/** Whether a profile learned the second family's native path (the mock serving it binds the family). */
+function servesFamily(profile: LearnedProfile): boolean {
+  return Object.keys(profile.answers).some((cell) => cell.startsWith('createPluginTask '));
+}
+
+/** Runs the drift, prints it, writes what was asked for; the exit status. */
+async function drift(values: Values, mockUrl: string | undefined): Promise<number> {
+  const { a, b } = targets(values, mockUrl);
+  const redactor = new Redactor([a.apiKey, a.otherApiKey, b.apiKey, b.otherApiKey]);
+  const out = (text: string) => console.log(redactor.forTerminal(text));
+  const err = (text: string) => console.error(redactor.forTerminal(text));
+  try {
+    const { report, profiles } = await runDrift(a, b, {
+      a: { onProgress: (line) => err(`  … A ${line}`) },
+      b: { onProgress: (line) => err(`  … B ${line}`) },
+    });
+    out(renderDriftSummary(report));
+    const reportDir = values['report-dir'] ?? process.env['VIDEOTASK_REPORT_DIR'];
+    if (reportDir !== undefined)
+      for (const file of await writeDriftReports(report, reportDir, redactor)) out(`wrote ${file}`);
+    const learnDir = values['learn-dir'];
+    if (learnDir !== undefined)
+      for (const [side, profile] of [
+        ['a', profiles.a],
+        ['b', profiles.b],
+      ] as const) {
+        const file = join(learnDir, `${side}.profile.json`);
+        await writeProfileFile(file, profile);
+        out(`wrote ${file}`);
+      }
+    const stopped = report.a.stopped ?? report.b.stopped;
+    if (stopped !== undefined) {
+      err(`videotask drift: a side could not be asked to the end: ${stopped}`);
+      return 2;
+    }
+    return report.ok ? 0 : 1;
+  } catch (error) {
+    if (error instanceof TargetError) {
+      err(`videotask drift: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Both sides: the same sequence (settings, second key or none), each with its own place and keys. B
+ * may be the mock started here (`mockUrl`): its own keys then, and a failing prompt it fails.
+ */
+function targets(
+  values: Values,
+  mockUrl: string | undefined,
+): { a: ContractTarget; b: ContractTarget } {
   const env = process.env;
   const settings = targetSettings(values, false, 1);
   const side = (
@@ -110,20 +150,29 @@ function targets(values: Values): { a: ContractTarget; b: ContractTarget } {
     '--base-url',
     '--api-key',
   );
+  const otherA = values['other-api-key'] ?? env['VIDEOTASK_OTHER_API_KEY'];
   const b = side(
-    values.against ?? env['VIDEOTASK_AGAINST_URL'],
-    values['against-api-key'] ?? env['VIDEOTASK_AGAINST_API_KEY'],
+    mockUrl ?? values.against ?? env['VIDEOTASK_AGAINST_URL'],
+    mockUrl !== undefined
+      ? MOCK_KEYS.primary
+      : (values['against-api-key'] ?? env['VIDEOTASK_AGAINST_API_KEY']),
     '--against',
     '--against-api-key',
   );
-  const otherA = values['other-api-key'] ?? env['VIDEOTASK_OTHER_API_KEY'];
-  const otherB = values['against-other-api-key'] ?? env['VIDEOTASK_AGAINST_OTHER_API_KEY'];
+  const otherB =
+    mockUrl !== undefined && otherA !== undefined
+      ? MOCK_KEYS.other
+      : (values['against-other-api-key'] ?? env['VIDEOTASK_AGAINST_OTHER_API_KEY']);
   if ((otherA === undefined) !== (otherB === undefined))
     throw new UsageError(
       "give both sides a second user's key (--other-api-key and --against-other-api-key) or neither: " +
         'the sequence must be the same on both',
     );
-  const failingB = values['against-failing-prompt'];
+  const failingB =
+    values['against-failing-prompt'] ??
+    (mockUrl === undefined || settings.failing === undefined
+      ? undefined
+      : `${settings.failing.prompt ?? 'videotask drift check'} [mock:fail]`);
   const failing =
     failingB === undefined ? settings.failing : { ...settings.failing, prompt: failingB };
   return {
@@ -141,6 +190,7 @@ function parse(argv: readonly string[]) {
     'against-api-key': { type: 'string' },
     'against-other-api-key': { type: 'string' },
     'against-failing-prompt': { type: 'string' },
+    'against-profile': { type: 'string' },
     model: { type: 'string' },
     'failing-model': { type: 'string' },
     'failing-prompt': { type: 'string' },

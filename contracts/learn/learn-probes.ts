@@ -16,9 +16,10 @@ const MULTIPART = [
 
 /**
  * Refusals a contract run does not ask but a mock of the deployment must word as it does: a body that
- * is not JSON, a model no deployment has, a multipart form (`openai`'s `videos.create` sends one) with
- * an empty prompt. Each could create a (paid) task on a broken deployment, so each needs a unit of the
- * budget the run left, given back when refused (decisions/015's rule).
+ * is not JSON, a multipart form (`openai`'s `videos.create` sends one) with an empty prompt, a model no
+ * deployment has. Each could create a (paid) task on a broken deployment, so each needs a unit of the
+ * budget the run left, given back only when clearly refused (a 4xx; decisions/015's rule). The unknown
+ * model goes last: the gateway refuses it with a 503, which keeps its unit.
  */
 function probes(target: ContractTarget): { label: string; init: SendInit }[] {
   return [
@@ -27,15 +28,15 @@ function probes(target: ContractTarget): { label: string; init: SendInit }[] {
       init: { rawBody: '{"model": ', contentType: 'application/json' },
     },
     {
-      label: 'learn probe: unknown model',
-      init: { json: { model: UNKNOWN_MODEL, prompt: PROBE, metadata: { duration: 5 } } },
-    },
-    {
       label: 'learn probe: multipart, empty prompt',
       init: {
         rawBody: MULTIPART.replace('%MODEL%', target.model),
         contentType: `multipart/form-data; boundary=${BOUNDARY}`,
       },
+    },
+    {
+      label: 'learn probe: unknown model',
+      init: { json: { model: UNKNOWN_MODEL, prompt: PROBE, metadata: { duration: 5 } } },
     },
   ];
 }

@@ -3,14 +3,16 @@ import type { VideoStatus } from '../../src/spec/lifecycle.ts';
 import type { ErrorKind } from './errors.ts';
 import { learnedProfile } from './profile/core-profile.ts';
 import type { LearnedReplay } from './profile/learned-replay.ts';
+import OBSERVED from '../profiles/observed.json' with { type: 'json' };
 
 /** The built-in profiles; a learned profile (decisions/018) has the name it was given. */
 export type ProfileName = 'documented' | 'observed';
 
 /**
  * How the mock fills what the document leaves open. `documented`: the document, its silences filled
- * by the spec's marked assumptions. `observed`: the deployed gateway's known habits
- * (`spec/reference-gateway-facts.md`), each listed in docs/mock.md under "The observed profile".
+ * by the spec's marked assumptions. A learned profile (`observed`, or one `videotask learn` wrote):
+ * how one deployment reads, replayed by `learned` on top of the core, with the flags below read from
+ * what it learned (docs/mock.md, "Learned profiles").
  */
 export interface Profile {
   readonly name: string;
@@ -36,33 +38,30 @@ export interface Profile {
   readonly learned?: LearnedReplay | undefined;
 }
 
+/** The document, its silences filled by the spec's marked assumptions. */
+const DOCUMENTED: Profile = {
+  name: 'documented',
+  unknownFirstMs: [0, 0],
+  completedAtWhileRunning: false,
+  emptyUrlUntilDone: false,
+  wrapperRowFields: false,
+  requestIdSuffix: false,
+  otherRatiosHeader: false,
+  multipartSubmissions: false,
+  errors: {},
+};
+
+let observed: Profile | undefined;
+
+/**
+ * The built-in profiles. `observed` is a learned profile like any other (decisions/018):
+ * `mocks/profiles/observed.json`, learned by `scripts/learn-observed.ts` from a deployment with the
+ * deployed gateway's habits; compiled on first use, so a mock that never plays it never pays for it.
+ */
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
-  documented: {
-    name: 'documented',
-    unknownFirstMs: [0, 0],
-    completedAtWhileRunning: false,
-    emptyUrlUntilDone: false,
-    wrapperRowFields: false,
-    requestIdSuffix: false,
-    otherRatiosHeader: false,
-    multipartSubmissions: false,
-    errors: {},
-  },
-  observed: {
-    name: 'observed',
-    unknownFirstMs: [500, 2_500],
-    progressSteps: { queued: 10, in_progress: 50 },
-    completedAtWhileRunning: true,
-    emptyUrlUntilDone: true,
-    wrapperRowFields: true,
-    requestIdSuffix: true,
-    otherRatiosHeader: true,
-    multipartSubmissions: true,
-    errors: {
-      missing_api_key: 'gateway_invalid_token',
-      invalid_api_key: 'gateway_invalid_token',
-      status_task_not_found: 'task_not_exist',
-    },
+  documented: DOCUMENTED,
+  get observed() {
+    return (observed ??= learnedProfile(OBSERVED, 'the built-in observed profile'));
   },
 };
 

@@ -24,7 +24,7 @@ export class IdFormError extends Error {
   override readonly name = 'IdFormError';
 }
 
-const SLOT = /\{([A-Za-z]+):(\d+)(?:-(\d+))?\}/g;
+const SLOT = /\{([A-Za-z0-9]+):(\d+)(?:-(\d+))?\}/g;
 const LITERAL = /^[A-Za-z0-9_.:/+=-]*$/;
 
 /** The parts of a form; throws `IdFormError` saying what is wrong. */

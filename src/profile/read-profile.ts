@@ -73,7 +73,9 @@ function schemaProblems(errors: readonly ErrorObject[]): string[] {
   const real = errors.filter((e) => !plumbing.has(e.keyword));
   const chosen = real.length > 0 ? real : errors;
   const byPointer = new Map<string, string>();
-  for (const error of [...chosen].sort((a, b) => depth(b) - depth(a))) {
+  // A name that is wrong says more than what its value lacks; then the deepest first.
+  const order = (e: ErrorObject) => (e.propertyName === undefined ? 0 : 1000) + depth(e);
+  for (const error of [...chosen].sort((a, b) => order(b) - order(a))) {
     const { pointer, message } = describeError(error);
     if (!byPointer.has(pointer)) byPointer.set(pointer, message);
   }
@@ -86,6 +88,7 @@ const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~
 function describeError(error: ErrorObject): { pointer: string; message: string } {
   const params = error.params as Record<string, unknown>;
   const at = error.instancePath;
+  if (error.propertyName !== undefined) return nameError(at, error.propertyName);
   switch (error.keyword) {
     case 'additionalProperties':
       return {
@@ -95,14 +98,7 @@ function describeError(error: ErrorObject): { pointer: string; message: string }
     case 'required':
       return { pointer: at, message: `lacks the field "${String(params['missingProperty'])}"` };
     case 'propertyNames':
-      return {
-        pointer: `${at}/${escapePointer(String(params['propertyName']))}`,
-        message: at.startsWith('/answers/')
-          ? `is not a situation (${SITUATIONS.join(', ')})`
-          : at === '/answers'
-            ? 'names no cell: write "<operationId> <state> <caller>", e.g. "getVideo queued owner"'
-            : 'is not a name this field takes',
-      };
+      return nameError(at, String(params['propertyName']));
     case 'enum':
       return {
         pointer: at,
@@ -113,6 +109,16 @@ function describeError(error: ErrorObject): { pointer: string; message: string }
     default:
       return { pointer: at, message: error.message ?? error.keyword };
   }
+}
+
+/** A field whose name the format does not take: a cell, a situation, a header. */
+function nameError(at: string, name: string): { pointer: string; message: string } {
+  const message = at.startsWith('/answers/')
+    ? `is not a situation (${SITUATIONS.join(', ')})`
+    : at === '/answers'
+      ? 'names no cell: write "<operationId> <state> <caller>", e.g. "getVideo queued owner"'
+      : 'is not a name this field takes';
+  return { pointer: `${at}/${escapePointer(name)}`, message };
 }
 
 /** What the schema cannot say: ID forms parse, ranges are in order. */

@@ -1,6 +1,7 @@
 import {
-  FormCodec,
+  generateId,
   parseForm,
+  type FormPart,
   PROFILE_ROUTES,
   type LearnedProfile,
   type ProfileCaller,
@@ -73,7 +74,7 @@ export class LearnedReplay {
   /** The content is delivered by a redirect: the learned download reads at the address it leads to. */
   readonly #redirects: boolean;
   readonly #kinds = new WeakMap<CoreResponse, ErrorKind>();
-  readonly #requestIds: { codec: FormCodec; offset: bigint } | undefined;
+  readonly #requestIdForm: readonly FormPart[] | undefined;
   readonly #failures: readonly { code?: Template; message?: Template; reason?: Template }[];
   readonly #suffix: Template | undefined;
   readonly #ignoresRange: boolean;
@@ -86,11 +87,8 @@ export class LearnedReplay {
     const { phases, tasks } = profile.lifecycle;
     this.timing = tasks === 0 ? undefined : { queueMs: phases.queued, runMs: phases.running };
     this.wrapperStatuses = profile.lifecycle.wrapperStatuses;
-    if (profile.requestId !== null) {
-      const codec = new FormCodec(parseForm(profile.requestId.form));
-      const offset = BigInt(Math.floor(createRandom(profile.name).next() * 2 ** 48));
-      this.#requestIds = { codec, offset };
-    }
+    this.#requestIdForm =
+      profile.requestId === null ? undefined : parseForm(profile.requestId.form);
     this.#failures = profile.lifecycle.failures.map((f) => ({
       ...(f.code === undefined ? {} : { code: compileTemplate(f.code) }),
       ...(f.message === undefined ? {} : { message: compileTemplate(f.message) }),
@@ -107,11 +105,14 @@ export class LearnedReplay {
     return response;
   }
 
-  /** The request ID in the deployment's form (the same in the header and in messages). */
+  /**
+   * The request ID in the deployment's form (the same in the header and in messages), drawn from the
+   * service's own (unique per request and worker), so it reads like the deployment's.
+   */
   requestId(coreId: string): string {
-    if (this.#requestIds === undefined) return coreId;
-    const { codec, offset } = this.#requestIds;
-    return codec.encode((BigInt(coreId.replace(/\D/g, '') || '0') + offset) % codec.capacity);
+    if (this.#requestIdForm === undefined) return coreId;
+    const random = createRandom(`request-id/${this.profile.name}/${coreId}`);
+    return generateId(this.#requestIdForm, () => random.next());
   }
 
   /** The request as the core reads it: task IDs back in the mock's form, Range dropped if not honoured. */

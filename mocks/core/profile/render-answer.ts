@@ -60,10 +60,14 @@ export function renderAnswer(
     const value = render(source, facts, `header:${name}`);
     headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
   }
-  const binary = compiled.body === 'binary' && typeof core.body !== 'string';
+  // The core's length stands for bytes it sends (or a HEAD announces), never for a body rendered here.
+  const bytes =
+    compiled.body !== 'none'
+      ? compiled.body === 'binary' && typeof core.body !== 'string'
+      : compiled.status < 300 && core.body === undefined;
   for (const name of ALWAYS_KEPT) {
     const value = core.headers[name];
-    if (value !== undefined && (name !== 'content-length' || binary)) headers[name] = value;
+    if (value !== undefined && (name !== 'content-length' || bytes)) headers[name] = value;
   }
   if (compiled.body === 'none') return { status: compiled.status, headers };
   if (compiled.body === 'binary') return { status: compiled.status, headers, body: core.body };

@@ -173,9 +173,9 @@ function fits(node: ShapeNode, source: unknown): boolean {
 function compatible(leaf: LeafNode, value: unknown): boolean {
   switch (leaf.kind) {
     case 'integer':
-      return Number.isInteger(value);
     case 'number':
-      return typeof value === 'number';
+      // The core's number stands, whatever its kind (a charge of 2.5 where the deployment's were whole).
+      return typeof value === 'number' && Number.isFinite(value);
     case 'boolean':
       return typeof value === 'boolean';
     case 'unix-seconds':
