@@ -293,7 +293,7 @@ function compareContent(a: LearnedProfile, b: LearnedProfile): Difference[] {
     b: q,
     steps: ['content, hashed'],
   });
-  if (x.delivery !== y.delivery) found.push(diff('delivery', x.delivery, y.delivery));
+  // How it is delivered (stream or redirect) is each download's own difference (compareAnswers).
   if (mediaType(x.contentType) !== mediaType(y.contentType))
     found.push(diff('content type', x.contentType, y.contentType));
   const flag = (v: boolean | null) => (v === null ? 'not asked' : v ? 'yes' : 'no');

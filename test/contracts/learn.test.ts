@@ -30,7 +30,15 @@ describe('a profile learned from a contract run', () => {
       target: { ...FULL_TARGET, failing: { prompt: failing } },
     });
     const text = JSON.stringify(profile);
-    for (const secret of ['sk-mock-vip', 'sk-mock-bob', PROMPT, PROBE, failing, 'sig=', '__artifacts'])
+    for (const secret of [
+      'sk-mock-vip',
+      'sk-mock-bob',
+      PROMPT,
+      PROBE,
+      failing,
+      'sig=',
+      '__artifacts',
+    ])
       expect(text).not.toContain(secret);
     const created = service.store.ids();
     expect(created.length).toBeGreaterThan(0);
@@ -71,7 +79,9 @@ describe('a profile learned from a contract run', () => {
     });
     expect(profile.taskId.form).toBe('vtsk-{alnum:32}');
     expect(profile.answers['getVideo missing none']?.refused?.body).toEqual({
-      object: { failure: { object: { reason: { kind: 'text', template: expect.any(String) } } } },
+      object: {
+        failure: { object: { reason: { kind: 'text', template: expect.any(String) as unknown } } },
+      },
     });
   });
 
@@ -93,8 +103,12 @@ describe('a profile learned from a contract run', () => {
   });
 
   it('refines a profile with another run: timing ranges widen, runs add up', async () => {
-    const quick = { mock: { timing: { queueMs: [1_000, 2_000], runMs: [10_000, 12_000] } } } as const;
-    const slow = { mock: { timing: { queueMs: [30_000, 40_000], runMs: [60_000, 90_000] } } } as const;
+    const quick = {
+      mock: { timing: { queueMs: [1_000, 2_000], runMs: [10_000, 12_000] } },
+    } as const;
+    const slow = {
+      mock: { timing: { queueMs: [30_000, 40_000], runMs: [60_000, 90_000] } },
+    } as const;
     const first = await learnInProcess(quick);
     const both = await learnInProcess(slow, { into: first.profile, seed: 'second' });
     const { queued, running } = both.profile.lifecycle.phases;

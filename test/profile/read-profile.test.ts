@@ -18,10 +18,16 @@ const OBSERVED = JSON.parse(
   readFileSync(new URL('../../mocks/profiles/observed.json', import.meta.url), 'utf8'),
 ) as LearnedProfile;
 
-/** The profile with one change made by `edit` (a deep copy). */
-function edited(edit: (p: Record<string, any>) => void): unknown {
-  const copy = structuredClone(OBSERVED) as Record<string, any>;
-  edit(copy);
+const REMOVE = Symbol('remove');
+
+/** A copy of the profile with the field at `path` set to `value` (or removed). */
+function edited(path: readonly string[], value: unknown): unknown {
+  const copy = structuredClone(OBSERVED) as unknown as Record<string, unknown>;
+  let node = copy;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  const last = path.at(-1)!;
+  if (value === REMOVE) delete node[last];
+  else node[last] = value;
   return copy;
 }
 
@@ -47,50 +53,43 @@ describe('a learned profile file', () => {
       '{"version": 1,',
       /staging\.profile\.json is not a usable profile: it is not JSON/,
     ],
-    [
-      'another version',
-      edited((p) => (p['version'] = 2)),
-      /\/version: is 2, this videotask reads version 1/,
-    ],
+    ['another version', edited(['version'], 2), /\/version: is 2, this videotask reads version 1/],
     [
       'a status as text',
-      edited((p) => (p['answers']['getVideo queued owner']['ok']['status'] = '200')),
+      edited(['answers', 'getVideo queued owner', 'ok', 'status'], '200'),
       /\/answers\/getVideo queued owner\/ok\/status: must be integer/,
     ],
     [
       'a cell that is none',
-      edited((p) => (p['answers']['getVideo soon owner'] = {})),
+      edited(['answers', 'getVideo soon owner'], {}),
       /\/answers\/getVideo soon owner: names no cell: write "<operationId> <state> <caller>"/,
     ],
     [
       'a misspelt field',
-      edited((p) => (p['lifecycle']['phasees'] = {})),
+      edited(['lifecycle', 'phasees'], {}),
       /\/lifecycle\/phasees: is not a field of the format \(a typo\?\)/,
     ],
-    ['a missing field', edited((p) => delete p['taskId']), /\/: lacks the field "taskId"/],
+    ['a missing field', edited(['taskId'], REMOVE), /\/: lacks the field "taskId"/],
     [
       'an ID form that does not parse',
-      edited((p) => (p['taskId']['form'] = 'task_{base64:32}')),
+      edited(['taskId', 'form'], 'task_{base64:32}'),
       /\/taskId\/form: unknown character class "base64"/,
     ],
     [
       'a range upside down',
-      edited((p) => (p['lifecycle']['phases']['queued'] = [5000, 100])),
+      edited(['lifecycle', 'phases', 'queued'], [5000, 100]),
       /\/lifecycle\/phases\/queued: the range starts above its end/,
     ],
     [
       'a header value no server can send',
-      edited(
-        (p) =>
-          (p['answers']['listModels n/a none']['refused']['headers']['x-extra'] = {
-            const: 'a\r\nSet-Cookie: x',
-          }),
-      ),
+      edited(['answers', 'listModels n/a none', 'refused', 'headers', 'x-extra'], {
+        const: 'a\r\nSet-Cookie: x',
+      }),
       /\/answers\/listModels n~1a none\/refused\/headers\/x-extra: a header value must be Latin-1/,
     ],
     [
       'a situation that is none',
-      edited((p) => (p['answers']['getVideo queued owner']['fine'] = {})),
+      edited(['answers', 'getVideo queued owner', 'fine'], {}),
       /\/answers\/getVideo queued owner\/fine: is not a situation \(ok, refused/,
     ],
   ])('refuses %s with an error naming the field', (_name, input, message) => {
