@@ -49,6 +49,9 @@ const CLASSES: readonly [number, string][] = [
 ];
 export const timeClass = (ms: number): string => CLASSES.find(([limit]) => ms < limit)![1];
 
+/** Answers a response time class is compared on, at least, on each side. */
+const RESPONSE_SAMPLES = 3;
+
 /** A response time's class: any answer under a second is as fast as any other. */
 const responseClass = (ms: number): string => (ms < 1 ? 'under 1 s' : timeClass(ms));
 
@@ -196,8 +199,10 @@ function compareAnswers(
     );
   found.push(...compareBodies(x, y).map((d) => diff('body', d.path, d.a, d.b)));
   found.push(...compareHeaders(x.headers, y.headers).map((d) => diff('headers', d.path, d.a, d.b)));
+  // The fastest of a few answers: one slow answer on a busy machine says nothing of a deployment.
   const fastest = (r: readonly [number, number]) => responseClass(r[0]);
-  if (fastest(x.ms) !== fastest(y.ms))
+  const sampled = x.seen >= RESPONSE_SAMPLES && y.seen >= RESPONSE_SAMPLES;
+  if (sampled && fastest(x.ms) !== fastest(y.ms))
     found.push(diff('timing', 'response time', describeRange(x.ms), describeRange(y.ms)));
   return found;
 }

@@ -50,7 +50,8 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
         ? undefined
         : { status: o.state, wrapper: lifecycle.wrapperStatuses[o.state] },
   });
-  const answers = learnAnswers(observations, factsOf, requestId?.header);
+  const settled = observations.filter((o) => !movedBetween(o, lifecycle.wrapperStatuses));
+  const answers = learnAnswers(settled, factsOf, requestId?.header);
   const host = new URL(context.baseUrl).host;
   const taskForm = [...tasks.keys()]
     .map(safeForm)
@@ -92,6 +93,17 @@ function sendableHeaders(profile: LearnedProfile): LearnedProfile {
       ) as LearnedAnswer['headers'];
     }
   return profile;
+}
+
+/**
+ * A wrapper read right after a look whose status is another state's word: the task moved between the
+ * two requests (it finished meanwhile), so the answer belongs to neither cell.
+ */
+function movedBetween(o: Observation, words: Readonly<Partial<Record<string, string>>>): boolean {
+  if (o.route !== 'getVideoGeneration' || o.situation !== 'ok') return false;
+  const status = (o.exchange.json as { data?: { status?: unknown } } | undefined)?.data?.status;
+  if (typeof status !== 'string' || status === words[o.state]) return false;
+  return Object.entries(words).some(([state, word]) => state !== o.state && word === status);
 }
 
 function catalogOf(observations: readonly Observation[], known: ReadonlySet<string>): string[] {

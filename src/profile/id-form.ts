@@ -128,32 +128,52 @@ function mergeLiterals(parts: readonly FormPart[]): FormPart[] {
   return merged;
 }
 
+/** A form's parts split so that runs of letters and digits and the separators between them align. */
+function tokens(parts: readonly FormPart[]): FormPart[] {
+  return parts.flatMap((p): FormPart[] =>
+    'slot' in p ? [p] : (p.literal.match(RUN) ?? []).map((literal) => ({ literal })),
+  );
+}
+
+const isRun = (p: FormPart) => 'slot' in p || /^[0-9A-Za-z]+$/.test(p.literal);
+
+/** A run as a slot: a literal run seen once is one value of a slot (a UUID's `adbd`). */
+function asSlot(p: FormPart): Extract<FormPart, { slot: IdClass }> {
+  return 'slot' in p
+    ? p
+    : { slot: classOf(p.literal), min: p.literal.length, max: p.literal.length };
+}
+
 /**
- * One form covering both: the same literals and slots, classes and lengths widened. Forms of another
- * structure cannot be merged: the first is kept (the deployment changed its IDs; drift reports it).
+ * One form covering both: the same separators; runs that differ become slots wide enough for both
+ * (classes joined, lengths widened). Forms of another structure cannot be merged: the first is kept
+ * (the deployment changed its IDs; drift reports it).
  */
 export function mergeForms(a: string, b: string): string {
   if (a === b) return a;
-  const left = parseForm(a);
-  const right = parseForm(b);
-  const sameStructure =
+  const left = tokens(parseForm(a));
+  const right = tokens(parseForm(b));
+  const aligned =
     left.length === right.length &&
     left.every((p, i) => {
       const q = right[i]!;
-      return 'literal' in p ? 'literal' in q && q.literal === p.literal : 'slot' in q;
+      return isRun(p)
+        ? isRun(q)
+        : 'literal' in q && q.literal === (p as { literal: string }).literal;
     });
-  if (!sameStructure) return a;
-  return formatForm(
-    left.map((p, i) => {
-      if ('literal' in p) return p;
-      const q = right[i] as Extract<FormPart, { slot: IdClass }>;
-      return {
-        slot: joinClass(p.slot, q.slot),
-        min: Math.min(p.min, q.min),
-        max: Math.max(p.max, q.max),
-      };
-    }),
-  );
+  if (!aligned) return a;
+  const merged = left.map((p, i): FormPart => {
+    const q = right[i]!;
+    if ('literal' in p && 'literal' in q && p.literal === q.literal) return p;
+    const x = asSlot(p);
+    const y = asSlot(q);
+    return {
+      slot: joinClass(x.slot, y.slot),
+      min: Math.min(x.min, y.min),
+      max: Math.max(x.max, y.max),
+    };
+  });
+  return formatForm(mergeLiterals(merged));
 }
 
 /** A regular expression matching exactly the values of a form. */

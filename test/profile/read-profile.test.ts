@@ -119,6 +119,9 @@ describe('ID forms', () => {
   it('widens a merged form to cover both values', () => {
     expect(mergeForms('{digit:8}-{lower:4}', '{hex:8}-{lower:6}')).toBe('{hex:8}-{lower:4-6}');
     expect(mergeForms('task_{alnum:32}', '{hex:32}')).toBe('task_{alnum:32}');
+    // A run that happened to be letters only is one value of a slot, not a name (a UUID's `adbd`).
+    const uuid = '{hex:8}-{hex:4}-{hex:4}-{hex:4}-{hex:12}';
+    expect(mergeForms(formOf('f47ac10b-58cc-4a72-adbd-0e02b2c3d479'), uuid)).toBe(uuid);
   });
 
   it('generates values of the form it was learned from', () => {

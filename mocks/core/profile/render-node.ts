@@ -44,7 +44,8 @@ export const OMIT = Symbol('omit');
 
 /**
  * Fields whose value the core decides (§2.2, §2.3, §4.5 and the gateway's row fields): a learned
- * constant there never replaces the core's value (the state, the platform, a forced error code).
+ * constant there never replaces the core's value (a forced error code, the row, the charge). The
+ * platform and the group are the deployment's own words and read as learned.
  */
 const BOUND = new Set([
   'id',
@@ -60,7 +61,6 @@ const BOUND = new Set([
   'error.message',
   'content.video_url',
   'data.task_id',
-  'data.platform',
   'data.status',
   'data.progress',
   'data.result_url',
@@ -69,7 +69,6 @@ const BOUND = new Set([
   'data.updated_at',
   'data.id',
   'data.user_id',
-  'data.group',
   'data.channel_id',
   'data.quota',
   'data.submit_time',
@@ -187,6 +186,13 @@ function compatible(leaf: LeafNode, value: unknown): boolean {
       return typeof value === 'string' && /^https?:\/\//.test(value);
     case 'percent':
       return typeof value === 'string' && /%$/.test(value);
+    case 'word':
+      // A word reads as one the deployment used (its channel's name, not the mock's "54"), unless it
+      // used many (a list of them is kept only up to eight).
+      return (
+        typeof value === 'string' &&
+        (leaf.values === undefined || leaf.values.length >= 8 || leaf.values.includes(value))
+      );
     default:
       return typeof value === 'string';
   }
