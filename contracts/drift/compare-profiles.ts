@@ -40,7 +40,6 @@ const mediaType = (type: string) => type.split(';')[0]!.trim().toLowerCase();
 
 /** Time classes: what a client's timeouts and schedules notice, never a few milliseconds. */
 const CLASSES: readonly [number, string][] = [
-  [1, 'none'],
   [1_000, 'under 1 s'],
   [10_000, '1–10 s'],
   [60_000, '10–60 s'],
@@ -52,13 +51,14 @@ export const timeClass = (ms: number): string => CLASSES.find(([limit]) => ms < 
 /** Answers a response time class is compared on, at least, on each side. */
 const RESPONSE_SAMPLES = 3;
 
-/** A response time's class: any answer under a second is as fast as any other. */
-const responseClass = (ms: number): string => (ms < 1 ? 'under 1 s' : timeClass(ms));
-
-/** Two ranges differ in time when they do not overlap and their middles fall in other classes. */
+/**
+ * Two ranges differ in time when even the nearest of their durations fall in other classes: a phase
+ * that took 0–0.5 s against one of 20–40 s, not a phase one run happened to miss (0) against 0.03–2.7 s.
+ */
 function timingDiffers(a: readonly [number, number], b: readonly [number, number]): boolean {
-  const overlap = a[0] <= b[1] && b[0] <= a[1];
-  return !overlap && timeClass((a[0] + a[1]) / 2) !== timeClass((b[0] + b[1]) / 2);
+  if (a[0] <= b[1] && b[0] <= a[1]) return false;
+  const [low, high] = a[1] < b[0] ? [a, b] : [b, a];
+  return timeClass(low[1]) !== timeClass(high[0]);
 }
 
 const describeRange = (r: readonly [number, number]) =>
@@ -200,7 +200,7 @@ function compareAnswers(
   found.push(...compareBodies(x, y).map((d) => diff('body', d.path, d.a, d.b)));
   found.push(...compareHeaders(x.headers, y.headers).map((d) => diff('headers', d.path, d.a, d.b)));
   // The fastest of a few answers: one slow answer on a busy machine says nothing of a deployment.
-  const fastest = (r: readonly [number, number]) => responseClass(r[0]);
+  const fastest = (r: readonly [number, number]) => timeClass(r[0]);
   const sampled = x.seen >= RESPONSE_SAMPLES && y.seen >= RESPONSE_SAMPLES;
   if (sampled && fastest(x.ms) !== fastest(y.ms))
     found.push(diff('timing', 'response time', describeRange(x.ms), describeRange(y.ms)));
@@ -267,7 +267,7 @@ function compareLifecycle(a: LearnedProfile, b: LearnedProfile): Difference[] {
     const y = b.lifecycle.progress[state];
     // Where a task ended says little of the next one (a failed render stops anywhere).
     if (state === 'completed' || state === 'failed') continue;
-    if (x !== undefined && y !== undefined && describeProgress(x) !== describeProgress(y))
+    if (x !== undefined && y !== undefined && progressDiffers(x, y))
       found.push(diff(`progress while ${state}`, describeProgress(x), describeProgress(y)));
   }
   for (const state of new Set([
@@ -283,6 +283,24 @@ function compareLifecycle(a: LearnedProfile, b: LearnedProfile): Difference[] {
 }
 
 const describeProgress = (p: ProgressReading) => ('steps' in p ? `fixed ${p.steps[0]}` : 'moving');
+
+/**
+ * Fixed steps that differ, or a fixed step against a progress that moves — unless it barely moved
+ * around that step (a look that caught the task as it left the state: 0 then 5).
+ */
+function progressDiffers(x: ProgressReading, y: ProgressReading): boolean {
+  if ('steps' in x && 'steps' in y) return x.steps[0] !== y.steps[0];
+  if ('curve' in x && 'curve' in y) return false;
+  const [fixed, moving] = ('steps' in x ? [x, y] : [y, x]) as [
+    { steps: readonly number[] },
+    { curve: readonly [number, number] },
+  ];
+  const [low, high] = moving.curve;
+  return high - low >= BARELY_MOVED || fixed.steps.some((v) => v < low || v > high);
+}
+
+/** Points of progress within which a moving reading may still be one step caught mid-change. */
+const BARELY_MOVED = 10;
 
 function compareContent(a: LearnedProfile, b: LearnedProfile): Difference[] {
   const x = a.content;

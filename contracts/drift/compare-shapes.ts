@@ -73,6 +73,8 @@ function compareObjects(
   path: string,
 ): ShapeDifference[] {
   const differences: ShapeDifference[] = [];
+  // An empty object is one not filled yet (the gateway's raw upstream body before its first poll).
+  if (Object.keys(a.object).length === 0 || Object.keys(b.object).length === 0) return differences;
   const optional = new Set([...(a.optional ?? []), ...(b.optional ?? [])]);
   for (const key of new Set([...Object.keys(a.object), ...Object.keys(b.object)])) {
     const at = path === '' ? key : `${path}.${key}`;

@@ -7,6 +7,7 @@ import type {
   ValueFacts,
 } from '../../src/profile/index.ts';
 import { templateOf } from '../../src/profile/index.ts';
+import { fromWrapperStatus, serviceContract } from '../../src/spec/index.ts';
 import type { Look, Observation, TaskTimeline } from './run-observer.ts';
 
 type Range = readonly [number, number];
@@ -78,6 +79,14 @@ function progressOf(perTask: readonly (readonly number[])[]): ProgressReading | 
   return { curve: [Math.min(...values), Math.max(...values)] };
 }
 
+const { lifecycle: LIFECYCLE } = serviceContract();
+
+/** Whether a wrapper word is documented (x-lifecycle.mapping) for another state than the look's. */
+function movedOn(word: string, status: TaskStatus): boolean {
+  const mapped = fromWrapperStatus(LIFECYCLE, word);
+  return mapped !== undefined && mapped !== status;
+}
+
 /** The most frequent value. */
 function mostCommon(values: readonly string[]): string | undefined {
   const counts = new Map<string, number>();
@@ -113,7 +122,9 @@ export function lifecycleOf(
         shown.set(look.status, [...(shown.get(look.status) ?? []), body.progress]);
       const data = (look.wrapper?.json as { data?: { status?: unknown; fail_reason?: unknown } })
         ?.data;
-      if (typeof data?.status === 'string')
+      // A documented word of another state: the task moved between the look and the wrapper's answer.
+      const moved = typeof data?.status === 'string' && movedOn(data.status, look.status);
+      if (typeof data?.status === 'string' && !moved)
         wrapper.set(look.status, [...(wrapper.get(look.status) ?? []), data.status]);
       if (look.status === 'failed') {
         const reading = failureOf(body, data?.fail_reason, facts);
@@ -128,8 +139,6 @@ export function lifecycleOf(
     const reading = progressOf(values);
     if (reading !== undefined) progressReadings[state] = reading;
   }
-  const wrapperStatuses: Partial<Record<TaskStatus, string>> = {};
-  for (const [state, values] of wrapper) wrapperStatuses[state] = mostCommon(values)!;
   return {
     tasks: timelines.length,
     phases: {
@@ -138,9 +147,32 @@ export function lifecycleOf(
       running: round(running ?? NONE),
     },
     progress: progressReadings,
-    wrapperStatuses,
+    wrapperStatuses: wrapperWords(wrapper),
     failures: [...failures.values()].slice(0, 16),
   };
+}
+
+/**
+ * The wrapper's word for each state: the one most often read with it, leaving out a word another
+ * state owns (read more often there: the task moved between the look and the wrapper's answer).
+ */
+function wrapperWords(
+  seen: ReadonlyMap<TaskStatus, readonly string[]>,
+): Partial<Record<TaskStatus, string>> {
+  const count = (state: TaskStatus, word: string) =>
+    seen.get(state)?.filter((w) => w === word).length ?? 0;
+  const words: Partial<Record<TaskStatus, string>> = {};
+  for (const [state, values] of seen) {
+    const own = values.filter(
+      (word) =>
+        ![...seen.keys()].some(
+          (other) => other !== state && count(other, word) > count(state, word),
+        ),
+    );
+    const word = mostCommon(own);
+    if (word !== undefined) words[state] = word;
+  }
+  return words;
 }
 
 function failureOf(body: VideoBody, reason: unknown, facts: ValueFacts): FailureReading {

@@ -105,8 +105,10 @@ export function compileNode(node: ShapeNode, options: CompileOptions, path = '')
   }
   if ('oneOf' in node) {
     const members = node.oneOf.map((m) => ({ node: m, render: compileNode(m, options, path) }));
+    // Without a value of the core's, a field the deployment sometimes left null stays null.
+    const unset = members.find((m) => 'const' in m.node && m.node.const === null) ?? members[0]!;
     return (source, facts, at) => {
-      const fitting = members.find((m) => fits(m.node, source)) ?? members[0]!;
+      const fitting = members.find((m) => fits(m.node, source)) ?? unset;
       return fitting.render(source, facts, at);
     };
   }
