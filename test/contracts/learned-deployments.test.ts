@@ -14,7 +14,7 @@ import {
 // for this, importing nothing of ours): learn each from one run, serve the profile with the mock, and
 // drift between the deployment and the mock finds no difference on the whole sequence — status,
 // content type, shape and value kinds, headers, delivery, IDs, verdicts — and the mock's tasks keep
-// to the learned timing. Each deployment runs 20× its own timing (tasks end within ~4 s).
+// to the learned timing. Each deployment runs 10× its own timing (tasks end within ~8 s).
 
 const POLL = { ...DOCUMENTED_POLL, initialMs: 100, maxMs: 500, timeoutMs: 60_000 };
 const FAILS = 'a red kite that should fail';
@@ -40,7 +40,7 @@ afterAll(() => Promise.all(running.map((r) => r.close())));
 
 async function deployment(name: DeploymentName): Promise<RunningDeployment> {
   const started = await startDeployment(name, {
-    speed: 20,
+    speed: 10,
     familyBound: true,
     // problem-json refuses a key's 11th task within a minute (429): room for both runs here.
     ...(name === 'problem-json' ? { submissionBudget: { tasks: 100, windowMs: 2_000 } } : {}),

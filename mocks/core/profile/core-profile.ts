@@ -6,7 +6,7 @@ import {
 } from '../../../src/profile/index.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { Profile } from '../profiles.ts';
-import { LearnedReplay } from './learned-replay.ts';
+import { LearnedReplay, shownPhase } from './learned-replay.ts';
 
 /** The fields of an object shape (none for any other node). */
 function fieldsOf(node: ShapeNode | undefined): Readonly<Record<string, ShapeNode>> {
@@ -39,7 +39,7 @@ export function learnedProfile(input: unknown, source?: string): Profile {
   );
   return {
     name: profile.name,
-    unknownFirstMs: profile.lifecycle.phases.unknown,
+    unknownFirstMs: shownPhase(profile, 'unknown'),
     progressSteps: progressSteps(profile),
     completedAtWhileRunning: running.some((f) => 'completed_at' in f),
     emptyUrlUntilDone: running.some((f) => 'metadata' in f),

@@ -85,7 +85,10 @@ export class LearnedReplay {
     this.#table = answerTable(profile, this.requestIdHeader);
     this.#redirects = profile.content?.delivery === 'redirect';
     const { phases, tasks } = profile.lifecycle;
-    this.timing = tasks === 0 ? undefined : { queueMs: phases.queued, runMs: phases.running };
+    this.timing =
+      tasks === 0
+        ? undefined
+        : { queueMs: shownPhase(profile, 'queued'), runMs: shownPhase(profile, 'in_progress') };
     this.wrapperStatuses = profile.lifecycle.wrapperStatuses;
     this.#requestIdForm =
       profile.requestId === null ? undefined : parseForm(profile.requestId.form);
@@ -307,6 +310,20 @@ export class LearnedReplay {
 }
 
 type Template = (facts: RenderFacts, path: string) => string;
+
+/**
+ * A phase's learned durations, or none when no look of the run showed its state: a state the
+ * deployment was never seen in (a task that jumped past it) is not shown by its replay either.
+ */
+export function shownPhase(
+  profile: LearnedProfile,
+  state: 'unknown' | 'queued' | 'in_progress',
+): readonly [number, number] {
+  const { progress, wrapperStatuses, phases } = profile.lifecycle;
+  const shown = progress[state] !== undefined || wrapperStatuses[state] !== undefined;
+  const phase = state === 'in_progress' ? phases.running : phases[state];
+  return shown ? phase : [0, 0];
+}
 
 /** The task a path names, as the client named it (a missing task's ID is echoed as sent). */
 function publicOfPath(path: string, ids: PublicIds): string | undefined {
