@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
  */
 export async function writeAtomically(
   target: string,
-  chunks: AsyncIterable<Uint8Array>,
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   check: () => void,
   mode = 0o666,
 ): Promise<void> {
@@ -36,11 +36,7 @@ export async function writeTextAtomically(
   text: string,
   mode = 0o666,
 ): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  const once = async function* () {
-    yield bytes;
-  };
-  await writeAtomically(target, once(), () => undefined, mode);
+  await writeAtomically(target, [new TextEncoder().encode(text)], () => undefined, mode);
 }
 
 export async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {

@@ -84,7 +84,7 @@ export class LearnedReplay {
     this.requestIdHeader = profile.requestId?.header;
     this.#table = answerTable(profile, this.requestIdHeader);
     this.#redirects = profile.content?.delivery === 'redirect';
-    const { phases, tasks } = profile.lifecycle;
+    const { tasks } = profile.lifecycle;
     this.timing =
       tasks === 0
         ? undefined

@@ -14,7 +14,10 @@ export interface Side {
 }
 
 /** A fresh mock on a manual clock, and how a run reaches it: its core in-process, on virtual time. */
-export function inProcess(mock: MockOptions, seed = 'learn'): {
+export function inProcess(
+  mock: MockOptions,
+  seed = 'learn',
+): {
   service: MockService;
   run: RunOptions;
 } {
