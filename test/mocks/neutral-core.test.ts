@@ -96,7 +96,7 @@ describe('the environment-neutral core', () => {
     runInNewContext(text, context);
     const { createMockService } = context['core'] as typeof CoreService;
     // The observed profile with task IDs of another form: the page's mock re-encodes its own.
-    const profile = { ...OBSERVED, name: 'staging', taskId: { form: 'vtsk-{alnum:32}' } };
+    const profile = { ...OBSERVED, name: 'staging', taskId: { form: 'vtsk-{alnum:32}' } } as never;
     const service = createMockService({ clock: { mode: 'manual' }, profile });
     const headers = { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' };
     const request = { query: '', headers, origin: 'http://page.test' };
