@@ -12,6 +12,8 @@ export {
   type MockService,
 } from './core/service.ts';
 export { createHandlers } from './hosts/msw-handlers.ts';
+export { OBSERVED_PROFILE, type ProfileOption } from './core/profiles.ts';
+export { ProfileError, readProfile, type LearnedProfile } from '../src/profile/index.ts';
 export { createClock, type Clock, type ClockOptions } from './core/clock.ts';
 export { BUILT_IN_TOKENS, maskKey, tokensFromConfig, type MockToken } from './core/tokens.ts';
 export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/catalog.ts';

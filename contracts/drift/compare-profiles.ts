@@ -6,7 +6,7 @@ import {
   type ProgressReading,
   type ShapeNode,
 } from '../../src/profile/index.ts';
-import { compareShapes } from './compare-shapes.ts';
+import { compareShapes, wordsByPath, type ShapeContext } from './compare-shapes.ts';
 
 /** What a difference is about. */
 export type Aspect =
@@ -78,6 +78,8 @@ export function compareProfiles(
   const notes: string[] = [];
   const shownA = statesShown(a);
   const shownB = statesShown(b);
+  const wordsA = routeWords(a);
+  const wordsB = routeWords(b);
   const cells = [...new Set([...Object.keys(a.answers), ...Object.keys(b.answers)])].sort(
     byCellOrder,
   );
@@ -110,12 +112,33 @@ export function compareProfiles(
         });
         continue;
       }
-      differences.push(...compareAnswers(cell, situation, x, y));
+      const route = cell.split(' ')[0]!;
+      const context: ShapeContext = {
+        wordsA: (path) => wordsA.get(route)?.get(path) ?? NO_WORDS,
+        wordsB: (path) => wordsB.get(route)?.get(path) ?? NO_WORDS,
+      };
+      differences.push(...compareAnswers(cell, situation, x, y, context));
     }
   }
   differences.push(...compareLifecycle(a, b), ...compareContent(a, b), ...compareIds(a, b));
   notes.push(...statesNotes(shownA, shownB, a, b));
   return { differences, notes };
+}
+
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+/** The words a profile's answers use, by route and body path. */
+function routeWords(profile: LearnedProfile): Map<string, Map<string, Set<string>>> {
+  const byRoute = new Map<string, Map<string, Set<string>>>();
+  for (const [cell, situations] of Object.entries(profile.answers)) {
+    const route = cell.split(' ')[0]!;
+    const words = byRoute.get(route) ?? new Map<string, Set<string>>();
+    byRoute.set(route, words);
+    for (const answer of Object.values(situations))
+      if (answer !== undefined && !('binary' in answer.body) && !('none' in answer.body))
+        wordsByPath(answer.body, words);
+  }
+  return byRoute;
 }
 
 /** The task states the owner's polls showed (the lifecycle's readings). */
@@ -173,6 +196,7 @@ function compareAnswers(
   situation: string,
   x: LearnedAnswer,
   y: LearnedAnswer,
+  context: ShapeContext,
 ): Difference[] {
   const steps = [...new Set([...x.steps, ...y.steps])];
   const diff = (aspect: Aspect, where: string, a: string, b: string): Difference => ({
@@ -197,7 +221,7 @@ function compareAnswers(
         y.redirected ? 'redirect' : 'direct',
       ),
     );
-  found.push(...compareBodies(x, y).map((d) => diff('body', d.path, d.a, d.b)));
+  found.push(...compareBodies(x, y, context).map((d) => diff('body', d.path, d.a, d.b)));
   found.push(...compareHeaders(x.headers, y.headers).map((d) => diff('headers', d.path, d.a, d.b)));
   // The fastest of a few answers: one slow answer on a busy machine says nothing of a deployment.
   const fastest = (r: readonly [number, number]) => timeClass(r[0]);
@@ -207,12 +231,12 @@ function compareAnswers(
   return found;
 }
 
-function compareBodies(x: LearnedAnswer, y: LearnedAnswer) {
+function compareBodies(x: LearnedAnswer, y: LearnedAnswer, context: ShapeContext) {
   const kind = (a: LearnedAnswer) =>
     'binary' in a.body ? 'bytes' : 'none' in a.body ? 'no body' : 'JSON';
   if (kind(x) !== kind(y)) return [{ path: '(body)', a: kind(x), b: kind(y) }];
   if (kind(x) !== 'JSON') return [];
-  return compareShapes(x.body as ShapeNode, y.body as ShapeNode);
+  return compareShapes(x.body as ShapeNode, y.body as ShapeNode, context);
 }
 
 /** Header names on one side only; a constant's value (`Cache-Control`) that reads otherwise. */

@@ -14,12 +14,47 @@ export interface ShapeDifference {
  * request ID on one side only. What sampling alone can explain is no difference: a field sent
  * sometimes, one word against several, ranges of numbers, the wording of free text.
  */
-export function compareShapes(a: ShapeNode, b: ShapeNode, path = ''): ShapeDifference[] {
+export function compareShapes(
+  a: ShapeNode,
+  b: ShapeNode,
+  context: ShapeContext = UNSAMPLED,
+  path = '',
+): ShapeDifference[] {
   const left = families(a);
   const right = families(b);
   const common = [...left.keys()].filter((f) => right.has(f));
   if (common.length === 0) return [{ path: path || '(body)', a: kindLabel(a), b: kindLabel(b) }];
-  return common.flatMap((family) => compareSame(left.get(family)!, right.get(family)!, path));
+  return common.flatMap((family) =>
+    compareSame(left.get(family)!, right.get(family)!, context, path),
+  );
+}
+
+/**
+ * The words each side used at a path in any answer of the same route: a constant the other side also
+ * used there (a second-family task's `"61"` seen in another state) is sampling, not a difference.
+ */
+export interface ShapeContext {
+  readonly wordsA: (path: string) => ReadonlySet<string>;
+  readonly wordsB: (path: string) => ReadonlySet<string>;
+}
+
+const NOTHING: ReadonlySet<string> = new Set();
+const UNSAMPLED: ShapeContext = { wordsA: () => NOTHING, wordsB: () => NOTHING };
+
+/** Every word a node holds, by path (`data.platform`, `errors[].code`): what `ShapeContext` reads. */
+export function wordsByPath(node: ShapeNode, into: Map<string, Set<string>>, path = ''): void {
+  if ('object' in node)
+    for (const [key, child] of Object.entries(node.object))
+      wordsByPath(child, into, path === '' ? key : `${path}.${key}`);
+  else if ('array' in node) {
+    if (node.array !== null) wordsByPath(node.array, into, `${path}[]`);
+  } else if ('oneOf' in node) for (const member of node.oneOf) wordsByPath(member, into, path);
+  else {
+    const words = 'const' in node ? [node.const] : (node.values ?? []);
+    const set = into.get(path) ?? new Set<string>();
+    for (const word of words) if (typeof word === 'string') set.add(word);
+    into.set(path, set);
+  }
 }
 
 /** A node's members by family (what `oneOf` holds, or the node itself). */
@@ -43,17 +78,24 @@ function familyOf(node: ShapeNode): string {
   return node.kind === 'word' ? 'text' : node.kind;
 }
 
-function compareSame(a: ShapeNode, b: ShapeNode, path: string): ShapeDifference[] {
-  if ('object' in a && 'object' in b) return compareObjects(a, b, path);
+function compareSame(
+  a: ShapeNode,
+  b: ShapeNode,
+  context: ShapeContext,
+  path: string,
+): ShapeDifference[] {
+  if ('object' in a && 'object' in b) return compareObjects(a, b, context, path);
   if ('array' in a && 'array' in b) {
     if (a.array === null || b.array === null) return [];
-    return compareShapes(a.array, b.array, `${path}[]`);
+    return compareShapes(a.array, b.array, context, `${path}[]`);
   }
   const at = path || '(body)';
-  if ('const' in a && 'const' in b)
-    return a.const === b.const || typeof a.const === 'number'
-      ? []
-      : [{ path: at, a: kindLabel(a), b: kindLabel(b) }];
+  if ('const' in a && 'const' in b) {
+    if (a.const === b.const || typeof a.const !== 'string' || typeof b.const !== 'string')
+      return [];
+    const sampled = context.wordsB(path).has(a.const) || context.wordsA(path).has(b.const);
+    return sampled ? [] : [{ path: at, a: kindLabel(a), b: kindLabel(b) }];
+  }
   if ('kind' in a && 'kind' in b) {
     if (a.kind === 'id' && b.kind === 'id' && !sameForm(a.form, b.form))
       return [{ path: at, a: kindLabel(a), b: kindLabel(b) }];
@@ -70,6 +112,7 @@ function compareSame(a: ShapeNode, b: ShapeNode, path: string): ShapeDifference[
 function compareObjects(
   a: Extract<ShapeNode, { object: unknown }>,
   b: Extract<ShapeNode, { object: unknown }>,
+  context: ShapeContext,
   path: string,
 ): ShapeDifference[] {
   const differences: ShapeDifference[] = [];
@@ -81,7 +124,7 @@ function compareObjects(
     const left = a.object[key];
     const right = b.object[key];
     if (left !== undefined && right !== undefined)
-      differences.push(...compareShapes(left, right, at));
+      differences.push(...compareShapes(left, right, context, at));
     else if (!optional.has(key))
       differences.push({
         path: at,

@@ -51,6 +51,9 @@ const DOCUMENTED: Profile = {
   errors: {},
 };
 
+/** The built-in `observed` profile as the file it is (a learned profile; decisions/018). */
+export const OBSERVED_PROFILE = OBSERVED as unknown as LearnedProfile;
+
 let observed: Profile | undefined;
 
 /**
@@ -61,7 +64,7 @@ let observed: Profile | undefined;
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
   documented: DOCUMENTED,
   get observed() {
-    return (observed ??= learnedProfile(OBSERVED, 'the built-in observed profile'));
+    return (observed ??= learnedProfile(OBSERVED_PROFILE, 'the built-in observed profile'));
   },
 };
 
