@@ -48,6 +48,13 @@ const CLASSES: readonly [number, string][] = [
 ];
 export const timeClass = (ms: number): string => CLASSES.find(([limit]) => ms < limit)![1];
 
+/**
+ * A response time's class: what a client's request time limit notices (under 10 s, up to a minute,
+ * longer), not a busy machine's second.
+ */
+const responseClass = (ms: number): string =>
+  ms < 10_000 ? 'under 10 s' : ms < 60_000 ? '10–60 s' : 'over a minute';
+
 /** Answers a response time class is compared on, at least, on each side. */
 const RESPONSE_SAMPLES = 3;
 
@@ -224,7 +231,7 @@ function compareAnswers(
   found.push(...compareBodies(x, y, context).map((d) => diff('body', d.path, d.a, d.b)));
   found.push(...compareHeaders(x.headers, y.headers).map((d) => diff('headers', d.path, d.a, d.b)));
   // The fastest of a few answers: one slow answer on a busy machine says nothing of a deployment.
-  const fastest = (r: readonly [number, number]) => timeClass(r[0]);
+  const fastest = (r: readonly [number, number]) => responseClass(r[0]);
   const sampled = x.seen >= RESPONSE_SAMPLES && y.seen >= RESPONSE_SAMPLES;
   if (sampled && fastest(x.ms) !== fastest(y.ms))
     found.push(diff('timing', 'response time', describeRange(x.ms), describeRange(y.ms)));
