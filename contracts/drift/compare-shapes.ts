@@ -74,8 +74,9 @@ function familyOf(node: ShapeNode): string {
     return typeof v === 'string' ? 'text' : 'boolean';
   }
   if (node.kind === 'integer' || node.kind === 'number') return 'number';
-  // A word and a text are both words a client reads: only two constants compare by value.
-  return node.kind === 'word' ? 'text' : node.kind;
+  // Words, texts and the state's words are all words a client reads: only two constants compare by
+  // value (the wrapper's words per state are the lifecycle's to compare).
+  return ['word', 'status', 'wrapper-status'].includes(node.kind) ? 'text' : node.kind;
 }
 
 function compareSame(
