@@ -327,7 +327,7 @@ function progressDiffers(x: ProgressReading, y: ProgressReading): boolean {
     { curve: readonly [number, number] },
   ];
   const [low, high] = moving.curve;
-  return high - low >= BARELY_MOVED || fixed.steps.some((v) => v < low || v > high);
+  return high - low > BARELY_MOVED || fixed.steps.some((v) => v < low || v > high);
 }
 
 /** Points of progress within which a moving reading may still be one step caught mid-change. */

@@ -65,8 +65,9 @@ function phasesOf(task: TaskTimeline): {
 
 /**
  * Fixed steps when every task showed the same one or two values in a state (the gateway's 10 queued,
- * 50 running), each seen at least twice in all; a curve when a task's progress moved in the state or
- * tasks showed different values (where a failed render stopped).
+ * 50 running), each seen at least twice in all, or the one value of a state seen once (a short phase:
+ * what was seen is what it shows); a curve when a task's progress moved in the state or tasks showed
+ * different values (where a failed render stopped).
  */
 function progressOf(perTask: readonly (readonly number[])[]): ProgressReading | undefined {
   const values = perTask.flat();
@@ -75,6 +76,7 @@ function progressOf(perTask: readonly (readonly number[])[]): ProgressReading | 
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   const steps = [...counts].sort((a, b) => b[1] - a[1]).map(([v]) => v);
   const shared = perTask.every((task) => task.every((v) => perTask[0]!.includes(v)));
+  if (values.length === 1) return { steps };
   if (shared && counts.size <= 2 && values.length >= 2 * counts.size) return { steps };
   return { curve: [Math.min(...values), Math.max(...values)] };
 }
