@@ -21,10 +21,12 @@ import {
   readBody,
   SECOND_FAMILY,
   send,
+  outcomeOf,
   sendVideo,
   settingsOf,
   submissionProblems,
   unix,
+  UNPRICED_MODEL,
   VIDEO,
   wantsFailure,
   type DeploymentKey,
@@ -60,6 +62,7 @@ const RESULT_TTL_MS = 24 * 3_600_000;
 const BODY_LIMIT = 2 << 20;
 const MULTIPART_PARTS = 64;
 const SWEEP_REASON = '任务超时（1440分钟）';
+const KNOWN_MODELS = [...PRIMARY_MODELS, ...SECOND_FAMILY, UNPRICED_MODEL];
 
 type Internal = 'NOT_START' | 'QUEUED' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILURE';
 const OPENAI_STATUS: Record<Internal, string> = {
@@ -96,6 +99,8 @@ interface Task {
   readonly resolution: string;
   readonly ratio: string;
   readonly resultUrl: string;
+  /** `X-Test-Outcome: content-502`: completed, but the upstream no longer gives its video. */
+  readonly videoLost: boolean;
 }
 
 /** What the task's row says at one instant: as of the last background poll that saw it. */
@@ -112,6 +117,13 @@ interface OpenAiError {
   readonly message: string;
   readonly code?: string;
   readonly type?: 'invalid_request_error' | 'new_api_error' | 'server_error';
+}
+
+/** A refusal of the task handler, in the wrapper envelope. */
+interface Refusal {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
 }
 
 interface Call {
@@ -200,7 +212,10 @@ class Gateway {
 
   #catalog(call: Call, caller: DeploymentKey): void {
     const listed = caller.models.filter(
-      (m) => PRIMARY_MODELS.includes(m) || (this.s.familyBound && SECOND_FAMILY.includes(m)),
+      (m) =>
+        PRIMARY_MODELS.includes(m) ||
+        m === UNPRICED_MODEL ||
+        (this.s.familyBound && SECOND_FAMILY.includes(m)),
     );
     const data = listed.map((id) => ({
       id,
@@ -230,8 +245,9 @@ class Gateway {
         code: 'invalid_request',
       });
     if (!this.#routed(call, caller, model)) return;
-    const refusal = this.#taskRefusal(body, model);
-    if (refusal !== undefined) return this.#wrapped(call, 400, refusal.code, refusal.message);
+    const refusal = this.#taskRefusal(call.request, caller, body, model);
+    if (refusal !== undefined)
+      return this.#wrapped(call, refusal.status, refusal.code, refusal.message);
     const task = this.#create(call.request, caller, model, body);
     const answer = {
       id: task.id,
@@ -266,7 +282,7 @@ class Gateway {
   /** Model routing, before any task handler: an unknown model is 503, one the token may not use 403. */
   #routed(call: Call, caller: DeploymentKey, model: string): boolean {
     const group = caller.group ?? 'default';
-    if (!PRIMARY_MODELS.includes(model) && !SECOND_FAMILY.includes(model)) {
+    if (!KNOWN_MODELS.includes(model)) {
       this.#openAi(call, 503, {
         message: `No available channel for model ${model} under group ${group}`,
         code: 'model_not_found',
@@ -285,37 +301,55 @@ class Gateway {
     return true;
   }
 
-  /** The task handler's refusals, in the gateway's words: §2.1 types, the prompt (§7), 1..3600 s. */
+  /**
+   * The task handler's refusals, in the gateway's order and words: §2.1 types and the prompt (§7), the
+   * clip's seconds (1..3600), the family's content URLs, the price, the quota, then what the upstream
+   * answers (it does not know the unbound family's model; `X-Test-Outcome: upstream-429`).
+   */
   #taskRefusal(
+    request: IncomingMessage,
+    caller: DeploymentKey,
     body: Record<string, unknown>,
     model: string,
-  ): { code: string; message: string } | undefined {
-    const problems = submissionProblems(body).filter((p) => p.field !== 'model');
+  ): Refusal | undefined {
+    const problems = [
+      ...submissionProblems(body).filter((p) => p.field !== 'model'),
+      ...(SECOND_FAMILY.includes(model) ? contentProblems(body) : []),
+    ];
     if (problems.some((p) => p.field === 'prompt'))
-      return { code: 'invalid_request', message: 'prompt is required' };
-    if (problems.length > 0) {
-      const [first] = problems;
-      return { code: 'invalid_request', message: `${first!.field} ${first!.problem}` };
-    }
+      return { status: 400, code: 'invalid_request', message: 'prompt is required' };
     const seconds = secondsOf(body);
-    if (seconds === undefined || seconds < 1 || seconds > 3600)
-      return { code: 'invalid_seconds', message: 'seconds must be an integer between 1 and 3600' };
-    if (!SECOND_FAMILY.includes(model)) return undefined;
-    if (!this.s.familyBound)
-      // Still on the built-in type-54 channel (§1): the upstream refuses the model, its body passed on.
-      return {
-        code: 'fail_to_fetch_task',
-        message: JSON.stringify({
-          error: {
-            code: 'InvalidEndpointOrModel.NotFound',
-            message: `The model or endpoint ${model} does not exist or you do not have access to it.`,
-          },
-        }),
-      };
-    const content = contentProblems(body)[0];
-    return content === undefined
-      ? undefined
-      : { code: 'invalid_request', message: `${content.field} ${content.problem}` };
+    if (problems.length === 0 && (seconds === undefined || seconds < 1 || seconds > 3600))
+      problems.push({ field: 'seconds', problem: 'must be an integer between 1 and 3600' });
+    const [first] = problems;
+    if (first !== undefined) {
+      const code = first.field === 'seconds' ? 'invalid_seconds' : 'invalid_request';
+      return { status: 400, code, message: `${first.field} ${first.problem}` };
+    }
+    if (model === UNPRICED_MODEL)
+      return { status: 400, code: 'model_price_error', message: `model ${model} has no price` };
+    if (caller.quotaExhausted === true)
+      return { status: 403, code: 'insufficient_user_quota', message: 'user quota is not enough' };
+    return this.#upstreamRefusal(request, model);
+  }
+
+  /** The upstream's refusal, passed on with its status, its body as the message. */
+  #upstreamRefusal(request: IncomingMessage, model: string): Refusal | undefined {
+    const upstream = (status: number, code: string, message: string): Refusal => ({
+      status,
+      code: 'fail_to_fetch_task',
+      message: JSON.stringify({ error: { code, message } }),
+    });
+    if (outcomeOf(request) === 'upstream-429')
+      return upstream(429, 'ServerOverloaded', 'The service is overloaded: retry later.');
+    // Still on the built-in type-54 channel (§1): the upstream does not know the model.
+    if (SECOND_FAMILY.includes(model) && !this.s.familyBound)
+      return upstream(
+        404,
+        'InvalidEndpointOrModel.NotFound',
+        `The model or endpoint ${model} does not exist or you do not have access to it.`,
+      );
+    return undefined;
   }
 
   #create(
@@ -357,6 +391,7 @@ class Gateway {
       resultUrl:
         `https://ark-content.example.com/doubao-seedance/${randomText(s, HEX, 32)}.mp4` +
         `?X-Tos-Algorithm=TOS4-HMAC-SHA256&X-Tos-Expires=86400&X-Tos-Signature=${randomText(s, HEX, 64)}`,
+      videoLost: outcomeOf(request) === 'content-502',
     };
     this.#tasks.set(task.id, task);
     return task;
@@ -519,6 +554,12 @@ class Gateway {
       return this.#openAi(call, 400, {
         message: `Task is not completed yet, current status: ${row.status}`,
         code: 'task_not_completed',
+      });
+    if (task.videoLost)
+      return this.#openAi(call, 502, {
+        message: 'failed to fetch the video from the upstream: HTTP 403',
+        code: 'fetch_video_failed',
+        type: 'server_error',
       });
     if (now > row.finishTime + RESULT_TTL_MS / this.s.speed)
       return this.#openAi(call, 410, {

@@ -1,7 +1,10 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_KEYS,
   DEPLOYMENT_NAMES,
+  PRIMARY_MODELS,
   startDeployment,
   type DeploymentName,
   type DeploymentOptions,
@@ -83,6 +86,15 @@ const ended = (t: Record<string, unknown>) =>
 const isVideo = (bytes: Buffer) => bytes.subarray(4, 8).toString('latin1') === 'ftyp';
 const isHttpUrl = (v: unknown) => typeof v === 'string' && /^https?:\/\/[^/]+\//.test(v);
 
+/** A third user whose quota is used up. */
+const BROKE = {
+  key: 'sk-deploy-broke-0c6e1f9a',
+  user: 'broke',
+  models: PRIMARY_MODELS,
+  quotaExhausted: true,
+};
+const WITH_BROKE = [...DEFAULT_KEYS, BROKE];
+
 const running: RunningDeployment[] = [];
 async function start(name: DeploymentName, options: DeploymentOptions = {}) {
   const d = await startDeployment(name, { speed: 100, ...options });
@@ -121,7 +133,10 @@ describe.each(DEPLOYMENT_NAMES)('%s holds the documented rules no check judges y
   let d: RunningDeployment;
   let unbound: RunningDeployment;
   beforeAll(async () => {
-    [d, unbound] = await Promise.all([start(name, { familyBound: true }), start(name)]);
+    [d, unbound] = await Promise.all([
+      start(name, { familyBound: true, keys: WITH_BROKE }),
+      start(name),
+    ]);
   });
 
   it.each(BAD_BODIES)(
@@ -179,6 +194,16 @@ describe.each(DEPLOYMENT_NAMES)('%s holds the documented rules no check judges y
     expect([403, 404, 422, 400, 503]).toContain(refused.status);
     expect(refused.json).toBeDefined();
     expect((await submit(d, family)).status).toBe(200);
+  });
+
+  it('§7: a user whose quota is used up is refused with a 4xx JSON error', async () => {
+    const refused = await submit(
+      d,
+      { model: 'video-pro-v1', prompt: 'a kite' },
+      { key: BROKE.key },
+    );
+    expect([402, 403, 429]).toContain(refused.status);
+    expect(refused.json).toBeDefined();
   });
 
   it('§1: unbound (today), the family is not listed and a submission is refused with a JSON error', async () => {
@@ -305,6 +330,32 @@ describe('the gateway: reference-gateway-facts.md', () => {
     );
   });
 
+  it('answers the rest of its table: no price 400, no quota 403, the upstream 429 and 404, content 502', async () => {
+    const fast = await start('gateway', { speed: 100, keys: WITH_BROKE });
+    const unbound = await start('gateway', { speed: 100 });
+    const kite = { model: 'video-pro-v1', prompt: 'a kite' };
+    const rows: [Answer, number, string][] = [
+      [await submit(fast, { ...kite, model: 'video-draft-v1' }), 400, 'model_price_error'],
+      [await submit(fast, kite, { key: BROKE.key }), 403, 'insufficient_user_quota'],
+      [
+        await submit(fast, kite, { headers: { 'x-test-outcome': 'upstream-429' } }),
+        429,
+        'fail_to_fetch_task',
+      ],
+      [await submit(unbound, { ...kite, model: 'alt-video-v2' }), 404, 'fail_to_fetch_task'],
+    ];
+    for (const [answer, status, code] of rows) {
+      expect(answer.status, code).toBe(status);
+      expect(answer.json).toMatchObject({ code, data: null });
+    }
+    const lost = await submit(fast, kite, { headers: { 'x-test-outcome': 'content-502' } });
+    const id = lost.json!['id'] as string;
+    expect((await pollUntil(fast, id, ended))['status']).toBe('completed');
+    const content = await ask(fast, 'GET', `/v1/videos/${id}/content`);
+    expect(content.status).toBe(502);
+    expect(content.json).toMatchObject({ error: { type: 'server_error' } });
+  });
+
   it('takes multipart submissions as the openai SDK sends them, and refuses a file part', async () => {
     const boundary = 'XyZ';
     const part = (name: string, value: string, file = '') =>
@@ -405,6 +456,31 @@ describe('the redirector: its own habits', () => {
       location.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`),
     );
     expect(forged.status).toBe(403);
+  });
+
+  it('signs addresses that expire: past its time, the address answers 403 and /content gives a new one', async () => {
+    // At speed 600 a redirect's 10 minutes are 1 s.
+    const quick = await start('redirector', { speed: 600 });
+    const id = (await submit(quick, { model: 'video-pro-v1', prompt: 'a kite' })).json![
+      'id'
+    ] as string;
+    await pollUntil(quick, id, ended);
+    const location = (
+      await ask(quick, 'GET', `/v1/videos/${id}/content`, { redirect: 'manual' })
+    ).headers.get('location')!;
+    const fresh = await fetch(location);
+    expect(fresh.status).toBe(200);
+    await fresh.arrayBuffer();
+    let expired: Response;
+    for (;;) {
+      expired = await fetch(location);
+      if (expired.status !== 200) break;
+      await expired.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(expired.status).toBe(403);
+    expect(await expired.json()).toMatchObject({ errors: [{ code: 'url_expired' }] });
+    expect(isVideo((await ask(quick, 'GET', `/v1/videos/${id}/content`)).bytes)).toBe(true);
   });
 
   it('refuses with 401/404/409/415/422, its own error body, and names the request', async () => {
@@ -521,5 +597,43 @@ describe('problem-json: its own habits', () => {
     expect(over.status).toBe(429);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(over.json).toMatchObject({ status: 429, retry_after: expect.any(Number) as unknown });
+  });
+});
+
+describe('serve.ts: one deployment from a shell', () => {
+  const SERVE = ['--import', 'tsx', new URL('./serve.ts', import.meta.url).pathname];
+
+  it('serves until SIGTERM, printing its URL and its keys masked', async () => {
+    const child = spawn(process.execPath, [...SERVE, 'redirector', '--port', '0', '--speed', '20']);
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const found = /listening on (http:\/\/\S+)/.exec(out);
+        if (found !== null && out.includes('(the keys in full')) resolve(found[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`serve.ts exited ${code}: ${out}`)));
+    });
+    const answer = await fetch(`${url}/v1/models`, {
+      headers: { authorization: `Bearer ${DEFAULT_KEYS[0]!.key}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-ratelimit-limit')).toBe('1200');
+    for (const { key } of DEFAULT_KEYS) expect(out).not.toContain(key);
+    expect(out).toMatch(/key of alice: sk-…51d0/);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('exits 2 naming what is wrong: an unknown deployment, a departure it does not have', () => {
+    const unknown = spawnSync(process.execPath, [...SERVE, 'nginx'], { encoding: 'utf8' });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/name a deployment \(gateway, redirector, problem-json\)/);
+    const departure = spawnSync(process.execPath, [...SERVE, 'redirector', '--departure', 'x'], {
+      encoding: 'utf8',
+    });
+    expect(departure.status).toBe(2);
+    expect(departure.stderr).toMatch(/redirector has no departure "x"/);
   });
 });

@@ -271,7 +271,7 @@ class ProblemJson {
     if (!this.#usable(call, caller, model)) return;
     const content = SECOND_FAMILY.includes(model) ? contentProblems(body) : [];
     if (content.length > 0) return this.#invalid(call, content);
-    if (!this.#withinBudget(call, caller)) return;
+    if (!this.#withinQuota(call, caller) || !this.#withinBudget(call, caller)) return;
     const task = this.#create(call.request, caller, model, body['prompt'] as string, body);
     this.#json(call, 200, this.#openAiForm(task, task.createdAt, true), 'no-store');
   }
@@ -297,6 +297,14 @@ class ProblemJson {
       return false;
     }
     return true;
+  }
+
+  /** A user whose quota is used up gets 403 `quota-exhausted`. */
+  #withinQuota(call: Call, caller: DeploymentKey): boolean {
+    if (caller.quotaExhausted !== true) return true;
+    const detail = 'The quota of this account is used up';
+    this.#problem(call, { status: 403, type: 'quota-exhausted', title: 'Forbidden', detail });
+    return false;
   }
 
   /** At most `tasks` new tasks per key per window; past it, 429 with Retry-After (real seconds). */
@@ -575,7 +583,8 @@ class ProblemJson {
       return this.#invalid(call, [{ field: 'model', problem: 'must be a model of this plugin' }]);
     if (text === '')
       return this.#invalid(call, [{ field: 'content', problem: 'needs a text item' }]);
-    if (!this.#usable(call, caller, model) || !this.#withinBudget(call, caller)) return;
+    if (!this.#usable(call, caller, model) || !this.#withinQuota(call, caller)) return;
+    if (!this.#withinBudget(call, caller)) return;
     const task = this.#create(call.request, caller, model, text, body);
     this.#json(
       call,

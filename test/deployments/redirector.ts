@@ -295,8 +295,7 @@ class Redirector {
     const problems = submissionProblems(body);
     if (problems.length > 0 || !isObject(body)) return this.#error(call, 422, invalid(problems));
     const model = body['model'] as string;
-    const refused = this.#modelRefusal(call, caller, model, body);
-    if (refused) return;
+    if (this.#modelRefusal(call, caller, model, body) || this.#quotaRefusal(call, caller)) return;
     const key = header(call.request, 'idempotency-key');
     const replay = key === undefined ? undefined : this.#replays.get(`${caller.user}\n${key}`);
     if (replay !== undefined && Date.now() - replay.at < IDEMPOTENCY_TTL_MS)
@@ -341,6 +340,14 @@ class Redirector {
     const content = contentProblems(body);
     if (content.length === 0) return false;
     this.#error(call, 422, invalid(content));
+    return true;
+  }
+
+  /** A user whose quota is used up: 402 (answered; true). */
+  #quotaRefusal(call: Call, caller: DeploymentKey): boolean {
+    if (caller.quotaExhausted !== true) return false;
+    const detail = 'The quota of this account is used up: top it up to create tasks';
+    this.#error(call, 402, { code: 'quota_exhausted', title: 'Payment required', detail });
     return true;
   }
 
@@ -587,6 +594,7 @@ class Redirector {
         ]),
       );
     if (!caller.models.includes(model)) return this.#error(call, 403, forbidden(model));
+    if (this.#quotaRefusal(call, caller)) return;
     const task = this.#create(call.request, caller, model, text, body);
     this.#json(call, 200, { id: task.id });
   }

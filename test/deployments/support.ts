@@ -23,7 +23,15 @@ export interface DeploymentKey {
   readonly models: readonly string[];
   /** The user's group (the gateway names it in its routing errors); default `default`. */
   readonly group?: string;
+  /** The user's quota is used up: every submission is refused (each deployment in its own words). */
+  readonly quotaExhausted?: boolean;
 }
+
+/**
+ * A model the gateway has configured without a price (its error table's `model_price_error` row); the
+ * other deployments do not know it.
+ */
+export const UNPRICED_MODEL = 'video-draft-v1';
 
 /**
  * alice may use every model, the second family included (once it is bound); bob the primary models
@@ -33,7 +41,7 @@ export const DEFAULT_KEYS: readonly DeploymentKey[] = [
   {
     key: 'sk-deploy-alice-3f9c2a7e51d0',
     user: 'alice',
-    models: [...PRIMARY_MODELS, ...SECOND_FAMILY],
+    models: [...PRIMARY_MODELS, ...SECOND_FAMILY, UNPRICED_MODEL],
   },
   { key: 'sk-deploy-bob-8d41b6c07e2f', user: 'bob', models: PRIMARY_MODELS },
 ];
@@ -41,13 +49,18 @@ export const DEFAULT_KEYS: readonly DeploymentKey[] = [
 /**
  * A task fails when its prompt holds the word `fail` (so the mock's `[mock:fail]` prompt fails here
  * too) or when its submission carries `X-Test-Outcome: fail`. Each deployment words the failure its
- * own way.
+ * own way. The gateway knows two more outcomes: `upstream-429` (the upstream refuses the submission
+ * 429) and `content-502` (the task completes, but its video cannot be fetched from the upstream).
  */
 export const FAIL_WORD = /\bfail\b/i;
 export const OUTCOME_HEADER = 'x-test-outcome';
 
+/** The outcome a submission asks for with `X-Test-Outcome` (lowercased), if any. */
+export const outcomeOf = (request: IncomingMessage): string | undefined =>
+  header(request, OUTCOME_HEADER)?.trim().toLowerCase();
+
 export function wantsFailure(prompt: string, request: IncomingMessage): boolean {
-  return FAIL_WORD.test(prompt) || header(request, OUTCOME_HEADER)?.toLowerCase() === 'fail';
+  return FAIL_WORD.test(prompt) || outcomeOf(request) === 'fail';
 }
 
 export interface DeploymentOptions {
