@@ -56,6 +56,7 @@ const SITUATION_OF: Partial<Record<ErrorKind, Situation>> = {
 };
 
 const TASK_ROUTES = new Set(['getVideo', 'getVideoGeneration', 'getVideoContent', 'getPluginTask']);
+const SERVICE_ROUTES: ReadonlySet<string> = new Set(PROFILE_ROUTES);
 const UPSTREAM_CODES = new Set(UPSTREAM_FAILURES.map((f) => f.code));
 const TASK_PARAM =
   /^\/(?:v1\/videos|v1\/video\/generations|__mock\/tasks|[^/]+\/api\/v3\/contents\/generations\/tasks)\/([^/]+)/;
@@ -75,6 +76,8 @@ export class LearnedReplay {
   readonly #redirects: boolean;
   readonly #kinds = new WeakMap<CoreResponse, ErrorKind>();
   readonly #requestIdForm: readonly FormPart[] | undefined;
+  /** One source for request IDs, seeded once per process (each worker draws its own). */
+  readonly #draw: () => number;
   readonly #failures: readonly { code?: Template; message?: Template; reason?: Template }[];
   readonly #suffix: Template | undefined;
   readonly #ignoresRange: boolean;
@@ -92,6 +95,8 @@ export class LearnedReplay {
     this.wrapperStatuses = profile.lifecycle.wrapperStatuses;
     this.#requestIdForm =
       profile.requestId === null ? undefined : parseForm(profile.requestId.form);
+    const ids = createRandom(`request-id/${profile.name}/${Math.random()}`);
+    this.#draw = () => ids.next();
     this.#failures = profile.lifecycle.failures.map((f) => ({
       ...(f.code === undefined ? {} : { code: compileTemplate(f.code) }),
       ...(f.message === undefined ? {} : { message: compileTemplate(f.message) }),
@@ -109,13 +114,13 @@ export class LearnedReplay {
   }
 
   /**
-   * The request ID in the deployment's form (the same in the header and in messages), drawn from the
-   * service's own (unique per request and worker), so it reads like the deployment's.
+   * The request ID in the deployment's form (the same in the header and in messages), drawn fresh for
+   * each request (a form of 20 characters or more makes a repeat unthinkable), so it reads like the
+   * deployment's.
    */
   requestId(coreId: string): string {
     if (this.#requestIdForm === undefined) return coreId;
-    const random = createRandom(`request-id/${this.profile.name}/${coreId}`);
-    return generateId(this.#requestIdForm, () => random.next());
+    return generateId(this.#requestIdForm, this.#draw);
   }
 
   /** The request as the core reads it: task IDs back in the mock's form, Range dropped if not honoured. */
@@ -155,10 +160,7 @@ export class LearnedReplay {
       const facts = this.#facts(request, requestId, undefined, undefined, context);
       return download === undefined ? response : renderAnswer(download, response, undefined, facts);
     }
-    if (
-      route?.access !== 'service' ||
-      !(PROFILE_ROUTES as readonly string[]).includes(route.operationId)
-    )
+    if (route?.access !== 'service' || !SERVICE_ROUTES.has(route.operationId))
       return this.#habits(response, requestId);
     const operation = route.operationId as ProfileRoute;
     const coreId = TASK_ROUTES.has(operation) ? TASK_PARAM.exec(request.path)?.[1] : undefined;

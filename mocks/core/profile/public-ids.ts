@@ -12,7 +12,7 @@ const CORE_PREFIX = 'task_';
 const CORE_DIGITS = 32;
 const CORE_CAPACITY = 62n ** 32n;
 const CORE_ID = /task_[0-9A-Za-z]{32}/g;
-/** Most aliases a table keeps (a form too small to carry the mock's IDs): about 25 MB. */
+/** Most pairs kept (a table for a form too small to carry the mock's IDs, a cache otherwise): ~25 MB. */
 const MAX_ALIASES = 100_000;
 
 /**
@@ -43,26 +43,39 @@ export class PublicIds {
 
   toPublic(coreId: string): string {
     if (this.identity) return coreId;
-    const value = coreValue(coreId);
-    if (value === undefined) return coreId;
-    if (this.#codec !== undefined) return this.#codec.encode(value);
     const known = this.#toPublic.get(coreId);
     if (known !== undefined) return known;
+    const value = coreValue(coreId);
+    if (value === undefined) return coreId;
+    if (this.#codec !== undefined) return this.#remember(coreId, this.#codec.encode(value));
     const random = createRandom(`public-id/${coreId}`);
-    const alias = generateId(this.#parts, () => random.next());
-    if (this.#toCore.size >= MAX_ALIASES) this.#forgetOldest();
-    this.#toCore.set(alias, coreId);
-    this.#toPublic.set(coreId, alias);
-    return alias;
+    return this.#remember(
+      coreId,
+      generateId(this.#parts, () => random.next()),
+    );
   }
 
   /** The mock's own ID behind a public one; undefined when it names no task of this mock. */
   toCore(publicId: string): string | undefined {
     if (this.identity) return publicId;
-    if (this.#codec === undefined) return this.#toCore.get(publicId);
+    const known = this.#toCore.get(publicId);
+    if (known !== undefined || this.#codec === undefined) return known;
     const value = this.#codec.decode(publicId);
     if (value === undefined || value >= CORE_CAPACITY) return undefined;
-    return coreId(value);
+    const core = coreId(value);
+    this.#remember(core, publicId);
+    return core;
+  }
+
+  /**
+   * Keeps a pair both ways: the table a small form needs, a cache for a form that re-encodes (BigInt
+   * arithmetic costs tens of microseconds; a client asks about the same tasks again and again).
+   */
+  #remember(core: string, alias: string): string {
+    if (this.#toCore.size >= MAX_ALIASES) this.#forgetOldest();
+    this.#toCore.set(alias, core);
+    this.#toPublic.set(core, alias);
+    return alias;
   }
 
   /** Every mock task ID in a text, in the public form (answers the replay did not render itself). */
