@@ -7,6 +7,8 @@ import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
 import { mockBanner } from '../mock-banner.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
 import { readProfileFile } from '../profile-file.ts';
+import { PublicIds } from '../../mocks/core/profile/public-ids.ts';
+import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { Command } from '../commands.ts';
 import { UsageError } from '../usage-error.ts';
 import { readSecret } from '../secret-option.ts';
@@ -191,7 +193,7 @@ export const mockCommand: Command = {
       workers === 1
         ? rest
         : rest.map((l) => l.replace('this process only', 'this mock and its workers only'));
-    console.log([listening, ...workersLine(workers), ...lines].join('\n'));
+    console.log([listening, ...workersLine(workers), ...lines, ...idsLine(profile)].join('\n'));
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
@@ -208,6 +210,18 @@ export const mockCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * A learned task-ID form too small to carry the mock's own IDs: say what that costs before anyone
+ * finds out (decisions/018).
+ */
+function idsLine(profile: string | LearnedProfile): string[] {
+  if (typeof profile === 'string' || new PublicIds(profile.taskId.form).stateless) return [];
+  return [
+    `  task IDs ${profile.taskId.form}: too small a form for the mock's own, kept by this process only ` +
+      '(not shared by --workers, lost on a restart)',
+  ];
+}
 
 function workersLine(workers: number): string[] {
   if (workers === 1) return [];
