@@ -57,7 +57,10 @@ describe('videotask learn, mock --profile, drift', () => {
 
   it('serves it: the mock answers in the deployment’s words', async () => {
     const mock = spawnMock('--port', '0', '--profile', profileFile, '--clock', 'manual');
-    const url = await listening(mock, /task IDs vt-\{upper:26\}: too small a form .* kept by this process/);
+    const url = await listening(
+      mock,
+      /task IDs vt-\{upper:26\}: too small a form .* kept by this process/,
+    );
     expect(mock.stdout()).toMatch(/profile .* \(learned from 127\.0\.0\.1:\d+, /);
     const headers = { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' };
     const body = JSON.stringify({ model: 'video-pro-v1', prompt: 'a kite' });
