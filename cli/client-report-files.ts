@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeAtomically } from '../src/client/atomic-file.ts';
+import { writeTextAtomically } from '../src/client/atomic-file.ts';
 import type { ClientReport } from '../mocks/core/client-verdicts/client-report.ts';
 import {
   renderClientJUnit,
@@ -26,11 +26,10 @@ export async function writeClientReport(dir: string, report: ClientReport): Prom
     [CLIENT_REPORT_FILES.summary, renderClientSummary(report)],
     [CLIENT_REPORT_FILES.junit, renderClientJUnit(report)],
   ];
-  const encoder = new TextEncoder();
   const paths: string[] = [];
   for (const [name, text] of texts) {
     const path = join(dir, name);
-    await writeAtomically(path, [encoder.encode(text)], () => {});
+    await writeTextAtomically(path, text);
     paths.push(path);
   }
   return paths;

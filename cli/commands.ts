@@ -43,6 +43,16 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./commands/contract.ts')).contractCommand,
   },
   {
+    name: 'learn',
+    summary: "Learn a deployment's profile from a contract run (served by mock --profile FILE)",
+    load: async () => (await import('./commands/learn.ts')).learnCommand,
+  },
+  {
+    name: 'drift',
+    summary: 'Compare two deployments step by step (e.g. staging and the mock of its profile)',
+    load: async () => (await import('./commands/drift.ts')).driftCommand,
+  },
+  {
     name: 'verify-family',
     summary: 'Verify the second model family end to end (§9 steps 3–5) and write a record',
     load: async () => (await import('./commands/verify-family.ts')).verifyFamilyCommand,

@@ -68,6 +68,8 @@ export interface RecorderOptions {
   readonly fetch?: typeof fetch | undefined;
   /** The run's deadline and early stop; without, requests are only limited one by one. */
   readonly limits?: RunLimits | undefined;
+  /** Told of every exchange as it is kept, with what was sent (a learning run reads both). */
+  readonly onExchange?: ((exchange: Exchange, sent: SendInit) => void) | undefined;
 }
 
 /** What a request sends besides its method and path. */
@@ -134,7 +136,7 @@ export class HttpRecorder {
     const { limits } = this.options;
     const stopped = limits?.stopped;
     if (stopped !== undefined)
-      return this.#keep({ ...unanswered(request, `not sent: ${stopped}`, 0), notSent: true });
+      return this.#keep({ ...unanswered(request, `not sent: ${stopped}`, 0), notSent: true }, init);
     request.index = this.#sent++;
     if (init.requestId !== undefined)
       this.submissions.set(init.requestId, (this.submissions.get(init.requestId) ?? 0) + 1);
@@ -185,7 +187,7 @@ export class HttpRecorder {
       clearTimeout(timer);
     }
     limits?.record(exchange.networkError === undefined, exchange.networkError);
-    return this.#keep(exchange);
+    return this.#keep(exchange, init);
   }
 
   #keyFor(as: KeyRole): string | undefined {
@@ -194,8 +196,9 @@ export class HttpRecorder {
     return as === 'invalid' ? this.#invalidKey : undefined;
   }
 
-  #keep(exchange: Exchange): Exchange {
+  #keep(exchange: Exchange, sent: SendInit): Exchange {
     this.exchanges.push(kept(exchange));
+    this.options.onExchange?.(exchange, sent);
     return exchange;
   }
 

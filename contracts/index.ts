@@ -26,3 +26,11 @@ export { harOf, type Har, type HarEntry } from './har.ts';
 export { REPORT_SCHEMA_VERSION, TOOL } from './tool.ts';
 export { CHECKS } from './checks/definitions.ts';
 export type { CheckResult, Outcome } from './verdicts.ts';
+export * from './learn/index.ts';
+export * from './drift/index.ts';
+export {
+  PROFILE_SCHEMA,
+  ProfileError,
+  readProfile,
+  type LearnedProfile,
+} from '../src/profile/index.ts';

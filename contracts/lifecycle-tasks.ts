@@ -4,7 +4,7 @@ import type { LifecycleTask } from './checks/submission.ts';
 import type { CellState } from './matrix/index.ts';
 import type { RunContext } from './run-context.ts';
 
-const PROMPT = 'videotask contract check: a red kite over a green hill';
+export const PROMPT = 'videotask contract check: a red kite over a green hill';
 const NATIVE = 'createPluginTask';
 const REAL: readonly CellState[] = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
 

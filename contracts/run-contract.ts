@@ -6,7 +6,7 @@ import { probeSubmissionRefusals } from './checks/submission-probes.ts';
 import { computeCoverage } from './coverage.ts';
 import { CoverageNotes } from './coverage-notes.ts';
 import { harOf, type Har } from './har.ts';
-import { HttpRecorder } from './http-recorder.ts';
+import { HttpRecorder, type Exchange, type SendInit } from './http-recorder.ts';
 import { runLifecycle } from './lifecycle-tasks.ts';
 import type { ContractReport } from './report.ts';
 import { TaskBudget, type RunClock, type RunContext } from './run-context.ts';
@@ -28,6 +28,8 @@ export interface RunOptions {
   readonly onTraffic?: (har: Har) => void;
   /** How the run measures and waits time. Default: real time. A test passes a virtual clock. */
   readonly clock?: RunClock | undefined;
+  /** Told of every exchange, with what was sent and when (run clock): a learning run (contracts/learn). */
+  readonly onExchange?: ((exchange: Exchange, sent: SendInit, atMs: number) => void) | undefined;
 }
 
 const REAL_TIME: RunClock = { now: () => performance.now(), sleep: realSleep };
@@ -57,6 +59,10 @@ export async function runContract(
     requestTimeoutMs: target.requestTimeoutMs,
     fetch: options.fetch,
     limits,
+    onExchange:
+      options.onExchange === undefined
+        ? undefined
+        : (exchange, sent) => options.onExchange!(exchange, sent, clock.now()),
   });
   const verdicts = new Verdicts(serviceContract().lifecycle, target.strict, Object.values(CHECKS));
   const ctx: RunContext = {

@@ -29,6 +29,8 @@ export {
   renderClientJUnit,
   renderClientSummary,
 } from './core/client-verdicts/report-text.ts';
+export { OBSERVED_PROFILE, type ProfileOption } from './core/profiles.ts';
+export { ProfileError, readProfile, type LearnedProfile } from '../src/profile/index.ts';
 export { createClock, type Clock, type ClockOptions } from './core/clock.ts';
 export { BUILT_IN_TOKENS, tokensFromConfig, type MockToken } from './core/tokens.ts';
 export { maskKey } from '../src/redaction/redactor.ts';

@@ -49,6 +49,44 @@ export function nonEmpty(values: ContractFlags, flag: keyof ContractFlags): stri
   return value;
 }
 
+/** The flags every command running the contract suite's observation reads (contract, learn, drift). */
+export interface RunFlags extends ContractFlags {
+  readonly model?: string | undefined;
+  readonly tier?: string | undefined;
+  readonly strict?: boolean | undefined;
+}
+
+/**
+ * Everything of a target but where it points and its keys: the model, tier, budget (`extraBudget`
+ * more than the planned tasks by default: the learning probes), polling, limits, failing and family.
+ */
+export function targetSettings(values: RunFlags, bundled: boolean, extraBudget = 0) {
+  const tier = sourced(values, 'tier');
+  const tierValue = tier.value ?? 'lifecycle';
+  if (tierValue !== 'free' && tierValue !== 'lifecycle')
+    throw new UsageError(`${tier.name} must be free or lifecycle, got "${tierValue}"`);
+  const failing = failingTask(values, bundled);
+  const family = familyTarget(values);
+  return {
+    model: nonEmpty(values, 'model') ?? 'video-pro-v1',
+    tier: tierValue,
+    budget: budgetOption(values, { failing, family }, extraBudget),
+    strict: values.strict === true || process.env['VIDEOTASK_STRICT'] === '1',
+    poll: pollOption(values, bundled),
+    requestTimeoutMs: requestTimeoutOption(values),
+    failing,
+    family,
+    forbiddenModel: nonEmpty(values, 'forbidden-model'),
+  } as const;
+}
+
+/** `--learn FILE`, `--out FILE`: where to write (or refine) a learned profile. */
+export function profileFileOption(flag: string, raw: string | undefined): string | undefined {
+  if (raw !== undefined && raw.trim() === '')
+    throw new UsageError(`${flag} needs a file name (e.g. ${flag} staging.profile.json)`);
+  return raw;
+}
+
 /** `--failing-model` / `--failing-prompt`: one extra task expected to fail (§7's `failed` column). */
 export function failingTask(values: ContractFlags, bundled: boolean): FailingTask | undefined {
   const model = nonEmpty(values, 'failing-model');
@@ -79,6 +117,7 @@ export function familyTarget(values: ContractFlags): FamilyTarget | undefined {
 export function budgetOption(
   values: ContractFlags,
   planned: Parameters<typeof plannedTasks>[0],
+  extra = 0,
 ): number {
   const { value, name } = sourced(values, 'budget');
   const given = numberOption(name, value, {
@@ -86,7 +125,7 @@ export function budgetOption(
     min: 0,
     max: 100,
   });
-  return given ?? plannedTasks(planned);
+  return given ?? plannedTasks(planned) + extra;
 }
 
 /**

@@ -12,18 +12,16 @@ import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
+import { runLearn } from '../../contracts/learn/index.ts';
+import { describeProfile, existingProfile, writeProfileFile } from '../profile-file.ts';
 import {
   BUNDLED_MOCK,
   baseUrlOption,
-  budgetOption,
   exitStatus,
-  failingTask,
-  familyTarget,
   harOption,
-  nonEmpty,
-  pollOption,
-  requestTimeoutOption,
+  profileFileOption,
   sourced,
+  targetSettings,
   writeTraffic,
 } from './contract-target.ts';
 
@@ -63,6 +61,8 @@ Options (each also from the environment variable in brackets):
   --timeout S           total seconds allowed per task (default 900); the whole run ends at most
                         60 s after it
   --request-timeout S   seconds one request may take (default 30) [VIDEOTASK_REQUEST_TIMEOUT]
+  --learn FILE          also learn the deployment's profile from the run into FILE (refined when it
+                        exists; served by videotask mock --profile FILE; see videotask learn)
   -h, --help            show this help
 
 A target that stops answering (3 requests in a row without an answer) or a run past its deadline
@@ -93,34 +93,20 @@ export const contractCommand: Command = {
     const env = process.env;
     const given = sourced(values, 'base-url');
     const bundled = given.value === undefined;
-    const tier = sourced(values, 'tier');
-    const tierValue = tier.value ?? 'lifecycle';
-    if (tierValue !== 'free' && tierValue !== 'lifecycle')
-      throw new UsageError(`${tier.name} must be free or lifecycle, got "${tierValue}"`);
     const apiKey = sourced(values, 'api-key');
     const checkedUrl = bundled
       ? undefined
       : baseUrlOption({ ...given, value: given.value }, apiKey);
-    const failing = failingTask(values, bundled);
-    const family = familyTarget(values);
     const keys = {
       apiKey: apiKey.value ?? 'sk-mock-alice',
       otherApiKey: sourced(values, 'other-api-key').value ?? (bundled ? 'sk-mock-bob' : undefined),
     };
-    const settings = {
-      model: nonEmpty(values, 'model') ?? 'video-pro-v1',
-      tier: tierValue,
-      budget: budgetOption(values, { failing, family }),
-      strict: values.strict === true || env['VIDEOTASK_STRICT'] === '1',
-      poll: pollOption(values, bundled),
-      requestTimeoutMs: requestTimeoutOption(values),
-      failing,
-      family,
-      forbiddenModel: nonEmpty(values, 'forbidden-model'),
-    } as const;
+    const settings = targetSettings(values, bundled);
     const problem = targetUsageProblem({ ...keys, ...settings });
     if (problem !== undefined) throw new UsageError(problem);
     const har = harOption(values);
+    const learnFile = profileFileOption('--learn', values.learn);
+    const into = learnFile === undefined ? undefined : existingProfile(learnFile, '--learn');
     const mock = bundled ? await startMockServer({ port: 0, ...BUNDLED_MOCK }) : undefined;
     if (mock !== undefined)
       console.error(`no --base-url: checking the bundled mock at ${mock.url}`);
@@ -135,10 +121,14 @@ export const contractCommand: Command = {
     const err = (text: string) => console.error(redactor.forTerminal(text));
     let traffic: Har | undefined;
     try {
-      const report = await runContract(target, {
-        onProgress: (line) => err(`  … ${line}`),
-        ...(har === undefined ? {} : { onTraffic: (t: Har) => (traffic = t) }),
-      });
+      const onProgress = (line: string) => err(`  … ${line}`);
+      const onTraffic = har === undefined ? undefined : (t: Har) => (traffic = t);
+      const options = { onProgress, ...(onTraffic === undefined ? {} : { onTraffic }) };
+      const run =
+        learnFile === undefined
+          ? { report: await runContract(target, options) }
+          : await runLearn(target, { ...options, into });
+      const { report } = run;
       out(renderSummary(report));
       const reportDir = values['report-dir'] ?? env['VIDEOTASK_REPORT_DIR'];
       if (reportDir !== undefined)
@@ -146,6 +136,12 @@ export const contractCommand: Command = {
       if (har !== undefined && traffic !== undefined) out(`wrote ${writeTraffic(har, traffic)}`);
       const status = exitStatus(report);
       if (status.why !== undefined) err(`videotask contract: ${status.why}`);
+      if ('profile' in run && status.code !== 2) {
+        await writeProfileFile(learnFile!, run.profile);
+        out(`learned ${learnFile}: ${describeProfile(run.profile)}`);
+        for (const note of run.notes) out(`  note: ${note}`);
+      } else if (learnFile !== undefined)
+        err(`videotask contract: ${learnFile} not written: the run could not be completed`);
       return status.code;
     } catch (error) {
       if (error instanceof TargetError) {
@@ -181,5 +177,6 @@ function parse(argv: readonly string[]) {
     'poll-max': { type: 'string' },
     timeout: { type: 'string' },
     'request-timeout': { type: 'string' },
+    learn: { type: 'string' },
   });
 }

@@ -6,6 +6,9 @@ import { WorkerHub } from '../../mocks/node/worker-hub.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
 import { mockBanner } from '../mock-banner.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
+import { readProfileFile } from '../profile-file.ts';
+import { PublicIds } from '../../mocks/core/profile/public-ids.ts';
+import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { Command } from '../commands.ts';
 import { UsageError } from '../usage-error.ts';
 import { readSecret } from '../secret-option.ts';
@@ -40,7 +43,8 @@ Options:
   --content-redirect    answer /content with a 302 to the temporary address instead of streaming
   --failure-rate P      probability in [0, 1] that a task fails (default 0)
   --artifact-ttl S      seconds a temporary result address works after completion (default 3600)
-  --profile NAME        documented (default: the document) or observed (the deployed gateway's habits)
+  --profile NAME|FILE   documented (default: the document), observed (the deployed gateway's habits),
+                        or a profile FILE videotask learn wrote (answers as that deployment does)
   --clock MODE          real (default) or manual (time moves only through POST /__mock/clock/advance)
   --rate-limit N/S      per-key budget: N requests per S seconds of the mock's clock, then 429 with
                         Retry-After in real seconds (default: off)
@@ -101,9 +105,12 @@ export const mockCommand: Command = {
       for (const d of defects) console.log(`${d.name.padEnd(width)}  ${d.description}`);
       return 0;
     }
-    const profile = values.profile ?? 'documented';
-    if (!isProfileName(profile))
-      throw new UsageError(`--profile must be documented or observed, got "${profile}"`);
+    const profileFlag = values.profile ?? 'documented';
+    if (profileFlag.trim() === '')
+      throw new UsageError('--profile needs documented, observed or a learned profile FILE');
+    const profile = isProfileName(profileFlag)
+      ? profileFlag
+      : readProfileFile(profileFlag, '--profile');
     const clockMode = values.clock ?? 'real';
     if (clockMode !== 'real' && clockMode !== 'manual')
       throw new UsageError(`--clock must be real or manual, got "${clockMode}"`);
@@ -206,7 +213,18 @@ export const mockCommand: Command = {
     }
     const clock = clockMode === 'manual' ? 'manual' : `${speed}×`;
     const rate = values['rate-limit'];
-    const facts = { profile, clock, rate, defectNames, admin, secretSource: secret?.source };
+    const profileLine =
+      typeof profile === 'string'
+        ? profile
+        : `${profile.name} (learned from ${profile.target.host}, ${profileFlag})`;
+    const facts = {
+      profile: profileLine,
+      clock,
+      rate,
+      defectNames,
+      admin,
+      secretSource: secret?.source,
+    };
     const [listening, ...rest] = mockBanner(server.url, bannerView(service), facts);
     const lines =
       workers === 1
@@ -216,7 +234,9 @@ export const mockCommand: Command = {
       reportDir === undefined
         ? []
         : [`  client report: ${reportDir} on exit; GET /__mock/client-report any time`];
-    console.log([listening, ...workersLine(workers), ...report, ...lines].join('\n'));
+    console.log(
+      [listening, ...workersLine(workers), ...report, ...lines, ...idsLine(profile)].join('\n'),
+    );
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
@@ -256,6 +276,18 @@ async function reportOnExit(dir: string, service: MockService): Promise<number> 
     );
     return 1;
   }
+}
+
+/**
+ * A learned task-ID form too small to carry the mock's own IDs: say what that costs before anyone
+ * finds out (decisions/018).
+ */
+function idsLine(profile: string | LearnedProfile): string[] {
+  if (typeof profile === 'string' || new PublicIds(profile.taskId.form).stateless) return [];
+  return [
+    `  task IDs ${profile.taskId.form}: too small a form for the mock's own, kept by this process only ` +
+      '(not shared by --workers, lost on a restart)',
+  ];
 }
 
 function workersLine(workers: number): string[] {

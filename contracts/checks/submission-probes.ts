@@ -28,7 +28,7 @@ interface OwnerProbe extends RefusalProbe {
   readonly payload: Payload;
 }
 
-const PROBE = 'videotask contract check';
+export const PROBE = 'videotask contract check';
 
 /**
  * The owner's refusal probes on a route: an empty and a blank prompt (§7); each required field of §2.1

@@ -30,7 +30,7 @@ export function createTask(state: ServiceState, request: NewTask): TaskRecord {
     scenario: request.scenario,
     arg: request.arg,
     failByRate: !request.explicit && failsByRate(draw, state),
-    profile: profile.name,
+    profile: profile.unknownFirstMs[1] > 0 ? 'observed' : 'documented',
   };
   const blueprint: TaskBlueprint = {
     createdAt: Math.floor(state.clock.now()),
@@ -38,7 +38,7 @@ export function createTask(state: ServiceState, request: NewTask): TaskRecord {
     seconds: request.seconds,
     recipe,
   };
-  const { fields, extras } = fieldsOf(blueprint, settings.timing);
+  const { fields, extras } = fieldsOf(blueprint, settings.plans);
   const id = state.codec.encode(fields, request.owner, state.shared.generation);
   if (extras !== undefined) state.apply({ op: 'extras', task: id, extras });
   const task = state.lookup.recordOf(id, request.owner, blueprint);

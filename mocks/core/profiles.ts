@@ -1,18 +1,25 @@
+import type { LearnedProfile } from '../../src/profile/index.ts';
+import type { VideoStatus } from '../../src/spec/lifecycle.ts';
 import type { ErrorKind } from './errors.ts';
+import { learnedProfile } from './profile/core-profile.ts';
+import type { LearnedReplay } from './profile/learned-replay.ts';
+import OBSERVED from '../profiles/observed.json' with { type: 'json' };
 
+/** The built-in profiles; a learned profile (decisions/018) has the name it was given. */
 export type ProfileName = 'documented' | 'observed';
 
 /**
  * How the mock fills what the document leaves open. `documented`: the document, its silences filled
- * by the spec's marked assumptions. `observed`: the deployed gateway's known habits
- * (`spec/reference-gateway-facts.md`), each listed in docs/mock.md under "The observed profile".
+ * by the spec's marked assumptions. A learned profile (`observed`, or one `videotask learn` wrote):
+ * how one deployment reads, replayed by `learned` on top of the core, with the flags below read from
+ * what it learned (docs/mock.md, "Learned profiles").
  */
 export interface Profile {
-  readonly name: ProfileName;
+  readonly name: string;
   /** A new task reads `unknown` for this long (ms range) before `queued` (the gateway stores NOT_START first). */
   readonly unknownFirstMs: readonly [number, number];
-  /** Progress shown per phase instead of a smooth curve: queued, running (the gateway's 10 / 50). */
-  readonly progressSteps?: { readonly queued: number; readonly running: number } | undefined;
+  /** Progress shown per state instead of the smooth curve (the gateway's 10 queued, 50 running). */
+  readonly progressSteps?: Readonly<Partial<Record<VideoStatus, number>>> | undefined;
   /** `completed_at` carries the row's update time while the task is not done. */
   readonly completedAtWhileRunning: boolean;
   /** `metadata.url` is present as `""` until the task completes. */
@@ -27,38 +34,65 @@ export interface Profile {
   readonly multipartSubmissions: boolean;
   /** Error kinds this profile answers differently. */
   readonly errors: Readonly<Partial<Record<ErrorKind, ErrorKind>>>;
+  /** A learned profile's replay: how each answer reads (mocks/core/profile/). */
+  readonly learned?: LearnedReplay | undefined;
 }
 
+/** The document, its silences filled by the spec's marked assumptions. */
+const DOCUMENTED: Profile = {
+  name: 'documented',
+  unknownFirstMs: [0, 0],
+  completedAtWhileRunning: false,
+  emptyUrlUntilDone: false,
+  wrapperRowFields: false,
+  requestIdSuffix: false,
+  otherRatiosHeader: false,
+  multipartSubmissions: false,
+  errors: {},
+};
+
+/** The built-in `observed` profile as the file it is (a learned profile; decisions/018). */
+export const OBSERVED_PROFILE = OBSERVED as unknown as LearnedProfile;
+
+let observed: Profile | undefined;
+
+/**
+ * The built-in profiles. `observed` is a learned profile like any other (decisions/018):
+ * `mocks/profiles/observed.json`, learned by `scripts/learn-observed.ts` from a deployment with the
+ * deployed gateway's habits; compiled on first use, so a mock that never plays it never pays for it.
+ */
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
-  documented: {
-    name: 'documented',
-    unknownFirstMs: [0, 0],
-    completedAtWhileRunning: false,
-    emptyUrlUntilDone: false,
-    wrapperRowFields: false,
-    requestIdSuffix: false,
-    otherRatiosHeader: false,
-    multipartSubmissions: false,
-    errors: {},
-  },
-  observed: {
-    name: 'observed',
-    unknownFirstMs: [500, 2_500],
-    progressSteps: { queued: 10, running: 50 },
-    completedAtWhileRunning: true,
-    emptyUrlUntilDone: true,
-    wrapperRowFields: true,
-    requestIdSuffix: true,
-    otherRatiosHeader: true,
-    multipartSubmissions: true,
-    errors: {
-      missing_api_key: 'gateway_invalid_token',
-      invalid_api_key: 'gateway_invalid_token',
-      status_task_not_found: 'task_not_exist',
-    },
+  documented: DOCUMENTED,
+  get observed() {
+    return (observed ??= learnedProfile(OBSERVED_PROFILE, 'the built-in observed profile'));
   },
 };
 
 export function isProfileName(name: string): name is ProfileName {
   return name === 'documented' || name === 'observed';
+}
+
+/** What `createMockService({ profile })` takes: a built-in's name or a learned profile (parsed JSON). */
+export type ProfileOption = ProfileName | LearnedProfile;
+
+const compiled = new WeakMap<object, Profile>();
+
+/**
+ * The profile an option names. A learned profile is checked (a bad one throws `ProfileError` naming
+ * the field) and compiled once per object.
+ */
+export function resolveProfile(option: ProfileOption | undefined): Profile {
+  if (option === undefined) return PROFILES.documented;
+  if (typeof option === 'string' && isProfileName(option)) return PROFILES[option];
+  if (typeof option !== 'object' || option === null)
+    throw new RangeError(
+      `Unknown profile "${String(option)}": use documented, observed, or a learned profile ` +
+        '(the parsed JSON of a file `videotask learn` wrote)',
+    );
+  let profile = compiled.get(option);
+  if (profile === undefined) {
+    profile = learnedProfile(option);
+    compiled.set(option, profile);
+  }
+  return profile;
 }

@@ -17,11 +17,7 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** Progress as the profile shows it: a smooth curve, or the gateway's steps (0 → 10 → 50 → 100). */
 export function shownProgress(snap: TaskSnapshot, profile: Profile): number {
-  const steps = profile.progressSteps;
-  if (steps === undefined) return snap.progress;
-  if (snap.status === 'queued') return steps.queued;
-  if (snap.status === 'in_progress') return steps.running;
-  return snap.progress;
+  return profile.progressSteps?.[snap.status] ?? snap.progress;
 }
 
 /**

@@ -9,7 +9,8 @@ import { errorResponse } from './errors.ts';
 import { sampleVideo } from './media.ts';
 import type { PersistenceTarget, RestoredState, StateFile } from './persistence.ts';
 import { DEFAULT_TIMING } from './plan.ts';
-import { PROFILES } from './profiles.ts';
+import { learnedWrapperStatuses } from './profile/learned-replay.ts';
+import { resolveProfile } from './profiles.ts';
 import { createRandom, randomSeed } from './random.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { wrapperStatuses } from './render.ts';
@@ -70,11 +71,8 @@ export function assembleService(options: MockOptions): AssembledService {
   const failureRate = options.failureRate ?? 0;
   if (!(failureRate >= 0 && failureRate <= 1))
     throw new RangeError(`failureRate must be between 0 and 1, got ${failureRate}`);
-  const profile = PROFILES[options.profile ?? 'documented'];
-  if (profile === undefined)
-    throw new RangeError(
-      `Unknown profile "${String(options.profile)}": use documented or observed`,
-    );
+  const profile = resolveProfile(options.profile);
+  const replay = profile.learned;
   const defects = resolveDefects(options.defects ?? []);
   const seed = restored?.seed ?? options.seed ?? randomSeed();
   const keys = deploymentKeys(options.secret ?? randomSecret(), options.hmac ?? hmacSha256);
@@ -85,10 +83,11 @@ export function assembleService(options: MockOptions): AssembledService {
       ? (options.tokens ?? [])
       : [...BUILT_IN_TOKENS, ...(options.tokens ?? [])],
   );
-  const timing = { ...DEFAULT_TIMING, ...options.timing };
+  const timing = { ...DEFAULT_TIMING, ...replay?.timing, ...options.timing };
+  const plans = { timing, unknownFirstMs: profile.unknownFirstMs };
   const codec = new TaskIdCodec({ mac: keys.idMac, stream: keys.idStream });
   const users = tokens.users();
-  const lookup = new TaskLookup(codec, shared, () => users, timing);
+  const lookup = new TaskLookup(codec, shared, () => users, plans);
   const store = new TaskStore(lookup);
   for (const id of restored?.tasks ?? []) store.add(id);
   const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
@@ -130,17 +129,24 @@ export function assembleService(options: MockOptions): AssembledService {
     media: sampleVideo(),
     lifecycle,
     validators,
-    wrapperStatuses: wrapperStatuses(lifecycle),
+    wrapperStatuses:
+      replay === undefined
+        ? wrapperStatuses(lifecycle)
+        : learnedWrapperStatuses(wrapperStatuses(lifecycle), replay),
     profile,
     defectNames: defects.map((d) => d.name),
     settings: {
       timing,
+      plans,
       failureRate,
-      contentRedirect: options.contentRedirect ?? false,
+      contentRedirect: options.contentRedirect ?? replay?.profile.content?.delivery === 'redirect',
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       rateLimit: options.rateLimit,
     },
-    error: (kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers),
+    error:
+      replay === undefined
+        ? (kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers)
+        : (kind, detail, headers) => replay.noteError(errorResponse(kind, detail, headers), kind),
     reset: () => apply({ op: 'reset', familyBound: startBound }),
     get clientVerdicts() {
       return clientVerdicts;

@@ -13,6 +13,7 @@ import type { Profile } from './profiles.ts';
 import type { Random } from './random.ts';
 import type { Operation, SharedState } from './shared-state.ts';
 import type { TaskStore } from './store.ts';
+import type { PlanSettings } from './task-blueprint.ts';
 import type { TaskIdCodec } from './task-id-codec.ts';
 import type { TaskLookup } from './task-lookup.ts';
 import type { MockToken, TokenDirectory } from './tokens.ts';
@@ -59,6 +60,8 @@ export interface RateLimit {
 
 export interface ServiceSettings {
   readonly timing: Timing;
+  /** How plans are drawn: the timing and the profile's unknown-first phase. */
+  readonly plans: PlanSettings;
   readonly failureRate: number;
   /** `/content` answers a redirect to the temporary address instead of streaming. */
   readonly contentRedirect: boolean;

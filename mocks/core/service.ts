@@ -1,14 +1,15 @@
 import type { Defect, DefectContext } from '../defects/defect.ts';
-import type { FamilyState } from './catalog.ts';
+import { visibleModels, type FamilyState } from './catalog.ts';
 import { retryAfterSeconds, type Clock, type ClockOptions } from './clock.ts';
 import { errorResponse } from './errors.ts';
 import { JSON_TYPE, type CoreRequest, type CoreResponse } from './http-types.ts';
 import { StateNotSavedError, type Persistence, type StateFile } from './persistence.ts';
 import type { Timing } from './plan.ts';
-import type { ProfileName } from './profiles.ts';
+import type { ProfileOption } from './profiles.ts';
 import { ROUTES } from './route-table.ts';
 import { Router, type RouteDefinition } from './router.ts';
 import { controlRefusal } from './control-access.ts';
+import type { ReplayContext } from './profile/learned-replay.ts';
 import { controlError } from './routes/control.ts';
 import type { ClientVerdictOptions, ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import type { ClientReport } from './client-verdicts/client-report.ts';
@@ -36,9 +37,10 @@ export interface MockOptions {
   readonly secret?: string | undefined;
   /**
    * `documented` (default): the document, silences filled by the spec's assumptions. `observed`:
-   * the deployed gateway's habits.
+   * the deployed gateway's habits. Or a learned profile (the parsed JSON `videotask learn` wrote,
+   * decisions/018): the mock answers as that deployment reads, on top of the documented behaviour.
    */
-  readonly profile?: ProfileName | undefined;
+  readonly profile?: ProfileOption | undefined;
   /** Extra API keys; with `replaceBuiltInTokens` they replace the built-in ones. */
   readonly tokens?: readonly MockToken[] | undefined;
   readonly replaceBuiltInTokens?: boolean | undefined;
@@ -87,7 +89,8 @@ export interface MockService {
   readonly tokens: TokenDirectory;
   readonly family: FamilyState;
   readonly seed: number | string;
-  readonly profile: ProfileName;
+  /** The profile's name: `documented`, `observed` or a learned profile's. */
+  readonly profile: string;
   readonly defects: readonly string[];
   /** Submissions seen per client request ID (`X-Request-Id` or `Idempotency-Key` header). */
   readonly submissionsByRequestId: ReadonlyMap<string, number>;
@@ -133,6 +136,7 @@ export function createMockService(options: MockOptions = {}): MockService {
     );
   const { state, seed, defects, limiter } = assembleService(options);
   const { clock, tokens, profile } = state;
+  const replay = profile.learned;
   const router = new Router(ROUTES);
   const { first = 1, step = 1 } = options.requestIds ?? {};
   let requestNumber = first - step;
@@ -200,6 +204,22 @@ export function createMockService(options: MockOptions = {}): MockService {
     };
   }
 
+  /** What a learned profile's replay reads of the service for one request. */
+  function replayContext(request: CoreRequest): ReplayContext {
+    const match = router.match(request.method, request.path);
+    return {
+      route: match.kind === 'found' ? match.route : undefined,
+      task: (id) => state.store.get(id),
+      authenticate: (authorization) => tokens.authenticate(authorization),
+      models: (token) =>
+        token === undefined
+          ? []
+          : visibleModels(state.models.values(), state.family, token).map((m) => m.id),
+      wrapperStatuses: state.wrapperStatuses,
+      now: () => clock.now(),
+    };
+  }
+
   return {
     clock,
     store: state.store,
@@ -218,16 +238,21 @@ export function createMockService(options: MockOptions = {}): MockService {
     clientVerdicts: verdicts,
     clientReport: () => verdicts.report(),
     handle(incoming) {
-      const requestId = `${requestIdPrefix}${(requestNumber += step).toString().padStart(8, '0')}`;
+      const ownId = `${requestIdPrefix}${(requestNumber += step).toString().padStart(8, '0')}`;
+      const requestId = replay === undefined ? ownId : replay.requestId(ownId);
       route = undefined;
       context = undefined;
-      let request = incoming;
+      // What the core is asked: a learned profile's IDs read back in the mock's own form.
+      const asked = replay === undefined ? incoming : replay.before(incoming);
+      let request = asked;
       let response: CoreResponse;
       try {
-        const context = defects.length === 0 ? undefined : defectContext(incoming);
+        const context = defects.length === 0 ? undefined : defectContext(request);
         for (const defect of defects)
           if (defect.before !== undefined) request = defect.before(request, context!);
         response = dispatch(request);
+        if (replay !== undefined)
+          response = replay.after(request, response, requestId, replayContext(request));
         for (const defect of defects)
           if (defect.after !== undefined) response = defect.after(request, response, context!);
       } catch (error) {
@@ -241,8 +266,9 @@ export function createMockService(options: MockOptions = {}): MockService {
         response = { status: response.status, headers: response.headers };
       if (profile.requestIdSuffix && response.status >= 400)
         response = withRequestIdSuffix(response, requestId);
-      response.headers['x-oneapi-request-id'] = requestId;
-      const violations = verdicts.observe(incoming, response, route, context);
+      if (replay === undefined) response.headers['x-oneapi-request-id'] = requestId;
+      else replay.stamp(response, requestId);
+      const violations = verdicts.observe(asked, response, route, context);
       return violations === undefined ? response : { ...response, clientViolations: violations };
     },
   };

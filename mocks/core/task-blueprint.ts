@@ -1,15 +1,25 @@
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
 import { BUILT_IN_MODELS, type CatalogModel } from './catalog.ts';
 import { drawPlan, type TaskPlan, type Timing } from './plan.ts';
-import { PROFILES, type ProfileName } from './profiles.ts';
+import type { ProfileName } from './profiles.ts';
 import { createRandom, type Random } from './random.ts';
 import { EXTRAS_CODE, codeFor, scenarioCode } from './scenario-codes.ts';
 import { SCENARIOS } from './scenarios.ts';
 import type { TaskExtras } from './shared-state.ts';
 import { fits, type TaskIdFields } from './task-id-layout.ts';
 
-/** Profiles by their index in a task ID (append only). */
+/**
+ * Profiles by their index in a task ID (append only). Index 1 is the service's own profile's
+ * unknown-first phase: `observed`'s, or a learned profile's (decisions/018).
+ */
 export const PROFILE_ORDER: readonly ProfileName[] = ['documented', 'observed'];
+
+/** What a plan is drawn with besides its recipe: the service's timing and its profile's unknown phase. */
+export interface PlanSettings {
+  readonly timing: Timing;
+  /** How long (ms range) a task of the service's profile reads `unknown` first. */
+  readonly unknownFirstMs: readonly [number, number];
+}
 
 /** How a task's plan is drawn: the same recipe always gives the same plan. */
 export interface PlanRecipe {
@@ -19,7 +29,7 @@ export interface PlanRecipe {
   readonly arg: string | undefined;
   /** An otherwise succeeding task that the service's failure rate made fail. */
   readonly failByRate: boolean;
-  /** The profile at submission (its unknown-first phase). */
+  /** `documented`: no unknown-first phase; `observed`: the service profile's (PROFILE_ORDER). */
   readonly profile: ProfileName;
 }
 
@@ -40,13 +50,13 @@ export function planRandom(draw: number): Random {
 }
 
 /** The plan a recipe gives: the default draw, then the scenario's shaping (`scenarios.ts`). */
-export function planFromRecipe(recipe: PlanRecipe, timing: Timing): TaskPlan {
+export function planFromRecipe(recipe: PlanRecipe, settings: PlanSettings): TaskPlan {
   const random = planRandom(recipe.draw);
   const base = drawPlan({
     random,
-    timing,
+    timing: settings.timing,
     failureRate: recipe.failByRate ? 1 : 0,
-    unknownFirstMs: PROFILES[recipe.profile].unknownFirstMs,
+    unknownFirstMs: recipe.profile === 'documented' ? [0, 0] : settings.unknownFirstMs,
   });
   if (recipe.scenario === 'succeed') return base;
   const scenario = PLAN_SCENARIOS.get(recipe.scenario);
@@ -57,7 +67,7 @@ export function planFromRecipe(recipe: PlanRecipe, timing: Timing): TaskPlan {
 /** The fields of a blueprint's task ID, and the extras it needs when something does not fit. */
 export function fieldsOf(
   blueprint: TaskBlueprint,
-  timing: Timing,
+  settings: PlanSettings,
 ): { fields: TaskIdFields; extras: TaskExtras | undefined } {
   const { recipe } = blueprint;
   const code = codeFor(recipe.scenario, recipe.failByRate);
@@ -68,7 +78,7 @@ export function fieldsOf(
   const scenarioFits =
     decoded !== undefined &&
     (decoded.arg === recipe.arg ||
-      samePlan(planFromRecipe(recipe, timing), planFromRecipe(decoded, timing)));
+      samePlan(planFromRecipe(recipe, settings), planFromRecipe(decoded, settings)));
   const secondsFit = fits('seconds', blueprint.seconds);
   const extras: TaskExtras = {
     ...(scenarioFits ? {} : { scenario: recipe.scenario, arg: recipe.arg }),

@@ -1,10 +1,10 @@
-import type { Timing } from './plan.ts';
 import type { SharedState } from './shared-state.ts';
 import { TaskRecord } from './store.ts';
 import {
   blueprintOf,
   planFromRecipe,
   platformOf,
+  type PlanSettings,
   quotaOf,
   type TaskBlueprint,
 } from './task-blueprint.ts';
@@ -28,7 +28,7 @@ export class TaskLookup {
     readonly shared: SharedState,
     /** Every user that may own a task (lookups that do not name the owner try each). */
     readonly users: () => readonly string[],
-    readonly timing: Timing,
+    readonly plans: PlanSettings,
     readonly cacheSize = DEFAULT_CACHE_SIZE,
   ) {}
 
@@ -85,7 +85,7 @@ export class TaskLookup {
       owner,
       model.id,
       createdAt,
-      planFromRecipe(recipe, this.timing),
+      planFromRecipe(recipe, this.plans),
       platformOf(model),
       seconds,
       quotaOf(model, seconds),

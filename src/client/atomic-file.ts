@@ -31,6 +31,15 @@ export async function writeAtomically(
   await syncDirectory(dir);
 }
 
+/** A whole text file, written as `writeAtomically` writes: whole or not at all (`mode` less the umask). */
+export async function writeTextAtomically(
+  target: string,
+  text: string,
+  options: { readonly mode?: number } = {},
+): Promise<void> {
+  await writeAtomically(target, [new TextEncoder().encode(text)], () => undefined, options);
+}
+
 export async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
   let offset = 0;
   while (offset < chunk.byteLength) {

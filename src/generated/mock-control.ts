@@ -231,8 +231,8 @@ export interface components {
             /** @description Milliseconds to move forward (at most ten years a call; a move past 8.64e15 ms since the epoch */
             ms: number;
         };
-        /** @enum {string} */
-        Profile: "documented" | "observed";
+        /** @description The profile the mock plays: `documented`, `observed`, or the name of a learned profile (`videotask mock --profile FILE`, decisions/018). */
+        Profile: string;
         MockHealth: {
             /** @constant */
             status: "ok";
@@ -838,6 +838,5 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const clockModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClockMode"]> = ["real", "manual"];
-export const profileValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Profile"]> = ["documented", "observed"];
 export const outcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Outcome"]> = ["succeed", "fail", "stuck"];
 export const clientOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClientOutcome"]> = ["violation", "advice", "note"];

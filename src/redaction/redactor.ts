@@ -141,7 +141,8 @@ function replaceSpans(text: string, spans: KeyPart[], masks: readonly string[]):
   return out + text.slice(copied);
 }
 
-const BEARER = /(Bearer\s+)([A-Za-z0-9._~+/=-]{6,})/gi;
+/** A bearer token; not an authentication challenge's parameters (`Bearer realm="api"`, RFC 6750 §3). */
+const BEARER = /(Bearer\s+)(?![A-Za-z_-]+=")([A-Za-z0-9._~+/=-]{6,})/gi;
 
 const SCHEME_CHAR = /[a-z0-9+.-]/i;
 const NOT_USERINFO = /[\s/?#@"'<>]/;

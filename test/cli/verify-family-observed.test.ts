@@ -50,9 +50,14 @@ describe("videotask verify-family against the gateway's habits (reference gatewa
           bytes: 6592,
           sha256: sampleVideo().sha256,
         });
-        // The observed gateway's wrapper carries `quota` in `data`; the plugin's native path carries `usage`.
+        // The observed gateway's wrapper carries `quota` in `data` and the upstream's raw body (with its
+        // `usage`) in `data.data`; the plugin's native path carries `usage`.
         expect(m.usage.exposed).toBe(true);
-        expect(Object.keys(m.usage.fields).sort()).toEqual(['native.usage', 'wrapper.data.quota']);
+        expect(Object.keys(m.usage.fields).sort()).toEqual([
+          'native.usage',
+          'wrapper.data.data.usage',
+          'wrapper.data.quota',
+        ]);
         expect(m.steps.find((s) => s.name === 'usage and charge')).toMatchObject({
           outcome: 'passed',
           detail: expect.stringMatching(/wrapper\.data\.quota = [\d.]+/) as unknown,

@@ -54,7 +54,7 @@ describe('withResponse(): the answer with its headers (issue 16)', () => {
     expect(task.id).toMatch(/^task_/);
     expect(meta.status).toBe(200);
     expect(meta.url).toBe(`${observed.url}/v1/video/generations`);
-    expect(meta.requestId).toMatch(/^\d+$/);
+    expect(meta.requestId).toMatch(/^[0-9A-Za-z]+$/);
     expect(meta.requestId).toBe(meta.headers['x-oneapi-request-id']);
     expect(meta.headers['x-new-api-other-ratios']).toBeDefined();
   });
@@ -74,7 +74,7 @@ describe('withResponse(): the answer with its headers (issue 16)', () => {
         to: new (await import('node:stream')).PassThrough().resume(),
       }),
     ];
-    for (const { meta } of answers) expect(meta.requestId).toMatch(/^\d+$/);
+    for (const { meta } of answers) expect(meta.requestId).toMatch(/^[0-9A-Za-z]+$/);
     expect(answers[3]!.data).toMatchObject({ contentType: 'video/mp4' });
   });
 
@@ -142,7 +142,7 @@ describe('maxResponseBytes', () => {
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect((error as ResponseTooLargeError).limit).toBe(64);
-    expect((error as ResponseTooLargeError).meta?.requestId).toMatch(/^\d+$/);
+    expect((error as ResponseTooLargeError).meta?.requestId).toMatch(/^[0-9A-Za-z]+$/);
   });
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses maxResponseBytes %s', (value) => {

@@ -66,7 +66,7 @@ export function normalized(response: CoreResponse, id: string): unknown {
     s
       .split(id)
       .join('<ID>')
-      .replace(/\(request id: \d+\)/g, '(request id: <RID>)');
+      .replace(/\(request id: [0-9A-Za-z]+\)/g, '(request id: <RID>)');
   const headers = Object.fromEntries(
     Object.entries(response.headers)
       .filter(([name]) => name !== 'x-oneapi-request-id')

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type * as CoreService from '../../mocks/core/service.ts';
+import OBSERVED from '../../mocks/profiles/observed.json' with { type: 'json' };
 
 // The mock's core must load and run in a browser (msw's setupWorker): nothing that createHandlers or
 // createMockService pulls in may import a Node module or a Node-only package, at load or at run time.
@@ -87,5 +88,30 @@ describe('the environment-neutral core', () => {
     expect(video.status).toBe(200);
     const bytes = video.body as Uint8Array;
     expect(new TextDecoder().decode(bytes.subarray(4, 8))).toBe('ftyp');
+  });
+
+  it('serves a learned profile passed as an object (a page reads no file)', async () => {
+    const { text } = await bundleForBrowser('mocks/core/service.ts', 'iife');
+    const context = browserGlobals();
+    runInNewContext(text, context);
+    const { createMockService } = context['core'] as typeof CoreService;
+    // The observed profile with task IDs of another form: the page's mock re-encodes its own.
+    const profile = { ...OBSERVED, name: 'staging', taskId: { form: 'vtsk-{alnum:32}' } } as never;
+    const service = createMockService({ clock: { mode: 'manual' }, profile });
+    const headers = { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' };
+    const request = { query: '', headers, origin: 'http://page.test' };
+    const body = new TextEncoder().encode(
+      JSON.stringify({ model: 'video-pro-v1', prompt: 'kite' }),
+    );
+    const submitted = service.handle({ ...request, method: 'POST', path: '/v1/videos', body });
+    const { id } = JSON.parse(submitted.body as string) as { id: string };
+    expect(id).toMatch(/^vtsk-[0-9A-Za-z]{32}$/);
+    expect(service.profile).toBe('staging');
+    const missing = service.handle({ ...request, method: 'GET', path: `/v1/videos/${id}x` });
+    expect(JSON.parse(missing.body as string)).toMatchObject({
+      code: 'task_not_exist',
+      data: null,
+    });
+    expect(missing.headers['x-oneapi-request-id']).toMatch(/^[0-9A-Za-z]{31}$/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectConformant, expectJsonError } from '../helpers/conformance.ts';
 import { coreClient } from '../helpers/core-client.ts';
+import OBSERVED from '../../mocks/profiles/observed.json' with { type: 'json' };
 
 type Task = {
   id: string;
@@ -11,7 +12,8 @@ type Task = {
   task_id?: string;
 };
 
-// The observed profile reproduces the deployed gateway's habits (spec/reference-gateway-facts.md),
+// The observed profile reproduces the deployed gateway's habits (spec/reference-gateway-facts.md), as
+// learned from a deployment with those habits (mocks/profiles/observed.json, scripts/learn-observed.ts),
 // one quirk per test. Every answer still conforms to the spec: these are silences the document leaves.
 describe('observed profile', () => {
   const observed = () => coreClient({ profile: 'observed' });
@@ -25,11 +27,18 @@ describe('observed profile', () => {
     const first = call('GET', `/v1/videos/${id}`);
     expectConformant('getVideo', first);
     expect(first.body).toMatchObject({ status: 'unknown' });
+    // The gateway stores a new task as NOT_START (reference-gateway-facts.md).
     expect(
       (call('GET', `/v1/video/generations/${id}`).body as { data: { status: string } }).data.status,
-    ).toBe('UNKNOWN');
-    service.clock.advance(3_000);
-    expect((call('GET', `/v1/videos/${id}`).body as Task).status).toBe('queued');
+    ).toBe('NOT_START');
+    const { unknownMs, queueMs } = service.store.get(id)!.plan;
+    const [low, high] = OBSERVED.lifecycle.phases.unknown as [number, number];
+    expect(unknownMs).toBeGreaterThanOrEqual(low);
+    expect(unknownMs).toBeLessThanOrEqual(high);
+    service.clock.advance(unknownMs);
+    expect((call('GET', `/v1/videos/${id}`).body as Task).status).toBe(
+      queueMs > unknownMs ? 'queued' : 'in_progress',
+    );
   });
 
   it('shows progress in steps: 0 → 10 queued → 50 running → 100', () => {
@@ -73,7 +82,7 @@ describe('observed profile', () => {
     }
     const content = call('GET', `/v1/videos/${id}/content`, { key: 'sk-mock-bob' });
     expectConformant('getVideoContent', content);
-    expectJsonError(content, 404, /not found \(request id: \d+\)$/);
+    expectJsonError(content, 404, /not found \(request id: [0-9A-Za-z]+\)$/);
   });
 
   it('ends OpenAI-style error messages with the request id of the x-oneapi-request-id header', () => {
@@ -120,10 +129,11 @@ describe('observed profile', () => {
     const data = (wrapper.body as { data: Record<string, unknown> }).data;
     // The row number comes from the task's ID (decisions/010): a positive integer, stable across replicas.
     expect(Number.isInteger(data['id']) && (data['id'] as number) > 0).toBe(true);
+    // Values the core decides (the group, the charge, the channel) with the gateway's own wording.
     expect(data).toMatchObject({
       group: 'default',
       quota: 2.5,
-      action: 'generate',
+      action: 'textGenerate',
       platform: '54',
     });
   });

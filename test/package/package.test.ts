@@ -185,6 +185,7 @@ describe('a browser page bundled with esbuild', () => {
         failedCode: 'ContentPolicy',
       });
       expect(visit.result['statuses']).toEqual(['queued', 'in_progress', 'completed']);
+      expect(visit.result['learnedId']).toMatch(/^vtsk-[0-9A-Za-z]{32}$/);
       expect(visit.served.filter((path) => /^\/(v1|__mock)\//.test(path))).toEqual([]);
       expect(visit.problems).toEqual([]);
     },

@@ -1,7 +1,7 @@
 // A front-end team's page, developing offline against videotask's mock: msw's setupWorker serves the
 // same handlers as setupServer does in Node. Bundled by esbuild (its browser build of videotask/mocks).
 import { setupWorker } from 'msw/browser';
-import { createHandlers, createMockService } from 'videotask/mocks';
+import { createHandlers, createMockService, OBSERVED_PROFILE } from 'videotask/mocks';
 
 interface Task {
   id: string;
@@ -47,7 +47,22 @@ async function run(): Promise<Record<string, unknown>> {
   });
   service.clock.advance(10 * 60_000);
   const failed = await call('GET', `/v1/videos/${doomed.id}`);
+  // A learned profile is an object in a page (the core reads no file): the built-in observed one, with
+  // task IDs of another form.
+  const learned = createMockService({
+    clock: { mode: 'manual' },
+    profile: { ...OBSERVED_PROFILE, taskId: { form: 'vtsk-{alnum:32}' } },
+  });
+  const submitted = learned.handle({
+    method: 'POST',
+    path: '/v1/videos',
+    query: '',
+    headers,
+    origin: location.origin,
+    body: new TextEncoder().encode(JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite' })),
+  });
   return {
+    learnedId: (JSON.parse(submitted.body as string) as Task).id,
     statuses,
     contentType: content.headers.get('content-type'),
     bytes: bytes.length,

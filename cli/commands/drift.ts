@@ -1,0 +1,205 @@
+import { Redactor, TargetError, type ContractTarget } from '../../contracts/index.ts';
+import { renderDriftSummary, runDrift, writeDriftReports } from '../../contracts/drift/index.ts';
+import type { Command } from '../commands.ts';
+import { flagOrEnv, parseFlags, type Sourced } from '../options.ts';
+import { readProfileFile, writeProfileFile } from '../profile-file.ts';
+import { startMockServer } from '../../mocks/hosts/node-server.ts';
+import type { LearnedProfile } from '../../src/profile/index.ts';
+
+/** The mock's own keys, for a B the command starts (`--against-profile`): the vip key reaches the second family. */
+const MOCK_KEYS = { primary: 'sk-mock-vip', other: 'sk-mock-bob' } as const;
+import { UsageError } from '../usage-error.ts';
+import { baseUrlOption, targetSettings } from './contract-target.ts';
+import { join } from 'node:path';
+
+const HELP = `Usage: videotask drift --base-url A --api-key KEY --against B --against-api-key KEY [options]
+
+Runs one request sequence against two deployments side by side (the contract suite's observation,
+its budget and tiers) and lists every difference in how they answer, step by step and cell by cell:
+status code, content type, JSON shape and value kinds, headers that matter (request ID, rate limits,
+caching), response time class, the tasks' timing class, progress, wrapper statuses, how the video is
+delivered, the IDs' forms, and contract checks that fail on one side only. Typical pairs: staging and
+the mock serving its learned profile (has staging changed?), staging and production (--tier free:
+read-only routes, no task created).
+
+Options (each side's own, then the sequence's; each also from the variable in brackets):
+  --base-url URL            A [VIDEOTASK_BASE_URL]
+  --api-key KEY             A's key [VIDEOTASK_API_KEY]
+  --other-api-key KEY       a second user's key on A [VIDEOTASK_OTHER_API_KEY]
+  --failing-prompt TEXT     a prompt A fails (a failed task on A)
+  --against URL             B [VIDEOTASK_AGAINST_URL]
+  --against-api-key KEY     B's key [VIDEOTASK_AGAINST_API_KEY]
+  --against-other-api-key KEY  a second user's key on B [VIDEOTASK_AGAINST_OTHER_API_KEY]
+  --against-failing-prompt TEXT  a prompt B fails (default: A's; the mock fails "… [mock:fail]")
+  --against-profile FILE    B is the mock serving FILE (videotask learn wrote it), started here with its
+                            own keys: the CI check that staging still answers as its committed profile
+  --model M, --failing-model M, --family-model M --plugin NAME   as videotask contract
+  --tier T                  lifecycle (default) or free (read-only routes: creates no task)
+  --budget N                most tasks each side may create (default as videotask learn)
+  --poll-initial S, --poll-factor F, --poll-max S, --timeout S, --request-timeout S
+  --report-dir DIR          write drift-report.json and drift-report.md there (0600)
+  --learn-dir DIR           also write what each side was learned as (a.profile.json, b.profile.json)
+  -h, --help                show this help
+
+Give both sides a second user's key or neither: the sequence must be the same.
+
+In CI, after QA committed staging's profile:
+  videotask drift --base-url "$STAGING" --api-key "$KEY" --against-profile staging.profile.json
+
+Exit status: 0 no difference; 1 differences (listed); 2 bad usage, or a side could not be asked to
+the end (unreachable, a key refused, it stopped answering).`;
+
+export const driftCommand: Command = {
+  name: 'drift',
+  async run(argv) {
+    const { values } = parse(argv);
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    const againstProfile = values['against-profile'];
+    if (againstProfile !== undefined && values.against !== undefined)
+      throw new UsageError('--against and --against-profile name B twice: give one');
+    const profile =
+      againstProfile === undefined
+        ? undefined
+        : readProfileFile(againstProfile, '--against-profile');
+    const mock =
+      profile === undefined
+        ? undefined
+        : await startMockServer({ port: 0, profile, familyBound: servesFamily(profile) });
+    try {
+      return await drift(values, mock?.url);
+    } finally {
+      await mock?.close();
+    }
+  },
+};
+
+type Values = ReturnType<typeof parse>['values'];
+
+/** Whether a profile learned the second family's native path (the mock serving it binds the family). */
+function servesFamily(profile: LearnedProfile): boolean {
+  return Object.keys(profile.answers).some((cell) => cell.startsWith('createPluginTask '));
+}
+
+/** Runs the drift, prints it, writes what was asked for; the exit status. */
+async function drift(values: Values, mockUrl: string | undefined): Promise<number> {
+  const { a, b } = targets(values, mockUrl);
+  const redactor = new Redactor([a.apiKey, a.otherApiKey, b.apiKey, b.otherApiKey]);
+  const out = (text: string) => console.log(redactor.forTerminal(text));
+  const err = (text: string) => console.error(redactor.forTerminal(text));
+  try {
+    const { report, profiles } = await runDrift(a, b, {
+      a: { onProgress: (line) => err(`  … A ${line}`) },
+      b: { onProgress: (line) => err(`  … B ${line}`) },
+    });
+    out(renderDriftSummary(report));
+    const reportDir = values['report-dir'] ?? process.env['VIDEOTASK_REPORT_DIR'];
+    if (reportDir !== undefined)
+      for (const file of await writeDriftReports(report, reportDir, redactor)) out(`wrote ${file}`);
+    const learnDir = values['learn-dir'];
+    if (learnDir !== undefined)
+      for (const [side, profile] of [
+        ['a', profiles.a],
+        ['b', profiles.b],
+      ] as const) {
+        const file = join(learnDir, `${side}.profile.json`);
+        await writeProfileFile(file, profile);
+        out(`wrote ${file}`);
+      }
+    const stopped = report.a.stopped ?? report.b.stopped;
+    if (stopped !== undefined) {
+      err(`videotask drift: a side could not be asked to the end: ${stopped}`);
+      return 2;
+    }
+    return report.ok ? 0 : 1;
+  } catch (error) {
+    if (error instanceof TargetError) {
+      err(`videotask drift: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Both sides: the same sequence (settings, second key or none), each with its own place and keys. B
+ * may be the mock started here (`mockUrl`): its own keys then, and a failing prompt it fails.
+ */
+function targets(
+  values: Values,
+  mockUrl: string | undefined,
+): { a: ContractTarget; b: ContractTarget } {
+  const env = process.env;
+  const settings = targetSettings(values, false, 1);
+  const side = (url: Sourced, key: Sourced) => {
+    if (url.value === undefined) throw new UsageError(`${url.name} is required`);
+    if (key.value === undefined || key.value === '')
+      throw new UsageError(`${key.name} (or its VIDEOTASK_ variable) is required with ${url.name}`);
+    const checked = baseUrlOption({ ...url, value: url.value }, key);
+    return { baseUrl: checked.replace(/\/+$/, ''), apiKey: key.value };
+  };
+  const a = side(
+    flagOrEnv('--base-url', values['base-url'], 'VIDEOTASK_BASE_URL'),
+    flagOrEnv('--api-key', values['api-key'], 'VIDEOTASK_API_KEY'),
+  );
+  const otherA = values['other-api-key'] ?? env['VIDEOTASK_OTHER_API_KEY'];
+  const b =
+    mockUrl !== undefined
+      ? side(
+          { name: '--against-profile', value: mockUrl },
+          { name: 'the mock', value: MOCK_KEYS.primary },
+        )
+      : side(
+          flagOrEnv('--against', values.against, 'VIDEOTASK_AGAINST_URL'),
+          flagOrEnv('--against-api-key', values['against-api-key'], 'VIDEOTASK_AGAINST_API_KEY'),
+        );
+  const otherB =
+    mockUrl !== undefined && otherA !== undefined
+      ? MOCK_KEYS.other
+      : (values['against-other-api-key'] ?? env['VIDEOTASK_AGAINST_OTHER_API_KEY']);
+  if ((otherA === undefined) !== (otherB === undefined))
+    throw new UsageError(
+      "give both sides a second user's key (--other-api-key and --against-other-api-key) or neither: " +
+        'the sequence must be the same on both',
+    );
+  const failingB =
+    values['against-failing-prompt'] ??
+    (mockUrl === undefined || settings.failing === undefined
+      ? undefined
+      : `${settings.failing.prompt ?? 'videotask drift check'} [mock:fail]`);
+  const failing =
+    failingB === undefined ? settings.failing : { ...settings.failing, prompt: failingB };
+  return {
+    a: { ...settings, ...a, otherApiKey: otherA },
+    b: { ...settings, ...b, otherApiKey: otherB, failing },
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseFlags(argv, {
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'other-api-key': { type: 'string' },
+    against: { type: 'string' },
+    'against-api-key': { type: 'string' },
+    'against-other-api-key': { type: 'string' },
+    'against-failing-prompt': { type: 'string' },
+    'against-profile': { type: 'string' },
+    model: { type: 'string' },
+    'failing-model': { type: 'string' },
+    'failing-prompt': { type: 'string' },
+    'family-model': { type: 'string' },
+    plugin: { type: 'string' },
+    tier: { type: 'string' },
+    budget: { type: 'string' },
+    'report-dir': { type: 'string' },
+    'learn-dir': { type: 'string' },
+    'poll-initial': { type: 'string' },
+    'poll-factor': { type: 'string' },
+    'poll-max': { type: 'string' },
+    timeout: { type: 'string' },
+    'request-timeout': { type: 'string' },
+  });
+}

@@ -1,0 +1,139 @@
+import {
+  Redactor,
+  renderSummary,
+  TargetError,
+  writeReports,
+  type ContractTarget,
+} from '../../contracts/index.ts';
+import { runLearn } from '../../contracts/learn/index.ts';
+import type { Command } from '../commands.ts';
+import { parseFlags } from '../options.ts';
+import { describeProfile, existingProfile, writeProfileFile } from '../profile-file.ts';
+import { UsageError } from '../usage-error.ts';
+import {
+  baseUrlOption,
+  exitStatus,
+  profileFileOption,
+  sourced,
+  targetSettings,
+} from './contract-target.ts';
+
+const HELP = `Usage: videotask learn --base-url URL --api-key KEY --out FILE [options]
+
+Learns a deployment's profile: runs the contract suite's observation against it (every route in every
+task state it sees, by the owner, another user, no key and an invalid key), plus three refusals the
+suite does not ask (a body that is not JSON, an unknown model, a multipart form), and writes how it
+answered, cell by cell, to FILE: status codes, content types, headers, the JSON shape with the kind of
+every value, error wording, task timing, progress, failures and how the video is delivered. Never an
+API key, a prompt, a signed URL or a task ID. Serve it with: videotask mock --profile FILE.
+
+A FILE that exists is refined (timing ranges widen to cover both runs) unless --fresh.
+
+Options (the contract suite's, each also from its VIDEOTASK_* variable; see videotask contract --help):
+  --base-url URL, --api-key KEY, --other-api-key KEY   the deployment and its keys (a second user's key
+                        lets it learn how another user's task is refused)
+  --out FILE            where to write the profile (required)
+  --name NAME           the profile's name (default: the deployment's host)
+  --fresh               start a new profile even if FILE exists
+  --model M, --failing-model M, --failing-prompt TEXT, --family-model M --plugin NAME
+  --tier T              lifecycle (default): follows tasks; free: creates none (no timing learned)
+  --budget N            most tasks it may create (default: the contract suite's, plus 1 for the
+                        refusals it asks: each is refused and gives its unit back)
+  --poll-initial S, --poll-factor F, --poll-max S, --timeout S, --request-timeout S
+                        polling and limits (the denser the polling, the sharper the timing)
+  --report-dir DIR      also write the contract run's reports there
+  -h, --help            show this help
+
+Exit status: 0 the profile was written (whatever the contract checks found: the profile reproduces
+the deployment, breaks included); 2 bad usage, or the target could not be learned to the end (nothing
+is written then).`;
+
+export const learnCommand: Command = {
+  name: 'learn',
+  async run(argv) {
+    const { values } = parse(argv);
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    const env = process.env;
+    const out = profileFileOption('--out', values.out);
+    if (out === undefined)
+      throw new UsageError('--out FILE is required: where to write the learned profile');
+    const baseUrl = sourced(values, 'base-url');
+    if (baseUrl.value === undefined)
+      throw new UsageError('--base-url is required: the deployment to learn (e.g. your staging)');
+    const apiKey = sourced(values, 'api-key');
+    const target: ContractTarget = {
+      ...targetSettings(values, false, 1),
+      baseUrl: baseUrlOption({ ...baseUrl, value: baseUrl.value }, apiKey),
+      apiKey: apiKey.value!,
+      otherApiKey: sourced(values, 'other-api-key').value,
+    };
+    const into = values.fresh === true ? undefined : existingProfile(out, '--out');
+    const redactor = new Redactor([target.apiKey, target.otherApiKey]);
+    const print = (text: string) => console.log(redactor.forTerminal(text));
+    const err = (text: string) => console.error(redactor.forTerminal(text));
+    try {
+      const learned = await runLearn(target, {
+        onProgress: (line) => err(`  … ${line}`),
+        into,
+        name: values.name,
+      });
+      print(renderSummary(learned.report));
+      const reportDir = values['report-dir'] ?? env['VIDEOTASK_REPORT_DIR'];
+      if (reportDir !== undefined)
+        for (const file of writeReports(learned.report, reportDir, redactor))
+          print(`wrote ${file}`);
+      const status = exitStatus(learned.report);
+      if (status.code === 2) {
+        err(
+          `videotask learn: ${out} not written: ${status.why ?? 'the run could not be completed'}`,
+        );
+        return 2;
+      }
+      await writeProfileFile(out, learned.profile);
+      print(
+        `${into === undefined ? 'learned' : 'refined'} ${out}: ${describeProfile(learned.profile)}`,
+      );
+      for (const note of learned.notes) print(`  note: ${note}`);
+      if (!learned.report.ok)
+        print(
+          '  note: the deployment failed documented checks (above); the profile reproduces them',
+        );
+      print(`serve it: videotask mock --profile ${out}`);
+      return 0;
+    } catch (error) {
+      if (error instanceof TargetError) {
+        err(`videotask learn: ${error.message}`);
+        return 2;
+      }
+      throw error;
+    }
+  },
+};
+
+function parse(argv: readonly string[]) {
+  return parseFlags(argv, {
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'other-api-key': { type: 'string' },
+    out: { type: 'string' },
+    name: { type: 'string' },
+    fresh: { type: 'boolean' },
+    model: { type: 'string' },
+    'failing-model': { type: 'string' },
+    'failing-prompt': { type: 'string' },
+    'family-model': { type: 'string' },
+    plugin: { type: 'string' },
+    tier: { type: 'string' },
+    budget: { type: 'string' },
+    strict: { type: 'boolean' },
+    'report-dir': { type: 'string' },
+    'poll-initial': { type: 'string' },
+    'poll-factor': { type: 'string' },
+    'poll-max': { type: 'string' },
+    timeout: { type: 'string' },
+    'request-timeout': { type: 'string' },
+  });
+}

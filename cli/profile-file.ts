@@ -1,0 +1,68 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeTextAtomically } from '../src/client/atomic-file.ts';
+import { ProfileError, readProfile, type LearnedProfile } from '../src/profile/index.ts';
+import { UsageError } from './usage-error.ts';
+
+/** The JSON Schema of the format, as shipped in the package (spec/learned-profile.schema.json). */
+const SCHEMA = fileURLToPath(new URL('../spec/learned-profile.schema.json', import.meta.url));
+
+/**
+ * A learned profile from a file (`--profile FILE`, `--learn FILE` refining one): a missing, unreadable
+ * or bad file is a `UsageError` saying which field is wrong and what to do.
+ */
+export function readProfileFile(path: string, flag: string): LearnedProfile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new UsageError(
+      `${flag} ${path}: ${missing ? 'no such file' : (error as Error).message}. ` +
+        'Learn one with: videotask learn --base-url URL --api-key KEY --out FILE',
+    );
+  }
+  try {
+    return readProfile(text, `${flag} ${path}`);
+  } catch (error) {
+    if (!(error instanceof ProfileError)) throw error;
+    throw new UsageError(`${error.message}. Fix the file, or learn it again (videotask learn)`);
+  }
+}
+
+/** The profile an existing file holds, to refine; undefined when there is none yet. */
+export function existingProfile(path: string, flag: string): LearnedProfile | undefined {
+  return existsSync(path) ? readProfileFile(path, flag) : undefined;
+}
+
+/**
+ * Writes a profile whole or not at all, readable (two-space JSON, a `$schema` pointing at the format's
+ * schema for editors), ending with a newline so it diffs cleanly.
+ */
+export async function writeProfileFile(path: string, profile: LearnedProfile): Promise<void> {
+  const { $schema: _old, ...rest } = profile;
+  const schema = relative(dirname(resolve(path)), SCHEMA)
+    .split('\\')
+    .join('/');
+  await writeTextAtomically(path, `${JSON.stringify({ $schema: schema, ...rest }, null, 2)}\n`);
+}
+
+/** One line on what a profile holds: cells, tasks, phases, delivery. */
+export function describeProfile(profile: LearnedProfile): string {
+  const cells = Object.keys(profile.answers).length;
+  const { tasks, phases } = profile.lifecycle;
+  const range = (r: readonly [number, number]) =>
+    r[0] === r[1]
+      ? `${(r[0] / 1000).toFixed(1)} s`
+      : `${(r[0] / 1000).toFixed(1)}–${(r[1] / 1000).toFixed(1)} s`;
+  const phaseText = [
+    `unknown ${range(phases.unknown)}`,
+    `queued ${range(phases.queued)}`,
+    `running ${range(phases.running)}`,
+  ].join(', ');
+  const timing = tasks === 0 ? 'no task followed (--tier free)' : `${tasks} tasks: ${phaseText}`;
+  const content = profile.content === null ? '' : `; content by ${profile.content.delivery}`;
+  const runs = `${profile.target.runs} run${profile.target.runs === 1 ? '' : 's'}`;
+  return `${cells} cells from ${runs} of ${profile.target.host}; ${timing}${content}`;
+}

@@ -1,0 +1,209 @@
+import type {
+  FailureReading,
+  LearnedContent,
+  LearnedLifecycle,
+  ProgressReading,
+  TaskStatus,
+  ValueFacts,
+} from '../../src/profile/index.ts';
+import { templateOf } from '../../src/profile/index.ts';
+import { fromWrapperStatus, serviceContract } from '../../src/spec/index.ts';
+import type { Look, Observation, TaskTimeline } from './run-observer.ts';
+
+type Range = readonly [number, number];
+const NONE: Range = [0, 0];
+
+/** The widest of two ranges; `undefined` stands for "nothing seen". */
+export function widen(a: Range | undefined, b: Range | undefined): Range | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return [Math.min(a[0], b[0]), Math.max(a[1], b[1])];
+}
+
+const round = (r: Range): Range => [Math.max(0, Math.floor(r[0])), Math.max(0, Math.ceil(r[1]))];
+
+/**
+ * How long one task spent in each phase, as the looks bracket it: it certainly lasted from the first
+ * to the last look that showed it, and at most from the last look before it to the first look after.
+ * A phase never shown lasted between 0 and the gap it would have been in; `unknown` never shown is 0.
+ */
+function phasesOf(task: TaskTimeline): {
+  unknown: Range;
+  queued: Range | undefined;
+  running: Range | undefined;
+} {
+  const { looks, submittedAt } = task;
+  const shown = (status: string) => looks.filter((l) => l.status === status);
+  const lastBefore = (at: number) => [...looks].reverse().find((l) => l.at < at)?.at ?? submittedAt;
+  const phase = (
+    seen: readonly Look[],
+    start: number,
+    next: Look | undefined,
+  ): Range | undefined => {
+    if (next === undefined && seen.length === 0) return undefined;
+    if (seen.length === 0) return [0, next!.at - lastBefore(next!.at)];
+    const upper = next === undefined ? Number.POSITIVE_INFINITY : next.at - start;
+    return [seen.at(-1)!.at - seen[0]!.at, upper];
+  };
+  const unknown = shown('unknown');
+  const queued = shown('queued');
+  const running = shown('in_progress');
+  const firstOf = (...statuses: string[]) => looks.find((l) => statuses.includes(l.status));
+  const afterUnknown = firstOf('queued', 'in_progress', 'completed', 'failed');
+  const unknownRange: Range =
+    unknown.length === 0
+      ? NONE
+      : [unknown.at(-1)!.at - submittedAt, (afterUnknown?.at ?? unknown.at(-1)!.at) - submittedAt];
+  const queueStart = unknown.at(-1)?.at ?? submittedAt;
+  const queuedRange = phase(queued, queueStart, firstOf('in_progress', 'completed', 'failed'));
+  const runStart = queued.at(-1)?.at ?? queueStart;
+  const runningRange = phase(running, runStart, firstOf('completed', 'failed'));
+  const finite = (r: Range | undefined) =>
+    r !== undefined && Number.isFinite(r[1]) ? r : undefined;
+  return { unknown: unknownRange, queued: finite(queuedRange), running: finite(runningRange) };
+}
+
+/**
+ * Fixed steps when every task showed the same one or two values in a state (the gateway's 10 queued,
+ * 50 running), each seen at least twice in all, or the one value of a state seen once (a short phase:
+ * what was seen is what it shows); a curve when a task's progress moved in the state or tasks showed
+ * different values (where a failed render stopped).
+ */
+function progressOf(perTask: readonly (readonly number[])[]): ProgressReading | undefined {
+  const values = perTask.flat();
+  if (values.length === 0) return undefined;
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const steps = [...counts].sort((a, b) => b[1] - a[1]).map(([v]) => v);
+  const shared = perTask.every((task) => task.every((v) => perTask[0]!.includes(v)));
+  if (values.length === 1) return { steps };
+  if (shared && counts.size <= 2 && values.length >= 2 * counts.size) return { steps };
+  return { curve: [Math.min(...values), Math.max(...values)] };
+}
+
+const { lifecycle: LIFECYCLE } = serviceContract();
+
+/** Whether a wrapper word is documented (x-lifecycle.mapping) for another state than the look's. */
+function movedOn(word: string, status: TaskStatus): boolean {
+  const mapped = fromWrapperStatus(LIFECYCLE, word);
+  return mapped !== undefined && mapped !== status;
+}
+
+/** The most frequent value. */
+function mostCommon(values: readonly string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+interface VideoBody {
+  progress?: unknown;
+  error?: { code?: unknown; message?: unknown };
+}
+
+/** A task's lifecycle as the run's looks showed it: phases, progress, wrapper statuses, failures. */
+export function lifecycleOf(
+  timelines: readonly TaskTimeline[],
+  facts: ValueFacts,
+): LearnedLifecycle {
+  let unknown: Range | undefined;
+  let queued: Range | undefined;
+  let running: Range | undefined;
+  const progress = new Map<TaskStatus, number[][]>();
+  const wrapper = new Map<TaskStatus, string[]>();
+  const failures = new Map<string, FailureReading>();
+  for (const task of timelines.filter((t) => t.looks.length > 0)) {
+    const phases = phasesOf(task);
+    unknown = widen(unknown, phases.unknown);
+    queued = widen(queued, phases.queued);
+    running = widen(running, phases.running);
+    const shown = new Map<TaskStatus, number[]>();
+    for (const look of task.looks) {
+      const body = look.exchange.json as VideoBody;
+      if (typeof body.progress === 'number')
+        shown.set(look.status, [...(shown.get(look.status) ?? []), body.progress]);
+      const data = (look.wrapper?.json as { data?: { status?: unknown; fail_reason?: unknown } })
+        ?.data;
+      // A documented word of another state: the task moved between the look and the wrapper's answer.
+      const moved = typeof data?.status === 'string' && movedOn(data.status, look.status);
+      if (typeof data?.status === 'string' && !moved)
+        wrapper.set(look.status, [...(wrapper.get(look.status) ?? []), data.status]);
+      if (look.status === 'failed') {
+        const reading = failureOf(body, data?.fail_reason, facts);
+        failures.set(JSON.stringify(reading), reading);
+      }
+    }
+    for (const [state, values] of shown)
+      progress.set(state, [...(progress.get(state) ?? []), values]);
+  }
+  const progressReadings: Partial<Record<TaskStatus, ProgressReading>> = {};
+  for (const [state, values] of progress) {
+    const reading = progressOf(values);
+    if (reading !== undefined) progressReadings[state] = reading;
+  }
+  return {
+    tasks: timelines.length,
+    phases: {
+      unknown: round(unknown ?? NONE),
+      queued: round(queued ?? NONE),
+      running: round(running ?? NONE),
+    },
+    progress: progressReadings,
+    wrapperStatuses: wrapperWords(wrapper),
+    failures: [...failures.values()].slice(0, 16),
+  };
+}
+
+/**
+ * The wrapper's word for each state: the one most often read with it, leaving out a word another
+ * state owns (read more often there: the task moved between the look and the wrapper's answer).
+ */
+function wrapperWords(
+  seen: ReadonlyMap<TaskStatus, readonly string[]>,
+): Partial<Record<TaskStatus, string>> {
+  const count = (state: TaskStatus, word: string) =>
+    seen.get(state)?.filter((w) => w === word).length ?? 0;
+  const words: Partial<Record<TaskStatus, string>> = {};
+  for (const [state, values] of seen) {
+    const own = values.filter(
+      (word) =>
+        ![...seen.keys()].some(
+          (other) => other !== state && count(other, word) > count(state, word),
+        ),
+    );
+    const word = mostCommon(own);
+    if (word !== undefined) words[state] = word;
+  }
+  return words;
+}
+
+function failureOf(body: VideoBody, reason: unknown, facts: ValueFacts): FailureReading {
+  const text = (v: unknown) => (typeof v === 'string' ? templateOf(v, facts) : undefined);
+  const reading: { code?: string; message?: string; reason?: string } = {};
+  const code = text(body.error?.code);
+  const message = text(body.error?.message);
+  const why = text(reason);
+  if (code !== undefined) reading.code = code;
+  if (message !== undefined) reading.message = message;
+  if (why !== undefined) reading.reason = why;
+  return reading;
+}
+
+/** How the finished video is delivered: stream or redirect, its type, size, Range and HEAD. */
+export function contentOf(observations: readonly Observation[]): LearnedContent | null {
+  const content = observations.filter(
+    (o) => o.route === 'getVideoContent' && o.state === 'completed' && o.caller === 'owner',
+  );
+  const whole = content.filter((o) => o.situation === 'ok' && o.exchange.status < 300);
+  if (whole.length === 0) return null;
+  const ranges = content.filter((o) => o.situation === 'range');
+  const heads = content.filter((o) => o.situation === 'head');
+  const sizes = whole.map((o) => o.exchange.bytes);
+  return {
+    delivery: whole.some((o) => o.exchange.redirected) ? 'redirect' : 'stream',
+    contentType: mostCommon(whole.map((o) => o.exchange.contentType)) ?? '',
+    bytes: [Math.min(...sizes), Math.max(...sizes)],
+    range: ranges.length === 0 ? null : ranges.some((o) => o.exchange.status === 206),
+    head: heads.length === 0 ? null : heads.some((o) => o.exchange.status < 300),
+  };
+}

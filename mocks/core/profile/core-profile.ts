@@ -1,0 +1,64 @@
+import {
+  readProfile,
+  type LearnedProfile,
+  type ProfileState,
+  type ShapeNode,
+} from '../../../src/profile/index.ts';
+import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
+import type { Profile } from '../profiles.ts';
+import { LearnedReplay, shownPhase } from './learned-replay.ts';
+
+/** The fields of an object shape (none for any other node). */
+function fieldsOf(node: ShapeNode | undefined): Readonly<Record<string, ShapeNode>> {
+  return node !== undefined && 'object' in node ? node.object : {};
+}
+
+/**
+ * A learned profile as the core's profile (decisions/018): the core renders what the learned
+ * deployment carries (its flags, read from the answers), and the replay reads every answer as the
+ * deployment does. Checks the profile first: a bad one throws `ProfileError` naming the field.
+ *
+ * @example
+ * const service = createMockService({ profile: JSON.parse(readFileSync('staging.json', 'utf8')) });
+ */
+export function learnedProfile(input: unknown, source?: string): Profile {
+  const profile = readProfile(input, source);
+  const replay = new LearnedReplay(profile);
+  const body = (key: string) => {
+    const b = profile.answers[key]?.ok?.body;
+    return b === undefined || 'binary' in b || 'none' in b ? undefined : b;
+  };
+  const running = (['queued', 'in_progress'] as const).map((s) =>
+    fieldsOf(body(`getVideo ${s} owner`)),
+  );
+  const wrapperData = (['queued', 'in_progress', 'completed', 'failed'] as const).map((s) =>
+    fieldsOf(fieldsOf(body(`getVideoGeneration ${s} owner`))['data']),
+  );
+  const submitted = ['createVideo', 'createVideoGeneration'].map(
+    (r) => profile.answers[`${r} n/a owner`]?.ok?.headers ?? {},
+  );
+  return {
+    name: profile.name,
+    unknownFirstMs: shownPhase(profile, 'unknown'),
+    progressSteps: progressSteps(profile),
+    completedAtWhileRunning: running.some((f) => 'completed_at' in f),
+    emptyUrlUntilDone: running.some((f) => 'metadata' in f),
+    wrapperRowFields: wrapperData.some((f) => 'submit_time' in f || 'user_id' in f),
+    requestIdSuffix: false,
+    otherRatiosHeader: submitted.some((h) => 'x-new-api-other-ratios' in h),
+    multipartSubmissions: profile.submissions.multipart === true,
+    errors: {},
+    learned: replay,
+  };
+}
+
+/** Fixed progress per state, where the run saw steps rather than a curve. */
+function progressSteps(profile: LearnedProfile): Partial<Record<VideoStatus, number>> | undefined {
+  const steps: Partial<Record<VideoStatus, number>> = {};
+  for (const [state, reading] of Object.entries(profile.lifecycle.progress) as [
+    Exclude<ProfileState, 'missing' | 'n/a'>,
+    { steps?: readonly number[] },
+  ][])
+    if (reading.steps !== undefined) steps[state] = reading.steps[0]!;
+  return Object.keys(steps).length === 0 ? undefined : steps;
+}

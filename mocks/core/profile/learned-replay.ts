@@ -1,0 +1,349 @@
+import {
+  generateId,
+  parseForm,
+  type FormPart,
+  PROFILE_ROUTES,
+  type LearnedProfile,
+  type ProfileCaller,
+  type ProfileRoute,
+  type ProfileState,
+  type Situation,
+  type TaskStatus,
+} from '../../../src/profile/index.ts';
+import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
+import type { ErrorKind } from '../errors.ts';
+import { JSON_TYPE, type CoreRequest, type CoreResponse } from '../http-types.ts';
+import { UPSTREAM_FAILURES, type Timing } from '../plan.ts';
+import { createRandom } from '../random.ts';
+import { snapshot } from '../snapshot.ts';
+import type { TaskRecord } from '../store.ts';
+import type { MockToken } from '../tokens.ts';
+import { answerTable, tableKey } from './answer-table.ts';
+import { PublicIds } from './public-ids.ts';
+import type { CompiledAnswer } from './render-answer.ts';
+import { renderAnswer } from './render-answer.ts';
+import { compileTemplate, type RenderFacts } from './render-node.ts';
+
+/** What the replay reads of the service when it renders an answer. */
+export interface ReplayContext {
+  /** The route the request matched: its operation and access. */
+  readonly route: { readonly operationId: string; readonly access: string } | undefined;
+  /** The task the path names, by its mock ID (whoever owns it). */
+  task(coreId: string): TaskRecord | undefined;
+  authenticate(authorization: string | undefined): MockToken | undefined;
+  /** The wrapper's word for each state (the learned ones in place). */
+  readonly wrapperStatuses: Readonly<Record<VideoStatus, string>>;
+  /** The models a caller may use, as the catalog lists them. */
+  models(token: MockToken | undefined): readonly string[];
+  now(): number;
+}
+
+/** The refusal each error kind of the core is, in the words of the run that learned the profile. */
+const SITUATION_OF: Partial<Record<ErrorKind, Situation>> = {
+  missing_api_key: 'refused',
+  invalid_api_key: 'refused',
+  gateway_invalid_token: 'refused',
+  task_not_found: 'refused',
+  status_task_not_found: 'refused',
+  task_not_exist: 'refused',
+  plugin_task_not_found: 'refused',
+  task_not_completed: 'refused',
+  prompt_required: 'empty-prompt',
+  plugin_invalid_request: 'mixed-formats',
+  invalid_json: 'invalid-json',
+  model_not_found: 'unknown-model',
+  unsupported_media_type: 'unsupported-media-type',
+};
+
+const TASK_ROUTES = new Set(['getVideo', 'getVideoGeneration', 'getVideoContent', 'getPluginTask']);
+const SERVICE_ROUTES: ReadonlySet<string> = new Set(PROFILE_ROUTES);
+const UPSTREAM_CODES = new Set(UPSTREAM_FAILURES.map((f) => f.code));
+const TASK_PARAM =
+  /^\/(?:v1\/videos|v1\/video\/generations|__mock\/tasks|[^/]+\/api\/v3\/contents\/generations\/tasks)\/([^/]+)/;
+
+/**
+ * A learned profile as the mock plays it (decisions/018), compiled once at load: every answer's
+ * renderer, the task IDs' and request IDs' forms, the lifecycle. The core still decides what happens
+ * (the task's state, ownership, which refusal); this decides how it reads.
+ */
+export class LearnedReplay {
+  readonly ids: PublicIds;
+  readonly timing: Timing | undefined;
+  readonly wrapperStatuses: Readonly<Partial<Record<TaskStatus, string>>>;
+  readonly requestIdHeader: string | undefined;
+  readonly #table: Map<string, CompiledAnswer>;
+  /** The content is delivered by a redirect: the learned download reads at the address it leads to. */
+  readonly #redirects: boolean;
+  readonly #kinds = new WeakMap<CoreResponse, ErrorKind>();
+  readonly #requestIdForm: readonly FormPart[] | undefined;
+  /** One source for request IDs, seeded once per process (each worker draws its own). */
+  readonly #draw: () => number;
+  readonly #failures: readonly { code?: Template; message?: Template; reason?: Template }[];
+  readonly #suffix: Template | undefined;
+  readonly #ignoresRange: boolean;
+
+  constructor(readonly profile: LearnedProfile) {
+    this.ids = new PublicIds(profile.taskId.form);
+    this.requestIdHeader = profile.requestId?.header;
+    this.#table = answerTable(profile, this.requestIdHeader);
+    this.#redirects = profile.content?.delivery === 'redirect';
+    const { tasks } = profile.lifecycle;
+    this.timing =
+      tasks === 0
+        ? undefined
+        : { queueMs: shownPhase(profile, 'queued'), runMs: shownPhase(profile, 'in_progress') };
+    this.wrapperStatuses = profile.lifecycle.wrapperStatuses;
+    this.#requestIdForm =
+      profile.requestId === null ? undefined : parseForm(profile.requestId.form);
+    const ids = createRandom(`request-id/${profile.name}/${Math.random()}`);
+    this.#draw = () => ids.next();
+    this.#failures = profile.lifecycle.failures.map((f) => ({
+      ...(f.code === undefined ? {} : { code: compileTemplate(f.code) }),
+      ...(f.message === undefined ? {} : { message: compileTemplate(f.message) }),
+      ...(f.reason === undefined ? {} : { reason: compileTemplate(f.reason) }),
+    }));
+    const suffix = profile.errors.messageSuffix;
+    this.#suffix = suffix === undefined ? undefined : compileTemplate(suffix);
+    this.#ignoresRange = profile.content?.range === false;
+  }
+
+  /** Remembers which error kind the core answered (the service's `error` calls it). */
+  noteError(response: CoreResponse, kind: ErrorKind): CoreResponse {
+    this.#kinds.set(response, kind);
+    return response;
+  }
+
+  /**
+   * The request ID in the deployment's form (the same in the header and in messages), drawn fresh for
+   * each request (a form of 20 characters or more makes a repeat unthinkable), so it reads like the
+   * deployment's.
+   */
+  requestId(coreId: string): string {
+    if (this.#requestIdForm === undefined) return coreId;
+    return generateId(this.#requestIdForm, this.#draw);
+  }
+
+  /** The request as the core reads it: task IDs back in the mock's form, Range dropped if not honoured. */
+  before(request: CoreRequest): CoreRequest {
+    let { path, headers } = request;
+    if (!this.ids.identity)
+      path = path.replace(TASK_PARAM, (whole, id: string) => {
+        const core = this.ids.toCore(decodeURIComponent(id));
+        return core === undefined ? whole : whole.replace(id, core);
+      });
+    if (
+      this.#ignoresRange &&
+      headers['range'] !== undefined &&
+      /\/content$|^\/__artifacts\//.test(path)
+    ) {
+      const { range: _range, ...rest } = headers;
+      headers = rest;
+    }
+    return path === request.path && headers === request.headers
+      ? request
+      : { ...request, path, headers };
+  }
+
+  /** The core's answer as the learned deployment reads it. */
+  after(
+    request: CoreRequest,
+    response: CoreResponse,
+    requestId: string,
+    context: ReplayContext,
+  ): CoreResponse {
+    const route = context.route;
+    if (route?.operationId === 'getMockArtifact' && this.#redirects && response.status < 300) {
+      const situation = this.#situation(request, response, 'getVideoContent')!;
+      const download = this.#table.get(
+        tableKey('getVideoContent', 'completed', 'owner', situation),
+      );
+      const facts = this.#facts(request, requestId, undefined, undefined, context);
+      return download === undefined ? response : renderAnswer(download, response, undefined, facts);
+    }
+    if (route?.access !== 'service' || !SERVICE_ROUTES.has(route.operationId))
+      return this.#habits(response, requestId);
+    const operation = route.operationId as ProfileRoute;
+    const coreId = TASK_ROUTES.has(operation) ? TASK_PARAM.exec(request.path)?.[1] : undefined;
+    const task = coreId === undefined ? undefined : context.task(decodeURIComponent(coreId));
+    const token = context.authenticate(request.headers['authorization']);
+    const caller = this.#caller(request, token, task);
+    const state = this.#state(operation, task, context.now());
+    const situation = this.#situation(request, response, operation);
+    const compiled =
+      situation === undefined
+        ? undefined
+        : this.#table.get(tableKey(operation, state, caller, situation));
+    if (compiled === undefined || (response.status >= 300 && response.status < 400))
+      return this.#habits(response, requestId);
+    const answering = situation === 'ok' || situation === 'range' || situation === 'head';
+    const source = answering ? this.#source(response, task, context.now()) : undefined;
+    const created = operation.startsWith('create')
+      ? (source as { id?: unknown } | undefined)?.id
+      : undefined;
+    const facts = this.#facts(
+      request,
+      requestId,
+      task,
+      typeof created === 'string' ? created : undefined,
+      context,
+    );
+    const known = state === 'n/a' || state === 'missing' ? undefined : state;
+    const stated =
+      known === undefined
+        ? facts
+        : { ...facts, status: known, wrapperStatus: context.wrapperStatuses[known] };
+    return renderAnswer(compiled, response, source, stated);
+  }
+
+  /** Sets the learned request-ID header (or none, when the deployment sends none). */
+  stamp(response: CoreResponse, requestId: string): void {
+    if (this.requestIdHeader !== undefined) response.headers[this.requestIdHeader] = requestId;
+  }
+
+  #caller(
+    request: CoreRequest,
+    token: MockToken | undefined,
+    task: TaskRecord | undefined,
+  ): ProfileCaller {
+    if (request.headers['authorization'] === undefined) return 'none';
+    if (token === undefined) return 'invalid';
+    return task === undefined || task.owner === token.user ? 'owner' : 'other';
+  }
+
+  #state(operation: ProfileRoute, task: TaskRecord | undefined, now: number): ProfileState {
+    if (!TASK_ROUTES.has(operation)) return 'n/a';
+    if (task === undefined) return 'missing';
+    return snapshot(task.createdAt, task.plan, now).status;
+  }
+
+  #situation(
+    request: CoreRequest,
+    response: CoreResponse,
+    operation: ProfileRoute,
+  ): Situation | undefined {
+    if (response.status < 400) {
+      if (operation !== 'getVideoContent') return 'ok';
+      if (request.method === 'HEAD') return 'head';
+      return request.headers['range'] !== undefined || response.status === 206 ? 'range' : 'ok';
+    }
+    const kind = this.#kinds.get(response);
+    const situation = kind === undefined ? undefined : SITUATION_OF[kind];
+    // The native path refuses several things alike: only a mixed body is the probe's situation.
+    if (
+      situation === 'mixed-formats' &&
+      !/"(prompt|metadata)"/.test(new TextDecoder().decode(request.body ?? new Uint8Array()))
+    )
+      return undefined;
+    return situation;
+  }
+
+  /** The core's JSON answer, with a failure read as the learned deployment's failures read. */
+  #source(response: CoreResponse, task: TaskRecord | undefined, now: number): unknown {
+    if (typeof response.body !== 'string' || response.headers['content-type'] !== JSON_TYPE)
+      return undefined;
+    const source = JSON.parse(response.body) as unknown;
+    const plan = task?.plan;
+    if (task === undefined || plan === undefined || this.#failures.length === 0) return source;
+    if (
+      !UPSTREAM_CODES.has(plan.errorCode ?? '') ||
+      snapshot(task.createdAt, plan, now).status !== 'failed'
+    )
+      return source;
+    return this.#learnedFailure(source, task);
+  }
+
+  #learnedFailure(source: unknown, task: TaskRecord): unknown {
+    const reading = this.#failures[task.row % this.#failures.length]!;
+    const facts = { taskId: this.ids.toPublic(task.id) } as RenderFacts;
+    const body = source as { error?: Record<string, unknown>; data?: Record<string, unknown> };
+    if (body.error !== undefined) {
+      if (reading.code !== undefined) body.error['code'] = reading.code(facts, '');
+      if (reading.message !== undefined) body.error['message'] = reading.message(facts, '');
+    }
+    const why = reading.reason ?? reading.message;
+    if (
+      body.data !== undefined &&
+      typeof body.data['fail_reason'] === 'string' &&
+      why !== undefined
+    )
+      body.data['fail_reason'] = why(facts, '');
+    return source;
+  }
+
+  #facts(
+    request: CoreRequest,
+    requestId: string,
+    task: TaskRecord | undefined,
+    createdId: string | undefined,
+    context: ReplayContext,
+  ): RenderFacts {
+    const coreId = task?.id ?? createdId;
+    return {
+      taskId:
+        coreId === undefined ? publicOfPath(request.path, this.ids) : this.ids.toPublic(coreId),
+      model: task?.model ?? requestedModel(request),
+      requestId,
+      origin: request.origin,
+      nowMs: context.now(),
+      createdMs: task?.createdAt,
+      seed: coreId ?? requestId,
+      publicId: (id) => this.ids.toPublic(id),
+      catalog: () => context.models(context.authenticate(request.headers['authorization'])),
+    };
+  }
+
+  /** An answer the profile has no reading for: the core's, with the deployment's IDs and error habits. */
+  #habits(response: CoreResponse, requestId: string): CoreResponse {
+    if (typeof response.body !== 'string') return response;
+    let body = this.ids.inText(response.body);
+    if (
+      this.#suffix !== undefined &&
+      response.status >= 400 &&
+      response.headers['content-type'] === JSON_TYPE
+    ) {
+      const parsed = JSON.parse(body) as { error?: { message?: unknown }; message?: unknown };
+      const ending = this.#suffix({ requestId } as RenderFacts, '');
+      if (typeof parsed.error?.message === 'string') parsed.error.message += ending;
+      else if (typeof parsed.message === 'string') parsed.message += ending;
+      body = JSON.stringify(parsed);
+    }
+    return body === response.body ? response : { ...response, body };
+  }
+}
+
+type Template = (facts: RenderFacts, path: string) => string;
+
+/**
+ * A phase's learned durations, or none when no look of the run showed its state: a state the
+ * deployment was never seen in (a task that jumped past it) is not shown by its replay either.
+ */
+export function shownPhase(
+  profile: LearnedProfile,
+  state: 'unknown' | 'queued' | 'in_progress',
+): readonly [number, number] {
+  const { progress, wrapperStatuses, phases } = profile.lifecycle;
+  const shown = progress[state] !== undefined || wrapperStatuses[state] !== undefined;
+  const phase = state === 'in_progress' ? phases.running : phases[state];
+  return shown ? phase : [0, 0];
+}
+
+/** The task a path names, as the client named it (a missing task's ID is echoed as sent). */
+function publicOfPath(path: string, ids: PublicIds): string | undefined {
+  const id = TASK_PARAM.exec(path)?.[1];
+  return id === undefined ? undefined : ids.toPublic(decodeURIComponent(id));
+}
+
+function requestedModel(request: CoreRequest): string | undefined {
+  if (request.body === undefined || request.body.byteLength > 65_536) return undefined;
+  const text = new TextDecoder().decode(request.body);
+  const model = /"model"\s*:\s*"([^"\\]{1,200})"/.exec(text)?.[1];
+  return model;
+}
+
+/** The core's wrapper status per state with the learned ones in their place. */
+export function learnedWrapperStatuses(
+  documented: Readonly<Record<VideoStatus, string>>,
+  replay: LearnedReplay,
+): Readonly<Record<VideoStatus, string>> {
+  return { ...documented, ...replay.wrapperStatuses };
+}

@@ -1,0 +1,8 @@
+/**
+ * Learned profiles (decisions/018): the format shared by the contract suites, which learn one from a
+ * run and compare two (drift), and the mock, which serves one.
+ */
+export * from './profile-format.ts';
+export * from './id-form.ts';
+export * from './shape.ts';
+export { PROFILE_SCHEMA, ProfileError, readProfile } from './read-profile.ts';

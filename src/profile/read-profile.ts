@@ -1,0 +1,192 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import * as ajvFormats from 'ajv-formats';
+import schema from '../../spec/learned-profile.schema.json' with { type: 'json' };
+import { IdFormError, parseForm } from './id-form.ts';
+import {
+  PROFILE_VERSION,
+  SITUATIONS,
+  type LearnedProfile,
+  type ShapeNode,
+} from './profile-format.ts';
+
+// ajv-formats is CommonJS (`exports.default = plugin`); under NodeNext the plugin sits at `.default`.
+const addFormats = ajvFormats.default as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** A profile that cannot be used: every problem names its field as a JSON pointer. */
+export class ProfileError extends Error {
+  override readonly name = 'ProfileError';
+  constructor(
+    readonly source: string,
+    readonly problems: readonly string[],
+  ) {
+    super(
+      `${source} is not a usable profile: ${problems.slice(0, 5).join('; ')}` +
+        (problems.length > 5 ? `; and ${problems.length - 5} more` : ''),
+    );
+  }
+}
+
+let validate: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  if (validate !== undefined) return validate;
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  validate = ajv.compile(schema);
+  return validate;
+}
+
+/** The JSON Schema of the format (spec/learned-profile.schema.json). */
+export const PROFILE_SCHEMA: object = schema;
+
+/**
+ * A profile from parsed JSON (or its text), checked against the schema and for what a schema cannot
+ * say (ID forms that parse, ranges in order). Throws `ProfileError` naming each bad field by its JSON
+ * pointer (`/answers/getVideo queued owner/ok/status: must be integer`); never returns a half-read one.
+ */
+export function readProfile(input: unknown, source = 'the profile'): LearnedProfile {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      throw new ProfileError(source, [`it is not JSON (${(error as Error).message})`]);
+    }
+  }
+  const version = (value as { version?: unknown } | null)?.version;
+  if (value !== null && typeof value === 'object' && version !== PROFILE_VERSION)
+    throw new ProfileError(source, [
+      `/version: is ${JSON.stringify(version)}, this videotask reads version ${PROFILE_VERSION} ` +
+        '(learn it again with this version: videotask learn …)',
+    ]);
+  const check = validator();
+  if (!check(value)) throw new ProfileError(source, schemaProblems(check.errors ?? []));
+  const profile = value as LearnedProfile;
+  const problems = semanticProblems(profile);
+  if (problems.length > 0) throw new ProfileError(source, problems);
+  return profile;
+}
+
+/** The errors a person can act on: the deepest, one per field, without the schema's own plumbing. */
+function schemaProblems(errors: readonly ErrorObject[]): string[] {
+  const plumbing = new Set(['if', 'anyOf', 'oneOf', 'allOf', '$ref']);
+  const real = errors.filter((e) => !plumbing.has(e.keyword));
+  const chosen = real.length > 0 ? real : errors;
+  const byPointer = new Map<string, string>();
+  // A name that is wrong says more than what its value lacks; then the deepest first.
+  const order = (e: ErrorObject) => (e.propertyName === undefined ? 0 : 1000) + depth(e);
+  for (const error of [...chosen].sort((a, b) => order(b) - order(a))) {
+    const { pointer, message } = describeError(error);
+    if (!byPointer.has(pointer)) byPointer.set(pointer, message);
+  }
+  return [...byPointer].map(([pointer, message]) => `${pointer || '/'}: ${message}`);
+}
+
+const depth = (e: ErrorObject) => e.instancePath.split('/').length;
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function describeError(error: ErrorObject): { pointer: string; message: string } {
+  const params = error.params as Record<string, unknown>;
+  const at = error.instancePath;
+  if (error.propertyName !== undefined) return nameError(at, error.propertyName);
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return {
+        pointer: `${at}/${escapePointer(String(params['additionalProperty']))}`,
+        message: 'is not a field of the format (a typo?)',
+      };
+    case 'required':
+      return { pointer: at, message: `lacks the field "${String(params['missingProperty'])}"` };
+    case 'propertyNames':
+      return nameError(at, String(params['propertyName']));
+    case 'enum':
+      return {
+        pointer: at,
+        message: `must be one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
+    case 'const':
+      return { pointer: at, message: `must be ${JSON.stringify(params['allowedValue'])}` };
+    default:
+      return { pointer: at, message: error.message ?? error.keyword };
+  }
+}
+
+/** A field whose name the format does not take: a cell, a situation, a header. */
+function nameError(at: string, name: string): { pointer: string; message: string } {
+  const message = at.startsWith('/answers/')
+    ? `is not a situation (${SITUATIONS.join(', ')})`
+    : at === '/answers'
+      ? 'names no cell: write "<operationId> <state> <caller>", e.g. "getVideo queued owner"'
+      : 'is not a name this field takes';
+  return { pointer: `${at}/${escapePointer(name)}`, message };
+}
+
+/** What the schema cannot say: ID forms parse, ranges are in order. */
+function semanticProblems(profile: LearnedProfile): string[] {
+  const problems: string[] = [];
+  const form = (pointer: string, text: string) => {
+    try {
+      parseForm(text);
+    } catch (error) {
+      if (!(error instanceof IdFormError)) throw error;
+      problems.push(`${pointer}: ${error.message}`);
+    }
+  };
+  const range = (pointer: string, r: readonly [number, number] | undefined) => {
+    if (r !== undefined && r[0] > r[1])
+      problems.push(`${pointer}: the range starts above its end ([${r[0]}, ${r[1]}])`);
+  };
+  form('/taskId/form', profile.taskId.form);
+  if (profile.requestId !== null) form('/requestId/form', profile.requestId.form);
+  for (const [phase, r] of Object.entries(profile.lifecycle.phases) as [
+    string,
+    readonly [number, number],
+  ][])
+    range(`/lifecycle/phases/${phase}`, r);
+  for (const [cell, situations] of Object.entries(profile.answers))
+    for (const [situation, answer] of Object.entries(situations)) {
+      if (answer === undefined) continue;
+      const at = `/answers/${escapePointer(cell)}/${situation}`;
+      range(`${at}/ms`, answer.ms);
+      for (const [name, node] of Object.entries(answer.headers)) {
+        const pointer = `${at}/headers/${escapePointer(name)}`;
+        walk(node, pointer, form, range);
+        if (textsOf(node).some((text) => /[^\t\x20-\x7e\x80-\xff]/.test(text)))
+          problems.push(
+            `${pointer}: a header value must be Latin-1 text without control characters`,
+          );
+      }
+      if (!('binary' in answer.body) && !('none' in answer.body))
+        walk(answer.body, `${at}/body`, form, range);
+    }
+  return problems;
+}
+
+/** Every text a node holds: constants, templates, words. */
+function textsOf(node: ShapeNode): string[] {
+  if ('const' in node) return typeof node.const === 'string' ? [node.const] : [];
+  if ('oneOf' in node) return node.oneOf.flatMap(textsOf);
+  if ('kind' in node)
+    return [...(node.template === undefined ? [] : [node.template]), ...(node.values ?? [])];
+  return [];
+}
+
+function walk(
+  node: ShapeNode,
+  pointer: string,
+  form: (pointer: string, text: string) => void,
+  range: (pointer: string, r: readonly [number, number] | undefined) => void,
+): void {
+  if ('object' in node) {
+    for (const [key, child] of Object.entries(node.object))
+      walk(child, `${pointer}/object/${escapePointer(key)}`, form, range);
+  } else if ('array' in node) {
+    range(`${pointer}/length`, node.length);
+    if (node.array !== null) walk(node.array, `${pointer}/array`, form, range);
+  } else if ('oneOf' in node) {
+    node.oneOf.forEach((child, i) => walk(child, `${pointer}/oneOf/${i}`, form, range));
+  } else if ('kind' in node) {
+    if (node.form !== undefined) form(`${pointer}/form`, node.form);
+    range(`${pointer}/range`, node.range);
+  }
+}
