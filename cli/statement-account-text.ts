@@ -23,10 +23,13 @@ export function renderAccount(account: StatementAccount, tableName: string): str
     .map((k) => kindCount(account.byKind[k], k))
     .join(', ');
   const s = account.server;
+  const c = account.client;
   const clientRules = account.clientRulesDeclared
-    ? `${account.clientRules}`
-    : `${account.clientRules} (x-client-rules is not in the spec yet: issue 20)`;
+    ? `${account.clientRules} (client rules and recommendations: ${c.judged} of ${c.total}, ` +
+      `${c.reasons} with a reason none can, ${c.unjudged} not judged yet)`
+    : `${account.clientRules} (the spec declares no x-client-rules)`;
   const serverNotJudged = account.notJudged.filter((item) => item.kind === 'server');
+  const clientIds = new Set(account.clientNotJudged.map((item) => item.id));
   return [
     `${tableName}: ${plural(account.statements, 'statement')}, ${account.unmapped} unmapped`,
     `  by kind: ${kinds}`,
@@ -37,9 +40,10 @@ export function renderAccount(account: StatementAccount, tableName: string): str
     `  gaps, parts no check judges yet although one could: ${account.gaps}`,
     ...listing('Server rules no contract check judges', serverNotJudged),
     ...listing('Gaps', account.gapList),
+    ...listing('Client rules and recommendations no client rule judges', account.clientNotJudged),
     ...listing(
       'Other statements no check or client rule judges',
-      account.notJudged.filter((item) => item.kind !== 'server'),
+      account.notJudged.filter((item) => item.kind !== 'server' && !clientIds.has(item.id)),
     ),
     ...listing('Not played by the mock', account.notPlayed),
     ...(account.problems.length === 0 ? [] : ['', 'Problems:', ...account.problems]),

@@ -1,4 +1,10 @@
-import { serviceContract, serviceSpec, type OpenApiDocument } from '../src/spec/index.ts';
+import {
+  readClientRules,
+  serviceContract,
+  serviceSpec,
+  type ClientRule,
+  type OpenApiDocument,
+} from '../src/spec/index.ts';
 import { hasPointer } from '../src/spec/json-pointer.ts';
 import { traceStatements } from '../src/spec/statement-trace.ts';
 import {
@@ -21,7 +27,7 @@ export interface StatementAccount {
   readonly byKind: Readonly<Record<StatementKind, number>>;
   /** Statements a contract check judges. */
   readonly judged: number;
-  /** Statements a client rule judges. */
+  /** Statements a client rule judges: one of `x-client-rules` the mock judges on a client's traffic. */
   readonly clientRules: number;
   /** Statements a test shows the mock (or the project's own client and tools) playing. */
   readonly mock: number;
@@ -38,10 +44,22 @@ export interface StatementAccount {
     /** Neither a check nor a reason: judged by nothing yet, a gap says why. */
     readonly unjudged: number;
   };
+  /** The client rules and recommendations of the document, judged by the mock's client rules. */
+  readonly client: {
+    readonly total: number;
+    /** Named with a rule of `x-client-rules` the mock judges. */
+    readonly judged: number;
+    /** No rule judges it, and why: the `why` of the `judged: false` rules it names, or a clientReason. */
+    readonly reasons: number;
+    /** Neither a judged rule nor a reason. */
+    readonly unjudged: number;
+  };
   /** Whether the spec declares `x-client-rules` (issue 20), so client rules can be named. */
   readonly clientRulesDeclared: boolean;
   /** Each statement judged neither by a check nor by a client rule, and why. */
   readonly notJudged: readonly AccountLine[];
+  /** Each client rule and recommendation no client rule judges, and why. */
+  readonly clientNotJudged: readonly AccountLine[];
   /** Each statement with a gap. */
   readonly gapList: readonly AccountLine[];
   /** Each statement no test shows played. */
@@ -69,24 +87,42 @@ export interface AccountInput {
 
 const CHECK_IDS = new Set<string>(Object.values(CHECKS).map((c) => c.id));
 
-/** Every `id` under the spec's `x-client-rules`, or undefined when it declares none (issue 20). */
-export function declaredClientRules(spec: OpenApiDocument): ReadonlySet<string> | undefined {
-  const root = spec['x-client-rules'];
-  if (root === undefined) return undefined;
-  const ids = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (node === null || typeof node !== 'object') return;
-    const id = (node as { id?: unknown }).id;
-    if (typeof id === 'string') ids.add(id);
-    Object.values(node).forEach(visit);
-  };
-  visit(root);
-  return ids;
+/** The rules of a spec's `x-client-rules`, by id. */
+export type ClientRules = ReadonlyMap<string, ClientRule>;
+
+/** The spec's `x-client-rules` by id (read as the mock reads them), or undefined when it has none. */
+export function declaredClientRules(spec: OpenApiDocument): ClientRules | undefined {
+  if (spec['x-client-rules'] === undefined) return undefined;
+  return new Map(readClientRules(spec).map((rule) => [rule.id, rule]));
+}
+
+/** The kinds of statement a client keeps: what the mock's client rules judge. */
+export const CLIENT_KINDS: ReadonlySet<StatementKind> = new Set(['client', 'recommendation']);
+
+/** The rules a statement names that the mock judges on a client's traffic. */
+export const judgingRules = (s: Statement, rules: ClientRules | undefined): string[] =>
+  s.clientRules.filter((id) => rules?.get(id)?.judged === true);
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * Why no client rule judges a statement: its clientReason, or the `why` x-client-rules gives for each
+ * rule it names that traffic cannot judge. Undefined when neither says.
+ */
+export function clientWhy(s: Statement, rules: ClientRules | undefined): string | undefined {
+  if (s.clientReason !== undefined) return s.clientReason;
+  const whys = s.clientRules.flatMap((id) => {
+    const rule = rules?.get(id);
+    return rule === undefined || rule.judged ? [] : [`${id}: ${oneLine(rule.why ?? '')}`];
+  });
+  return whys.length === 0
+    ? undefined
+    : `not judged from traffic (x-client-rules ${whys.join('; ')})`;
 }
 
 /** Why a statement no check or client rule judges is not judged. */
-function whyNotJudged(s: Statement, clientRulesDeclared: boolean): string {
-  const explained = s.reason ?? s.clientReason ?? s.gap;
+function whyNotJudged(s: Statement, clientRules: ClientRules | undefined): string {
+  const explained = s.reason ?? clientWhy(s, clientRules) ?? s.gap;
   if (explained !== undefined) return explained;
   switch (s.kind) {
     case 'information':
@@ -98,19 +134,23 @@ function whyNotJudged(s: Statement, clientRulesDeclared: boolean): string {
     case 'server':
       return 'no check, no reason';
     default: {
-      const open = clientRulesDeclared
-        ? 'no client rule names it yet'
-        : 'no client rule yet: x-client-rules is not in the spec (issue 20)';
+      const open = unexplained(clientRules);
       return s.note === undefined ? open : `${open}. ${s.note}`;
     }
   }
 }
 
+/** Why a client rule or recommendation that no client rule judges and nothing explains is open. */
+const unexplained = (clientRules: ClientRules | undefined) =>
+  clientRules === undefined
+    ? 'no client rule: the spec declares no x-client-rules'
+    : 'no client rule names it yet';
+
 /** What a statement names that does not exist, or a field its kind does not take. */
 function referenceProblems(
   s: Statement,
   spec: OpenApiDocument,
-  clientRules: ReadonlySet<string> | undefined,
+  clientRules: ClientRules | undefined,
 ): string[] {
   const rules = serviceContract().lifecycle.rules;
   const at = `statement ${s.id}`;
@@ -134,9 +174,7 @@ function referenceProblems(
     ...(s.reason !== undefined && (s.kind !== 'server' || s.checks.length > 0)
       ? [`${at}: a reason says why no check can judge a server rule; use note (or gap)`]
       : []),
-    ...(s.clientReason !== undefined && s.kind !== 'client'
-      ? [`${at}: a clientReason is for a client rule; use note`]
-      : []),
+    ...clientProblems(s, clientRules),
     ...(s.kind === 'server' &&
     s.checks.length === 0 &&
     s.reason === undefined &&
@@ -146,6 +184,46 @@ function referenceProblems(
         ]
       : []),
   ];
+}
+
+/** A clientReason where it does not belong; a client rule or recommendation with no account. */
+function clientProblems(s: Statement, clientRules: ClientRules | undefined): string[] {
+  const at = `statement ${s.id}`;
+  if (s.clientReason !== undefined && !CLIENT_KINDS.has(s.kind))
+    return [`${at}: a clientReason is for a client rule or a recommendation; use note`];
+  if (s.clientReason !== undefined && s.clientRules.length > 0)
+    return [
+      `${at}: a clientReason is for a statement that names no client rule (a rule it names ` +
+        'judges it, or says in x-client-rules why traffic cannot); use note',
+    ];
+  if (clientRules !== undefined && CLIENT_KINDS.has(s.kind) && s.clientRules.length === 0)
+    return s.clientReason === undefined
+      ? [`${at} is a ${KIND_LABEL[s.kind]} with neither a client rule nor a clientReason`]
+      : [];
+  return [];
+}
+
+/** `§3` of `§3 rule 1`: the section a rule cites, as statements name theirs. */
+const sectionOf = (source: string) => /^§\d+(\.\d+)*/.exec(source)?.[0] ?? source;
+
+/**
+ * The rules of x-client-rules no statement of the section they cite names: a rule for clients the
+ * table does not place in the document (or one citing the wrong section).
+ */
+function unplacedClientRules(
+  statements: readonly Statement[],
+  clientRules: ClientRules | undefined,
+): string[] {
+  return [...(clientRules?.values() ?? [])]
+    .filter((rule) => {
+      const section = sectionOf(rule.section);
+      return !statements.some((s) => s.section === section && s.clientRules.includes(rule.id));
+    })
+    .map(
+      (rule) =>
+        `x-client-rules ${rule.id} cites ${rule.section}, but no statement of ` +
+        `${sectionOf(rule.section)} names it: add it to the clientRules of the statement it judges`,
+    );
 }
 
 const hasPlace = (s: Statement) =>
@@ -167,6 +245,7 @@ export function tableProblems(
       .filter((s) => !hasPlace(s))
       .map((s) => `statement ${s.id} lives nowhere: no spec, check, test or reason`),
     ...statements.flatMap((s) => referenceProblems(s, spec, clientRules)),
+    ...unplacedClientRules(statements, clientRules),
   ];
 }
 
@@ -191,27 +270,45 @@ export function statementAccount(input: AccountInput): StatementAccount {
   ) as Record<StatementKind, number>;
   const placeless = statements.filter((s) => !hasPlace(s));
   const serverUnjudged = server.filter((s) => s.checks.length === 0 && s.reason === undefined);
+  const judgedByClientRule = (s: Statement) => judgingRules(s, clientRules).length > 0;
+  const client = statements.filter((s) => CLIENT_KINDS.has(s.kind));
+  const clientOpen = client.filter((s) => !judgedByClientRule(s));
+  const clientReasons = clientOpen.filter((s) => clientWhy(s, clientRules) !== undefined);
+  const clientUnjudged = clientRules === undefined ? 0 : clientOpen.length - clientReasons.length;
   const claimed = [...trace.found.values()].reduce((sum, units) => sum + units.length, 0);
   const lost = trace.units.length - claimed + (statements.length - trace.found.size);
   return {
     statements: statements.length,
     byKind,
     judged: statements.filter((s) => s.checks.length > 0).length,
-    clientRules: statements.filter((s) => s.clientRules.length > 0).length,
+    clientRules: statements.filter(judgedByClientRule).length,
     mock: statements.filter((s) => s.mock.length > 0).length,
     reasons: server.filter((s) => s.checks.length === 0 && s.reason !== undefined).length,
     gaps: statements.filter((s) => s.gap !== undefined).length,
-    unmapped: lost + placeless.length + serverUnjudged.filter((s) => s.gap === undefined).length,
+    unmapped:
+      lost +
+      placeless.length +
+      serverUnjudged.filter((s) => s.gap === undefined).length +
+      clientUnjudged,
     server: {
       total: server.length,
       judged: server.filter((s) => s.checks.length > 0).length,
       reasons: server.filter((s) => s.checks.length === 0 && s.reason !== undefined).length,
       unjudged: serverUnjudged.length,
     },
+    client: {
+      total: client.length,
+      judged: client.length - clientOpen.length,
+      reasons: clientReasons.length,
+      unjudged: clientUnjudged,
+    },
     clientRulesDeclared: clientRules !== undefined,
     notJudged: statements
-      .filter((s) => s.checks.length === 0 && s.clientRules.length === 0)
-      .map((s) => line(s, whyNotJudged(s, clientRules !== undefined))),
+      .filter((s) => s.checks.length === 0 && !judgedByClientRule(s))
+      .map((s) => line(s, whyNotJudged(s, clientRules))),
+    clientNotJudged: clientOpen.map((s) =>
+      line(s, clientWhy(s, clientRules) ?? unexplained(clientRules)),
+    ),
     gapList: statements.filter((s) => s.gap !== undefined).map((s) => line(s, s.gap!)),
     notPlayed: statements
       .filter((s) => s.mock.length === 0)

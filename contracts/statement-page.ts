@@ -1,4 +1,4 @@
-import { describeBasis, serviceContract } from '../src/spec/index.ts';
+import { describeBasis, serviceContract, serviceSpec } from '../src/spec/index.ts';
 import { documentSections } from '../src/spec/document-units.ts';
 import {
   KIND_LABEL,
@@ -7,13 +7,19 @@ import {
   type Statement,
 } from '../src/spec/statements-table.ts';
 import { CHECKS } from './checks/definitions.ts';
-import { statementAccount, type StatementAccount } from './statement-account.ts';
+import {
+  CLIENT_KINDS,
+  declaredClientRules,
+  statementAccount,
+  type StatementAccount,
+} from './statement-account.ts';
 import { checkBasis, type CheckDefinition } from './verdicts.ts';
 
 /**
- * docs/statements.md: the statement table as a page a QA lead reads, section by section of the
- * document: each statement, its kind, the contract checks that judge it with their basis, what plays
- * it, and why it is not judged where it is not. Written by `npm run generate`; a test keeps it fresh.
+ * docs/statements.md: the statement table as a page a QA lead (or a client team) reads, section by
+ * section of the document: each statement, its kind, the contract checks that judge it with their
+ * basis, the client rules that judge it on a client's traffic with their outcome, what plays it, and
+ * why it is not judged where it is not. Written by `npm run generate`; a test keeps it fresh.
  */
 export interface PageInput {
   /** The service document's Markdown (for its section titles and the account). */
@@ -22,6 +28,7 @@ export interface PageInput {
 }
 
 const BY_ID = new Map<string, CheckDefinition>(Object.values(CHECKS).map((c) => [c.id, c]));
+const CLIENT_RULES = declaredClientRules(serviceSpec);
 
 /** A table cell: one line, pipes escaped. */
 const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
@@ -32,7 +39,12 @@ function judgedBy(s: Statement): string {
     const check = BY_ID.get(id);
     return `\`${id}\` (${check === undefined ? 'unknown check' : describeBasis(checkBasis(check, lifecycle))})`;
   });
-  const clientRules = s.clientRules.map((id) => `client rule \`${id}\``);
+  const clientRules = s.clientRules.map((id) => {
+    const rule = CLIENT_RULES?.get(id);
+    const outcome =
+      rule === undefined ? 'unknown rule' : rule.judged ? rule.outcome : 'not judged from traffic';
+    return `client rule \`${id}\` (${outcome}${rule === undefined ? '' : `, ${rule.section}`})`;
+  });
   return [...checks, ...clientRules].join(', ');
 }
 
@@ -41,6 +53,11 @@ const playedBy = (s: Statement) =>
 
 function whyColumn(s: Statement, account: StatementAccount): string {
   if (s.gap !== undefined) return `**Not judged yet:** ${s.gap}`;
+  const open = CLIENT_KINDS.has(s.kind)
+    ? account.clientNotJudged.find((line) => line.id === s.id)?.why
+    : undefined;
+  if (open !== undefined)
+    return s.note === undefined ? open : `${open}${/[.!?]$/.test(open) ? '' : '.'} ${s.note}`;
   const why = account.notJudged.find((line) => line.id === s.id)?.why;
   if (why !== undefined) return why;
   return s.note ?? '';
@@ -49,6 +66,18 @@ function whyColumn(s: Statement, account: StatementAccount): string {
 function row(s: Statement, account: StatementAccount): string {
   const cells = [s.id, s.text, KIND_LABEL[s.kind], judgedBy(s), playedBy(s), whyColumn(s, account)];
   return `| ${cells.map(cell).join(' | ')} |`;
+}
+
+function clientSummary(account: StatementAccount): string {
+  if (!account.clientRulesDeclared)
+    return `- Judged by client rules: ${account.clientRules} (the spec declares no x-client-rules).`;
+  const c = account.client;
+  return (
+    `- **Client rules and recommendations judged by a client rule of the mock: ${c.judged} of ` +
+    `${c.total}**; ${c.reasons} with a reason none can (traffic cannot show it); ${c.unjudged} not ` +
+    `judged yet. Statements judged by client rules in all (server rules that bind clients too): ` +
+    `${account.clientRules}; how the mock judges them: [client-verdicts.md](client-verdicts.md).`
+  );
 }
 
 function summary(account: StatementAccount): string[] {
@@ -61,9 +90,8 @@ function summary(account: StatementAccount): string[] {
       `${s.reasons} with a reason none can; ${s.unjudged} not judged yet. ` +
       `${account.gaps} statements have a part no check judges yet although one could ` +
       `(**Not judged yet** below).`,
-    `- Judged by client rules: ${account.clientRules}` +
-      `${account.clientRulesDeclared ? '' : ' (client rules are not in the spec yet: issue 20)'}; ` +
-      `played by the mock or the project's own tools: ${account.mock}.`,
+    clientSummary(account),
+    `- Played by the mock or the project's own tools: ${account.mock}.`,
   ];
 }
 
@@ -82,9 +110,11 @@ export function renderStatementPage(input: PageInput): string {
     '',
     'Every sentence and table row of the service document (`spec/service-document.md`) is one ' +
       'statement below, in its own words, with its kind, the contract checks that judge it on a ' +
-      'deployment and their basis (a documented rule fails a run, an assumption warns), the tests that ' +
-      'show the mock (or the project’s own client and tools) playing it, and why it is not judged ' +
-      'where it is not. The contract report names these IDs beside the section of each failure. ' +
+      'deployment and their basis (a documented rule fails a run, an assumption warns), the client ' +
+      'rules that judge it on a client’s traffic to the mock and their outcome (violation, advice, ' +
+      'note; or not judged from traffic, and why), the tests that show the mock (or the project’s ' +
+      'own client and tools) playing it, and why it is not judged where it is not. The contract ' +
+      'report names these IDs beside the section of each failure. ' +
       'Source: `spec/statements.yaml`; the account on a terminal: `npx videotask lint-spec --trace`; ' +
       'design: [decisions/020](../decisions/020-statement-traceability.md).',
     '',

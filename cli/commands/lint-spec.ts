@@ -23,7 +23,8 @@ statement added or changed in the document is named, with what is mapped to the 
 
   --trace          print the account: statements by kind, how many are judged by contract checks,
                    by client rules, played by the mock, and each one that is not, with its reason
-  --json           the account as JSON (counts: statements, judged, clientRules, reasons, unmapped)
+  --json           the account as JSON (counts: statements, judged, clientRules, client, reasons,
+                   unmapped; and each statement not judged, with why)
   --document FILE  trace this copy of the service document instead (a new version, a draft)
 
 Exit 0 when everything holds, 1 when a spec is invalid or the table misses or misnames something.`;

@@ -48,14 +48,17 @@ export interface Statement {
   readonly rules: readonly string[];
   /** Contract check ids. */
   readonly checks: readonly string[];
-  /** `x-client-rules` ids (issue 20). */
+  /**
+   * `x-client-rules` ids that account for it on a client's traffic (issue 20): a judged rule judges
+   * it; a `judged: false` rule says, in its `why`, why traffic cannot.
+   */
   readonly clientRules: readonly string[];
   readonly mock: readonly TestRef[];
   /** Why no contract check can judge this server rule. */
   readonly reason?: string | undefined;
   /** What of it no check judges yet, although one could. */
   readonly gap?: string | undefined;
-  /** Why no client rule can judge this client rule from traffic. */
+  /** Why no client rule can judge this client rule or recommendation, where x-client-rules has none. */
   readonly clientReason?: string | undefined;
   readonly note?: string | undefined;
 }

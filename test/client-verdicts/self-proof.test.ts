@@ -8,11 +8,14 @@ import {
   type RunningMockServer,
 } from '../../mocks/index.ts';
 import { MISBEHAVIOURS, Session, type Misbehaviour } from './reference-clients.ts';
+import { CLIENT_RULE_STATEMENTS, unproven } from './statement-proof.ts';
 import { coreWire, httpWire, type Wire } from './wire.ts';
 
 // The self-proof of the client verdicts, as the contract suite's is of its checks: for every rule of
 // x-client-rules the mock judges, the reference client with that one rule broken gets that verdict
-// and no other, in-process and over HTTP; the reference client that keeps every rule gets none.
+// and no other, in-process and over HTTP; the reference client that keeps every rule gets none. Read
+// from the statement table (spec/statements.yaml): each statement of the document a judged rule
+// accounts for is proven by the reference client of every such rule it names.
 
 const MANUAL = { clock: { mode: 'manual' as const, start: Date.UTC(2026, 10, 22) }, seed: 'proof' };
 const servers: RunningMockServer[] = [];
@@ -37,6 +40,9 @@ async function reportAfter(host: Host, m: Misbehaviour): Promise<ClientReport> {
 const JUDGED = CLIENT_RULES.filter((rule) => rule.judged);
 
 describe.each<Host>(['in-process', 'http'])('the client verdicts (%s)', (host) => {
+  /** Rule → the rules of the verdicts its reference client earned here. */
+  const earned = new Map<string, readonly string[]>();
+
   it('has a misbehaving reference client for every judged rule of x-client-rules', () => {
     expect(Object.keys(MISBEHAVIOURS).sort()).toEqual(JUDGED.map((r) => r.id).sort());
   });
@@ -46,8 +52,9 @@ describe.each<Host>(['in-process', 'http'])('the client verdicts (%s)', (host) =
     async (id, rule) => {
       const misbehaviour = MISBEHAVIOURS[id as keyof typeof MISBEHAVIOURS];
       const report = await reportAfter(host, misbehaviour);
+      earned.set(id, [...new Set(report.verdicts.map((v) => v.rule))]);
       expect(
-        [...new Set(report.verdicts.map((v) => v.rule))],
+        earned.get(id),
         `${misbehaviour.does}: ${JSON.stringify(report.verdicts, null, 2)}`,
       ).toEqual([id]);
       const [verdict] = report.verdicts;
@@ -62,6 +69,15 @@ describe.each<Host>(['in-process', 'http'])('the client verdicts (%s)', (host) =
         expect(new Date(request.at).getTime()).toBe(request.atMs);
       }
       expect(JSON.stringify(report)).not.toMatch(/sk-mock-(alice|vip)/);
+    },
+  );
+
+  it.for(CLIENT_RULE_STATEMENTS.map((entry) => [entry.statement.id, entry] as const))(
+    'proves statement %s by the reference client of each judged rule it names',
+    ([, entry], ctx) => {
+      // A filtered run judged only some rules.
+      if (entry.rules.some((rule) => !earned.has(rule))) ctx.skip();
+      expect(unproven(entry, earned)).toEqual([]);
     },
   );
 

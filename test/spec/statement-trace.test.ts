@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { declaredClientRules, statementAccount } from '../../contracts/statement-account.ts';
 import { documentUnits, sentencesOf } from '../../src/spec/document-units.ts';
-import type { OpenApiDocument } from '../../src/spec/index.ts';
+import { CLIENT_RULES, serviceSpec, type OpenApiDocument } from '../../src/spec/index.ts';
 import { similarity, traceStatements } from '../../src/spec/statement-trace.ts';
 import type { Statement } from '../../src/spec/statements.ts';
 
@@ -52,7 +52,13 @@ const TABLE: readonly Statement[] = [
     text: 'Submission returns at once.',
     checks: ['submission.at-once'],
   }),
-  statement({ id: '1-keeps-id', section: '§1', kind: 'client', text: 'The client stores the ID.' }),
+  statement({
+    id: '1-keeps-id',
+    section: '§1',
+    kind: 'client',
+    text: 'The client stores the ID.',
+    clientRules: ['keeps-records'],
+  }),
   statement({
     id: '1-base',
     section: '§1',
@@ -72,8 +78,27 @@ const TABLE: readonly Statement[] = [
     kind: 'client',
     text: 'A task is polled again. It is never resubmitted.',
     checks: ['client.no-resubmission'],
+    clientRules: ['resubmits'],
   }),
 ];
+
+const clientRule = (id: string, section: string, extra: object = {}) => ({
+  id,
+  'x-source': section,
+  breach: 'what the mock counts',
+  advice: 'what to do',
+  ...extra,
+});
+/** The service spec with the fixture's client rules: one the mock judges, one traffic cannot show. */
+const SPEC = {
+  ...serviceSpec,
+  'x-client-rules': {
+    rules: [
+      clientRule('resubmits', '§2.1'),
+      clientRule('keeps-records', '§1', { judged: false, why: 'Records stay in the client.' }),
+    ],
+  },
+} as OpenApiDocument;
 
 describe('documentUnits', () => {
   it('gives each table row and each sentence of a paragraph or list item, with its section and line', () => {
@@ -179,39 +204,51 @@ describe('traceStatements', () => {
 });
 
 describe('statementAccount', () => {
-  const account = (statements: readonly Statement[], spec?: OpenApiDocument) =>
+  const account = (statements: readonly Statement[], spec: OpenApiDocument = SPEC) =>
     statementAccount({ document: DOCUMENT, statements, spec });
+  const edit = (id: string, change: (s: Statement) => Statement) =>
+    TABLE.map((s) => (s.id === id ? change(s) : s));
 
   it('counts the statements by kind, judged, played and unmapped', () => {
     const a = account(TABLE);
-    expect(a).toMatchObject({ statements: 7, judged: 3, clientRules: 0, reasons: 0, unmapped: 0 });
+    expect(a).toMatchObject({ statements: 7, judged: 3, clientRules: 1, reasons: 0, unmapped: 0 });
     expect(a.byKind).toMatchObject({ server: 2, client: 2, information: 3 });
+    expect(a.client).toEqual({ total: 2, judged: 1, reasons: 1, unjudged: 0 });
     expect(a.problems).toEqual([]);
   });
 
+  it('gives the why x-client-rules gives for a rule traffic cannot judge', () => {
+    expect(account(TABLE).clientNotJudged).toMatchObject([
+      {
+        id: '1-keeps-id',
+        why: 'not judged from traffic (x-client-rules keeps-records: Records stay in the client.)',
+      },
+    ]);
+  });
+
   it('names a check, a rule, a pointer and a client rule that do not exist', () => {
-    const wrong = TABLE.map((s) =>
-      s.id === '1-at-once'
-        ? {
-            ...s,
-            checks: ['task.shapes'],
-            rules: ['no-such-rule'],
-            spec: ['/paths/~1v2'],
-            clientRules: ['x'],
-          }
-        : s,
-    );
+    const wrong = edit('1-at-once', (s) => ({
+      ...s,
+      checks: ['task.shapes'],
+      rules: ['no-such-rule'],
+      spec: ['/paths/~1v2'],
+      clientRules: ['x'],
+    }));
     expect(account(wrong).problems).toEqual([
       'statement 1-at-once names the check task.shapes, which contracts/checks/definitions.ts lacks',
       'statement 1-at-once names the rule no-such-rule, which x-lifecycle.rules lacks',
       'statement 1-at-once points at /paths/~1v2, which spec/openapi.yaml lacks',
-      'statement 1-at-once names the client rule x, but the spec declares no x-client-rules',
+      'statement 1-at-once names the client rule x, which x-client-rules lacks',
     ]);
+    const none = { ...SPEC, 'x-client-rules': undefined } as OpenApiDocument;
+    expect(account(wrong, none).problems).toContain(
+      'statement 1-at-once names the client rule x, but the spec declares no x-client-rules',
+    );
   });
 
   it('counts a server rule with neither a check nor a reason as unmapped, and one that lives nowhere', () => {
     const { note: _note, ...noNote } = TABLE[1]!;
-    const bare = TABLE.map((s) => (s.id === '1-at-once' ? { ...noNote, checks: [] } : s));
+    const bare = edit('1-at-once', () => ({ ...noNote, checks: [] }));
     expect(account(bare)).toMatchObject({ unmapped: 2 });
     expect(account(bare).problems).toEqual([
       'statement 1-at-once lives nowhere: no spec, check, test or reason',
@@ -223,14 +260,52 @@ describe('statementAccount', () => {
     expect(account(reasoned)).toMatchObject({ unmapped: 0, reasons: 1, problems: [] });
   });
 
-  it('reads the client rules a spec declares under x-client-rules', () => {
-    const spec = { 'x-client-rules': { rules: [{ id: 'no-resubmit' }, { id: 'backoff-429' }] } };
-    expect(declaredClientRules(spec as unknown as OpenApiDocument)).toEqual(
-      new Set(['no-resubmit', 'backoff-429']),
-    );
-    const named = TABLE.map((s) =>
-      s.id === '1-keeps-id' ? { ...s, clientRules: ['no-resubmit'] } : s,
-    );
-    expect(account(named, spec as unknown as OpenApiDocument)).toMatchObject({ clientRules: 1 });
+  it('counts a client rule with neither a client rule nor a clientReason as unmapped', () => {
+    const bare = edit('2.1-rule', (s) => ({ ...s, clientRules: [] }));
+    expect(account(bare)).toMatchObject({
+      unmapped: 1,
+      clientRules: 0,
+      client: { total: 2, judged: 0, reasons: 1, unjudged: 1 },
+    });
+    expect(account(bare).problems).toEqual([
+      'statement 2.1-rule is a client rule with neither a client rule nor a clientReason',
+      'x-client-rules resubmits cites §2.1, but no statement of §2.1 names it: add it to the ' +
+        'clientRules of the statement it judges',
+    ]);
+    const reasoned = edit('1-keeps-id', (s) => ({
+      ...s,
+      clientRules: [],
+      clientReason: 'kept in the client',
+    }));
+    expect(account(reasoned).clientNotJudged).toMatchObject([
+      { id: '1-keeps-id', why: 'kept in the client' },
+    ]);
+    expect(account(reasoned).problems).toEqual([
+      'x-client-rules keeps-records cites §1, but no statement of §1 names it: add it to the ' +
+        'clientRules of the statement it judges',
+    ]);
+  });
+
+  it('takes a clientReason only where no client rule is named, on a client rule or recommendation', () => {
+    const both = edit('2.1-rule', (s) => ({ ...s, clientReason: 'cannot be seen' }));
+    expect(account(both).problems).toEqual([
+      'statement 2.1-rule: a clientReason is for a statement that names no client rule (a rule it ' +
+        'names judges it, or says in x-client-rules why traffic cannot); use note',
+    ]);
+    const server = edit('1-at-once', (s) => ({ ...s, clientReason: 'cannot be seen' }));
+    expect(account(server).problems).toEqual([
+      'statement 1-at-once: a clientReason is for a client rule or a recommendation; use note',
+    ]);
+  });
+
+  it('reads x-client-rules as the mock reads it: every rule, judged or not, with its why', () => {
+    const rules = declaredClientRules(serviceSpec)!;
+    expect([...rules.keys()]).toEqual(CLIENT_RULES.map((r) => r.id));
+    expect(rules.get('no-resubmission')).toMatchObject({ judged: true, outcome: 'violation' });
+    expect(rules.get('poll-interval')).toMatchObject({ judged: true, outcome: 'advice' });
+    expect(rules.get('total-timeout')).toMatchObject({ judged: false, section: '§8' });
+    expect(() =>
+      declaredClientRules({ ...serviceSpec, 'x-client-rules': { rules: [{ id: 'x' }] } }),
+    ).toThrow(/x-client-rules "x" needs x-source/);
   });
 });

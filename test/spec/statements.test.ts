@@ -2,11 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { load as loadYaml } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { declaredClientRules, tableProblems } from '../../contracts/statement-account.ts';
+import { CLIENT_KINDS, tableProblems } from '../../contracts/statement-account.ts';
 import { renderStatementPage } from '../../contracts/statement-page.ts';
 import type { OpenApiDocument } from '../../src/spec/index.ts';
 import { traceStatements } from '../../src/spec/statement-trace.ts';
 import { documentStatements, readStatements } from '../../src/spec/statements.ts';
+import {
+  CLIENT_RULE_STATEMENTS,
+  withoutReferenceClient,
+} from '../client-verdicts/statement-proof.ts';
 import { JUDGED_SERVER_RULES, proofOf } from '../contracts/support/statement-proof.ts';
 import { readServiceDocument } from '../helpers/service-document.ts';
 import { testTitles } from '../helpers/test-titles.ts';
@@ -60,13 +64,19 @@ describe('spec/statements.yaml', () => {
     expect(read('docs/statements.md') === page, 'run `npm run generate`').toBe(true);
   });
 
-  it.runIf(declaredClientRules(SPEC) !== undefined)(
-    'names a client rule, or why none can judge it, for every client rule of the document',
-    () => {
-      const open = TABLE.filter(
-        (s) => s.kind === 'client' && s.clientRules.length === 0 && !s.clientReason,
-      );
-      expect(open.map((s) => s.id)).toEqual([]);
-    },
-  );
+  it('names a client rule, or why none can judge it, for every client rule and recommendation', () => {
+    const open = TABLE.filter(
+      (s) => CLIENT_KINDS.has(s.kind) && s.clientRules.length === 0 && !s.clientReason,
+    );
+    expect(open.map((s) => s.id)).toEqual([]);
+  });
+
+  it('gives every statement a judged client rule accounts for a reference client of the rule', () => {
+    // test/client-verdicts/self-proof.test.ts then shows each earning exactly its rule's verdict.
+    expect(CLIENT_RULE_STATEMENTS.length).toBeGreaterThan(15);
+    const missing = CLIENT_RULE_STATEMENTS.flatMap((entry) =>
+      withoutReferenceClient(entry).map((rule) => `${entry.statement.id}: ${rule}`),
+    );
+    expect(missing).toEqual([]);
+  });
 });
