@@ -2,8 +2,9 @@
  * Learns the mock's built-in `observed` profile (mocks/profiles/observed.json) the way a user learns
  * any deployment's (decisions/018): `videotask learn` against a deployment with the deployed gateway's
  * habits — the held-out `gateway` test deployment (test/deployments/gateway.ts, written from
- * reference-gateway-facts.md, no departures), its second family bound — at its own timing, `--runs`
- * times into the same file (each run widens the timing ranges).
+ * reference-gateway-facts.md, no departures), its second family bound, the run's key a token that may
+ * not use `video-lite-v1` (so the profile learns how the gateway refuses a forbidden model, §5) — at its
+ * own timing, `--runs` times into the same file (each run widens the timing ranges).
  *
  *   npx tsx scripts/learn-observed.ts [--runs 3] [--speed 1] [--out mocks/profiles/observed.json]
  *
@@ -12,7 +13,7 @@
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { learnCommand } from '../cli/commands/learn.ts';
-import { startDeployment } from '../test/deployments/index.ts';
+import { DEFAULT_KEYS, startDeployment } from '../test/deployments/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +26,10 @@ const runs = Number(values.runs);
 const speed = Number(values.speed);
 if (!(runs >= 1) || !(speed > 0)) throw new Error('--runs and --speed take positive numbers');
 
-const gateway = await startDeployment('gateway', { speed, familyBound: true, port: 4020 });
+const FORBIDDEN = 'video-lite-v1';
+const [alice, bob] = DEFAULT_KEYS;
+const keys = [{ ...alice!, models: alice!.models.filter((m) => m !== FORBIDDEN) }, bob!];
+const gateway = await startDeployment('gateway', { speed, familyBound: true, port: 4020, keys });
 const [owner, other] = gateway.keys;
 const poll = ['--poll-initial', String(1 / speed), '--poll-max', String(5 / speed)];
 try {
@@ -36,6 +40,7 @@ try {
       ...['--base-url', gateway.url, '--api-key', owner!.key, '--other-api-key', other!.key],
       ...['--failing-prompt', 'a red kite that should fail'],
       ...['--family-model', 'alt-video-v2', '--plugin', 'alt-video'],
+      ...['--forbidden-model', FORBIDDEN],
       ...['--name', 'observed', '--out', values.out, '--timeout', String(600 / speed), ...poll],
     ]);
     if (code !== 0) throw new Error(`videotask learn exited ${code}`);

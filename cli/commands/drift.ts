@@ -1,16 +1,39 @@
+import { join } from 'node:path';
 import { Redactor, TargetError, type ContractTarget } from '../../contracts/index.ts';
 import { renderDriftSummary, runDrift, writeDriftReports } from '../../contracts/drift/index.ts';
+import { BUILT_IN_MODELS, type MockToken } from '../../mocks/index.ts';
+import { startMockServer } from '../../mocks/hosts/node-server.ts';
+import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { Command } from '../commands.ts';
 import { flagOrEnv, parseFlags, type Sourced } from '../options.ts';
 import { readProfileFile, writeProfileFile } from '../profile-file.ts';
-import { startMockServer } from '../../mocks/hosts/node-server.ts';
-import type { LearnedProfile } from '../../src/profile/index.ts';
-
-/** The mock's own keys, for a B the command starts (`--against-profile`): the vip key reaches the second family. */
-const MOCK_KEYS = { primary: 'sk-mock-vip', other: 'sk-mock-bob' } as const;
 import { UsageError } from '../usage-error.ts';
-import { baseUrlOption, targetSettings } from './contract-target.ts';
-import { join } from 'node:path';
+import { baseUrlOption, nonEmpty, targetSettings } from './contract-target.ts';
+
+/** The keys of a B the command starts (`--against-profile`): the mock's own, and any token it adds. */
+interface MockKeys {
+  readonly primary: string;
+  readonly other: string;
+  readonly tokens: readonly MockToken[];
+}
+
+/**
+ * The mock's keys for B: the vip key (it reaches the second family); with `--forbidden-model M`, a vip
+ * token that may use every model of its group but M (§5: the token's permissions), so B is asked the
+ * same refusal as A.
+ */
+function mockKeys(forbidden: string | undefined): MockKeys {
+  if (forbidden === undefined) return { primary: 'sk-mock-vip', other: 'sk-mock-bob', tokens: [] };
+  const models = BUILT_IN_MODELS.filter((m) => m.groups.includes('vip') && m.id !== forbidden);
+  const token: MockToken = {
+    key: 'sk-mock-vip-drift',
+    user: 'vip',
+    group: 'vip',
+    models: models.map((m) => m.id),
+    description: `vip, but not ${forbidden} (videotask drift --forbidden-model)`,
+  };
+  return { primary: token.key, other: 'sk-mock-bob', tokens: [token] };
+}
 
 const HELP = `Usage: videotask drift --base-url A --api-key KEY --against B --against-api-key KEY [options]
 
@@ -33,7 +56,9 @@ Options (each side's own, then the sequence's; each also from the variable in br
   --against-failing-prompt TEXT  a prompt B fails (default: A's; the mock fails "… [mock:fail]")
   --against-profile FILE    B is the mock serving FILE (videotask learn wrote it), started here with its
                             own keys: the CI check that staging still answers as its committed profile
-  --model M, --failing-model M, --family-model M --plugin NAME   as videotask contract
+  --model M, --failing-model M, --family-model M --plugin NAME, --forbidden-model M
+                            as videotask contract, the same on both sides (with --against-profile,
+                            the mock's key may not use the forbidden model either)
   --tier T                  lifecycle (default) or free (read-only routes: creates no task)
   --budget N                most tasks each side may create (default as videotask learn)
   --poll-initial S, --poll-factor F, --poll-max S, --timeout S, --request-timeout S
@@ -64,12 +89,18 @@ export const driftCommand: Command = {
       againstProfile === undefined
         ? undefined
         : readProfileFile(againstProfile, '--against-profile');
+    const keys = mockKeys(nonEmpty(values, 'forbidden-model'));
     const mock =
       profile === undefined
         ? undefined
-        : await startMockServer({ port: 0, profile, familyBound: servesFamily(profile) });
+        : await startMockServer({
+            port: 0,
+            profile,
+            familyBound: servesFamily(profile),
+            tokens: keys.tokens,
+          });
     try {
-      return await drift(values, mock?.url);
+      return await drift(values, mock === undefined ? undefined : { url: mock.url, keys });
     } finally {
       await mock?.close();
     }
@@ -84,8 +115,8 @@ function servesFamily(profile: LearnedProfile): boolean {
 }
 
 /** Runs the drift, prints it, writes what was asked for; the exit status. */
-async function drift(values: Values, mockUrl: string | undefined): Promise<number> {
-  const { a, b } = targets(values, mockUrl);
+async function drift(values: Values, mock: StartedMock | undefined): Promise<number> {
+  const { a, b } = targets(values, mock);
   const redactor = new Redactor([a.apiKey, a.otherApiKey, b.apiKey, b.otherApiKey]);
   const out = (text: string) => console.log(redactor.forTerminal(text));
   const err = (text: string) => console.error(redactor.forTerminal(text));
@@ -123,13 +154,19 @@ async function drift(values: Values, mockUrl: string | undefined): Promise<numbe
   }
 }
 
+/** The mock B is when the command starts it: where it listens, and its keys. */
+interface StartedMock {
+  readonly url: string;
+  readonly keys: MockKeys;
+}
+
 /**
  * Both sides: the same sequence (settings, second key or none), each with its own place and keys. B
- * may be the mock started here (`mockUrl`): its own keys then, and a failing prompt it fails.
+ * may be the mock started here (`mock`): its own keys then, and a failing prompt it fails.
  */
 function targets(
   values: Values,
-  mockUrl: string | undefined,
+  mock: StartedMock | undefined,
 ): { a: ContractTarget; b: ContractTarget } {
   const env = process.env;
   const settings = targetSettings(values, false, 1);
@@ -146,18 +183,18 @@ function targets(
   );
   const otherA = values['other-api-key'] ?? env['VIDEOTASK_OTHER_API_KEY'];
   const b =
-    mockUrl !== undefined
+    mock !== undefined
       ? side(
-          { name: '--against-profile', value: mockUrl },
-          { name: 'the mock', value: MOCK_KEYS.primary },
+          { name: '--against-profile', value: mock.url },
+          { name: 'the mock', value: mock.keys.primary },
         )
       : side(
           flagOrEnv('--against', values.against, 'VIDEOTASK_AGAINST_URL'),
           flagOrEnv('--against-api-key', values['against-api-key'], 'VIDEOTASK_AGAINST_API_KEY'),
         );
   const otherB =
-    mockUrl !== undefined && otherA !== undefined
-      ? MOCK_KEYS.other
+    mock !== undefined && otherA !== undefined
+      ? mock.keys.other
       : (values['against-other-api-key'] ?? env['VIDEOTASK_AGAINST_OTHER_API_KEY']);
   if ((otherA === undefined) !== (otherB === undefined))
     throw new UsageError(
@@ -166,7 +203,7 @@ function targets(
     );
   const failingB =
     values['against-failing-prompt'] ??
-    (mockUrl === undefined || settings.failing === undefined
+    (mock === undefined || settings.failing === undefined
       ? undefined
       : `${settings.failing.prompt ?? 'videotask drift check'} [mock:fail]`);
   const failing =
@@ -192,6 +229,7 @@ function parse(argv: readonly string[]) {
     'failing-prompt': { type: 'string' },
     'family-model': { type: 'string' },
     plugin: { type: 'string' },
+    'forbidden-model': { type: 'string' },
     tier: { type: 'string' },
     budget: { type: 'string' },
     'report-dir': { type: 'string' },

@@ -36,6 +36,7 @@ Options (the contract suite's, each also from its VIDEOTASK_* variable; see vide
   --name NAME           the profile's name (default: the deployment's host)
   --fresh               start a new profile even if FILE exists
   --model M, --failing-model M, --failing-prompt TEXT, --family-model M --plugin NAME
+  --forbidden-model M   a model this key may not use (§5): learns how it is refused
   --tier T              lifecycle (default): follows tasks; free: creates none (no timing learned)
   --budget N            most tasks it may create (default: the contract suite's, plus 1 for the
                         refusals it asks: each is refused and gives its unit back)
@@ -126,6 +127,7 @@ function parse(argv: readonly string[]) {
     'failing-prompt': { type: 'string' },
     'family-model': { type: 'string' },
     plugin: { type: 'string' },
+    'forbidden-model': { type: 'string' },
     tier: { type: 'string' },
     budget: { type: 'string' },
     strict: { type: 'boolean' },

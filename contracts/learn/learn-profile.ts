@@ -22,6 +22,8 @@ export interface LearnContext {
   readonly models: readonly string[];
   /** Prompts the run sent: named in texts, never kept. */
   readonly prompts: readonly string[];
+  /** The model the run's key may not use, submitted to be refused (`--forbidden-model`). */
+  readonly forbiddenModel?: string | undefined;
   /** The run's one redaction: every text of the profile passes it. */
   readonly redactor: Redactor;
   readonly now: Date;
@@ -34,7 +36,7 @@ export interface LearnContext {
  * kept: values become kinds and forms, texts become templates, and the whole passes the run's redaction.
  */
 export function learnProfile(seen: readonly Seen[], context: LearnContext): LearnedProfile {
-  const { observations, tasks } = readRun(seen);
+  const { observations, tasks } = readRun(seen, { forbiddenModel: context.forbiddenModel });
   const taskIds = new Set([...tasks.keys(), UNKNOWN_TASK_ID]);
   const catalog = catalogOf(observations, new Set(context.models));
   const models = new Set([...context.models, ...catalog]);

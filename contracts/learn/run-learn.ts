@@ -8,7 +8,7 @@ import type { ContractTarget } from '../target.ts';
 import { sendLearnProbes } from './learn-probes.ts';
 import { learnProfile } from './learn-profile.ts';
 import { mergeProfiles } from './merge-profiles.ts';
-import { RunObserver } from './run-observer.ts';
+import { RunObserver, UNKNOWN_MODEL } from './run-observer.ts';
 
 export interface LearnOptions extends RunOptions {
   /** A profile learned before from the same deployment: the new run refines it. */
@@ -33,10 +33,15 @@ function promptsOf(target: ContractTarget): string[] {
   return [PROMPT, PROBE, ...(target.failing?.prompt === undefined ? [] : [target.failing.prompt])];
 }
 
+/** The models the run names: in a wording they are the `{model}` slot, whichever model is asked. */
 function modelsOf(target: ContractTarget): string[] {
-  return [target.model, target.failing?.model, target.family?.model].filter(
-    (m): m is string => m !== undefined,
-  );
+  return [
+    target.model,
+    target.failing?.model,
+    target.family?.model,
+    target.forbiddenModel,
+    UNKNOWN_MODEL,
+  ].filter((m): m is string => m !== undefined);
 }
 
 /**
@@ -64,6 +69,7 @@ export async function runLearn(
     name: options.name,
     models: modelsOf(target),
     prompts: promptsOf(target),
+    forbiddenModel: target.forbiddenModel,
     redactor: new Redactor([target.apiKey, target.otherApiKey]),
     now: new Date(),
   });

@@ -1,5 +1,5 @@
 import { serviceContract, type VideoStatus } from '../../src/spec/index.ts';
-import type { Situation } from '../../src/profile/index.ts';
+import { fieldSituation, uploadsFile, type Situation } from '../../src/profile/index.ts';
 import { UNKNOWN_TASK_ID } from '../checks/probes.ts';
 import { publicIdOf } from '../checks/submission-outcome.ts';
 import type { Exchange, SendInit } from '../http-recorder.ts';
@@ -93,24 +93,35 @@ const answered = (e: Exchange) =>
   e.bodyError === undefined &&
   e.status !== 429;
 
-const isBlank = (v: unknown) =>
-  v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-
 /** Marks a learning probe's model: no deployment has it. */
 export const UNKNOWN_MODEL = 'videotask-learn-no-such-model';
 
-/** What a submission was, by what it sent: the probes by name, everything else `ok`. */
-function submissionSituation(seen: Seen, route: RouteId): Situation {
+/** What the run was told besides its exchanges: the model its key may not use (`--forbidden-model`). */
+export interface RunInputs {
+  readonly forbiddenModel?: string | undefined;
+}
+
+/**
+ * What a submission was, by what it sent (never by how it was answered, so that a deployment that
+ * accepts a probe is learned accepting it): the probes by what they send wrong, everything else `ok`.
+ * A multipart form is a file upload when it uploads one; refused with 415, any other form is refused
+ * as a media type the deployment does not read.
+ */
+function submissionSituation(seen: Seen, route: RouteId, inputs: RunInputs): Situation {
   const { sent, exchange } = seen;
   if (exchange.as === 'none' || exchange.as === 'invalid') return 'refused';
-  if (sent.rawBody !== undefined && sent.contentType?.startsWith('multipart/') === true)
+  if (sent.rawBody !== undefined && sent.contentType?.startsWith('multipart/') === true) {
+    if (uploadsFile(sent.contentType, sent.rawBody)) return 'file-upload';
     return exchange.status === 415 ? 'unsupported-media-type' : 'empty-prompt';
+  }
   if (sent.rawBody !== undefined) return 'invalid-json';
   const body = (sent.json ?? {}) as Record<string, unknown>;
-  if (body['model'] === UNKNOWN_MODEL) return 'unknown-model';
   if (route === 'createPluginTask')
     return 'prompt' in body || 'metadata' in body ? 'mixed-formats' : 'ok';
-  return isBlank(body['prompt']) ? 'empty-prompt' : 'ok';
+  if (body['model'] === UNKNOWN_MODEL) return 'unknown-model';
+  if (inputs.forbiddenModel !== undefined && body['model'] === inputs.forbiddenModel)
+    return 'forbidden-model';
+  return fieldSituation(body) ?? 'ok';
 }
 
 /** What a request about a task was, in the state the task was in. */
@@ -130,7 +141,10 @@ function taskSituation(seen: Seen, route: RouteId, state: CellState): Situation 
  * before and after it agree on (the contract suite's own rule); one sent while the task moved is left
  * out, as is anything unanswered or rate limited.
  */
-export function readRun(seen: readonly Seen[]): {
+export function readRun(
+  seen: readonly Seen[],
+  inputs: RunInputs = {},
+): {
   observations: Observation[];
   tasks: Map<string, TaskTimeline>;
 } {
@@ -146,12 +160,13 @@ export function readRun(seen: readonly Seen[]): {
     const caller = CALLER[exchange.as];
     if (taskId === undefined) {
       const created = route.startsWith('create') ? publicIdOf(exchange) : undefined;
+      // The catalog is any key's to read (the other user's too); no key or an invalid one is refused.
       const situation =
         route === 'listModels'
-          ? caller === 'owner'
+          ? caller === 'owner' || caller === 'other'
             ? 'ok'
             : 'refused'
-          : submissionSituation(item, route);
+          : submissionSituation(item, route, inputs);
       observations.push({ ...item, route, state: 'n/a', caller, situation, taskId: created });
       return;
     }

@@ -215,6 +215,8 @@ export function createMockService(options: MockOptions = {}): MockService {
         token === undefined
           ? []
           : visibleModels(state.models.values(), state.family, token).map((m) => m.id),
+      knowsModel: (model) => state.models.has(model),
+      submitted: context?.body,
       wrapperStatuses: state.wrapperStatuses,
       now: () => clock.now(),
     };

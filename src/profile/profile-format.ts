@@ -42,15 +42,24 @@ export type ProfileCaller = (typeof PROFILE_CALLERS)[number];
 /**
  * What a request of a cell was, as the run sent it: `ok` a well-formed request the caller may make;
  * `refused` the refusal the cell itself implies (no or an invalid key, another user's or a missing task,
- * content before completion); the submission probes by name; `range` and `head` on content.
+ * content before completion); the submission probes by what they send wrong (§2.1's required fields
+ * left out or of another type, an empty or blank prompt, a model the key may not use or no deployment
+ * has, a file uploaded, a body that is not JSON or not of a media type the deployment reads, a native
+ * body mixing in the OpenAI form); `range` and `head` on content.
  */
 export const SITUATIONS = [
   'ok',
   'refused',
+  'missing-model',
+  'model-not-string',
+  'missing-prompt',
+  'prompt-not-string',
   'empty-prompt',
+  'forbidden-model',
+  'unknown-model',
+  'file-upload',
   'mixed-formats',
   'invalid-json',
-  'unknown-model',
   'unsupported-media-type',
   'range',
   'head',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readProfile } from '../../src/profile/index.ts';
-import { startDeployment, type RunningDeployment } from '../deployments/index.ts';
+import { DEFAULT_KEYS, startDeployment, type RunningDeployment } from '../deployments/index.ts';
 import { runVideotask } from '../helpers/cli.ts';
 import { killMockProcesses, LISTENING, listening, spawnMock } from '../helpers/mock-process.ts';
 
@@ -17,11 +17,15 @@ let staging: RunningDeployment;
 let keys: string[];
 const POLL = ['--poll-initial', '0.1', '--poll-max', '0.5'];
 const FAILS = ['--failing-prompt', 'a red kite that should fail'];
+// The key's token may not use video-lite-v1 (§5): the profile learns how staging refuses it.
+const FORBIDS = ['--forbidden-model', 'video-lite-v1'];
+const [ALICE, BOB] = DEFAULT_KEYS;
 
 beforeAll(async () => {
   staging = await startDeployment('problem-json', {
     speed: 10,
     submissionBudget: { tasks: 100, windowMs: 2_000 },
+    keys: [{ ...ALICE!, models: ALICE!.models.filter((m) => m !== 'video-lite-v1') }, BOB!],
   });
   keys = ['--api-key', staging.keys[0]!.key, '--other-api-key', staging.keys[1]!.key];
 });
@@ -34,7 +38,17 @@ afterAll(async () => {
 describe('videotask learn, mock --profile, drift', () => {
   it('learns a deployment into a profile file, with one command', async () => {
     const run = await runVideotask(
-      ['learn', '--base-url', staging.url, ...keys, ...FAILS, ...POLL, '--out', profileFile],
+      [
+        'learn',
+        '--base-url',
+        staging.url,
+        ...keys,
+        ...FAILS,
+        ...FORBIDS,
+        ...POLL,
+        '--out',
+        profileFile,
+      ],
       { timeoutMs: 90_000 },
     );
     expect(run.code, run.stderr).toBe(0);
@@ -49,6 +63,7 @@ describe('videotask learn, mock --profile, drift', () => {
       contentType: 'application/octet-stream',
       range: false,
     });
+    expect(profile.answers['createVideo n/a owner']?.['forbidden-model']?.status).toBe(403);
     for (const key of staging.keys) expect(text).not.toContain(key.key);
     expect(text).toMatch(
       /^\{\n {2}"\$schema": ".*spec\/learned-profile\.schema\.json",\n {2}"version": 1,/,
@@ -76,7 +91,7 @@ describe('videotask learn, mock --profile, drift', () => {
     const run = await runVideotask(
       [
         'drift',
-        ...['--base-url', staging.url, ...keys, ...FAILS, ...POLL],
+        ...['--base-url', staging.url, ...keys, ...FAILS, ...FORBIDS, ...POLL],
         ...['--against-profile', profileFile, '--report-dir', reports],
       ],
       { timeoutMs: 90_000 },

@@ -90,7 +90,11 @@ describe('a profile learned from a contract run', () => {
     expect(Object.keys(roomy.profile.answers['createVideo n/a owner'] ?? {}).sort()).toEqual([
       'empty-prompt',
       'invalid-json',
+      'missing-model',
+      'missing-prompt',
+      'model-not-string',
       'ok',
+      'prompt-not-string',
       'unknown-model',
       'unsupported-media-type',
     ]);

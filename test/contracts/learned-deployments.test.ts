@@ -4,11 +4,13 @@ import { runDrift } from '../../contracts/drift/index.ts';
 import { runLearn } from '../../contracts/learn/index.ts';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
 import {
+  DEFAULT_KEYS,
   DEPLOYMENT_NAMES,
   startDeployment,
   type DeploymentName,
   type RunningDeployment,
 } from '../deployments/index.ts';
+import { FULL_MOCK } from './support/in-process.ts';
 
 // Issue 21's proof, over real HTTP against the three held-out deployments (test/deployments/: written
 // for this, importing nothing of ours): learn each from one run, serve the profile with the mock, and
@@ -18,6 +20,16 @@ import {
 
 const POLL = { ...DOCUMENTED_POLL, initialMs: 100, maxMs: 500, timeoutMs: 60_000 };
 const FAILS = 'a red kite that should fail';
+
+/**
+ * A model the run's key may not use (§5), on both sides: alice's token without `video-lite-v1` on the
+ * deployment, the mock's `sk-mock-vip-no-lite` on the replay; so the profile learns how each deployment
+ * refuses it.
+ */
+const FORBIDDEN = 'video-lite-v1';
+const [ALICE, BOB] = DEFAULT_KEYS;
+const KEYS = [{ ...ALICE!, models: ALICE!.models.filter((m) => m !== FORBIDDEN) }, BOB!];
+const MOCK_KEYS = [FULL_MOCK.tokens![0]!.key, 'sk-mock-bob'] as const;
 
 function target(url: string, keys: readonly [string, string], failing: string): ContractTarget {
   return {
@@ -32,6 +44,7 @@ function target(url: string, keys: readonly [string, string], failing: string): 
     requestTimeoutMs: 10_000,
     failing: { prompt: failing },
     family: { model: 'alt-video-v2', plugin: 'alt-video' },
+    forbiddenModel: FORBIDDEN,
   };
 }
 
@@ -42,6 +55,7 @@ async function deployment(name: DeploymentName): Promise<RunningDeployment> {
   const started = await startDeployment(name, {
     speed: 10,
     familyBound: true,
+    keys: KEYS,
     // problem-json refuses a key's 11th task within a minute (429): room for both runs here.
     ...(name === 'problem-json' ? { submissionBudget: { tasks: 100, windowMs: 2_000 } } : {}),
   });
@@ -58,14 +72,34 @@ describe('a deployment the project never saw, learned once and served by the moc
       const staging = target(real.url, keys, FAILS);
       const learned = await runLearn(staging);
       expect(learned.report.ok).toBe(true);
+      expect(learned.report.inputErrors).toEqual([]);
+      // The suite's refusal probes are situations of their own: how this deployment refuses each.
+      const situations = [
+        'empty-prompt',
+        'file-upload',
+        'forbidden-model',
+        'invalid-json',
+        'missing-model',
+        'missing-prompt',
+        'model-not-string',
+        'ok',
+        'prompt-not-string',
+        'unknown-model',
+        // The gateway reads a form (its empty prompt is refused as such); the others refuse it 415.
+        ...(name === 'gateway' ? [] : ['unsupported-media-type']),
+      ];
+      expect(Object.keys(learned.profile.answers['createVideo n/a owner']!).sort()).toEqual(
+        situations.sort(),
+      );
 
       const mock: RunningMockServer = await startMockServer({
         port: 0,
         profile: learned.profile,
         familyBound: true,
+        tokens: FULL_MOCK.tokens,
       });
       running.push(mock);
-      const replay = target(mock.url, ['sk-mock-vip', 'sk-mock-bob'], `${FAILS} [mock:fail]`);
+      const replay = target(mock.url, MOCK_KEYS, `${FAILS} [mock:fail]`);
       const { report } = await runDrift(staging, replay);
       expect(report.differences, JSON.stringify(report.differences, null, 2)).toEqual([]);
       expect(report.ok).toBe(true);

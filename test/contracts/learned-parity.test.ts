@@ -30,13 +30,17 @@ const DEPLOYMENTS: [string, MockOptions][] = [
 const failing = (report: { results: readonly { id: string; outcome: string }[] }) =>
   report.results.filter((r) => r.outcome === 'fail').map((r) => r.id);
 
+/** The full target with one unit more, as `videotask learn` has by default: the learning probes too. */
+const TARGET = { ...FULL_TARGET, budget: FULL_TARGET.budget! + 1 };
+
 describe('a mock serving a learned profile answers as the deployment it was learned from', () => {
   it.each(DEPLOYMENTS)('%s: no drift, and the same contract verdicts', async (_name, mock) => {
-    const deployment: Side = { mock, target: FULL_TARGET };
+    const deployment: Side = { mock, target: TARGET };
     const learned = await learnInProcess(deployment);
+    expect(learned.notes).toEqual([]);
     const replay: Side = {
       mock: { profile: learned.profile, familyBound: mock.familyBound, tokens: mock.tokens },
-      target: FULL_TARGET,
+      target: TARGET,
     };
     const { report } = await driftInProcess(deployment, replay);
     expect(report.differences).toEqual([]);

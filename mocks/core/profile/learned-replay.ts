@@ -1,6 +1,8 @@
 import {
+  fieldSituation,
   generateId,
   parseForm,
+  uploadsFile,
   type FormPart,
   PROFILE_ROUTES,
   type LearnedProfile,
@@ -35,6 +37,10 @@ export interface ReplayContext {
   readonly wrapperStatuses: Readonly<Record<VideoStatus, string>>;
   /** The models a caller may use, as the catalog lists them. */
   models(token: MockToken | undefined): readonly string[];
+  /** Whether the service has a model at all (for some key): refused, it is forbidden, not unknown. */
+  knowsModel(model: string): boolean;
+  /** A submission's body as the route read it (JSON, or a form's fields), once it was read. */
+  readonly submitted: Record<string, unknown> | undefined;
   now(): number;
 }
 
@@ -48,12 +54,20 @@ const SITUATION_OF: Partial<Record<ErrorKind, Situation>> = {
   task_not_exist: 'refused',
   plugin_task_not_found: 'refused',
   task_not_completed: 'refused',
-  prompt_required: 'empty-prompt',
   plugin_invalid_request: 'mixed-formats',
   invalid_json: 'invalid-json',
-  model_not_found: 'unknown-model',
   unsupported_media_type: 'unsupported-media-type',
 };
+
+/** Refusals of a documented submission whose situation is what the request sent (`submissionRefusal`). */
+const FIELD_KINDS: ReadonlySet<ErrorKind> = new Set([
+  'model_required',
+  'prompt_required',
+  'invalid_request',
+]);
+const MODEL_KINDS: ReadonlySet<ErrorKind> = new Set(['model_not_allowed', 'model_not_found']);
+const FORM_KINDS: ReadonlySet<ErrorKind> = new Set(['unsupported_media_type', 'invalid_form_data']);
+const SUBMIT_ROUTES: ReadonlySet<ProfileRoute> = new Set(['createVideo', 'createVideoGeneration']);
 
 const TASK_ROUTES = new Set(['getVideo', 'getVideoGeneration', 'getVideoContent', 'getPluginTask']);
 const SERVICE_ROUTES: ReadonlySet<string> = new Set(PROFILE_ROUTES);
@@ -153,7 +167,7 @@ export class LearnedReplay {
   ): CoreResponse {
     const route = context.route;
     if (route?.operationId === 'getMockArtifact' && this.#redirects && response.status < 300) {
-      const situation = this.#situation(request, response, 'getVideoContent')!;
+      const situation = this.#situation(request, response, 'getVideoContent', context)!;
       const download = this.#table.get(
         tableKey('getVideoContent', 'completed', 'owner', situation),
       );
@@ -168,7 +182,7 @@ export class LearnedReplay {
     const token = context.authenticate(request.headers['authorization']);
     const caller = this.#caller(request, token, task);
     const state = this.#state(operation, task, context.now());
-    const situation = this.#situation(request, response, operation);
+    const situation = this.#situation(request, response, operation, context);
     const compiled =
       situation === undefined
         ? undefined
@@ -220,6 +234,7 @@ export class LearnedReplay {
     request: CoreRequest,
     response: CoreResponse,
     operation: ProfileRoute,
+    context: ReplayContext,
   ): Situation | undefined {
     if (response.status < 400) {
       if (operation !== 'getVideoContent') return 'ok';
@@ -227,6 +242,8 @@ export class LearnedReplay {
       return request.headers['range'] !== undefined || response.status === 206 ? 'range' : 'ok';
     }
     const kind = this.#kinds.get(response);
+    if (kind !== undefined && SUBMIT_ROUTES.has(operation) && SITUATION_OF[kind] !== 'refused')
+      return submissionRefusal(request, kind, context);
     const situation = kind === undefined ? undefined : SITUATION_OF[kind];
     // The native path refuses several things alike: only a mixed body is the probe's situation.
     if (
@@ -325,6 +342,32 @@ export function shownPhase(
   const shown = progress[state] !== undefined || wrapperStatuses[state] !== undefined;
   const phase = state === 'in_progress' ? phases.running : phases[state];
   return shown ? phase : [0, 0];
+}
+
+/**
+ * The situation of a refused documented submission, by what it sent, as the learner named the probe
+ * that taught it (contracts/learn/run-observer.ts): a file uploaded, a required field left out or of
+ * another type, an empty prompt, a model the key may not use (one the service has) or one it does not
+ * have at all; a body that is not JSON or not of a media type read. Any other refusal (a duration out of
+ * range, a quota) has no learned situation: the core's answer goes out with the deployment's habits.
+ */
+function submissionRefusal(
+  request: CoreRequest,
+  kind: ErrorKind,
+  context: ReplayContext,
+): Situation | undefined {
+  if (FORM_KINDS.has(kind)) {
+    const text = new TextDecoder().decode(request.body ?? new Uint8Array());
+    if (uploadsFile(request.headers['content-type'], text)) return 'file-upload';
+  }
+  if (FIELD_KINDS.has(kind)) return fieldSituation(context.submitted);
+  if (MODEL_KINDS.has(kind)) {
+    const model = context.submitted?.['model'];
+    return typeof model === 'string' && context.knowsModel(model)
+      ? 'forbidden-model'
+      : 'unknown-model';
+  }
+  return SITUATION_OF[kind];
 }
 
 /** The task a path names, as the client named it (a missing task's ID is echoed as sent). */
