@@ -26,6 +26,7 @@ import {
 import { hmacSha256 } from './sha256.ts';
 import { TaskStore } from './store.ts';
 import { TaskIdCodec } from './task-id-codec.ts';
+import { WHOLE_SHARE, shareProblem } from './task-id-share.ts';
 import { TaskLookup } from './task-lookup.ts';
 import { BUILT_IN_TOKENS, TokenDirectory } from './tokens.ts';
 
@@ -76,6 +77,9 @@ export function assembleService(options: MockOptions): AssembledService {
       `Unknown profile "${String(options.profile)}": use documented or observed`,
     );
   const defects = resolveDefects(options.defects ?? []);
+  const idShare = options.taskIdShare ?? WHOLE_SHARE;
+  const shareIssue = shareProblem(idShare);
+  if (shareIssue !== undefined) throw new RangeError(`taskIdShare: ${shareIssue}`);
   const seed = restored?.seed ?? options.seed ?? randomSeed();
   const keys = deploymentKeys(options.secret ?? randomSecret(), options.hmac ?? hmacSha256);
   const startBound = options.familyBound ?? false;
@@ -91,6 +95,7 @@ export function assembleService(options: MockOptions): AssembledService {
   const lookup = new TaskLookup(codec, shared, () => users, timing);
   const store = new TaskStore(lookup);
   for (const id of restored?.tasks ?? []) store.add(id);
+  store.avoid(restored?.taken ?? []);
   const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
   const { validators, lifecycle } = serviceContract();
   let ceiling: number | undefined;
@@ -139,6 +144,7 @@ export function assembleService(options: MockOptions): AssembledService {
       contentRedirect: options.contentRedirect ?? false,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       rateLimit: options.rateLimit,
+      taskIdShare: idShare,
     },
     error: (kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers),
     reset: () => apply({ op: 'reset', familyBound: startBound }),
