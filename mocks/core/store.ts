@@ -105,9 +105,9 @@ export class TaskStore {
     }
   }
 
-  /** The IDs created here, in submission order (a state file keeps them). */
-  ids(): IterableIterator<string> {
-    return this.#ids.values();
+  /** The IDs created here, in submission order (a state file keeps them): a copy. */
+  ids(): string[] {
+    return [...this.#ids];
   }
 
   /** Forgets the listing and the IDs taken elsewhere (a reset). */
