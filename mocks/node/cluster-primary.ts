@@ -87,7 +87,12 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   const slots = new Map<Worker, number>();
   // What a restored listing holds of the clock's instant now: each worker starts knowing those of its share.
   const { store } = service;
-  const latest = latestOf(store.ids(), (id) => store.mintedAt(id), service.shared.generation);
+  const latest = latestOf(
+    store.ids(),
+    (id) => store.mintedAt(id),
+    service.clock.now(),
+    service.shared.generation,
+  );
   const gather = () => observations.gather([...listened].filter((w) => w.isConnected()));
 
   const who = (worker: Worker): string => `worker ${worker.id} (process ${worker.process.pid})`;

@@ -35,19 +35,33 @@ export class LatestTaskIds {
 }
 
 /**
- * The latest IDs among `ids` (a restored listing), read back from the IDs themselves (`mintedAt`: a
- * decryption each, no tag check): every one, since the listing's order is the order in which the
- * primary heard of them, not quite the order of their instants.
+ * IDs read back from the end of a listing before giving up on finding more of the latest instant: the
+ * listing is in the order the primary heard of them, which departs from the order of their instants
+ * only by the reports in flight between workers and primary around a clock advance.
+ */
+export const RESTORE_WINDOW = 10_000;
+
+/**
+ * The IDs of a restored listing made at `now` or later (the instant a restarted clock resumes at, at
+ * or after every one made), read back from the IDs themselves (`mintedAt`: a decryption each, no tag
+ * check) from the end of the listing until `RESTORE_WINDOW` in a row are of earlier instants.
  */
 export function latestOf(
-  ids: Iterable<string>,
+  ids: readonly string[],
   mintedAt: (id: string) => MintedAt | undefined,
+  now: number,
   generation: number,
 ): LatestTaskIds {
-  const latest = new LatestTaskIds();
-  for (const id of ids) {
-    const minted = mintedAt(id);
-    if (minted !== undefined) latest.note(id, minted, generation);
+  const found: [string, MintedAt][] = [];
+  for (let i = ids.length - 1, earlier = 0; i >= 0 && earlier < RESTORE_WINDOW; i--) {
+    const minted = mintedAt(ids[i]!);
+    if (minted === undefined || minted.createdAt < now) earlier++;
+    else {
+      earlier = 0;
+      found.push([ids[i]!, minted]);
+    }
   }
+  const latest = new LatestTaskIds();
+  for (const [id, minted] of found.reverse()) latest.note(id, minted, generation);
   return latest;
 }
