@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { TaskIdShare } from '../mocks/core/task-id-share.ts';
 import { tokensFromConfig } from '../mocks/core/tokens.ts';
 import { UsageError } from './usage-error.ts';
 import { readOptionFile } from './option-file.ts';
@@ -20,6 +21,25 @@ export function workersOption(raw: string | undefined): number {
     );
   }
   return count;
+}
+
+/** Most replicas `--replica K/N` numbers: with 256 workers each, every process keeps 2,040 plan seeds. */
+const MAX_REPLICAS = 256;
+
+/**
+ * `--replica K/N`: this mock is replica K of N of one deployment (K from 1), and mints task IDs from
+ * the K-th share of N (decisions/010), so replicas given distinct Ks never mint the same ID.
+ */
+export function replicaOption(raw: string | undefined): TaskIdShare | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw);
+  const [k, n] = match === null ? [Number.NaN, Number.NaN] : [Number(match[1]), Number(match[2])];
+  if (!(n >= 1 && n <= MAX_REPLICAS && k >= 1 && k <= n))
+    throw new UsageError(
+      `--replica must be K/N, this replica's number K from 1 to N and the number of replicas N ` +
+        `from 1 to ${MAX_REPLICAS} (e.g. --replica 1/2 and --replica 2/2), got "${raw}"`,
+    );
+  return { index: k - 1, of: n };
 }
 
 /** Prints a state file write error once per distinct message (the timer retries every second). */
@@ -88,6 +108,7 @@ export function parseMockFlags(argv: readonly string[]) {
     secret: { type: 'string' },
     'secret-file': { type: 'string' },
     workers: { type: 'string' },
+    replica: { type: 'string' },
     'worker-timeout': { type: 'string' },
     'client-report': { type: 'string' },
     'no-client-verdicts': { type: 'boolean' },

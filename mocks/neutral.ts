@@ -40,7 +40,7 @@ export { DEFAULT_TIMING, type TaskPlan, type Timing, type Outcome } from './core
 export { TaskStore, TaskRecord } from './core/store.ts';
 export { sampleVideo } from './core/media.ts';
 export { hmacSha256, sha256, type HmacFactory, type MacFunction } from './core/sha256.ts';
-export type { Persistence, StateFile as PersistedState } from './core/persistence.ts';
+export type { MintedAt, Persistence, StateFile as PersistedState } from './core/persistence.ts';
 export { StateNotSavedError } from './core/persistence.ts';
 export {
   applyOperation,
@@ -50,4 +50,5 @@ export {
   type TaskExtras,
 } from './core/shared-state.ts';
 export { TASK_ID_PATTERN } from './core/task-id-codec.ts';
+export type { TaskIdShare } from './core/task-id-share.ts';
 export type { CoreRequest, CoreResponse } from './core/http-types.ts';

@@ -1,5 +1,5 @@
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
-import { WORKER_ENV, requestIdsOf } from '../../mocks/node/cluster-messages.ts';
+import { WORKER_ENV, requestIdsOf, taskIdShareOf } from '../../mocks/node/cluster-messages.ts';
 import { createMockDeployment, type MockService } from '../../mocks/node/create-mock-service.ts';
 import { StateFileError } from '../../mocks/node/state-file.ts';
 import { WorkerHub } from '../../mocks/node/worker-hub.ts';
@@ -9,6 +9,7 @@ import { isProfileName } from '../../mocks/core/profiles.ts';
 import { readProfileFile } from '../profile-file.ts';
 import { PublicIds } from '../../mocks/core/profile/public-ids.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
+import type { TaskIdShare } from '../../mocks/core/task-id-share.ts';
 import type { Command } from '../commands.ts';
 import { UsageError } from '../usage-error.ts';
 import { readSecret } from '../secret-option.ts';
@@ -18,6 +19,7 @@ import {
   parseMockFlags,
   parseRateLimit,
   readConfig,
+  replicaOption,
   reportOnce,
   workersOption,
 } from '../mock-settings.ts';
@@ -61,6 +63,8 @@ Options:
                         restart, kill -9 included (created if missing; locked while in use)
   --workers N|auto      N processes serving the port (auto: one per core; default 1); control changes
                         reach every worker before their 200 (docs/replicas.md)
+  --replica K/N         this mock is replica K of N behind one balancer, all with the same secret: no
+                        two replicas then make the same task ID (docs/replicas.md)
   --worker-timeout S    seconds a worker may take to confirm a change or take a connection before it
                         is replaced (default 5)
   --client-report DIR   on exit, write the verdicts on the clients and their coverage to DIR as
@@ -87,6 +91,7 @@ export const mockCommand: Command = {
       numberOption('--failure-rate', values['failure-rate'], { min: 0, max: 1 }) ?? 0;
     const ttl = numberOption('--artifact-ttl', values['artifact-ttl'], { min: 1 });
     const workers = workersOption(values.workers);
+    const replica = replicaOption(values.replica);
     const workerTimeout = numberOption('--worker-timeout', values['worker-timeout'], {
       min: 0.1,
       max: 3600,
@@ -176,6 +181,7 @@ export const mockCommand: Command = {
         secret: secret?.value,
         observer: hub,
         requestIds: hub === undefined ? undefined : requestIdsOf('primary', workers),
+        taskIdShare: hub === undefined ? replica : taskIdShareOf('primary', workers, replica),
         stateFile: stateFile === undefined ? undefined : { path: stateFile, onError: reportOnce() },
       });
     } catch (error) {
@@ -201,6 +207,7 @@ export const mockCommand: Command = {
           service,
           hub,
           secret: deployment.secret,
+          replica,
           log,
           workerTimeoutMs: workerTimeout === undefined ? undefined : workerTimeout * 1000,
         });
@@ -234,9 +241,8 @@ export const mockCommand: Command = {
       reportDir === undefined
         ? []
         : [`  client report: ${reportDir} on exit; GET /__mock/client-report any time`];
-    console.log(
-      [listening, ...workersLine(workers), ...report, ...lines, ...idsLine(profile)].join('\n'),
-    );
+    const scale = [...workersLine(workers), ...replicaLine(replica)];
+    console.log([listening, ...scale, ...report, ...lines, ...idsLine(profile)].join('\n'));
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
@@ -295,6 +301,11 @@ function workersLine(workers: number): string[] {
   return [
     `  workers ${workers} on this port (node:cluster); control changes reach every worker before their 200`,
   ];
+}
+
+function replicaLine(replica: TaskIdShare | undefined): string[] {
+  if (replica === undefined) return [];
+  return [`  replica ${replica.index + 1} of ${replica.of}: no two replicas make the same task ID`];
 }
 
 /** The service as the banner shows it: a cluster primary without --state keeps no state file. */

@@ -24,6 +24,17 @@ export interface RestoredState {
   readonly shared: SharedState;
   /** IDs created, in order (the listing). */
   readonly tasks: readonly string[];
+  /**
+   * IDs another process of the deployment made that this one must not mint again, unlisted (a cluster
+   * worker's: those of the clock's current instant in its share, decisions/016).
+   */
+  readonly taken?: readonly string[] | undefined;
+}
+
+/** When and with which plan seed a task was minted (what a cluster primary tracks, decisions/016). */
+export interface MintedAt {
+  readonly createdAt: number;
+  readonly draw: number;
 }
 
 export interface PersistenceTarget {
@@ -48,7 +59,7 @@ export interface StateFile {
    */
   record(operation: Operation): void;
   /** A task was created (listed). Never throws: the task lives in its ID whatever happens here. */
-  created(id: string): void;
+  created(id: string, minted: MintedAt): void;
   /** Writes what is pending and fsyncs. */
   flush(): void;
   /** Stops keeping the state; after it returns, nothing is lost. Idempotent. */

@@ -27,6 +27,7 @@ import {
 import { hmacSha256 } from './sha256.ts';
 import { TaskStore } from './store.ts';
 import { TaskIdCodec } from './task-id-codec.ts';
+import { WHOLE_SHARE, shareProblem } from './task-id-share.ts';
 import { TaskLookup } from './task-lookup.ts';
 import { BUILT_IN_TOKENS, TokenDirectory } from './tokens.ts';
 
@@ -74,6 +75,9 @@ export function assembleService(options: MockOptions): AssembledService {
   const profile = resolveProfile(options.profile);
   const replay = profile.learned;
   const defects = resolveDefects(options.defects ?? []);
+  const idShare = options.taskIdShare ?? WHOLE_SHARE;
+  const shareIssue = shareProblem(idShare);
+  if (shareIssue !== undefined) throw new RangeError(`taskIdShare: ${shareIssue}`);
   const seed = restored?.seed ?? options.seed ?? randomSeed();
   const keys = deploymentKeys(options.secret ?? randomSecret(), options.hmac ?? hmacSha256);
   const startBound = options.familyBound ?? false;
@@ -90,6 +94,7 @@ export function assembleService(options: MockOptions): AssembledService {
   const lookup = new TaskLookup(codec, shared, () => users, plans);
   const store = new TaskStore(lookup);
   for (const id of restored?.tasks ?? []) store.add(id);
+  store.avoid(restored?.taken ?? []);
   const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
   const { validators, lifecycle } = serviceContract();
   let ceiling: number | undefined;
@@ -142,6 +147,7 @@ export function assembleService(options: MockOptions): AssembledService {
       contentRedirect: options.contentRedirect ?? replay?.profile.content?.delivery === 'redirect',
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       rateLimit: options.rateLimit,
+      taskIdShare: idShare,
     },
     error:
       replay === undefined

@@ -15,6 +15,7 @@ import type { Operation, SharedState } from './shared-state.ts';
 import type { TaskStore } from './store.ts';
 import type { PlanSettings } from './task-blueprint.ts';
 import type { TaskIdCodec } from './task-id-codec.ts';
+import type { TaskIdShare } from './task-id-share.ts';
 import type { TaskLookup } from './task-lookup.ts';
 import type { MockToken, TokenDirectory } from './tokens.ts';
 
@@ -68,6 +69,8 @@ export interface ServiceSettings {
   readonly maxBodyBytes: number;
   /** Per-key request budget per window; off when undefined. */
   readonly rateLimit?: RateLimit | undefined;
+  /** The plan seeds this process mints task IDs from (decisions/010). */
+  readonly taskIdShare: TaskIdShare;
 }
 
 /** One request being handled: the request, the shared state and the caller's token (service routes). */

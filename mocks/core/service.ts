@@ -18,6 +18,7 @@ import type { RateLimit, RouteContext, ServiceState } from './service-state.ts';
 import type { Operation, SharedState } from './shared-state.ts';
 import type { HmacFactory } from './sha256.ts';
 import type { TaskStore } from './store.ts';
+import type { TaskIdShare } from './task-id-share.ts';
 import { taskView } from './task-view.ts';
 import type { MockToken, TokenDirectory } from './tokens.ts';
 
@@ -68,6 +69,12 @@ export interface MockOptions {
    * `step` = their number, so no two of them answer with the same ID.
    */
   readonly requestIds?: { readonly first: number; readonly step: number } | undefined;
+  /**
+   * The plan seeds this service mints task IDs from: those ≡ `index` (mod `of`); default all. Services
+   * of one deployment that take distinct indexes of one `of` never mint the same task ID (a cluster's
+   * workers, replicas with `--replica K/N`: decisions/010). One service never mints an ID twice.
+   */
+  readonly taskIdShare?: TaskIdShare | undefined;
   /** HMAC-SHA-256 (task IDs, signed result URLs). Default: the core's own, synchronous and environment-neutral. */
   readonly hmac?: HmacFactory | undefined;
   /**

@@ -1,3 +1,4 @@
+import type { MintedAt } from './persistence.ts';
 import type { TaskPlan } from './plan.ts';
 import type { SharedState } from './shared-state.ts';
 import type { TaskLookup } from './task-lookup.ts';
@@ -46,10 +47,15 @@ export class TaskRecord {
 /**
  * The tasks this process created, for listing (`GET /__mock/tasks`): their IDs only, since each ID
  * carries its task (decisions/010); lookups decode IDs (`TaskLookup`), so `get` also finds a task
- * another process of the deployment created.
+ * another process of the deployment created. It also says which IDs are taken, so that no new task gets
+ * one (`has`): those listed here — restored from a state file too — and those another process of the
+ * deployment made that this one could otherwise mint again (`avoid`: a replacement worker's
+ * predecessor's). A reset forgets them all: IDs of the next generation differ from every earlier one.
  */
 export class TaskStore {
-  readonly #ids: string[] = [];
+  /** In submission order (a Set keeps it): the listing, and the lookup for `has`, in one table. */
+  readonly #ids = new Set<string>();
+  readonly #elsewhere = new Set<string>();
   readonly #lookup: TaskLookup;
 
   constructor(lookup: TaskLookup) {
@@ -58,12 +64,22 @@ export class TaskStore {
 
   /** Tasks created here (since the last reset). */
   get size(): number {
-    return this.#ids.length;
+    return this.#ids.size;
   }
 
   /** Lists a task created here. */
   add(id: string): void {
-    this.#ids.push(id);
+    this.#ids.add(id);
+  }
+
+  /** Marks IDs another process of the deployment made as taken, without listing them. */
+  avoid(ids: Iterable<string>): void {
+    for (const id of ids) this.#elsewhere.add(id);
+  }
+
+  /** Whether a new task must not get this ID: it is listed here, or `avoid` was told of it. */
+  has(id: string): boolean {
+    return this.#ids.has(id) || this.#elsewhere.has(id);
   }
 
   /** Any task of this deployment, whoever owns it. */
@@ -76,6 +92,11 @@ export class TaskStore {
     return this.#lookup.findOwned(id, owner);
   }
 
+  /** When and with which plan seed a listed ID was minted (`TaskLookup.mintedAt`). */
+  mintedAt(id: string): MintedAt | undefined {
+    return this.#lookup.mintedAt(id);
+  }
+
   /** The tasks created here, in submission order. */
   *values(): IterableIterator<TaskRecord> {
     for (const id of this.#ids) {
@@ -84,13 +105,14 @@ export class TaskStore {
     }
   }
 
-  /** The IDs created here, in submission order (a state file keeps them). */
-  ids(): readonly string[] {
-    return this.#ids;
+  /** The IDs created here, in submission order (a state file keeps them): a copy. */
+  ids(): string[] {
+    return [...this.#ids];
   }
 
-  /** Forgets the listing (a reset). */
+  /** Forgets the listing and the IDs taken elsewhere (a reset). */
   clear(): void {
-    this.#ids.length = 0;
+    this.#ids.clear();
+    this.#elsewhere.clear();
   }
 }

@@ -1,3 +1,4 @@
+import type { MintedAt } from './persistence.ts';
 import type { SharedState } from './shared-state.ts';
 import { TaskRecord } from './store.ts';
 import {
@@ -9,6 +10,7 @@ import {
   type TaskBlueprint,
 } from './task-blueprint.ts';
 import type { OpenedId, TaskIdCodec } from './task-id-codec.ts';
+import { unpackFields } from './task-id-layout.ts';
 
 /** Decoded tasks kept for repeated queries (a client polls its tasks): about 20 MB at most. */
 export const DEFAULT_CACHE_SIZE = 50_000;
@@ -51,6 +53,17 @@ export class TaskLookup {
       if (task !== undefined) return task;
     }
     return undefined;
+  }
+
+  /**
+   * When and with which plan seed an ID this deployment made was minted, read from the ID without
+   * checking whose it is (a listed ID's: a cluster primary restoring, decisions/016); `undefined` for
+   * a string that is no task ID.
+   */
+  mintedAt(id: string): MintedAt | undefined {
+    const opened = this.codec.open(id);
+    const fields = opened === undefined ? undefined : unpackFields(opened.payload);
+    return fields === undefined ? undefined : { createdAt: fields.createdAt, draw: fields.draw };
   }
 
   /** Forgets decoded tasks (after a reset, none of them exists). */

@@ -1,6 +1,7 @@
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import type { ObservationBatch } from './cluster-observations.ts';
 import type { Operation, SharedState } from '../core/shared-state.ts';
+import { WHOLE_SHARE, shareWithin, type TaskIdShare } from '../core/task-id-share.ts';
 
 /**
  * The messages between a cluster primary and its workers (decisions/016), over node's IPC channel
@@ -26,6 +27,19 @@ export function requestIdsOf(
   return { first: who === 'primary' ? step : who + 1, step };
 }
 
+/**
+ * The task-ID share of a process of an N-worker deployment, within `outer` (its replica's, if given
+ * `--replica`): worker s mints plan seeds ≡ s and the primary (which mints none today) ≡ N, modulo
+ * N + 1, so no two of them can mint the same ID (decisions/010). A replacement takes its slot's share.
+ */
+export function taskIdShareOf(
+  who: number | 'primary',
+  workers: number,
+  outer: TaskIdShare = WHOLE_SHARE,
+): TaskIdShare {
+  return shareWithin(outer, { index: who === 'primary' ? workers : who, of: workers + 1 });
+}
+
 /** The response header naming the worker that answered (debugging a deployment of workers). */
 export const WORKER_HEADER = 'x-mock-worker';
 
@@ -34,6 +48,13 @@ export interface WorkerInit {
   readonly secret: string;
   /** Seeds the worker's draws: the deployment's seed, the start and the worker (no two alike). */
   readonly seed: string;
+  /** Its slot's task-ID share (`taskIdShareOf`). */
+  readonly share: TaskIdShare;
+  /**
+   * IDs made at the clock's current instant in that share (by the worker it replaces, or before a
+   * restart): it could draw them again, and must not.
+   */
+  readonly taken: readonly string[];
   readonly shared: SharedState;
   /** The clock's ceiling (a real clock's durable lease), if any. */
   readonly ceiling: number | undefined;
@@ -71,7 +92,14 @@ export type FromWorker =
       readonly generation: number;
       readonly n?: number | undefined;
     }
-  | { readonly t: 'created'; readonly id: string; readonly generation: number }
+  /** A task it created, at its generation: when and with which plan seed (`MintedAt`). */
+  | {
+      readonly t: 'created';
+      readonly id: string;
+      readonly generation: number;
+      readonly at: number;
+      readonly draw: number;
+    }
   /** A control request (`/__mock/…`), for the primary to answer. */
   | { readonly t: 'request'; readonly n: number; readonly request: CoreRequest }
   | { readonly t: 'ack'; readonly n: number }

@@ -2,15 +2,18 @@ import cluster, { type Worker } from 'node:cluster';
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import { StateNotSavedError } from '../core/persistence.ts';
 import { controlError } from '../core/routes/control.ts';
+import type { TaskIdShare } from '../core/task-id-share.ts';
 import {
   WORKER_COUNT_ENV,
   WORKER_ENV,
   WORKER_SLOT_ENV,
   isClientReportPath,
+  taskIdShareOf,
   type FromWorker,
 } from './cluster-messages.ts';
 import { ConnectionHandoffs, type ConnectionHandle } from './connection-handoffs.ts';
 import { ObservationMerger } from './cluster-observations.ts';
+import { latestOf } from './latest-task-ids.ts';
 import type { MockService } from './create-mock-service.ts';
 import type { WorkerHub } from './worker-hub.ts';
 import { post } from './worker-hub.ts';
@@ -22,6 +25,8 @@ export interface ClusterOptions {
   readonly hub: WorkerHub;
   /** The deployment's secret, for the workers. */
   readonly secret: string;
+  /** The share of task IDs the workers' shares are cut from (a replica's, `--replica K/N`): all by default. */
+  readonly replica?: TaskIdShare | undefined;
   /** Where the primary tells what an operator should know (a worker restarted). */
   readonly log: (line: string) => void;
   /** How long a stop waits for workers to finish before killing them (ms). Default 5000. */
@@ -79,6 +84,15 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   let turn = 0;
   cluster.setupPrimary({ serialization: 'advanced' });
   const observations = new ObservationMerger(service.clientVerdicts);
+  const slots = new Map<Worker, number>();
+  // What a restored listing holds of the clock's instant now: each worker starts knowing those of its share.
+  const { store } = service;
+  const latest = latestOf(
+    store.ids(),
+    (id) => store.mintedAt(id),
+    service.clock.now(),
+    service.shared.generation,
+  );
   const gather = () => observations.gather([...listened].filter((w) => w.isConnected()));
 
   const who = (worker: Worker): string => `worker ${worker.id} (process ${worker.process.pid})`;
@@ -146,10 +160,13 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
     response.headers['retry-after'] = RETRY_AFTER_REPLACEMENT;
     return response;
   };
-  const created = (id: string, generation: number): void => {
+  const created = (message: FromWorker & { t: 'created' }): void => {
+    const { id, generation } = message;
     if (generation !== service.shared.generation) return;
+    const minted = { createdAt: message.at, draw: message.draw };
     service.store.add(id);
-    service.stateFile?.created(id);
+    service.stateFile?.created(id, minted);
+    latest.note(id, minted, generation);
   };
 
   return new Promise((resolve, reject) => {
@@ -162,9 +179,12 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
         case 'hello': {
           const seed = `${service.seed}/start-${start}/worker-${worker.id}`;
           const { shared } = service;
+          const share = taskIdShareOf(slots.get(worker)!, workers, options.replica);
           return hub.join(worker, {
             secret: options.secret,
             seed,
+            share,
+            taken: latest.takenIn(share, service.clock.now(), shared.generation),
             shared,
             ceiling: hub.clockCeiling,
           });
@@ -183,7 +203,7 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
         case 'op':
           return applied(worker, message);
         case 'created':
-          return created(message.id, message.generation);
+          return created(message);
         case 'request':
           return void answer(worker, message.n, message.request);
         case 'ack':
@@ -197,12 +217,14 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
     function fork(slot: number): void {
       const slotEnv = { [WORKER_SLOT_ENV]: String(slot), [WORKER_COUNT_ENV]: String(workers) };
       const worker = cluster.fork({ [WORKER_ENV]: '1', ...slotEnv });
+      slots.set(worker, slot);
       handoffs.watch(worker);
       const born = Date.now();
       worker.on('message', (message: FromWorker) => onMessage(worker, message));
       worker.on('error', () => {}); // a closed channel: the exit that follows is what counts
       worker.once('exit', (code, signal) => {
         hub.leave(worker);
+        slots.delete(worker);
         orphans.push(...handoffs.left(worker));
         if (stopping) return closeOrphans();
         rehome();

@@ -56,6 +56,7 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
     const service = createMockService({
       ...options.service,
       requestIds: requestIdsOfSlot(),
+      taskIdShare: init.share,
       secret: init.secret,
       seed: init.seed,
       persistence: link.persistence(init),

@@ -32,7 +32,14 @@ export class PrimaryLink {
   persistence(init: WorkerInit): Persistence {
     const clock = init.shared.clock; // the core re-anchors a restored clock: keep the primary's anchors
     return {
-      restored: { seed: init.seed, starts: 0, clock: 0, shared: init.shared, tasks: [] },
+      restored: {
+        seed: init.seed,
+        starts: 0,
+        clock: 0,
+        shared: init.shared,
+        tasks: [],
+        taken: init.taken,
+      },
       attach: (target) => {
         target.shared.clock = clock; // before the service answers anything: the primary's exact clock
         target.setClockCeiling(init.ceiling);
@@ -108,7 +115,14 @@ export class PrimaryLink {
         all.catch(() => {});
         this.#pending = all;
       },
-      created: (id) => this.#send({ t: 'created', id, generation: target.shared.generation }),
+      created: (id, minted) =>
+        this.#send({
+          t: 'created',
+          id,
+          generation: target.shared.generation,
+          at: minted.createdAt,
+          draw: minted.draw,
+        }),
       flush: () => {},
       close: () => {},
     };

@@ -86,7 +86,7 @@ export function openStateFile(
 
   const snapshot = () => ({
     head: [headerLine(headerOf(target, secret, starts, position())), ...entryLines(shared)],
-    ids: store.ids().slice(),
+    ids: store.ids(),
   });
 
   function compact(): Promise<void> {

@@ -57,10 +57,8 @@ describe('openai SDK videos.create against the observed profile', () => {
       .create({ model: 'video-pro-v1', prompt: 'a kite', input_reference: image })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as APIError).message).toMatch(
-      /input_reference is a file \(ref\.png\): file upload is not accepted \(§2\.1\)/,
-    );
-    expect((error as APIError).code).toBe('invalid_form_data');
+    // The learned gateway words it in its wrapper envelope, which the SDK does not read (as above).
+    expect((error as APIError).message).toBe('400 status code (no body)');
     expect(server.service.store.size).toBe(before);
   });
 });

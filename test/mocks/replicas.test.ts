@@ -1,8 +1,14 @@
 // Replicas (docs/replicas.md, decisions/016): two separate `videotask mock` processes with the same
 // secret and a real clock answer each other's tasks alike — status, progress and the bytes of the
-// video — with no state shared between them; with another secret a task is simply missing.
+// video — with no state shared between them; with another secret a task is simply missing. Given
+// `--replica K/N`, each mints task IDs in a share of its own (decisions/010), its workers too.
 import { afterEach, describe, expect, it } from 'vitest';
+import { deploymentKeys } from '../../mocks/core/secret.ts';
+import { hmacSha256 } from '../../mocks/core/sha256.ts';
+import { TaskIdCodec } from '../../mocks/core/task-id-codec.ts';
+import { unpackFields } from '../../mocks/core/task-id-layout.ts';
 import {
+  exitCode,
   killMockProcesses,
   listening,
   spawnMockWithEnv,
@@ -13,9 +19,12 @@ const BANNER_END = /secret: .*\n/;
 const ALICE = { authorization: 'Bearer sk-mock-alice' };
 afterEach(killMockProcesses);
 
-async function replica(secret: string): Promise<{ mock: MockProcess; base: string }> {
+async function replica(
+  secret: string,
+  ...args: string[]
+): Promise<{ mock: MockProcess; base: string }> {
   const env = { ...process.env, VIDEOTASK_MOCK_SECRET: secret };
-  const mock = spawnMockWithEnv(env, '--port', '0');
+  const mock = spawnMockWithEnv(env, '--port', '0', ...args);
   return { mock, base: await listening(mock, BANNER_END, 30_000) };
 }
 
@@ -85,4 +94,42 @@ describe('replicas: separate mocks with the same secret (real processes, real cl
     expect((await view(a.base, id)).code).toBe(200);
     expect((await view(b.base, id)).code).toBe(404);
   }, 60_000);
+
+  it('mint task IDs in the share --replica K/N gives them, each worker in its own part of it', async () => {
+    const secret = 'replica-share-secret-0123456789';
+    const { mock, base } = await replica(secret, '--replica', '2/3', '--workers', '2');
+    expect(mock.stdout()).toContain('replica 2 of 3: no two replicas make the same task ID');
+    const keys = deploymentKeys(secret, hmacSha256);
+    const codec = new TaskIdCodec({ mac: keys.idMac, stream: keys.idStream });
+    const slots = new Map<string, Set<number>>();
+    for (let n = 0; n < 16 || slots.size < 2; n++) {
+      const response = await fetch(`${base}/v1/videos`, {
+        method: 'POST',
+        headers: { ...ALICE, 'content-type': 'application/json', connection: 'close' },
+        body: JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite' }),
+      });
+      const { id } = (await response.json()) as { id: string };
+      const { draw } = unpackFields(codec.open(id)!.payload)!;
+      expect(draw % 3).toBe(1); // replica 2 of 3
+      const worker = response.headers.get('x-mock-worker')!;
+      slots.set(worker, (slots.get(worker) ?? new Set()).add(Math.floor(draw / 3) % 3));
+    }
+    // Worker 1 has slot 0, worker 2 slot 1: modulo 3 (the primary's is 2).
+    expect(slots).toEqual(
+      new Map([
+        ['1', new Set([0])],
+        ['2', new Set([1])],
+      ]),
+    );
+  }, 60_000);
+
+  it.each(['0/2', '3/2', '1/0', '1/257', 'a/b', '1', ''])(
+    'exits 2 on --replica=%j, saying what to pass',
+    async (value) => {
+      const mock = spawnMockWithEnv(process.env, '--port', '0', `--replica=${value}`);
+      expect(await exitCode(mock, 15_000)).toBe(2);
+      expect(mock.stderr()).toContain('--replica must be K/N');
+      expect(mock.stderr()).toContain('(e.g. --replica 1/2 and --replica 2/2)');
+    },
+  );
 });

@@ -1,13 +1,16 @@
 // Task IDs carry their plan under the deployment's secret (decisions/010): any process with the secret
-// answers any task; a forged, altered, foreign or pre-reset ID is exactly a missing task.
+// answers any task; a forged, altered, foreign or pre-reset ID is exactly a missing task; no two tasks
+// get one ID.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE62_ALPHABET } from '../../mocks/core/base62.ts';
 import { BUILT_IN_MODELS } from '../../mocks/core/catalog.ts';
+import { DEFAULT_TIMING, drawPlan } from '../../mocks/core/plan.ts';
 import { PROFILES } from '../../mocks/core/profiles.ts';
+import { createRandom } from '../../mocks/core/random.ts';
 import { EXTRAS_CODE, SCENARIO_CODES } from '../../mocks/core/scenario-codes.ts';
 import { SCENARIOS } from '../../mocks/core/scenarios.ts';
-import { PROFILE_ORDER } from '../../mocks/core/task-blueprint.ts';
+import { PROFILE_ORDER, planRandom } from '../../mocks/core/task-blueprint.ts';
 import { deploymentKeys } from '../../mocks/core/secret.ts';
 import { hmacSha256 } from '../../mocks/core/sha256.ts';
 import { TASK_ID_PATTERN, TaskIdCodec } from '../../mocks/core/task-id-codec.ts';
@@ -16,6 +19,13 @@ import {
   TIME_BOUND_MS,
   type TaskIdFields,
 } from '../../mocks/core/task-id-layout.ts';
+import {
+  MAX_SHARES,
+  WHOLE_SHARE,
+  drawIn,
+  shareWithin,
+  type TaskIdShare,
+} from '../../mocks/core/task-id-share.ts';
 import { coreClient } from '../helpers/core-client.ts';
 
 const keys = deploymentKeys('test-secret', hmacSha256);
@@ -210,5 +220,105 @@ describe('task IDs', () => {
       replica.service.apply({ op: 'extras', task, extras });
     for (const id of ids)
       expect(replica.service.store.get(id)?.plan).toEqual(a.service.store.get(id)!.plan);
+  });
+});
+
+describe('task IDs are unique (decisions/010)', () => {
+  it('differ for the same facts of another user or another reset generation', () => {
+    fc.assert(
+      fc.property(fieldsArbitrary, fc.string({ minLength: 1 }), fc.nat(), (fields, owner, gen) => {
+        const id = codec.encode(fields, owner, gen);
+        expect(codec.encode(fields, `${owner}x`, gen)).not.toBe(id);
+        expect(codec.encode(fields, owner, gen + 1)).not.toBe(id);
+        expect(codec.encode({ ...fields, draw: fields.draw ^ 1 }, owner, gen)).not.toBe(id);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('draw plans in a share of the draws that spread as plans over all of them', () => {
+    // A worker's or replica's share (decisions/016) must not change the queue and run times: the
+    // largest gap between their distribution and the timing's uniform one stays within the
+    // Kolmogorov–Smirnov bound for 2,000 distinct draws (1.95/√n, p = 0.001), and the failure rate
+    // holds, down to the smallest share (`--replica 256/256 --workers 256`: 2,040 draws).
+    const shares: TaskIdShare[] = [
+      WHOLE_SHARE,
+      { index: 1, of: 3 },
+      shareWithin({ index: 255, of: 256 }, { index: 256, of: 257 }),
+    ];
+    const withinBound = (values: number[], [low, high]: readonly [number, number]) => {
+      const n = values.length;
+      const sorted = values.sort((a, b) => a - b);
+      const gaps = sorted.map((v, i) => Math.abs((v - low) / (high - low) - (i + 0.5) / n));
+      return Math.max(...gaps) < 1.95 / Math.sqrt(n);
+    };
+    for (const share of shares) {
+      const random = createRandom('spread');
+      const draws = new Set<number>();
+      while (draws.size < 2000) draws.add(drawIn(share, random));
+      const plans = [...draws].map((draw) =>
+        drawPlan({ random: planRandom(draw), timing: DEFAULT_TIMING, failureRate: 0.3 }),
+      );
+      const succeeded = plans.filter((p) => p.outcome === 'succeed');
+      const what = JSON.stringify(share);
+      expect(
+        withinBound(
+          plans.map((p) => p.queueMs),
+          DEFAULT_TIMING.queueMs,
+        ),
+        what,
+      ).toBe(true);
+      expect(
+        withinBound(
+          succeeded.map((p) => p.runMs),
+          DEFAULT_TIMING.runMs,
+        ),
+        what,
+      ).toBe(true);
+      expect(Math.abs(1 - succeeded.length / plans.length - 0.3), what).toBeLessThan(0.03);
+    }
+  });
+
+  it('refuse a submission with 503 once its share is full at one instant, creating nothing', () => {
+    // The smallest share (1,024 draws), one user, one body, one mock millisecond: far past any real use.
+    const { service } = coreClient({ taskIdShare: { index: 7, of: MAX_SHARES } });
+    const post = () =>
+      service.handle({
+        method: 'POST',
+        path: '/v1/videos',
+        query: '',
+        headers: {
+          authorization: 'Bearer sk-mock-alice',
+          'content-type': 'application/json',
+          'x-request-id': 'same',
+        },
+        body: new TextEncoder().encode('{"model":"video-pro-v1","prompt":"a red kite"}'),
+        origin: 'http://mock.test',
+      });
+    const ids = new Set<string>();
+    let answer = post();
+    for (; answer.status === 200; answer = post())
+      ids.add((JSON.parse(answer.body as string) as { id: string }).id);
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(JSON.parse(answer.body as string)).toMatchObject({
+      error: { code: 'temporarily_unavailable' },
+    });
+    expect(ids.size).toBeGreaterThan(900);
+    expect(service.store.size).toBe(ids.size);
+    expect(service.submissionsByRequestId.get('same')).toBe(ids.size);
+    service.clock.advance(1);
+    expect(post().status).toBe(200);
+  });
+
+  it('refuse a share that is not one', () => {
+    for (const taskIdShare of [
+      { index: 3, of: 3 },
+      { index: -1, of: 3 },
+      { index: 0, of: 0 },
+      { index: 0.5, of: 2 },
+      { index: 0, of: MAX_SHARES + 1 },
+    ])
+      expect(() => coreClient({ taskIdShare })).toThrow(/taskIdShare: (index|of) must be/);
   });
 });

@@ -1,6 +1,6 @@
 import { CLIENT_REQUEST_ID_HEADERS } from '../../../src/spec/client-request-id.ts';
 import { GATEWAY_DURATION, route as routeModel, type CatalogModel } from '../catalog.ts';
-import { createTask } from '../create-task.ts';
+import { keepTask, mintTask } from '../create-task.ts';
 import { jsonResponse, type CoreResponse, type LostAnswer } from '../http-types.ts';
 import { createRandom } from '../random.ts';
 import { renderVideoTask } from '../render.ts';
@@ -99,10 +99,9 @@ export function admit(
     return { kind: 'upstream_refused', detail: { upstream: unboundUpstreamAnswer(model) } };
   if (choice.scenario.stage === 'upstream') return choice.scenario.refuse!(choice.arg, state.clock);
 
-  if (requestId !== undefined) state.apply({ op: 'request-id', id: requestId });
   const explicit =
     choice.scenario.name !== 'succeed' || context.request.headers['x-mock-scenario'] !== undefined;
-  const task = createTask(state, {
+  const minted = mintTask(state, {
     owner: token.user,
     model: routing.model,
     seconds: requestedSeconds(body, routing.model),
@@ -110,7 +109,11 @@ export function admit(
     arg: choice.arg,
     explicit,
   });
-  return { task, lost: choice.scenario.lose?.(choice.arg) };
+  // Every ID of this submission at this instant is taken (decisions/010): nothing is created.
+  if (minted === undefined)
+    return { kind: 'temporarily_unavailable', headers: { 'retry-after': '1' } };
+  if (requestId !== undefined) state.apply({ op: 'request-id', id: requestId });
+  return { task: keepTask(state, minted), lost: choice.scenario.lose?.(choice.arg) };
 }
 
 /**
