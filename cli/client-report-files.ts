@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeAtomically } from '../src/client/atomic-file.ts';
+import { writeAtomically } from '../src/node/atomic-file.ts';
 import type { ClientReport } from '../mocks/core/client-verdicts/client-report.ts';
 import {
   renderClientJUnit,

@@ -1,4 +1,5 @@
-import { maskKey, Redactor, type VideoTaskClient } from '../../src/client/index.ts';
+import type { VideoTaskClient } from '../../src/client/index.ts';
+import { maskKey, Redactor } from '../../src/redaction/redactor.ts';
 import type { Command } from '../commands.ts';
 import { interruptible } from '../interruptible.ts';
 import { clientFrom, SERVICE_HELP } from '../service-options.ts';

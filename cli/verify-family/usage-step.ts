@@ -1,4 +1,5 @@
-import type { Redactor, VideoTaskClient } from '../../src/client/index.ts';
+import type { VideoTaskClient } from '../../src/client/index.ts';
+import type { Redactor } from '../../src/redaction/redactor.ts';
 import type { VideoTask } from '../../src/spec/index.ts';
 import { messageOf } from './error-facts.ts';
 import type { UsageFinding } from './model-verification.ts';

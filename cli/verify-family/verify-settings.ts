@@ -1,4 +1,5 @@
-import type { PollOptions, Redactor } from '../../src/client/index.ts';
+import type { PollOptions } from '../../src/client/index.ts';
+import type { Redactor } from '../../src/redaction/redactor.ts';
 
 /** `/v1/models` as read once per run. */
 export type CatalogCheck =

@@ -99,6 +99,18 @@ export function checkTaskId(taskId: unknown): string {
   return taskId;
 }
 
+/**
+ * A task plugin's name as its native path carries it (`/{plugin_name}/api/v3/…`, §4.5): one path
+ * segment of letters, digits, `.`, `_` and `-`, never a dot segment.
+ */
+export function checkPluginName(name: unknown): string {
+  if (typeof name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(name) || /^\.{1,2}$/.test(name))
+    throw new TypeError(
+      `A plugin name is one path segment (letters, digits, . _ -) like alt-video, got ${JSON.stringify(name)}`,
+    );
+  return name;
+}
+
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,8 +1,17 @@
-import { checkTaskId, isObject, preview } from './client-support.ts';
-import type { ModelList, RequestOptions, TaskWrapper, VideoTask } from './client-types.ts';
+import { checkPluginName, checkTaskId, isObject, preview } from './client-support.ts';
+import type {
+  ModelList,
+  PluginTask,
+  RequestOptions,
+  TaskWrapper,
+  VideoTask,
+} from './client-types.ts';
 import { UnexpectedResponseError } from './errors.ts';
 import type { WithMeta } from './response-meta.ts';
 import type { Transport } from './transport.ts';
+
+const isTask = (data: unknown): boolean =>
+  isObject(data) && typeof data['id'] === 'string' && typeof data['status'] === 'string';
 
 /** The task in OpenAI-compatible form: `GET /v1/videos/{task_id}` (§4.2), "recommended for status". */
 export async function getVideo(
@@ -10,8 +19,6 @@ export async function getVideo(
   taskId: string,
   options: RequestOptions,
 ): Promise<WithMeta<VideoTask>> {
-  const isTask = (data: unknown) =>
-    isObject(data) && typeof data['id'] === 'string' && typeof data['status'] === 'string';
   const answer = await queryById(transport, taskId, options, '/v1/videos/{task_id}', isTask);
   return answer as WithMeta<VideoTask>;
 }
@@ -25,6 +32,30 @@ export async function getWrapper(
   const isWrapper = (data: unknown) => isObject(data) && isObject(data['data']);
   const path = '/v1/video/generations/{task_id}';
   return (await queryById(transport, taskId, options, path, isWrapper)) as WithMeta<TaskWrapper>;
+}
+
+/**
+ * The task on the native path of a task plugin (§4.5):
+ * `GET /{plugin_name}/api/v3/contents/generations/tasks/{task_id}`, in the upstream's own shape and
+ * status values (an assumption: the document shows neither).
+ */
+export async function getPluginTask(
+  transport: Transport,
+  pluginName: string,
+  taskId: string,
+  options: RequestOptions,
+): Promise<WithMeta<PluginTask>> {
+  const plugin_name = checkPluginName(pluginName);
+  const task_id = checkTaskId(taskId);
+  const action = `query ${task_id}`;
+  const headers = transport.headersFor(options.headers, 'application/json');
+  const path = '/{plugin_name}/api/v3/contents/generations/tasks/{task_id}';
+  const answer = await transport.json('query', action, options.signal, (signal, fetch) =>
+    transport.api.GET(path, { params: { path: { plugin_name, task_id } }, headers, signal, fetch }),
+  );
+  if (!isTask(answer.data))
+    throw unexpected(transport, action, 'is not a native task {id, status, …} (§4.5)', answer);
+  return answer as WithMeta<PluginTask>;
 }
 
 const SHAPES = {

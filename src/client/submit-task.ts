@@ -1,8 +1,16 @@
-import { isObject, isPlainObject, preview } from './client-support.ts';
-import type { SubmitOptions, SubmitRequest, VideoTask } from './client-types.ts';
+import { CLIENT_REQUEST_ID_HEADER } from '../generated/client-contract.ts';
+import { checkPluginName, isObject, isPlainObject, preview } from './client-support.ts';
+import type {
+  PluginSubmitOptions,
+  PluginSubmitRequest,
+  PluginSubmitted,
+  SubmitOptions,
+  SubmitRequest,
+  VideoTask,
+} from './client-types.ts';
 import { UnexpectedResponseError } from './errors.ts';
 import type { WithMeta } from './response-meta.ts';
-import type { Transport } from './transport.ts';
+import type { AnyResult, RequestFetch, Transport } from './transport.ts';
 
 const ENDPOINTS = { generations: '/v1/video/generations', videos: '/v1/videos' } as const;
 
@@ -16,28 +24,70 @@ export async function submitTask(
   body: SubmitRequest,
   options: SubmitOptions,
 ): Promise<WithMeta<VideoTask>> {
-  const action = 'submit the task';
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || !isPlainObject(body)) {
-    throw new TypeError(
-      'submit() takes the request as a plain object ({ model, prompt, … }): ' +
-        'the service accepts JSON only (§4.1, §5)',
-    );
-  }
+  checkBody(body, 'submit() takes the request as a plain object ({ model, prompt, … })');
   const endpoint = options.endpoint ?? 'generations';
   const path = ENDPOINTS[endpoint];
   if (path === undefined)
     throw new TypeError(
       `endpoint must be 'generations' or 'videos', got ${JSON.stringify(endpoint)}`,
     );
-  const headers = transport.headersFor(options.headers, 'application/json');
-  if (options.requestId !== undefined) headers.set('x-request-id', options.requestId);
-  headers.set('content-type', 'application/json');
-  const { data, meta } = await transport.json('submit', action, options.signal, (signal, fetch) =>
+  const answer = await post(transport, options, (headers, signal, fetch) =>
     transport.api.POST(path, { body, headers, signal, fetch }),
   );
+  return answer as WithMeta<VideoTask>;
+}
+
+/**
+ * One submission on the native path a task plugin declares (§4.5):
+ * `POST /{plugin_name}/api/v3/contents/generations/tasks` with the upstream's own body, never mixed
+ * with the OpenAI form. The same rules as `submitTask`: never retried here, a 200 without a task ID
+ * throws `UnexpectedResponseError` (§7).
+ */
+export async function submitPluginTask(
+  transport: Transport,
+  pluginName: string,
+  body: PluginSubmitRequest,
+  options: PluginSubmitOptions,
+): Promise<WithMeta<PluginSubmitted>> {
+  const plugin_name = checkPluginName(pluginName);
+  checkBody(body, 'submitPluginTask() takes the native request as a plain object ({ model, content, … })');
+  const answer = await post(transport, options, (headers, signal, fetch) =>
+    transport.api.POST('/{plugin_name}/api/v3/contents/generations/tasks', {
+      params: { path: { plugin_name } },
+      body,
+      headers,
+      signal,
+      fetch,
+    }),
+  );
+  return answer as WithMeta<PluginSubmitted>;
+}
+
+function checkBody(body: unknown, what: string): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !isPlainObject(body))
+    throw new TypeError(`${what}: the service accepts JSON only (§4.1, §5)`);
+}
+
+type Send = (headers: Headers, signal: AbortSignal, fetch: RequestFetch) => Promise<AnyResult>;
+
+/** Sends one JSON submission with the client's request ID; its answer must carry a task ID. */
+async function post(
+  transport: Transport,
+  options: PluginSubmitOptions,
+  send: Send,
+): Promise<WithMeta<unknown>> {
+  const action = 'submit the task';
+  const headers = transport.headersFor(options.headers, 'application/json');
+  if (options.clientRequestId !== undefined)
+    headers.set(CLIENT_REQUEST_ID_HEADER, options.clientRequestId);
+  headers.set('content-type', 'application/json');
+  const answer = await transport.json('submit', action, options.signal, (signal, fetch) =>
+    send(headers, signal, fetch),
+  );
+  const { data, meta } = answer;
   if (!isObject(data) || typeof data['id'] !== 'string' || data['id'] === '') {
     const text = `Failed to ${action}: the service answered 200 without a task ID (§4.1): ${preview(data)}`;
     throw new UnexpectedResponseError(transport.redact(text), { meta });
   }
-  return { data: data as VideoTask, meta };
+  return answer;
 }
