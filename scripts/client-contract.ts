@@ -54,7 +54,7 @@ export function clientContractModule(document: OpenApiDocument, source: string):
     'export type ErrorCode =',
     ...codes.map((code, i) => `  | ${quote(code)}${i === codes.length - 1 ? ';' : ''}`),
     '',
-    '/** The header of the client\'s own request ID on a submission (`ClientRequestId`, §7, §8). */',
+    "/** The header of the client's own request ID on a submission (`ClientRequestId`, §7, §8). */",
     `export const CLIENT_REQUEST_ID_HEADER = ${quote(clientRequestIdHeader(document))};`,
     '',
   ].join('\n');

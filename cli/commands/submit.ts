@@ -147,7 +147,9 @@ async function record(
     return;
   }
   if (entry.type === 'unconfirmed')
-    printErr(`  The journal ${journal.path} marks client request ${clientRequestId} as unconfirmed.`);
+    printErr(
+      `  The journal ${journal.path} marks client request ${clientRequestId} as unconfirmed.`,
+    );
 }
 
 function outcomeEntry(clientRequestId: string, error: unknown): JournalEntry | undefined {

@@ -2,7 +2,7 @@ import { JournalError, PollTimeoutError } from '../../src/client/index.ts';
 import type { VideoTask } from '../../src/spec/index.ts';
 import { FileJournal } from '../../src/node/file-journal.ts';
 import { pollTask } from '../../src/client/poller.ts';
-import { resumeJournal, type ResumeSummary } from '../../src/client/resume.ts';
+import { resumeJournal, type ResumeSummary } from '../../src/node/resume.ts';
 import type { Command } from '../commands.ts';
 import { dropUndefined, numberOption, parseFlags, secondsOption } from '../options.ts';
 import { explain } from '../explain.ts';

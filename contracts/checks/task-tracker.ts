@@ -129,8 +129,7 @@ export class TaskTracker {
     const videoPath = routePath('getVideo', taskId);
     const videoExchange = await sendPatiently(this.ctx, { label: 'poll', path: videoPath }, taskId);
     // A stopped run polls no more: not a temporary failure for the poller to wait out.
-    if (videoExchange.notSent === true)
-      throw new ApiError('the run stopped', { status: 0 });
+    if (videoExchange.notSent === true) throw new ApiError('the run stopped', { status: 0 });
     if (videoExchange.status === 429) judgeRateLimit(this.ctx, videoExchange);
     if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429)
       throw clientError(videoExchange);

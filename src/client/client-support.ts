@@ -93,7 +93,7 @@ export function checkApiKey(apiKey: unknown): string {
 export function checkTaskId(taskId: unknown): string {
   if (typeof taskId !== 'string' || taskId === '')
     throw new TypeError('A task ID is required: the public task ID returned on submission (§1)');
-  // Path-encoded by openapi-fetch (encodeURIComponent); dot segments would still be normalised away by the URL parser.
+  // Path-encoded (encodeURIComponent, api-request.ts); dot segments would still be normalised away by the URL parser.
   if (taskId === '.' || taskId === '..')
     throw new TypeError(`${JSON.stringify(taskId)} is not a task ID`);
   return taskId;

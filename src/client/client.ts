@@ -45,8 +45,8 @@ export interface VideoTaskClientWithResponse {
 }
 
 /**
- * A typed client for the video generation task service, built on `openapi-fetch` over the types
- * generated from `spec/openapi.yaml`; it runs in a browser as in Node (the file download and the
+ * A typed client for the video generation task service, its requests typed by the paths generated
+ * from `spec/openapi.yaml` (openapi-fetch's way, `api-request.ts`); it runs in a browser as in Node (the file download and the
  * journal file are in `videotask/node`). Each call makes exactly one request, except `poll`, the §8
  * loop. Non-2xx answers throw the typed errors of `errors.ts` (`AuthenticationError`,
  * `RateLimitError`, …, each with a `hint` and the answer's `meta`); no HTTP answer throws

@@ -92,7 +92,10 @@ export class RateLimitError extends ApiError {
   override readonly name = 'RateLimitError';
   /** `Retry-After` in milliseconds, when the service sent one. */
   readonly retryAfterMs: number | undefined;
-  constructor(message: string, options: ApiErrorOptions & { readonly retryAfterMs?: number | undefined }) {
+  constructor(
+    message: string,
+    options: ApiErrorOptions & { readonly retryAfterMs?: number | undefined },
+  ) {
     super(message, options);
     this.retryAfterMs = options.retryAfterMs;
   }
@@ -215,7 +218,10 @@ export function apiErrorFrom(
   if (status === 404) return new NotFoundError(text, options);
   if (status === 413 || status === 415) return new UnsupportedRequestError(text, options);
   if (status === 429)
-    return new RateLimitError(text, { ...options, retryAfterMs: retryAfterMs(headers.get('retry-after')) });
+    return new RateLimitError(text, {
+      ...options,
+      retryAfterMs: retryAfterMs(headers.get('retry-after')),
+    });
   if (status >= 500) return new ServerError(text, options);
   return new BadRequestError(text, options);
 }

@@ -1,12 +1,10 @@
 /**
  * The typed client of the video generation task service, environment-neutral (no `node:` import, no
  * spec loaded at run time): the client, its errors, the §8 polling loop, the §7 submission rules and
- * the journal's interface. `videotask`'s root export.
+ * the journal's interface (`FileJournal` and `resumeJournal` are in `videotask/node`). `videotask`'s
+ * root export.
  */
-export {
-  VideoTaskClient,
-  type VideoTaskClientWithResponse,
-} from './client.ts';
+export { VideoTaskClient, type VideoTaskClientWithResponse } from './client.ts';
 export type {
   ContentOptions,
   ModelList,
@@ -54,11 +52,3 @@ export type {
   StoredEntry,
   TaskJournal,
 } from './journal.ts';
-export {
-  resumeJournal,
-  type ManualCheck,
-  type ResumeOptions,
-  type ResumePollOptions,
-  type ResumeResult,
-  type ResumeSummary,
-} from './resume.ts';

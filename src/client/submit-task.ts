@@ -1,5 +1,5 @@
 import { CLIENT_REQUEST_ID_HEADER } from '../generated/client-contract.ts';
-import { checkPluginName, isObject, isPlainObject, preview } from './client-support.ts';
+import { checkPluginName, isObject, isPlainObject } from './client-support.ts';
 import type {
   PluginSubmitOptions,
   PluginSubmitRequest,
@@ -8,9 +8,8 @@ import type {
   SubmitRequest,
   VideoTask,
 } from './client-types.ts';
-import { UnexpectedResponseError } from './errors.ts';
 import type { WithMeta } from './response-meta.ts';
-import type { AnyResult, RequestFetch, Transport } from './transport.ts';
+import type { JsonCall, Transport } from './transport.ts';
 
 const ENDPOINTS = { generations: '/v1/video/generations', videos: '/v1/videos' } as const;
 
@@ -31,9 +30,10 @@ export async function submitTask(
     throw new TypeError(
       `endpoint must be 'generations' or 'videos', got ${JSON.stringify(endpoint)}`,
     );
-  const answer = await post(transport, options, (headers, signal, fetch) =>
-    transport.api.POST(path, { body, headers, signal, fetch }),
-  );
+  const answer = await transport.json({
+    ...submission(options),
+    send: (init) => transport.api.POST(path, { body, ...init }),
+  });
   return answer as WithMeta<VideoTask>;
 }
 
@@ -50,16 +50,15 @@ export async function submitPluginTask(
   options: PluginSubmitOptions,
 ): Promise<WithMeta<PluginSubmitted>> {
   const plugin_name = checkPluginName(pluginName);
-  checkBody(body, 'submitPluginTask() takes the native request as a plain object ({ model, content, … })');
-  const answer = await post(transport, options, (headers, signal, fetch) =>
-    transport.api.POST('/{plugin_name}/api/v3/contents/generations/tasks', {
-      params: { path: { plugin_name } },
-      body,
-      headers,
-      signal,
-      fetch,
-    }),
+  checkBody(
+    body,
+    'submitPluginTask() takes the native request as a plain object ({ model, content, … })',
   );
+  const path = '/{plugin_name}/api/v3/contents/generations/tasks';
+  const answer = await transport.json({
+    ...submission(options),
+    send: (init) => transport.api.POST(path, { params: { path: { plugin_name } }, body, ...init }),
+  });
   return answer as WithMeta<PluginSubmitted>;
 }
 
@@ -68,26 +67,18 @@ function checkBody(body: unknown, what: string): void {
     throw new TypeError(`${what}: the service accepts JSON only (§4.1, §5)`);
 }
 
-type Send = (headers: Headers, signal: AbortSignal, fetch: RequestFetch) => Promise<AnyResult>;
-
-/** Sends one JSON submission with the client's request ID; its answer must carry a task ID. */
-async function post(
-  transport: Transport,
-  options: PluginSubmitOptions,
-  send: Send,
-): Promise<WithMeta<unknown>> {
-  const action = 'submit the task';
-  const headers = transport.headersFor(options.headers, 'application/json');
-  if (options.clientRequestId !== undefined)
-    headers.set(CLIENT_REQUEST_ID_HEADER, options.clientRequestId);
-  headers.set('content-type', 'application/json');
-  const answer = await transport.json('submit', action, options.signal, (signal, fetch) =>
-    send(headers, signal, fetch),
-  );
-  const { data, meta } = answer;
-  if (!isObject(data) || typeof data['id'] !== 'string' || data['id'] === '') {
-    const text = `Failed to ${action}: the service answered 200 without a task ID (§4.1): ${preview(data)}`;
-    throw new UnexpectedResponseError(transport.redact(text), { meta });
-  }
-  return answer;
+/** What every submission shares: JSON with the client's own request ID; the answer carries a task ID. */
+function submission(options: PluginSubmitOptions): Omit<JsonCall, 'send'> {
+  const { clientRequestId } = options;
+  return {
+    operation: 'submit',
+    action: 'submit the task',
+    options,
+    headers: {
+      'content-type': 'application/json',
+      ...(clientRequestId === undefined ? {} : { [CLIENT_REQUEST_ID_HEADER]: clientRequestId }),
+    },
+    isValid: (data) => isObject(data) && typeof data['id'] === 'string' && data['id'] !== '',
+    invalid: 'the service answered 200 without a task ID (§4.1)',
+  };
 }

@@ -19,7 +19,8 @@ import {
   UnexpectedResponseError,
 } from './errors.ts';
 import type { WithMeta } from './response-meta.ts';
-import type { AnyResult, Transport } from './transport.ts';
+import type { ApiResult } from './api-request.ts';
+import type { Transport } from './transport.ts';
 
 /** The most of a body that is read to explain an answer that is not a video. */
 const EXPLAIN_LIMIT = 16 * 1024;
@@ -99,7 +100,7 @@ async function openVideo(
   { task_id, action, options, signal, idle }: OpenRequest,
 ): Promise<{ response: Response; body: ReadableStream<Uint8Array> }> {
   const headers = transport.headersFor(options.headers);
-  let result: AnyResult;
+  let result: ApiResult;
   try {
     result = await transport.api.GET('/v1/videos/{task_id}/content', {
       params: { path: { task_id } },

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/client/errors.ts';
 import { FileJournal } from '../../src/node/file-journal.ts';
 import type { GetTask } from '../../src/client/poller.ts';
-import { resumeJournal } from '../../src/client/resume.ts';
+import { resumeJournal } from '../../src/node/resume.ts';
 import { mockSource } from './mock-source.ts';
 
 const ENDPOINT = '/v1/video/generations';

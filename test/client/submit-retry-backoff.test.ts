@@ -21,7 +21,11 @@ describe('submitWithRetry: 429 backoff', () => {
   it('waits at least Retry-After when the server gives one', async () => {
     const time = fakeTime();
     const { submit } = script(Array.from({ length: 4 }, () => rateLimited(5000)));
-    await submitWithRetry(submit, { clientRequestId: REQUEST_ID, sleep: time.sleep, random: () => 0.5 });
+    await submitWithRetry(submit, {
+      clientRequestId: REQUEST_ID,
+      sleep: time.sleep,
+      random: () => 0.5,
+    });
     // Exponential 1000, 2000, 4000, 8000 (random 0.5: no jitter); Retry-After raises the first
     // three to 5000.
     expect(time.sleeps).toEqual([5000, 5000, 5000, 8000]);
@@ -72,7 +76,10 @@ describe('submitWithRetry: 429 backoff', () => {
   it('an abort during the backoff rejects at once with the reason', async () => {
     const controller = new AbortController();
     const { submit, ids } = script([rateLimited(60_000), rateLimited()]);
-    const pending = submitWithRetry(submit, { clientRequestId: REQUEST_ID, signal: controller.signal });
+    const pending = submitWithRetry(submit, {
+      clientRequestId: REQUEST_ID,
+      signal: controller.signal,
+    });
     setImmediate(() => controller.abort('cancelled'));
     await expect(pending).rejects.toBe('cancelled');
     expect(ids).toHaveLength(1);

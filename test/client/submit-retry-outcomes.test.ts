@@ -112,7 +112,10 @@ describe('submitWithRetry: the §7 table', () => {
       new AggregateError([socketError('ECONNREFUSED'), socketError('ECONNREFUSED')]),
     );
     await expect(
-      submitWithRetry(script([error]).submit, { clientRequestId: REQUEST_ID, sleep: fakeTime().sleep }),
+      submitWithRetry(script([error]).submit, {
+        clientRequestId: REQUEST_ID,
+        sleep: fakeTime().sleep,
+      }),
     ).rejects.toBe(error);
   });
 });

@@ -52,7 +52,7 @@ it('videotask submit journals it as unconfirmed and says so, with the service re
   expect(run.stdout).toBe('');
   expect(run.stderr).toMatch(/could not be confirmed .*not valid JSON/);
   expect(run.stderr).toMatch(/Do NOT resubmit blindly .*the service's request ID: 4242/);
-  expect(run.stderr).toMatch(/marks request vt-[\w-]+ as unconfirmed/);
+  expect(run.stderr).toMatch(/marks client request vt-[\w-]+ as unconfirmed/);
   const entries = readFileSync(journal, 'utf8')
     .trimEnd()
     .split('\n')

@@ -1,8 +1,8 @@
-import { checkFunction, checkNumber } from './check-options.ts';
-import type { VideoTask } from './client-types.ts';
-import { PollTimeoutError } from './errors.ts';
-import type { JournalRecord, TaskJournal } from './journal.ts';
-import { pollTask, type GetTask, type PollOptions } from './poller.ts';
+import { checkFunction, checkNumber } from '../client/check-options.ts';
+import type { VideoTask } from '../client/client-types.ts';
+import { PollTimeoutError } from '../client/errors.ts';
+import type { JournalRecord, TaskJournal } from '../client/journal.ts';
+import { pollTask, type GetTask, type PollOptions } from '../client/poller.ts';
 
 /**
  * Poll options of a resume: the stop statuses are always the lifecycle's (a `final` is only
