@@ -55,9 +55,9 @@ async function findUsage(
   } catch (error) {
     unreadable(`the wrapper (GET /v1/video/generations/${final.id})`, error);
   }
-  if (settings.native !== undefined) {
+  if (settings.pluginName !== undefined) {
     try {
-      collect('native', await settings.native(final.id, signal));
+      collect('native', await client.getPluginTask(settings.pluginName, final.id, { signal }));
     } catch (error) {
       unreadable('the native status path', error);
     }

@@ -17,8 +17,8 @@ export interface VerifySettings {
   readonly dryRun: boolean;
   /** Masks the API key in everything recorded or logged. */
   readonly redactor: Redactor;
-  /** Reads the plugin's native status path once (`--plugin-name`), for its `usage`. */
-  readonly native?: ((taskId: string, signal: AbortSignal) => Promise<unknown>) | undefined;
+  /** The task plugin whose native status path is read once for its `usage` (`--plugin-name`). */
+  readonly pluginName?: string | undefined;
   readonly signal: AbortSignal;
   readonly log: (model: string, text: string) => void;
 }
