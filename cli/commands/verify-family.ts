@@ -27,8 +27,7 @@ import { verifyModel } from '../verify-family/verify-model.ts';
 import type { CatalogCheck, VerifySettings } from '../verify-family/verify-settings.ts';
 import { pollHelp } from '../poll-options.ts';
 
-const HELP =
-  `Usage: videotask verify-family [options]
+const HELP = `Usage: videotask verify-family [options]
 
 Runs steps 3–5 of the second family's rollout (§9) for each model, once the administrator has done
 steps 1–2 (binding, groups, prices):

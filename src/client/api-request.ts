@@ -65,8 +65,8 @@ export function createApi(baseUrl: string): Api {
     return read(await init.fetch(request), init.parseAs ?? 'json');
   };
   return {
-    GET: (path, init) => send('GET', path, init as UntypedInit),
-    POST: (path, init) => send('POST', path, init as UntypedInit),
+    GET: (path, init) => send('GET', path, init),
+    POST: (path, init) => send('POST', path, init),
   };
 }
 

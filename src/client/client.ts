@@ -48,10 +48,10 @@ export interface VideoTaskClientWithResponse {
  * A typed client for the video generation task service, its requests typed by the paths generated
  * from `spec/openapi.yaml` (openapi-fetch's way, `api-request.ts`). It runs in a browser as in Node
  * (the download into a file and the journal file are in `videotask/node`). Each call makes exactly
- * one request, except `poll`, the §8 loop. Non-2xx answers throw the typed errors of `errors.ts` (`AuthenticationError`,
- * `RateLimitError`, …, each with a `hint` and the answer's `meta`); no HTTP answer throws
- * `ConnectionError`; a request over `requestTimeoutMs` throws `RequestTimeoutError`; a JSON answer
- * over `maxResponseBytes` throws `ResponseTooLargeError`. The API key goes only into the
+ * one request, except `poll`, the §8 loop. Non-2xx answers throw the typed errors of `errors.ts`
+ * (`AuthenticationError`, `RateLimitError`, …, each with a `hint` and the answer's `meta`); no HTTP
+ * answer throws `ConnectionError`; a request over `requestTimeoutMs` throws `RequestTimeoutError`; a
+ * JSON answer over `maxResponseBytes` throws `ResponseTooLargeError`. The API key goes only into the
  * `Authorization` header (§5): errors, `toString()`, `util.inspect()` and `JSON.stringify()` show it
  * masked (`sk-…abcd`). `withResponse()` gives the same calls with the answer's headers.
  *

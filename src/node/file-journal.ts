@@ -35,7 +35,8 @@ export interface FileJournalOptions {
  *
  * @example
  * const journal = new FileJournal('videotask-journal.jsonl');
- * await journal.append({ type: 'submitting', clientRequestId, model: 'video-pro-v1', endpoint: '/v1/video/generations' });
+ * const entry = { clientRequestId, model: 'video-pro-v1', endpoint: '/v1/video/generations' };
+ * await journal.append({ type: 'submitting', ...entry });
  * const { records } = await journal.read();
  * await journal.close();
  */

@@ -195,7 +195,11 @@ describe('a browser page bundled with esbuild', () => {
       });
       expect(visit.result['statuses']).toEqual(['queued', 'in_progress', 'completed']);
       // The client of `videotask` itself, bundled for the page: polled to the end, video read.
-      expect(visit.result['client']).toMatchObject({ status: 'completed', bytes: 6592, box: 'ftyp' });
+      expect(visit.result['client']).toMatchObject({
+        status: 'completed',
+        bytes: 6592,
+        box: 'ftyp',
+      });
       expect(visit.served.filter((path) => /^\/(v1|__mock)\//.test(path))).toEqual([]);
       expect(visit.problems).toEqual([]);
     },

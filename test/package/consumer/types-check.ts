@@ -2,13 +2,7 @@
 // public entry, the generated spec types and the msw handler types must resolve and agree.
 import { setupServer } from 'msw/node';
 import type { HttpHandler } from 'msw';
-import {
-  ApiError,
-  VideoTaskClient,
-  pollTask,
-  type components,
-  type TaskJournal,
-} from 'videotask';
+import { ApiError, VideoTaskClient, pollTask, type components, type TaskJournal } from 'videotask';
 import {
   DOCUMENTED_POLL,
   runContract,

@@ -43,7 +43,11 @@ async function clientRun(): Promise<Record<string, unknown>> {
   const { task: done } = await client.poll(task.id, { sleep, now: () => service.clock.now() });
   const video = await client.content(done.id);
   const bytes = new Uint8Array(await new Response(video.body).arrayBuffer());
-  return { status: done.status, bytes: bytes.length, box: String.fromCharCode(...bytes.subarray(4, 8)) };
+  return {
+    status: done.status,
+    bytes: bytes.length,
+    box: String.fromCharCode(...bytes.subarray(4, 8)),
+  };
 }
 
 async function run(): Promise<Record<string, unknown>> {
