@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeTextAtomically } from '../src/client/atomic-file.ts';
+import { writeTextAtomically } from '../src/node/atomic-file.ts';
 import type { ClientReport } from '../mocks/core/client-verdicts/client-report.ts';
 import {
   renderClientJUnit,

@@ -61,12 +61,12 @@ function nextStep(error: unknown, at: string): string {
 }
 
 function unconfirmedStep(error: SubmissionUnconfirmedError): string {
-  const cause = error.cause as { meta?: { requestId?: string } } | undefined;
-  const serviceId = cause?.meta?.requestId;
+  const cause = error.cause as { meta?: { serviceRequestId?: string } } | undefined;
+  const serviceId = cause?.meta?.serviceRequestId;
   const quote = serviceId === undefined ? '' : ` (the service's request ID: ${serviceId})`;
   return (
     `the task may or may not exist. Do NOT resubmit blindly (§7): look for ` +
-    `request ID ${error.requestId}${quote} in your journal or with the ` +
+    `client request ID ${error.clientRequestId}${quote} in your journal or with the ` +
     `service's administrator, and use \`videotask wait --journal FILE\` to ` +
     `pick up tasks the journal knows.`
   );

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { notRegularFile } from '../src/client/file-kind.ts';
+import { notRegularFile } from '../src/node/file-kind.ts';
 import { dirname } from 'node:path';
 import { UsageError } from './usage-error.ts';
 

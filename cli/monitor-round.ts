@@ -9,7 +9,7 @@ import {
   type JournalRecord,
   type VideoTaskClient,
 } from '../src/client/index.ts';
-import { FileJournal } from '../src/client/journal.ts';
+import { FileJournal } from '../src/node/file-journal.ts';
 import { catalogModelIds } from '../src/client/catalog-ids.ts';
 import { Redactor } from '../src/redaction/redactor.ts';
 import type { VideoTask } from '../src/spec/index.ts';
@@ -124,8 +124,8 @@ async function journalChecks(
     ...(byHand.length === 0
       ? []
       : [
-          `${byHand.length} submission(s) to check by hand by request ID ` +
-            `(${byHand.map((r) => r.requestId).join(', ')}), never resubmitted (§7)`,
+          `${byHand.length} submission(s) to check by hand by client request ID ` +
+            `(${byHand.map((r) => r.clientRequestId).join(', ')}), never resubmitted (§7)`,
         ]),
     ...(torn ? ['its last line was cut off by a crash and is ignored'] : []),
   ];

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { READ_WITHOUT_WAITING, notRegularFile } from '../src/client/file-kind.ts';
+import { READ_WITHOUT_WAITING, notRegularFile } from '../src/node/file-kind.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The largest file an option names (a token, a secret, a config, a spec): far above any real one. */

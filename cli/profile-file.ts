@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeTextAtomically } from '../src/client/atomic-file.ts';
+import { writeTextAtomically } from '../src/node/atomic-file.ts';
 import { ProfileError, readProfile, type LearnedProfile } from '../src/profile/index.ts';
 import { UsageError } from './usage-error.ts';
 

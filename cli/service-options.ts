@@ -1,4 +1,5 @@
-import { Redactor, VideoTaskClient } from '../src/client/index.ts';
+import { VideoTaskClient } from '../src/client/index.ts';
+import { Redactor } from '../src/redaction/redactor.ts';
 import { withFlagNames } from './flag-names.ts';
 import { flagOrEnv } from './options.ts';
 import { hideInOutput } from './terminal-output.ts';

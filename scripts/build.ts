@@ -4,7 +4,9 @@
  * reads relative to itself (`new URL('../x', import.meta.url)`) to the same relative place under dist/.
  * Swagger UI's four files for the /docs page are vendored into dist/vendor/swagger-ui/ with its licence, so
  * the package needs no swagger-ui-dist (12 MB and a telemetry postinstall). Starts from an empty dist/, so
- * nothing of an earlier build survives. decisions/011-build-and-package.md.
+ * nothing of an earlier build survives, and fails if a file package.json's `exports` names (`videotask`,
+ * `videotask/node`, `videotask/spec`, `videotask/mocks`, …) was not built. decisions/011-build-and-package.md,
+ * decisions/026-lean-client.md.
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -68,6 +70,16 @@ function vendorSwaggerUi(): void {
   for (const name of SWAGGER_UI_FILES) copyFileSync(join(from, name), join(to, name));
 }
 
+/** Every file path in package.json's `exports`, conditions included. */
+function exportedFiles(): string[] {
+  const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, unknown>;
+  };
+  const paths = (node: unknown): string[] =>
+    typeof node === 'string' ? [node] : Object.values(node as object).flatMap(paths);
+  return [...new Set(paths(exports))];
+}
+
 rmSync(dist, { recursive: true, force: true });
 for (const project of ['tsconfig.build.json', 'tsconfig.build-cli.json'])
   execFileSync(process.execPath, [tsc, '-p', join(root, project)], { stdio: 'inherit' });
@@ -80,3 +92,6 @@ for (const asset of runtimeAssets()) {
   mkdirSync(dirname(join(dist, asset)), { recursive: true });
   copyFileSync(join(root, asset), join(dist, asset));
 }
+const missing = exportedFiles().filter((file) => !existsSync(join(root, file)));
+if (missing.length > 0)
+  throw new Error(`package.json exports files the build did not write: ${missing.join(', ')}`);

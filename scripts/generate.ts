@@ -2,8 +2,9 @@
  * `npm run generate`: validates both specs with swagger-parser, writes their dereferenced JSON and
  * their TypeScript types (openapi-typescript --enum-values) to src/generated/, embeds the sample
  * video's bytes in mocks/media/sample-video.ts (the mock's core reads no files: it runs in a browser),
- * and writes the statement table (spec/statements.yaml, checked entry by entry) as
- * src/generated/statements.json and as its page for readers, docs/statements.md.
+ * writes what the typed client needs of the service spec as src/generated/client-contract.ts
+ * (scripts/client-contract.ts), and writes the statement table (spec/statements.yaml, checked entry by
+ * entry) as src/generated/statements.json and as its page for readers, docs/statements.md.
  * `npm run generate -- --check`: writes nothing, exits 1 naming every committed file that is stale.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { load as loadYaml } from 'js-yaml';
 import { createHash } from 'node:crypto';
+import { clientContractModule } from './client-contract.ts';
+import type { OpenApiDocument } from '../src/spec/spec-types.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');
@@ -97,6 +100,10 @@ try {
     });
     for (const file of [`${base}.json`, `${base}.ts`])
       update(join(outDir, file), readFileSync(join(work, file), 'utf8'), stale);
+    if (base === 'openapi') {
+      const module = clientContractModule(dereferenced as unknown as OpenApiDocument, yaml);
+      update(join(outDir, 'client-contract.ts'), module, stale);
+    }
   }
   const { json, page } = await statementFiles();
   update(join(outDir, 'statements.json'), json, stale);

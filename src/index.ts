@@ -1,8 +1,8 @@
 /**
- * videotask's library entry point: the service contract (spec, validators, lifecycle) and,
- * as they land, the typed client and poller.
+ * `videotask`: the typed client of the video generation task service, for the browser and Node
+ * alike. Node-only parts (the journal file, the download into a file) are in `videotask/node`; the
+ * spec's tooling (validators, lifecycle, the spec files) in `videotask/spec`
+ * (decisions/026-lean-client.md).
  */
-export * from './spec/index.ts';
-export * from './spec/load-spec-file.ts';
-export type { components, paths, operations } from './generated/openapi.ts';
 export * from './client/index.ts';
+export type { components, operations, paths } from './generated/openapi.ts';

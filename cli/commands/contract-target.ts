@@ -14,10 +14,11 @@ import {
 import { checkBaseUrl } from '../../src/client/client-support.ts';
 import { withFlagNames } from '../flag-names.ts';
 import { dropUndefined, flagOrEnv, numberOption, secondsOption, type Sourced } from '../options.ts';
+import { pollOptions, type PollFlagValues } from '../poll-options.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** The flags of `videotask contract` (each also from a `VIDEOTASK_*` variable, read by the caller). */
-export interface ContractFlags {
+export interface ContractFlags extends PollFlagValues {
   readonly har?: string | undefined;
   readonly 'base-url'?: string | undefined;
   readonly 'api-key'?: string | undefined;
@@ -30,10 +31,6 @@ export interface ContractFlags {
   readonly 'family-model'?: string | undefined;
   readonly plugin?: string | undefined;
   readonly 'forbidden-model'?: string | undefined;
-  readonly 'poll-initial'?: string | undefined;
-  readonly 'poll-factor'?: string | undefined;
-  readonly 'poll-max'?: string | undefined;
-  readonly timeout?: string | undefined;
   readonly 'request-timeout'?: string | undefined;
 }
 
@@ -142,15 +139,20 @@ export const BUNDLED_MOCK = {
 /** The polling schedule: §8's, or a fast one against the bundled mock (BUNDLED_MOCK). */
 export function pollOption(values: ContractFlags, bundled: boolean): PollSchedule {
   const fast = bundled ? { initialMs: 100, factor: 1.5, maxMs: 500 } : {};
+  const defaults = { ...DOCUMENTED_POLL, ...fast };
+  const poll = pollOptions(values, {
+    initialIntervalMs: defaults.initialMs,
+    factor: defaults.factor,
+    maxIntervalMs: defaults.maxMs,
+    maxAttempts: defaults.maxAttempts,
+    timeoutMs: defaults.timeoutMs,
+  });
   return {
-    ...DOCUMENTED_POLL,
-    ...fast,
-    ...dropUndefined({
-      initialMs: secondsOption('--poll-initial', values['poll-initial']),
-      maxMs: secondsOption('--poll-max', values['poll-max']),
-      timeoutMs: secondsOption('--timeout', values.timeout),
-      factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }),
-    }),
+    initialMs: poll.initialIntervalMs,
+    factor: poll.factor,
+    maxMs: poll.maxIntervalMs,
+    maxAttempts: poll.maxAttempts,
+    timeoutMs: poll.timeoutMs,
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  DOCUMENTED_POLL,
   Redactor,
   renderSummary,
   runContract,
@@ -11,6 +12,7 @@ import {
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { Command } from '../commands.ts';
 import { parseFlags } from '../options.ts';
+import { POLL_FLAGS, pollHelp } from '../poll-options.ts';
 import { UsageError } from '../usage-error.ts';
 import { runLearn } from '../../contracts/learn/index.ts';
 import { describeProfile, existingProfile, writeProfileFile } from '../profile-file.ts';
@@ -55,11 +57,7 @@ Options (each also from the environment variable in brackets):
   --strict              assumption-based checks fail instead of warn [VIDEOTASK_STRICT=1]
   --report-dir DIR      write contract-report.json and contract-junit.xml there [VIDEOTASK_REPORT_DIR]
   --har FILE            write the run's traffic there as HAR 1.2, keys masked [VIDEOTASK_HAR]
-  --poll-initial S      first polling interval in seconds (default 5, §8)
-  --poll-factor F       interval growth (default 1.5, §8)
-  --poll-max S          interval ceiling in seconds (default 30, §8)
-  --timeout S           total seconds allowed per task (default 900); the whole run ends at most
-                        60 s after it
+${pollHelp(DOCUMENTED_POLL.timeoutMs / 1000, ';\n                        the whole run ends at most 60 s after it')}
   --request-timeout S   seconds one request may take (default 30) [VIDEOTASK_REQUEST_TIMEOUT]
   --learn FILE          also learn the deployment's profile from the run into FILE (refined when it
                         exists; served by videotask mock --profile FILE; see videotask learn)
@@ -172,10 +170,7 @@ function parse(argv: readonly string[]) {
     strict: { type: 'boolean' },
     'report-dir': { type: 'string' },
     har: { type: 'string' },
-    'poll-initial': { type: 'string' },
-    'poll-factor': { type: 'string' },
-    'poll-max': { type: 'string' },
-    timeout: { type: 'string' },
+    ...POLL_FLAGS,
     'request-timeout': { type: 'string' },
     learn: { type: 'string' },
   });

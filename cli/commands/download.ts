@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_DOWNLOAD_BYTES } from '../../src/client/index.ts';
+import { DEFAULT_MAX_DOWNLOAD_BYTES, downloadContent } from '../../src/node/index.ts';
 import type { Command } from '../commands.ts';
 import { checkDownloadTarget, STDOUT } from '../download-target.ts';
 import { explain } from '../explain.ts';
@@ -65,7 +65,7 @@ export const downloadCommand: Command = {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     try {
-      const result = await client.downloadContent(taskId, {
+      const result = await downloadContent(client, taskId, {
         to: toStdout ? process.stdout : output,
         signal: stop.signal,
         maxBytes,

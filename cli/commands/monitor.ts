@@ -1,4 +1,4 @@
-import { maskKey } from '../../src/client/index.ts';
+import { maskKey } from '../../src/redaction/redactor.ts';
 import type { Command } from '../commands.ts';
 import { checkJournalToRead } from '../journal-path.ts';
 import { monitorRound } from '../monitor-round.ts';

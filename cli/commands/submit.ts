@@ -5,9 +5,10 @@ import {
   type SubmitRequest,
   type VideoTaskClient,
 } from '../../src/client/index.ts';
-import { FileJournal, type JournalEntry } from '../../src/client/journal.ts';
+import type { JournalEntry } from '../../src/client/journal.ts';
 import { submitWithRetry } from '../../src/client/retry.ts';
-import type { VideoTask } from '../../src/spec/index.ts';
+import type { VideoTask } from '../../src/client/client-types.ts';
+import { FileJournal } from '../../src/node/file-journal.ts';
 import type { Command } from '../commands.ts';
 import { explain } from '../explain.ts';
 import { checkJournalToWrite } from '../journal-path.ts';
@@ -31,7 +32,7 @@ Options:
   --seconds S           generic duration field (some adapters only)
   --size WxH            generic size field (some adapters only)
   --endpoint E          generations (default, POST /v1/video/generations) or videos (POST /v1/videos)
-  --journal FILE        record the request ID, task ID and outcome (§8), so ` +
+  --journal FILE        record the client request ID, task ID and outcome (§8), so ` +
   `\`videotask wait --journal\` survives restarts
   --json                print the whole submission answer as JSON
 ${SERVICE_HELP}`;
@@ -62,26 +63,31 @@ export const submitCommand: Command = {
     const client = clientFrom(values);
     if (values.journal !== undefined) await checkJournalToWrite(values.journal);
     const journal = values.journal === undefined ? undefined : new FileJournal(values.journal);
-    const requestId = `vt-${randomUUID()}`;
+    const clientRequestId = `vt-${randomUUID()}`;
+    const json = values.json === true;
     try {
-      return await submitOnce(client, body, endpoint, requestId, journal, values.json === true);
+      return await submitOnce(client, { body, endpoint, clientRequestId, journal, json });
     } finally {
       await journal?.close();
     }
   },
 };
 
+/** One submission as the command makes it. */
+interface Submission {
+  readonly body: SubmitRequest;
+  readonly endpoint: 'generations' | 'videos';
+  /** The client's own request ID, sent as `X-Request-Id` and journaled before it is sent (§7). */
+  readonly clientRequestId: string;
+  readonly journal: FileJournal | undefined;
+  readonly json: boolean;
+}
+
 /** Journals the attempt, submits with the §7 rules, journals and prints the outcome; the exit code. */
-async function submitOnce(
-  client: VideoTaskClient,
-  body: SubmitRequest,
-  endpoint: 'generations' | 'videos',
-  requestId: string,
-  journal: FileJournal | undefined,
-  json: boolean,
-): Promise<number> {
+async function submitOnce(client: VideoTaskClient, submission: Submission): Promise<number> {
+  const { body, endpoint, clientRequestId, journal, json } = submission;
   try {
-    await journal?.append({ type: 'submitting', requestId, model: body.model, endpoint });
+    await journal?.append({ type: 'submitting', clientRequestId, model: body.model, endpoint });
   } catch (error) {
     printErr(`videotask submit: nothing was submitted: ${explain(error, undefined)}`);
     return 1;
@@ -89,9 +95,9 @@ async function submitOnce(
   let task: VideoTask;
   try {
     task = await submitWithRetry(
-      (id, signal) => client.submit(body, { endpoint, requestId: id, signal }),
+      (id, signal) => client.submit(body, { endpoint, clientRequestId: id, signal }),
       {
-        requestId,
+        clientRequestId,
         onRetry: (info) =>
           console.error(
             `rate limited (HTTP 429): retry ${info.retry} in ${(info.delayMs / 1000).toFixed(1)} s`,
@@ -100,13 +106,14 @@ async function submitOnce(
     );
   } catch (error) {
     printErr(`videotask submit: ${explain(error, client)}`);
-    await record(journal, requestId, error);
+    await record(journal, clientRequestId, error);
     return 1;
   }
   // The task exists whatever happens to the journal: its ID is printed either way.
   printOut(json ? JSON.stringify(task, null, 2) : task.id);
   try {
-    await journal?.append({ type: 'submitted', requestId, taskId: task.id, model: body.model });
+    const submitted = { clientRequestId, taskId: task.id, model: body.model };
+    await journal?.append({ type: 'submitted', ...submitted });
   } catch (error) {
     printErr(
       `videotask submit: task ${task.id} was created, but the journal could ` +
@@ -121,13 +128,15 @@ async function submitOnce(
 /** Records why a submission did not give a task; says so, and says if the journal could not. */
 async function record(
   journal: FileJournal | undefined,
-  requestId: string,
+  clientRequestId: string,
   error: unknown,
 ): Promise<void> {
-  const entry = outcomeEntry(requestId, error);
+  const entry = outcomeEntry(clientRequestId, error);
   if (journal === undefined) {
     if (entry?.type === 'unconfirmed')
-      printErr(`  No --journal was given: keep request ID ${requestId} to check it later.`);
+      printErr(
+        `  No --journal was given: keep client request ID ${clientRequestId} to check it later.`,
+      );
     return;
   }
   if (entry === undefined) return;
@@ -138,16 +147,18 @@ async function record(
     return;
   }
   if (entry.type === 'unconfirmed')
-    printErr(`  The journal ${journal.path} marks request ${requestId} as unconfirmed.`);
+    printErr(
+      `  The journal ${journal.path} marks client request ${clientRequestId} as unconfirmed.`,
+    );
 }
 
-function outcomeEntry(requestId: string, error: unknown): JournalEntry | undefined {
+function outcomeEntry(clientRequestId: string, error: unknown): JournalEntry | undefined {
   if (error instanceof SubmissionUnconfirmedError)
-    return { type: 'unconfirmed', requestId, reason: error.message };
+    return { type: 'unconfirmed', clientRequestId, reason: error.message };
   if (error instanceof ApiError && error.status < 500)
     return {
       type: 'refused',
-      requestId,
+      clientRequestId,
       status: error.status,
       ...(error.code === undefined ? {} : { code: error.code }),
       message: error.message,

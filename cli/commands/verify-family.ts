@@ -1,11 +1,11 @@
-import { maskKey, Redactor, type VideoTaskClient } from '../../src/client/index.ts';
+import type { VideoTaskClient } from '../../src/client/index.ts';
+import { maskKey, Redactor } from '../../src/redaction/redactor.ts';
 import type { Command } from '../commands.ts';
 import { interruptible } from '../interruptible.ts';
 import { clientFrom, SERVICE_HELP } from '../service-options.ts';
 import { printErr, printOut } from '../terminal-output.ts';
 import { UsageError } from '../usage-error.ts';
 import { unknownModels } from '../verify-family/catalog-step.ts';
-import { nativeReader } from '../verify-family/native-reader.ts';
 import { readCatalog } from '../verify-family/read-catalog.ts';
 import { closingLine, runSummary } from '../verify-family/run-summary.ts';
 import {
@@ -25,10 +25,9 @@ import {
 } from '../verify-family/verify-family-options.ts';
 import { verifyModel } from '../verify-family/verify-model.ts';
 import type { CatalogCheck, VerifySettings } from '../verify-family/verify-settings.ts';
-import { POLLING_HELP } from '../polling-help.ts';
+import { pollHelp } from '../poll-options.ts';
 
-const HELP =
-  `Usage: videotask verify-family [options]
+const HELP = `Usage: videotask verify-family [options]
 
 Runs steps 3–5 of the second family's rollout (§9) for each model, once the administrator has done
 steps 1–2 (binding, groups, prices):
@@ -37,7 +36,7 @@ steps 1–2 (binding, groups, prices):
      (container signature, size, sha256); usage or charge fields are reported if the service exposes any,
      and so is the gateway's X-New-Api-Other-Ratios header when the submission answer carries it
   5  a verification record (Markdown and JSON) is written, passed or failed
-At most one task per model per run: a 429 is retried with the same request ID (§7), nothing else is.
+At most one task per model per run: a 429 is retried with the same client request ID (§7), nothing else is.
 Rehearse against the mock first: \`videotask mock --family-bound\`, then --api-key sk-mock-vip.
 
 Options:
@@ -48,11 +47,7 @@ Options:
   --report-dir DIR      where the record goes (default ./${DEFAULT_REPORT_DIR})
   --dry-run             the catalog check only: submits nothing and writes nothing
   --plugin-name NAME    also read the plugin's native status path once for usage fields (§4.5; the mock's is alt-video)
-  --poll-initial S      first polling interval in seconds (default ${POLLING_HELP.initial}, §8)
-  --poll-factor F       interval growth (default ${POLLING_HELP.factor}, §8)
-  --poll-max S          interval ceiling in seconds (default ${POLLING_HELP.max}, §8)
-  --timeout S           total seconds to wait per task (default ${DEFAULT_TIMEOUT_S}); ` +
-  `at most ${POLLING_HELP.attempts} queries (§8)
+${pollHelp(DEFAULT_TIMEOUT_S)}
 ${SERVICE_HELP}
   -h, --help            show this help
 
@@ -91,7 +86,7 @@ export const verifyFamilyCommand: Command = {
     const doing = options.dryRun ? 'dry run: checking the catalog for' : 'verifying';
     printErr(`${doing} ${options.models.join(', ')} at ${client.baseUrl} with ${maskedKey}`);
     const { value: results, interrupted } = await interruptible((signal) =>
-      verifyAll(client, read.catalog, options, { apiKey, signal, redactor }),
+      verifyAll(client, read.catalog, options, { signal, redactor }),
     );
 
     const paths = options.dryRun ? undefined : recordPaths(options.reportDir, started);
@@ -128,9 +123,9 @@ function verifyAll(
   client: VideoTaskClient,
   catalog: CatalogCheck,
   options: VerifyFamilyOptions,
-  context: { apiKey: string; signal: AbortSignal; redactor: Redactor },
+  context: { signal: AbortSignal; redactor: Redactor },
 ) {
-  const { apiKey, signal, redactor } = context;
+  const { signal, redactor } = context;
   const { pluginName } = options;
   const settings: VerifySettings = {
     seconds: options.seconds,
@@ -139,7 +134,7 @@ function verifyAll(
     poll: options.poll,
     dryRun: options.dryRun,
     redactor,
-    native: pluginName === undefined ? undefined : nativeReader(client, pluginName, apiKey),
+    pluginName,
     signal,
     log: (model, text) => printErr(`  … ${model}: ${text}`),
   };

@@ -1,10 +1,13 @@
-import { JournalError, PollTimeoutError } from '../../src/client/index.ts';
-import type { VideoTask } from '../../src/spec/index.ts';
-import { FileJournal } from '../../src/client/journal.ts';
-import { pollTask } from '../../src/client/poller.ts';
-import { resumeJournal, type ResumeSummary } from '../../src/client/resume.ts';
+import {
+  JournalError,
+  PollTimeoutError,
+  type PollOptions,
+  type VideoTask,
+} from '../../src/client/index.ts';
+import { DEFAULT_POLL_TIMEOUT_MS } from '../../src/client/poll-schedule.ts';
+import { FileJournal, resumeJournal, type ResumeSummary } from '../../src/node/index.ts';
 import type { Command } from '../commands.ts';
-import { dropUndefined, numberOption, parseFlags, secondsOption } from '../options.ts';
+import { parseFlags } from '../options.ts';
 import { explain } from '../explain.ts';
 import { checkJournalToRead } from '../journal-path.ts';
 import { ProgressLine } from '../progress-line.ts';
@@ -12,12 +15,18 @@ import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
 import { describeTask, isFinal } from '../task-line.ts';
 import { printErr, printOut } from '../terminal-output.ts';
 import { UsageError } from '../usage-error.ts';
-import { POLLING_HELP } from '../polling-help.ts';
+import {
+  documentedPolling,
+  POLL_FLAGS,
+  pollHelp,
+  pollOptions,
+  POLLING_SUMMARY,
+} from '../poll-options.ts';
 
 const HELP = `Usage: videotask wait TASK_ID [options]
        videotask wait --journal FILE [options]
 
-Polls until completed or failed with the documented loop (§8: ${POLLING_HELP.summary};
+Polls until completed or failed with the documented loop (§8: ${POLLING_SUMMARY};
 \`unknown\` slows it down, §3). With --journal, picks up every unfinished task a journal knows
 (after a restart, §8) and never resubmits anything.
 
@@ -28,11 +37,7 @@ could not be confirmed and must be checked by hand. With several tasks the first
 
 Options:
   --journal FILE        wait for every unfinished task of this journal (written by \`videotask submit --journal\`)
-  --timeout S           total seconds to wait per task (default 1800)
-  --poll-initial S      first interval in seconds (default ${POLLING_HELP.initial})
-  --poll-factor F       growth factor (default ${POLLING_HELP.factor})
-  --poll-max S          interval ceiling in seconds (default ${POLLING_HELP.max})
-  --max-attempts N      queries per task at most (default ${POLLING_HELP.attempts})
+${pollHelp(DEFAULT_POLL_TIMEOUT_MS / 1000)}
   --json                print the final task as JSON (single task)
 ${SERVICE_HELP}`;
 
@@ -46,16 +51,7 @@ export const waitCommand: Command = {
     }
     if ((positionals.length === 1) === (values.journal !== undefined) || positionals.length > 1)
       throw new UsageError('give one task ID or --journal FILE (not both)');
-    const pollOptions = dropUndefined({
-      initialIntervalMs: secondsOption('--poll-initial', values['poll-initial']),
-      factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }),
-      maxIntervalMs: secondsOption('--poll-max', values['poll-max']),
-      timeoutMs: secondsOption('--timeout', values.timeout),
-      maxAttempts: numberOption('--max-attempts', values['max-attempts'], {
-        integer: true,
-        min: 1,
-      }),
-    });
+    const poll = pollOptions(values, documentedPolling(DEFAULT_POLL_TIMEOUT_MS));
     const client = clientFrom(values);
     if (values.journal !== undefined) await checkJournalToRead(values.journal);
     const abort = new AbortController();
@@ -64,10 +60,10 @@ export const waitCommand: Command = {
     const line = new ProgressLine();
     try {
       if (values.journal !== undefined)
-        return await waitJournal(values.journal, client, pollOptions, abort.signal, line);
+        return await waitJournal(values.journal, client, { ...poll, signal: abort.signal }, line);
       const taskId = positionals[0]!;
-      const { task } = await pollTask((id, signal) => client.getVideo(id, { signal }), taskId, {
-        ...pollOptions,
+      const { task } = await client.poll(taskId, {
+        ...poll,
         signal: abort.signal,
         // The final state is the result, printed once below (not also as progress).
         onUpdate: (t) => (isFinal(t) ? undefined : line.update(describeTask(t))),
@@ -101,16 +97,15 @@ export const waitCommand: Command = {
 async function waitJournal(
   path: string,
   client: ReturnType<typeof clientFrom>,
-  pollOptions: object,
-  signal: AbortSignal,
+  poll: PollOptions,
   line: ProgressLine,
 ): Promise<number> {
   const journal = new FileJournal(path);
   try {
     const summary = await resumeJournal(
       journal,
-      (id, s) => client.getVideo(id, { signal: s }),
-      { ...pollOptions, signal },
+      (id, signal) => client.getVideo(id, { signal }),
+      poll,
       {
         onUpdate: (_record, task: VideoTask) =>
           isFinal(task) ? undefined : line.update(describeTask(task)),
@@ -152,12 +147,8 @@ function parse(argv: readonly string[]) {
     argv,
     {
       ...SERVICE_FLAGS,
+      ...POLL_FLAGS,
       journal: { type: 'string' },
-      timeout: { type: 'string' },
-      'poll-initial': { type: 'string' },
-      'poll-factor': { type: 'string' },
-      'poll-max': { type: 'string' },
-      'max-attempts': { type: 'string' },
       json: { type: 'boolean' },
     },
     true,

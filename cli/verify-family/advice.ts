@@ -26,8 +26,8 @@ export const ADVICE = {
   catalogUnreadable:
     'the catalog could not be read, so nothing was submitted: check that the gateway answers ' +
     'GET /v1/models (§4) and run verify-family again.',
-  unconfirmed: (requestId: string) =>
-    `the submission could not be confirmed (request ID ${requestId}): a task may exist and be ` +
+  unconfirmed: (clientRequestId: string) =>
+    `the submission could not be confirmed (client request ID ${clientRequestId}): a task may exist and be ` +
     'charged. Do not run verify-family again for this model before looking that request ID up in ' +
     "the administrator console's task log (§7: check it against the client's own records).",
   rateLimited:

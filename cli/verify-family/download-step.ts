@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { DownloadResult, VideoTaskClient } from '../../src/client/index.ts';
+import type { VideoTaskClient } from '../../src/client/index.ts';
+import { downloadContent, type DownloadResult } from '../../src/node/download-content.ts';
 import { KNOWN_CONTAINERS, videoSignature } from '../../src/media/video-signature.ts';
 import { ADVICE } from './advice.ts';
 import { elapsed } from './elapsed.ts';
@@ -25,7 +26,7 @@ export async function downloadVideo(
   const started = performance.now();
   let result: DownloadResult;
   try {
-    result = await client.downloadContent(taskId, { to: head, signal });
+    result = await downloadContent(client, taskId, { to: head, signal });
   } catch (error) {
     record.timings.downloadMs = elapsed(started);
     const advice = signal.aborted ? ADVICE.interrupted(taskId) : ADVICE.download(taskId);

@@ -35,7 +35,7 @@ export interface ModelVerification {
   date: string;
   baseUrl: string;
   /** The client's own request ID sent as `X-Request-Id` with the one submission (§7, §8). */
-  requestId: string | null;
+  clientRequestId: string | null;
   taskId: string | null;
   /**
    * The submission answer's `X-New-Api-Other-Ratios` header (the deployed gateway's billing ratios),
@@ -78,7 +78,7 @@ export function emptyRecord(model: string, baseUrl: string, dryRun: boolean): Mo
     model,
     date: new Date().toISOString(),
     baseUrl,
-    requestId: null,
+    clientRequestId: null,
     taskId: null,
     otherRatios: null,
     finalStatus: null,

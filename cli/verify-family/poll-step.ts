@@ -2,11 +2,10 @@ import { performance } from 'node:perf_hooks';
 import {
   NotFoundError,
   PollTimeoutError,
-  pollTask,
   type PollResult,
+  type VideoTask,
   type VideoTaskClient,
 } from '../../src/client/index.ts';
-import type { VideoTask } from '../../src/spec/index.ts';
 import { ADVICE } from './advice.ts';
 import { elapsed } from './elapsed.ts';
 import { apiErrorOf, messageOf } from './error-facts.ts';
@@ -28,7 +27,7 @@ export async function pollToFinal(
   const acceptedAt = performance.now();
   let result: PollResult;
   try {
-    result = await pollTask((id, s) => client.getVideo(id, { signal: s }), task.id, {
+    result = await client.poll(task.id, {
       ...settings.poll,
       signal: settings.signal,
       onUpdate: progressLogger(r),

@@ -2,9 +2,9 @@ import {
   AuthenticationError,
   ConnectionError,
   RequestTimeoutError,
-  type Redactor,
   type VideoTaskClient,
 } from '../../src/client/index.ts';
+import type { Redactor } from '../../src/redaction/redactor.ts';
 import { catalogModelIds } from '../../src/client/catalog-ids.ts';
 import type { CatalogCheck } from './verify-settings.ts';
 

@@ -67,7 +67,8 @@ function overviewRow(m: ModelVerification): string {
 }
 
 function modelSection(m: ModelVerification): string[] {
-  const requestId = m.requestId === null ? '' : `; request ID \`${m.requestId}\``;
+  const requestId =
+    m.clientRequestId === null ? '' : `; client request ID \`${m.clientRequestId}\``;
   const task = m.taskId === null ? '' : `; task \`${m.taskId}\``;
   const lines = [`## ${m.model}: ${m.ok ? 'passed' : 'failed'}`, ''];
   lines.push(`Started ${m.date}${requestId}${task}.`, '');

@@ -1,4 +1,4 @@
-import type { Redactor } from '../../src/client/index.ts';
+import type { Redactor } from '../../src/redaction/redactor.ts';
 import { apiErrorOf, messageOf } from './error-facts.ts';
 import {
   NOT_REACHED,

@@ -18,7 +18,7 @@ const BY_CODE: ReadonlyMap<string, string> = new Map([
 
 /** What to check next after a submission that created no confirmed task. */
 export function submissionAdvice(error: unknown): string {
-  if (error instanceof SubmissionUnconfirmedError) return ADVICE.unconfirmed(error.requestId);
+  if (error instanceof SubmissionUnconfirmedError) return ADVICE.unconfirmed(error.clientRequestId);
   if (error instanceof RateLimitError) return ADVICE.rateLimited;
   const api = apiErrorOf(error);
   const byCode = api?.code === undefined ? undefined : BY_CODE.get(api.code);

@@ -43,20 +43,21 @@ export async function submitOnce(
   settings: VerifySettings,
 ): Promise<VideoTask | undefined> {
   const { record } = r;
-  const requestId = `vf-${randomUUID()}`;
-  record.requestId = requestId;
+  const clientRequestId = `vf-${randomUUID()}`;
+  record.clientRequestId = clientRequestId;
   const body = {
     model: record.model,
     prompt: settings.prompt,
     metadata: { duration: settings.seconds },
   };
   const submit = (id: string, signal?: AbortSignal) =>
-    client.withResponse().submit(body, { endpoint: 'videos', requestId: id, signal });
+    client.withResponse().submit(body, { endpoint: 'videos', clientRequestId: id, signal });
   const submittedAt = performance.now();
   let answer: WithMeta<VideoTask>;
   try {
     const onRetry = (info: RetryInfo) => r.log(retryLine(info));
-    answer = await submitWithRetry(submit, { requestId, signal: settings.signal, onRetry });
+    const retry = { clientRequestId, signal: settings.signal, onRetry };
+    answer = await submitWithRetry(submit, retry);
   } catch (error) {
     record.timings.submitMs = elapsed(submittedAt);
     refused(r, error, settings.signal);
@@ -77,14 +78,14 @@ function accepted(r: StepRecorder, task: VideoTask, settings: VerifySettings): v
   const took = `in ${record.timings.submitMs} ms`;
   const detail =
     `POST /v1/videos accepted task ${task.id} (status ${task.status}) ${took}; ` +
-    `${durationNote(settings)}; request ID ${record.requestId}${ratios}`;
+    `${durationNote(settings)}; client request ID ${record.clientRequestId}${ratios}`;
   r.pass('submit', detail);
   r.log(`step 3: submitted ${task.id} (${task.status}) ${took}${ratios}`);
 }
 
 function refused(r: StepRecorder, error: unknown, signal: AbortSignal): void {
   if (signal.aborted) {
-    const advice = ADVICE.unconfirmed(r.record.requestId!);
+    const advice = ADVICE.unconfirmed(r.record.clientRequestId!);
     r.fail('submit', 'interrupted during the submission', advice, error);
     r.skipRest('not reached: interrupted');
     return;

@@ -1,4 +1,5 @@
-import type { Redactor, VideoTaskClient } from '../../src/client/index.ts';
+import type { VideoTaskClient } from '../../src/client/index.ts';
+import type { Redactor } from '../../src/redaction/redactor.ts';
 import type { VideoTask } from '../../src/spec/index.ts';
 import { messageOf } from './error-facts.ts';
 import type { UsageFinding } from './model-verification.ts';
@@ -54,9 +55,9 @@ async function findUsage(
   } catch (error) {
     unreadable(`the wrapper (GET /v1/video/generations/${final.id})`, error);
   }
-  if (settings.native !== undefined) {
+  if (settings.pluginName !== undefined) {
     try {
-      collect('native', await settings.native(final.id, signal));
+      collect('native', await client.getPluginTask(settings.pluginName, final.id, { signal }));
     } catch (error) {
       unreadable('the native status path', error);
     }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeAtomically } from '../../src/client/atomic-file.ts';
+import { writeAtomically } from '../../src/node/atomic-file.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
 import type { ModelVerification } from './model-verification.ts';
 import { renderMarkdown } from './render-markdown.ts';

@@ -1,6 +1,6 @@
-import { RECOMMENDED_POLLING } from '../../src/spec/polling.ts';
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
-import { numberOption, parseFlags, secondsOption } from '../options.ts';
+import { numberOption, parseFlags } from '../options.ts';
+import { documentedPolling, POLL_FLAGS, pollOptions, type PollNumbers } from '../poll-options.ts';
 import { SERVICE_FLAGS } from '../service-options.ts';
 import { UsageError } from '../usage-error.ts';
 import { DEFAULT_REPORT_DIR } from './verification-record.ts';
@@ -19,10 +19,7 @@ export const VERIFY_FAMILY_FLAGS = {
   'report-dir': { type: 'string' },
   'dry-run': { type: 'boolean' },
   'plugin-name': { type: 'string' },
-  'poll-initial': { type: 'string' },
-  'poll-factor': { type: 'string' },
-  'poll-max': { type: 'string' },
-  timeout: { type: 'string' },
+  ...POLL_FLAGS,
 } as const;
 
 /** `verify-family`'s flags as parsed (strict: an unknown flag is a `UsageError`). */
@@ -38,13 +35,7 @@ export interface VerifyFamilyOptions {
   readonly secondsGiven: boolean;
   readonly prompt: string;
   readonly pluginName: string | undefined;
-  readonly poll: VerifySettings['poll'] & {
-    readonly initialIntervalMs: number;
-    readonly factor: number;
-    readonly maxIntervalMs: number;
-    readonly timeoutMs: number;
-    readonly maxAttempts: number;
-  };
+  readonly poll: VerifySettings['poll'] & PollNumbers;
   readonly dryRun: boolean;
   readonly reportDir: string;
 }
@@ -60,20 +51,7 @@ export function verifyFamilyOptions(values: FlagValues): VerifyFamilyOptions {
     throw new UsageError(
       `--plugin-name must be a path segment like alt-video, got "${pluginName}"`,
     );
-  const poll = {
-    initialIntervalMs:
-      secondsOption('--poll-initial', values['poll-initial']) ??
-      RECOMMENDED_POLLING.initialIntervalMs,
-    factor:
-      numberOption('--poll-factor', values['poll-factor'], { min: 1 }) ??
-      RECOMMENDED_POLLING.factor,
-    maxIntervalMs:
-      secondsOption('--poll-max', values['poll-max']) ?? RECOMMENDED_POLLING.maxIntervalMs,
-    timeoutMs: secondsOption('--timeout', values.timeout) ?? DEFAULT_TIMEOUT_S * 1000,
-    maxAttempts: RECOMMENDED_POLLING.maxAttempts,
-  };
-  if (poll.maxIntervalMs < poll.initialIntervalMs)
-    throw new UsageError('--poll-max must be at least --poll-initial');
+  const poll = pollOptions(values, documentedPolling(DEFAULT_TIMEOUT_S * 1000));
   return {
     models,
     seconds,

@@ -1,4 +1,5 @@
-import type { PollOptions, Redactor } from '../../src/client/index.ts';
+import type { PollOptions } from '../../src/client/index.ts';
+import type { Redactor } from '../../src/redaction/redactor.ts';
 
 /** `/v1/models` as read once per run. */
 export type CatalogCheck =
@@ -16,8 +17,8 @@ export interface VerifySettings {
   readonly dryRun: boolean;
   /** Masks the API key in everything recorded or logged. */
   readonly redactor: Redactor;
-  /** Reads the plugin's native status path once (`--plugin-name`), for its `usage`. */
-  readonly native?: ((taskId: string, signal: AbortSignal) => Promise<unknown>) | undefined;
+  /** The task plugin whose native status path is read once for its `usage` (`--plugin-name`). */
+  readonly pluginName?: string | undefined;
   readonly signal: AbortSignal;
   readonly log: (model: string, text: string) => void;
 }

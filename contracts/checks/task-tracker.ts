@@ -75,23 +75,17 @@ function keptValue(value: unknown, depth: number): unknown {
 /** The client's error for a query the owner could not read: temporary (retried by the poller) or not. */
 function clientError(exchange: Exchange): ApiError {
   if (exchange.status === 429)
-    return new RateLimitError(
-      'query rate limited',
-      429,
-      exchange.json,
-      undefined,
-      undefined,
-      backoffMs(exchange, 1),
-    );
+    return new RateLimitError('query rate limited', {
+      status: 429,
+      body: exchange.json,
+      retryAfterMs: backoffMs(exchange, 1),
+    });
   const temporary = exchange.status >= 500 || exchange.status === 0;
   const Kind = temporary ? ServerError : ApiError;
-  return new Kind(
-    `query answered ${exchange.status}`,
-    exchange.status,
-    exchange.json,
-    undefined,
-    undefined,
-  );
+  return new Kind(`query answered ${exchange.status}`, {
+    status: exchange.status,
+    body: exchange.json,
+  });
 }
 
 /** The state a look shows: the OpenAI form's, or the wrapper's mapped back when the OpenAI form's is not documented. */
@@ -135,8 +129,7 @@ export class TaskTracker {
     const videoPath = routePath('getVideo', taskId);
     const videoExchange = await sendPatiently(this.ctx, { label: 'poll', path: videoPath }, taskId);
     // A stopped run polls no more: not a temporary failure for the poller to wait out.
-    if (videoExchange.notSent === true)
-      throw new ApiError('the run stopped', 0, undefined, undefined, undefined);
+    if (videoExchange.notSent === true) throw new ApiError('the run stopped', { status: 0 });
     if (videoExchange.status === 429) judgeRateLimit(this.ctx, videoExchange);
     if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429)
       throw clientError(videoExchange);

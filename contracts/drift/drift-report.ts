@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { writeTextAtomically } from '../../src/client/atomic-file.ts';
+import { writeTextAtomically } from '../../src/node/atomic-file.ts';
 import { Redactor } from '../../src/redaction/redactor.ts';
 import type { Difference } from './compare-profiles.ts';
 import type { DriftReport } from './run-drift.ts';

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, statSync, type Stats } from 'node:fs';
-import { READ_WITHOUT_WAITING, notRegularFile } from '../../src/client/file-kind.ts';
+import { READ_WITHOUT_WAITING, notRegularFile } from '../../src/node/file-kind.ts';
 import type { RestoredState } from '../core/persistence.ts';
 import {
   applyOperation,

@@ -93,10 +93,22 @@ export function checkApiKey(apiKey: unknown): string {
 export function checkTaskId(taskId: unknown): string {
   if (typeof taskId !== 'string' || taskId === '')
     throw new TypeError('A task ID is required: the public task ID returned on submission (§1)');
-  // Path-encoded by openapi-fetch (encodeURIComponent); dot segments would still be normalised away by the URL parser.
+  // Path-encoded (encodeURIComponent, api-request.ts); dot segments would still be normalised away by the URL parser.
   if (taskId === '.' || taskId === '..')
     throw new TypeError(`${JSON.stringify(taskId)} is not a task ID`);
   return taskId;
+}
+
+/**
+ * A task plugin's name as its native path carries it (`/{plugin_name}/api/v3/…`, §4.5): one path
+ * segment of letters, digits, `.`, `_` and `-`, never a dot segment.
+ */
+export function checkPluginName(name: unknown): string {
+  if (typeof name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(name) || /^\.{1,2}$/.test(name))
+    throw new TypeError(
+      `A plugin name is one path segment (letters, digits, . _ -) like alt-video, got ${JSON.stringify(name)}`,
+    );
+  return name;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -4,10 +4,18 @@ import type { components } from '../generated/openapi.ts';
 export type SubmitRequest = components['schemas']['SubmitRequest'];
 /** The video task object in OpenAI-compatible form (§2.2). */
 export type VideoTask = components['schemas']['VideoTask'];
+/** A task's status (§3). */
+export type VideoStatus = components['schemas']['VideoStatus'];
 /** The generic task wrapper `{code, message, data}` (§2.3). */
 export type TaskWrapper = components['schemas']['TaskWrapper'];
 /** The model catalog (§4; shape not shown, the spec's assumption). */
 export type ModelList = components['schemas']['ModelList'];
+/** The native submit body of the second family's task plugin (§4.5; the upstream's shape, assumed). */
+export type PluginSubmitRequest = components['schemas']['PluginSubmitRequest'];
+/** The native path's answer to a submission: the public task ID (§1, §4.5; assumed). */
+export type PluginSubmitted = components['schemas']['PluginSubmitted'];
+/** A task on the native path, in the upstream's shape and status values (§4.5; assumed). */
+export type PluginTask = components['schemas']['PluginTask'];
 
 /** 4 MiB: far above any task object, wrapper or catalog, far below what would hurt the process. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -25,8 +33,8 @@ export interface VideoTaskClientOptions {
   /** A fetch implementation. Default: the global `fetch`, looked up at each request (so msw can intercept it). */
   readonly fetch?: typeof fetch | undefined;
   /**
-   * Time limit of one request in ms (for a download: of each wait for the service, see
-   * `downloadContent`). Default 30 000.
+   * Time limit of one request in ms (for a video: of each wait for the service, see `content`).
+   * Default 30 000.
    */
   readonly requestTimeoutMs?: number | undefined;
   /**
@@ -51,26 +59,34 @@ export interface SubmitOptions extends RequestOptions {
    * `videos`: `POST /v1/videos`, the OpenAI-compatible entry the second family uses (§4).
    */
   readonly endpoint?: 'generations' | 'videos' | undefined;
-  /** The client's own request ID, sent as `X-Request-Id`: keep it with the task ID (§7, §8). */
-  readonly requestId?: string | undefined;
+  /**
+   * The client's own request ID, sent as `X-Request-Id`: keep it with the task ID (§7, §8). Not the
+   * service's ID of its answer (`meta.serviceRequestId`).
+   */
+  readonly clientRequestId?: string | undefined;
 }
 
-export interface DownloadOptions {
-  /** A file path (written to a temporary file beside it, then renamed into place) or a stream (ended when done). */
-  readonly to: string | NodeJS.WritableStream;
-  readonly signal?: AbortSignal | undefined;
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  /** Called after each chunk with the bytes received so far and the announced size, when the service sent one. */
-  readonly onProgress?: ((received: number, total: number | undefined) => void) | undefined;
-  /** The largest video accepted, in bytes: past it the download stops with `ResponseTooLargeError`. Default 2 GiB. */
+/** Options of a native-path submission (`submitPluginTask`, §4.5): its path is the plugin's. */
+export type PluginSubmitOptions = Omit<SubmitOptions, 'endpoint'>;
+
+export interface ContentOptions extends RequestOptions {
+  /**
+   * The largest video accepted, in bytes: an announced size over it is refused before any byte is
+   * read, and the stream errors with `ResponseTooLargeError` before passing it. Default 2 GiB.
+   */
   readonly maxBytes?: number | undefined;
+  /** Called as each chunk is read, with the bytes so far and the announced size (when one was sent). */
+  readonly onProgress?: ((received: number, total: number | undefined) => void) | undefined;
 }
 
-export interface DownloadResult {
-  readonly bytes: number;
-  /** Hex SHA-256 of the bytes written. */
-  readonly sha256: string;
+/** A finished task's video as the service sends it (§4.4), not yet read. */
+export interface VideoContent {
+  /**
+   * The video's bytes, read from the service only as fast as they are consumed. Read it to its end,
+   * or cancel it to release the connection. It errors with the client's typed errors.
+   */
+  readonly body: ReadableStream<Uint8Array>;
   readonly contentType: string;
-  /** The absolute path written, for a file destination. */
-  readonly path?: string;
+  /** The announced size in bytes, when the service sent one (and no content coding changes it). */
+  readonly size: number | undefined;
 }

@@ -4,6 +4,7 @@
  * for a missing *or* foreign task with 400 `task_not_exist`, and `/content` before completion with 400
  * (reference-gateway-facts.md), which are not "fix your parameters". The first matching row wins.
  */
+import type { ErrorCode } from '../generated/client-contract.ts';
 
 /** Which call was refused. */
 export type Operation = 'submit' | 'query' | 'content' | 'models';
@@ -13,8 +14,8 @@ export interface HintRow {
   readonly operation?: Operation;
   /** A status, or a class: `4xx`, `5xx`. */
   readonly status: number | '4xx' | '5xx';
-  /** `undefined`: any code (or none). */
-  readonly code?: string;
+  /** `undefined`: any code (or none). One of the spec's `x-error-codes`: a code it drops fails to compile. */
+  readonly code?: ErrorCode;
   readonly hint: string;
 }
 

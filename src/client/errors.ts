@@ -1,52 +1,70 @@
 import { errorHint, type Operation } from './error-hints.ts';
-import { requestIdOf, type ResponseMeta } from './response-meta.ts';
+import { serviceRequestIdOf, type ResponseMeta } from './response-meta.ts';
 import { retryAfterMs } from './retry-after.ts';
 
-export { retryAfterMs } from './retry-after.ts';
 export type { Operation } from './error-hints.ts';
 
 /**
  * Typed errors of the client: a base `ApiError` carrying the HTTP status, the parsed body and the
- * request id, one subclass per kind, chosen by `apiErrorFrom`. A failed *task* is not an error: the
- * poller returns it as data. Messages never contain an API key.
+ * service's request ID, one subclass per kind, chosen by `apiErrorFrom`. A failed *task* is not an
+ * error: the poller returns it as data. Messages never contain an API key.
  */
 export class VideoTaskError extends Error {
   override readonly name: string = 'VideoTaskError';
 }
 
+/** What an `ApiError` carries besides its message. */
+export interface ApiErrorOptions {
+  readonly status: number;
+  /** The parsed JSON body, the text of a non-JSON body, or undefined when empty. */
+  readonly body?: unknown;
+  /** The request ID the service answered with; default: `meta.serviceRequestId`. */
+  readonly serviceRequestId?: string | undefined;
+  /** An error code from the body (`error.code` or the wrapper's `code`), when present. */
+  readonly code?: string | undefined;
+  /** Which call was refused, when the client knows it (it chooses the `hint`). */
+  readonly operation?: Operation | undefined;
+  /** The answer's request ID, rate-limit headers and other headers, when it came over HTTP. */
+  readonly meta?: ResponseMeta | undefined;
+}
+
+/**
+ * A refused request: the service answered with an error status.
+ *
+ * @example
+ * new ApiError('Failed to query task_1: no such task (HTTP 404)', { status: 404, operation: 'query' });
+ */
 export class ApiError extends VideoTaskError {
   override readonly name: string = 'ApiError';
+  readonly status: number;
+  /** The parsed JSON body, the text of a non-JSON body, or undefined when empty. */
+  readonly body: unknown;
+  /**
+   * The service's own ID of this answer (`X-Oneapi-Request-Id`, else `X-Request-Id`), to quote to
+   * its administrator; not the client's request ID of a submission (`clientRequestId`).
+   */
+  readonly serviceRequestId: string | undefined;
+  /** An error code from the body (`error.code` or the wrapper's `code`), when present. */
+  readonly code: string | undefined;
   /** Which call was refused, when the client knows it. */
   readonly operation: Operation | undefined;
   /** The answer's request ID, rate-limit headers and other headers, when it came over HTTP. */
   readonly meta: ResponseMeta | undefined;
 
-  constructor(
-    message: string,
-    readonly status: number,
-    /** The parsed JSON body, the text of a non-JSON body, or undefined when empty. */
-    readonly body: unknown,
-    /** The server's request id (`X-Oneapi-Request-Id` or `X-Request-Id`), when it sent one. */
-    readonly requestId: string | undefined,
-    /** An error code from the body (`error.code` or the wrapper's `code`), when present. */
-    readonly code: string | undefined,
-    context: ApiErrorContext = {},
-  ) {
+  constructor(message: string, options: ApiErrorOptions) {
     super(message);
-    this.operation = context.operation;
-    this.meta = context.meta;
+    this.status = options.status;
+    this.body = options.body;
+    this.serviceRequestId = options.serviceRequestId ?? options.meta?.serviceRequestId;
+    this.code = options.code;
+    this.operation = options.operation;
+    this.meta = options.meta;
   }
 
   /** What a person does next, chosen from the operation, the status and the code (`error-hints.ts`). */
   get hint(): string {
     return errorHint(this.operation, this.status, this.code);
   }
-}
-
-/** Where an `ApiError` came from: which call was refused, and the answer's metadata. */
-export interface ApiErrorContext {
-  readonly operation?: Operation | undefined;
-  readonly meta?: ResponseMeta | undefined;
 }
 
 /** 400 and other 4xx not below: the request is wrong; fix it, do not retry (§7). */
@@ -72,16 +90,14 @@ export class UnsupportedRequestError extends ApiError {
 /** 429: quota or rate limit (§7, §8); retry with backoff, honouring `retryAfterMs`. */
 export class RateLimitError extends ApiError {
   override readonly name = 'RateLimitError';
+  /** `Retry-After` in milliseconds, when the service sent one. */
+  readonly retryAfterMs: number | undefined;
   constructor(
     message: string,
-    status: number,
-    body: unknown,
-    requestId: string | undefined,
-    code: string | undefined,
-    readonly retryAfterMs: number | undefined,
-    context: ApiErrorContext = {},
+    options: ApiErrorOptions & { readonly retryAfterMs?: number | undefined },
   ) {
-    super(message, status, body, requestId, code, context);
+    super(message, options);
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 /** 5xx: the service failed; a query may be retried a limited number of times (§7). */
@@ -110,7 +126,8 @@ export class SubmissionUnconfirmedError extends VideoTaskError {
   override readonly name = 'SubmissionUnconfirmedError';
   constructor(
     message: string,
-    readonly requestId: string,
+    /** The client's own request ID the submission was sent with: look the task up by it (§7). */
+    readonly clientRequestId: string,
     override readonly cause?: unknown,
   ) {
     super(message);
@@ -174,6 +191,12 @@ export class JournalError extends VideoTaskError {
   }
 }
 
+/** Where an answer came from: which call was refused, and the answer's metadata. */
+export interface ApiErrorContext {
+  readonly operation?: Operation | undefined;
+  readonly meta?: ResponseMeta | undefined;
+}
+
 /**
  * Picks the error class for a status and builds its message: "Failed to <action>: <reason> (HTTP n)".
  * `context` names the operation (which chooses the `hint`) and carries the answer's metadata.
@@ -185,20 +208,22 @@ export function apiErrorFrom(
   headers: Headers,
   context: ApiErrorContext = {},
 ): ApiError {
-  const requestId = requestIdOf(headers);
   const { code, message } = describeBody(body);
   const reason = message ?? `HTTP ${status}`;
   const suffix = message === undefined ? '' : ` (HTTP ${status}${code ? `, ${code}` : ''})`;
   const text = `Failed to ${action}: ${reason}${suffix}`;
-  const args = [text, status, body, requestId, code] as const;
-  if (status === 401) return new AuthenticationError(...args, context);
-  if (status === 403) return new PermissionDeniedError(...args, context);
-  if (status === 404) return new NotFoundError(...args, context);
-  if (status === 413 || status === 415) return new UnsupportedRequestError(...args, context);
+  const options = { ...context, status, body, code, serviceRequestId: serviceRequestIdOf(headers) };
+  if (status === 401) return new AuthenticationError(text, options);
+  if (status === 403) return new PermissionDeniedError(text, options);
+  if (status === 404) return new NotFoundError(text, options);
+  if (status === 413 || status === 415) return new UnsupportedRequestError(text, options);
   if (status === 429)
-    return new RateLimitError(...args, retryAfterMs(headers.get('retry-after')), context);
-  if (status >= 500) return new ServerError(...args, context);
-  return new BadRequestError(...args, context);
+    return new RateLimitError(text, {
+      ...options,
+      retryAfterMs: retryAfterMs(headers.get('retry-after')),
+    });
+  if (status >= 500) return new ServerError(text, options);
+  return new BadRequestError(text, options);
 }
 
 /** The error code and message of either envelope (OpenAI style or task wrapper style), if any. */
@@ -225,7 +250,3 @@ export function describeBody(body: unknown): {
     message: typeof message === 'string' && message !== '' ? message : undefined,
   };
 }
-
-export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
-export const isRateLimitError = (e: unknown): e is RateLimitError => e instanceof RateLimitError;
-export const isServerError = (e: unknown): e is ServerError => e instanceof ServerError;

@@ -1,41 +1,54 @@
 /**
- * The typed client of the video generation task service and its errors.
+ * The typed client of the video generation task service, environment-neutral (no `node:` import, no
+ * spec loaded at run time): the client, its errors, the §8 polling loop, the §7 submission rules and
+ * the journal's interface (`FileJournal` and `resumeJournal` are in `videotask/node`). `videotask`'s
+ * root export.
  */
+export { VideoTaskClient, type VideoTaskClientWithResponse } from './client.ts';
+export type {
+  ContentOptions,
+  ModelList,
+  PluginSubmitOptions,
+  PluginSubmitRequest,
+  PluginSubmitted,
+  PluginTask,
+  RequestOptions,
+  SubmitOptions,
+  SubmitRequest,
+  TaskWrapper,
+  VideoContent,
+  VideoStatus,
+  VideoTask,
+  VideoTaskClientOptions,
+} from './client-types.ts';
+export type { ResponseMeta, WithMeta } from './response-meta.ts';
 export {
-  VideoTaskClient,
-  DEFAULT_MAX_DOWNLOAD_BYTES,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  type DownloadOptions,
-  type DownloadResult,
-  type ModelList,
-  type RequestOptions,
-  type ResponseMeta,
-  type SubmitOptions,
-  type SubmitRequest,
-  type TaskWrapper,
-  type VideoTaskClientOptions,
-  type VideoTaskClientWithResponse,
-  type WithMeta,
-} from './client.ts';
-export * from './errors.ts';
-export { errorHint, HINTS, type HintRow } from './error-hints.ts';
-export { maskKey, Redactor } from '../redaction/redactor.ts';
-export { printable } from './printable.ts';
-export { catalogModelIds } from './catalog-ids.ts';
-export {
-  pollTask,
-  pollInterval,
-  type GetTask,
-  type PollOptions,
-  type PollResult,
-} from './poller.ts';
-export { submitWithRetry, type SubmitRetryOptions, type RetryInfo } from './retry.ts';
-export {
-  FileJournal,
-  MAX_JOURNAL_BYTES,
-  type TaskJournal,
-  type JournalEntry,
-  type JournalRecord,
-  type JournalState,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  JournalError,
+  NotFoundError,
+  PermissionDeniedError,
+  PollTimeoutError,
+  RateLimitError,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+  ServerError,
+  SubmissionUnconfirmedError,
+  UnexpectedResponseError,
+  UnsupportedRequestError,
+  VideoTaskError,
+  type ApiErrorOptions,
+  type Operation,
+} from './errors.ts';
+export { pollTask, type GetTask, type PollOptions, type PollResult } from './poller.ts';
+export { submitWithRetry, type RetryInfo, type Submit, type SubmitRetryOptions } from './retry.ts';
+export type {
+  JournalEntry,
+  JournalRecord,
+  JournalState,
+  RecordState,
+  StoredEntry,
+  TaskJournal,
 } from './journal.ts';
-export { resumeJournal, type ResumeSummary, type ResumeResult } from './resume.ts';

@@ -4,29 +4,31 @@ import { Redactor } from '../redaction/redactor.ts';
  * The entries of the task journal (§8: "Clients persist the task ID, submission time, model, their
  * own request ID and final status so that polling survives a restart"), one JSON object per line.
  * Only the fields listed here are ever written: an entry has no key field, and free text is
- * redacted, so an API key cannot reach the file (§5).
+ * redacted, so an API key cannot reach the file (§5). `clientRequestId` is the client's own request
+ * ID (sent as `X-Request-Id`); journals written before it was named so carry it as `requestId`,
+ * and read the same.
  */
 export type JournalEntry =
   /** About to send a submission: if nothing follows, the process died mid-submission. */
   | {
       readonly type: 'submitting';
-      readonly requestId: string;
+      readonly clientRequestId: string;
       readonly model: string;
       readonly endpoint: string;
     }
   /** The service answered 200 with a task (§4.1). */
   | {
       readonly type: 'submitted';
-      readonly requestId: string;
+      readonly clientRequestId: string;
       readonly taskId: string;
       readonly model: string;
     }
   /** The outcome is unknown (timeout, reset, 5xx, §7): the task may exist. */
-  | { readonly type: 'unconfirmed'; readonly requestId: string; readonly reason: string }
+  | { readonly type: 'unconfirmed'; readonly clientRequestId: string; readonly reason: string }
   /** A 4xx: nothing was created (§7). */
   | {
       readonly type: 'refused';
-      readonly requestId: string;
+      readonly clientRequestId: string;
       readonly status: number;
       readonly code?: string;
       readonly message?: string;
@@ -48,10 +50,10 @@ export type StoredEntry = (JournalEntry | TornMarker) & { readonly at: string };
 const FIELDS: Readonly<
   Record<StoredEntry['type'], Readonly<Record<string, 'string' | 'number' | 'string?'>>>
 > = {
-  submitting: { requestId: 'string', model: 'string', endpoint: 'string' },
-  submitted: { requestId: 'string', taskId: 'string', model: 'string' },
-  unconfirmed: { requestId: 'string', reason: 'string' },
-  refused: { requestId: 'string', status: 'number', code: 'string?', message: 'string?' },
+  submitting: { clientRequestId: 'string', model: 'string', endpoint: 'string' },
+  submitted: { clientRequestId: 'string', taskId: 'string', model: 'string' },
+  unconfirmed: { clientRequestId: 'string', reason: 'string' },
+  refused: { clientRequestId: 'string', status: 'number', code: 'string?', message: 'string?' },
   final: { taskId: 'string', status: 'string', errorCode: 'string?' },
   torn: { line: 'number' },
 };
@@ -64,7 +66,7 @@ const BEARERS = new Redactor([]);
  * free text redacted. Throws `RangeError` for an entry that is not one of the types above.
  *
  * @example
- * entryLine({ type: 'submitted', requestId: 'r1', taskId: 'task_1', model: 'video-pro-v1' },
+ * entryLine({ type: 'submitted', clientRequestId: 'r1', taskId: 'task_1', model: 'video-pro-v1' },
  * '2026-01-01T00:00:00.000Z');
  */
 export function entryLine(entry: JournalEntry | TornMarker, at: string): string {
@@ -82,14 +84,22 @@ export function entryLine(entry: JournalEntry | TornMarker, at: string): string 
   return `${JSON.stringify(out)}\n`;
 }
 
-/** The entry a parsed line holds, or why it is not one. */
+/** The entry a parsed line holds (an entry of an older journal as today's), or why it is not one. */
 export function parseEntry(value: unknown): StoredEntry | string {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     return 'not a JSON object';
   const at = (value as { at?: unknown }).at;
   if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) return '"at" is not an ISO time';
-  const problem = checkEntry(value);
-  return problem ?? (value as StoredEntry);
+  const entry = withTodaysNames(value as Record<string, unknown>);
+  const problem = checkEntry(entry);
+  return problem ?? (entry as StoredEntry);
+}
+
+/** Journals written before the client's request ID was named `clientRequestId` call it `requestId`. */
+function withTodaysNames(entry: Record<string, unknown>): Record<string, unknown> {
+  if (!('requestId' in entry) || 'clientRequestId' in entry) return entry;
+  const { requestId, ...rest } = entry;
+  return { ...rest, clientRequestId: requestId };
 }
 
 function checkEntry(value: object): string | undefined {

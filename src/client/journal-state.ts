@@ -3,7 +3,7 @@ import { parseEntry, type StoredEntry } from './journal-entries.ts';
 import { Redactor } from '../redaction/redactor.ts';
 
 /**
- * What a journal file says, folded into one record per request ID (§8). `submitting` with nothing
+ * What a journal file says, folded into one record per client request ID (§8). `submitting` with nothing
  * after it means the process died mid-submission: like `unconfirmed`, the task may exist and must be
  * checked by request ID against the client's own records or with an administrator, never resubmitted blindly (§7).
  */
@@ -11,11 +11,12 @@ export type RecordState =
   'submitting' | 'unconfirmed' | 'refused' | 'active' | 'completed' | 'failed';
 
 export interface JournalRecord {
-  readonly requestId: string;
+  /** The client's own request ID of the submission (sent as `X-Request-Id`). */
+  readonly clientRequestId: string;
   readonly model: string;
   /** The submission endpoint; absent only when the journal has no `submitting` entry for it. */
   readonly endpoint?: string;
-  /** ISO time of the first entry for this request ID. */
+  /** ISO time of the first entry for this client request ID. */
   readonly submittedAt: string;
   readonly taskId?: string;
   readonly state: RecordState;
@@ -23,7 +24,7 @@ export interface JournalRecord {
   readonly errorCode?: string;
   /** Why it is unconfirmed, or the refusal's message. */
   readonly reason?: string;
-  /** ISO time of the last entry for this request ID. */
+  /** ISO time of the last entry for this client request ID. */
   readonly updatedAt: string;
 }
 
@@ -110,19 +111,19 @@ export function foldJournal(scan: JournalScan, file: string): JournalState {
   const byTask = new Map<string, string>();
   const orphans: { line: number; entry: StoredEntry }[] = [];
   const update = (
-    requestId: string,
+    clientRequestId: string,
     at: string,
     change: Partial<JournalRecord> & { state: RecordState },
     model?: string,
   ): void => {
-    const before = records.get(requestId) ?? {
-      requestId,
+    const before = records.get(clientRequestId) ?? {
+      clientRequestId,
       model: model ?? '',
       submittedAt: at,
       state: change.state,
       updatedAt: at,
     };
-    records.set(requestId, {
+    records.set(clientRequestId, {
       ...before,
       ...(model !== undefined ? { model } : {}),
       ...change,
@@ -132,27 +133,28 @@ export function foldJournal(scan: JournalScan, file: string): JournalState {
   for (const { line, entry } of scan.entries) {
     if (entry.type === 'submitting')
       update(
-        entry.requestId,
+        entry.clientRequestId,
         entry.at,
         { state: 'submitting', endpoint: entry.endpoint },
         entry.model,
       );
     else if (entry.type === 'submitted') {
-      byTask.set(entry.taskId, entry.requestId);
-      update(entry.requestId, entry.at, { state: 'active', taskId: entry.taskId }, entry.model);
+      byTask.set(entry.taskId, entry.clientRequestId);
+      const active = { state: 'active', taskId: entry.taskId } as const;
+      update(entry.clientRequestId, entry.at, active, entry.model);
     } else if (entry.type === 'unconfirmed')
-      update(entry.requestId, entry.at, { state: 'unconfirmed', reason: entry.reason });
+      update(entry.clientRequestId, entry.at, { state: 'unconfirmed', reason: entry.reason });
     else if (entry.type === 'refused')
-      update(entry.requestId, entry.at, {
+      update(entry.clientRequestId, entry.at, {
         state: 'refused',
         ...(entry.code !== undefined ? { errorCode: entry.code } : {}),
         ...(entry.message !== undefined ? { reason: entry.message } : {}),
       });
     else if (entry.type === 'final') {
-      const requestId = byTask.get(entry.taskId);
-      if (requestId === undefined) orphans.push({ line, entry });
+      const clientRequestId = byTask.get(entry.taskId);
+      if (clientRequestId === undefined) orphans.push({ line, entry });
       else
-        update(requestId, entry.at, {
+        update(clientRequestId, entry.at, {
           state: entry.status,
           ...(entry.errorCode !== undefined ? { errorCode: entry.errorCode } : {}),
         });

@@ -1,10 +1,6 @@
-import {
-  RECOMMENDED_POLLING,
-  serviceContract,
-  type VideoStatus,
-  type VideoTask,
-} from '../spec/index.ts';
+import { LIFECYCLE, POLLING } from '../generated/client-contract.ts';
 import { checkFunction, checkNumber } from './check-options.ts';
+import type { VideoStatus, VideoTask } from './client-types.ts';
 import { textOf } from './client-support.ts';
 import { realSleep, type Sleep } from './sleep.ts';
 
@@ -21,11 +17,6 @@ export interface PollOptions {
   /** Total time allowed (§8: "a total timeout must be set"). Default 30 min; must be finite. */
   readonly timeoutMs?: number;
   /**
-   * While the last status read is a slow-down one (`unknown`, §3), the wait is multiplied by this.
-   * ≥ 1 (1: off). Default 2.
-   */
-  readonly unknownSlowdown?: number;
-  /**
    * Temporary failures (5xx, connection, timeout, 429) of a query retried in a row before
    * rethrowing (§7). Default 3.
    */
@@ -38,7 +29,7 @@ export interface PollOptions {
   readonly now?: () => number;
   /** Called after every successful query with the task and the 1-based attempt number. */
   readonly onUpdate?: (task: VideoTask, attempt: number) => void;
-  /** Statuses that end the poll. Default: the lifecycle's `stopPolling` (`completed`, `failed`, §3). */
+  /** Statuses that end the poll. Default: the spec's `x-lifecycle.stopPolling` (`completed`, `failed`, §3). */
   readonly stopOn?: readonly VideoStatus[];
 }
 
@@ -49,7 +40,6 @@ export interface PollSettings {
   readonly maxIntervalMs: number;
   readonly maxAttempts: number;
   readonly timeoutMs: number;
-  readonly unknownSlowdown: number;
   readonly queryRetries: number;
   readonly sleep: Sleep;
   readonly now: () => number;
@@ -64,55 +54,56 @@ export interface PollSettings {
 export const DEFAULT_POLL_TIMEOUT_MS = 30 * 60 * 1000;
 
 /**
- * Applies the §8 defaults and checks every option, before any request is made.
+ * While the last status read is a slow-down one (`unknown`, §3: "the client lowers its polling
+ * rate"), the wait is multiplied by this; the document gives no factor, so this is our choice.
+ */
+export const SLOW_DOWN_FACTOR = 2;
+
+const KNOWN = new Set<string>(LIFECYCLE.states);
+const SLOW_DOWN = new Set<string>(LIFECYCLE.slowDown);
+
+/**
+ * Applies the §8 defaults (the spec's `x-polling`, generated into `client-contract.ts`) and checks
+ * every option, before any request is made.
  *
  * @example
  * pollSettings({ maxAttempts: 0 }); // RangeError: maxAttempts must be a whole number ≥ 1, got 0
  */
 export function pollSettings(options: PollOptions = {}): PollSettings {
-  const { lifecycle } = serviceContract();
   const initialIntervalMs = checkNumber(
     'initialIntervalMs',
-    options.initialIntervalMs ?? RECOMMENDED_POLLING.initialIntervalMs,
+    options.initialIntervalMs ?? POLLING.initialIntervalMs,
     0,
   );
   const maxIntervalMs = checkNumber(
     'maxIntervalMs',
-    options.maxIntervalMs ?? RECOMMENDED_POLLING.maxIntervalMs,
+    options.maxIntervalMs ?? POLLING.maxIntervalMs,
     0,
   );
   if (maxIntervalMs < initialIntervalMs)
     throw new RangeError(
       `maxIntervalMs (${maxIntervalMs}) must be ≥ initialIntervalMs (${initialIntervalMs})`,
     );
-  const stopOn = options.stopOn ?? lifecycle.stopPolling.values;
-  const known = new Set<string>(lifecycle.states.values);
+  const stopOn: readonly VideoStatus[] = options.stopOn ?? LIFECYCLE.stopPolling;
   if (!Array.isArray(stopOn) || stopOn.length === 0)
     throw new RangeError('stopOn must list at least one status');
   // Checked for callers without types: an entry may be anything.
   for (const status of stopOn as readonly unknown[])
-    if (typeof status !== 'string' || !known.has(status))
+    if (typeof status !== 'string' || !KNOWN.has(status))
       throw new RangeError(
-        `stopOn: "${textOf(status)}" is not a status (${[...known].join(', ')})`,
+        `stopOn: "${textOf(status)}" is not a status (${LIFECYCLE.states.join(', ')})`,
       );
-  const slowDown = new Set<string>(lifecycle.slowDown.values);
   return {
     initialIntervalMs,
-    factor: checkNumber('factor', options.factor ?? RECOMMENDED_POLLING.factor, 1),
+    factor: checkNumber('factor', options.factor ?? POLLING.factor, 1),
     maxIntervalMs,
-    maxAttempts: checkNumber(
-      'maxAttempts',
-      options.maxAttempts ?? RECOMMENDED_POLLING.maxAttempts,
-      1,
-      true,
-    ),
+    maxAttempts: checkNumber('maxAttempts', options.maxAttempts ?? POLLING.maxAttempts, 1, true),
     timeoutMs: checkNumber('timeoutMs', options.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS, 0),
-    unknownSlowdown: checkNumber('unknownSlowdown', options.unknownSlowdown ?? 2, 1),
     queryRetries: checkNumber('queryRetries', options.queryRetries ?? 3, 0, true),
     sleep: checkFunction('sleep', options.sleep ?? realSleep),
     now: checkFunction('now', options.now ?? Date.now),
     stopOn: new Set<string>(stopOn),
-    slowsDown: (status) => slowDown.has(status) || !known.has(status),
+    slowsDown: (status) => SLOW_DOWN.has(status) || !KNOWN.has(status),
   };
 }
 
@@ -120,8 +111,8 @@ export function pollSettings(options: PollOptions = {}): PollSettings {
  * The wait before query `attempt` (1-based), §8: `min(initial × factor^(attempt−1), maxIntervalMs)`,
  * so 5000, 7500, 11250, 16875, 25312.5, 30000, 30000, … ms with the defaults. When the status read
  * last is a slow-down one (`unknown`, §3 "the client lowers its polling rate and keeps querying"),
- * that wait is multiplied by `unknownSlowdown`: the slowed wait may exceed `maxIntervalMs` (up to
- * `maxIntervalMs × unknownSlowdown`, 60 s by default), since capping it would erase the slow-down
+ * that wait is multiplied by `SLOW_DOWN_FACTOR` (2): the slowed wait may exceed `maxIntervalMs` (up
+ * to `maxIntervalMs × 2`, 60 s by default), since capping it would erase the slow-down
  * once the schedule reaches its ceiling. The schedule position keeps advancing while slowed.
  *
  * @example
@@ -133,5 +124,5 @@ export function pollInterval(settings: PollSettings, attempt: number, slowed: bo
     settings.initialIntervalMs * settings.factor ** (attempt - 1),
     settings.maxIntervalMs,
   );
-  return slowed ? base * settings.unknownSlowdown : base;
+  return slowed ? base * SLOW_DOWN_FACTOR : base;
 }

@@ -1,5 +1,5 @@
-import type { VideoTask } from '../spec/index.ts';
 import { checkFunction, checkId } from './check-options.ts';
+import type { VideoTask } from './client-types.ts';
 import {
   ConnectionError,
   PollTimeoutError,
@@ -15,13 +15,7 @@ import {
 } from './poll-schedule.ts';
 import { raceAbort } from './sleep.ts';
 
-export {
-  pollInterval,
-  pollSettings,
-  DEFAULT_POLL_TIMEOUT_MS,
-  type PollOptions,
-  type PollSettings,
-} from './poll-schedule.ts';
+export type { PollOptions } from './poll-schedule.ts';
 
 /** One status query of one task (§4.2). Throws the client's typed errors. */
 export type GetTask = (taskId: string, signal?: AbortSignal) => Promise<VideoTask>;
@@ -47,13 +41,16 @@ export interface PollResult {
  *
  * - Stops on `stopOn` (`completed`, `failed`) and returns the task, failed or not (§3, §7).
  * - `queued` / `in_progress` are polled again; nothing is ever resubmitted (§3 rule 1, §7).
- * - `unknown` (or a status the lifecycle does not know) slows the next wait by `unknownSlowdown` (§3).
+ * - `unknown` (or a status the lifecycle does not know) doubles the next wait (§3).
  * - A temporary failure of a query (`ServerError`, `ConnectionError`, `RequestTimeoutError`, and a
  *   `RateLimitError`) retries the same query of the
  *   same task at the next due time, at most `queryRetries` times in a row, then is rethrown (§7).
  *   Other errors (404 and other 4xx) are rethrown at once.
  * - Out of attempts or time: `PollTimeoutError` with the task id, the attempts and the last status.
  * - `signal` aborts at once with its reason, during a wait or a query.
+ *
+ * `client.poll(id, options)` is this loop over `client.getVideo`; pass another `getTask` to poll
+ * something else the same way.
  *
  * @example
  * const { task } = await pollTask((id, signal) => client.getVideo(id, { signal }), 'task_abc', {

@@ -1,7 +1,7 @@
 import { retryAfterMs } from './retry-after.ts';
 
 /**
- * What a caller may want from an answer besides its body: the request ID to quote to the service's
+ * What a caller may want from an answer besides its body: the service's request ID to quote to its
  * administrator, the rate-limit headers, and every header as sent (`X-New-Api-Other-Ratios`, …).
  * Reached through `client.withResponse()` and, for a refused request, `ApiError.meta`.
  */
@@ -9,8 +9,12 @@ export interface ResponseMeta {
   readonly status: number;
   /** The address that answered, after redirects. */
   readonly url: string;
-  /** `X-Oneapi-Request-Id` (the deployed gateway's) or else `X-Request-Id`, when the service sent one. */
-  readonly requestId: string | undefined;
+  /**
+   * The service's own ID of this answer: `X-Oneapi-Request-Id` (the deployed gateway's) or else
+   * `X-Request-Id`, when it sent one. Quote it to the service's administrator. Not the client's own
+   * request ID of a submission (`clientRequestId`, sent as `X-Request-Id`).
+   */
+  readonly serviceRequestId: string | undefined;
   /** `Retry-After` in milliseconds (seconds or an HTTP date), when present. */
   readonly retryAfterMs: number | undefined;
   /** Every `X-RateLimit-*` header by the rest of its lower-cased name (`limit`, `remaining`, `reset`, …), raw. */
@@ -50,7 +54,7 @@ export function responseMeta(response: Response, redact: (text: string) => strin
   return {
     status: response.status,
     url: response.url,
-    requestId: headers['x-oneapi-request-id'] ?? headers['x-request-id'],
+    serviceRequestId: headers['x-oneapi-request-id'] ?? headers['x-request-id'],
     retryAfterMs: retryAfterMs(headers['retry-after'] ?? null),
     rateLimit,
     headers,
@@ -58,6 +62,6 @@ export function responseMeta(response: Response, redact: (text: string) => strin
 }
 
 /** The service's request ID in `Headers`: the gateway's `X-Oneapi-Request-Id`, else `X-Request-Id`. */
-export function requestIdOf(headers: Headers): string | undefined {
+export function serviceRequestIdOf(headers: Headers): string | undefined {
   return headers.get('x-oneapi-request-id') ?? headers.get('x-request-id') ?? undefined;
 }

@@ -1,17 +1,17 @@
-import type { VideoTask } from '../spec/index.ts';
 import { checkFraction, checkFunction, checkId, checkNumber } from './check-options.ts';
 import { SubmissionUnconfirmedError, type RateLimitError } from './errors.ts';
 import { raceAbort, realSleep, type Sleep } from './sleep.ts';
 import { submissionOutcome } from './submission-outcome.ts';
+import type { VideoTask } from './client-types.ts';
 
 /**
- * One submission attempt (§4.1), sending `requestId` as the client's idempotency key. Throws the
- * client's typed errors.
+ * One submission attempt (§4.1), sending `clientRequestId` (the client's own request ID, its
+ * idempotency key) as `X-Request-Id`. Throws the client's typed errors.
  */
-export type Submit<T = VideoTask> = (requestId: string, signal?: AbortSignal) => Promise<T>;
+export type Submit<T = VideoTask> = (clientRequestId: string, signal?: AbortSignal) => Promise<T>;
 
 export interface RetryInfo {
-  readonly requestId: string;
+  readonly clientRequestId: string;
   /** 1 for the first retry. */
   readonly retry: number;
   readonly delayMs: number;
@@ -19,8 +19,8 @@ export interface RetryInfo {
 }
 
 export interface SubmitRetryOptions {
-  /** The client's own request ID, sent unchanged with every attempt. */
-  readonly requestId: string;
+  /** The client's own request ID, sent unchanged with every attempt: keep it in your records first (§7). */
+  readonly clientRequestId: string;
   /** Retries after 429s (not counting the first attempt). Default 4. */
   readonly maxRetries?: number;
   /** Backoff before the first retry. Default 1000 ms; doubles per retry. */
@@ -46,23 +46,23 @@ export interface SubmitRetryOptions {
  * - Other 4xx: rethrown at once (nothing was created; fix the request).
  * - A timeout, a connection dropped after the request may have left, a 5xx, or a 2xx that is not a
  *   readable task (not JSON, over the size bound, no ID): the task may exist,
- *   so this throws `SubmissionUnconfirmedError` carrying `requestId` and never resubmits (§7:
+ *   so this throws `SubmissionUnconfirmedError` carrying `clientRequestId` and never resubmits (§7:
  *   "If task creation cannot be confirmed, check it against the client's own idempotency records").
  * - `ECONNREFUSED` / `ENOTFOUND` / `EAI_AGAIN` (nothing was sent): the `ConnectionError` is rethrown
  *   unchanged, not retried; the user decides.
- * Every attempt carries the same `requestId`.
+ * Every attempt carries the same `clientRequestId`.
  *
  * @example
- * const requestId = crypto.randomUUID();
- * const task = await submitWithRetry((id, signal) => client.submit(body, { endpoint, requestId: id,
- * signal }), { requestId });
+ * const clientRequestId = crypto.randomUUID();
+ * const task = await submitWithRetry((id, signal) => client.submit(body, { clientRequestId: id,
+ * signal }), { clientRequestId });
  */
 export async function submitWithRetry<T = VideoTask>(
   submit: Submit<T>,
   options: SubmitRetryOptions,
 ): Promise<T> {
   checkFunction('submit', submit);
-  const requestId = checkId('requestId', options.requestId);
+  const clientRequestId = checkId('clientRequestId', options.clientRequestId);
   const maxRetries = checkNumber('maxRetries', options.maxRetries ?? 4, 0, true);
   const baseDelayMs = checkNumber('baseDelayMs', options.baseDelayMs ?? 1_000, 0);
   const maxDelayMs = checkNumber('maxDelayMs', options.maxDelayMs ?? 30_000, baseDelayMs);
@@ -74,11 +74,11 @@ export async function submitWithRetry<T = VideoTask>(
 
   for (let retry = 0; ; retry++) {
     try {
-      return await raceAbort(submit(requestId, signal), signal);
+      return await raceAbort(submit(clientRequestId, signal), signal);
     } catch (error) {
       signal?.throwIfAborted();
       const outcome = submissionOutcome(error);
-      if (outcome === 'unknown') throw unconfirmed(requestId, error);
+      if (outcome === 'unknown') throw unconfirmed(clientRequestId, error);
       if (outcome !== 'rate-limited' || retry >= maxRetries) throw error;
       const rateLimit = error as RateLimitError;
       const delayMs = backoffDelay(
@@ -86,7 +86,7 @@ export async function submitWithRetry<T = VideoTask>(
         { baseDelayMs, maxDelayMs, jitter, random },
         rateLimit.retryAfterMs,
       );
-      onRetry?.({ requestId, retry: retry + 1, delayMs, error: rateLimit });
+      onRetry?.({ clientRequestId, retry: retry + 1, delayMs, error: rateLimit });
       await raceAbort(sleep(delayMs, signal), signal);
     }
   }
@@ -109,14 +109,14 @@ export function backoffDelay(
   return Math.max(Math.min(spread, o.maxDelayMs), retryAfterMs ?? 0);
 }
 
-function unconfirmed(requestId: string, cause: unknown): SubmissionUnconfirmedError {
+function unconfirmed(clientRequestId: string, cause: unknown): SubmissionUnconfirmedError {
   const why = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
   return new SubmissionUnconfirmedError(
-    `Submission ${requestId} could not be confirmed (${why}); the task may ` +
-      `exist. It was not resubmitted: look it up by this request ID in your ` +
+    `Submission ${clientRequestId} could not be confirmed (${why}); the task may ` +
+      `exist. It was not resubmitted: look it up by this client request ID in your ` +
       `own records (the journal) or with the service's administrator before ` +
       `submitting again; the service has no lookup by request ID.`,
-    requestId,
+    clientRequestId,
     cause,
   );
 }

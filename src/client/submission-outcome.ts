@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../generated/client-contract.ts';
 import {
   ApiError,
   ConnectionError,
@@ -26,7 +27,7 @@ export type SubmissionOutcome = 'rate-limited' | 'refused' | 'not-sent' | 'unkno
  * an unknown model, or one without a channel in the caller's group, with 503 `model_not_found`
  * (reference-gateway-facts.md; an assumption, the document shows no error codes, §7).
  */
-export const REFUSED_5XX_CODES: ReadonlySet<string> = new Set(['model_not_found']);
+export const REFUSED_5XX_CODES: ReadonlySet<string> = new Set<ErrorCode>(['model_not_found']);
 
 /** Socket error codes that mean no byte of the request left this machine. */
 export const NOT_SENT_CODES: ReadonlySet<string> = new Set([

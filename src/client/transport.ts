@@ -1,9 +1,12 @@
-import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from '../generated/openapi.ts';
+import { createApi, type Api, type ApiResult } from './api-request.ts';
 import { capResponse } from './capped-body.ts';
 import { MAX_JSON_DEPTH } from './json-depth.ts';
-import { checkApiKey, checkBaseUrl, describeCause } from './client-support.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES, type VideoTaskClientOptions } from './client-types.ts';
+import { checkApiKey, checkBaseUrl, describeCause, preview } from './client-support.ts';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type RequestOptions,
+  type VideoTaskClientOptions,
+} from './client-types.ts';
 import {
   apiErrorFrom,
   ConnectionError,
@@ -17,9 +20,27 @@ import {
 import { maskKey, Redactor } from '../redaction/redactor.ts';
 import { responseMeta, type ResponseMeta, type WithMeta } from './response-meta.ts';
 
-export type AnyResult = { data?: unknown; error?: unknown; response: Response };
-/** The fetch one call uses (openapi-fetch's per-request `fetch`). */
+/** The fetch one call uses. */
 export type RequestFetch = (request: Request) => Promise<Response>;
+
+/** One JSON call of the client, as `Transport.json` runs it. */
+export interface JsonCall {
+  readonly operation: Operation;
+  /** What the call does, for messages: "Failed to <action>: …". */
+  readonly action: string;
+  readonly options: RequestOptions;
+  /** Headers this client owns for the call, set over the caller's. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Sends the request (`api`) with what the transport prepared. */
+  readonly send: (prepared: {
+    headers: Headers;
+    signal: AbortSignal;
+    fetch: RequestFetch;
+  }) => Promise<ApiResult>;
+  /** Whether the data of a 2xx answer is what the call returns; otherwise `invalid` says what is wrong. */
+  readonly isValid: (data: unknown) => boolean;
+  readonly invalid: string;
+}
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** The most of an error answer that is read: its first bytes explain it. */
@@ -27,14 +48,14 @@ const ERROR_BODY_LIMIT = 64 * 1024;
 
 /**
  * What every call of `VideoTaskClient` shares: the checked options, the key (only ever sent as
- * `Authorization: Bearer`, §5, and masked in anything shown), the `openapi-fetch` client, the size
+ * `Authorization: Bearer`, §5, and masked in anything shown), the typed requests (`api`), the size
  * bounds on answers, and the mapping of every way a request fails to a typed error.
  */
 export class Transport {
   readonly baseUrl: string;
   readonly requestTimeoutMs: number;
   readonly maxResponseBytes: number;
-  readonly api: Client<paths>;
+  readonly api: Api;
   readonly #apiKey: string;
   /** Every text this client shows (errors, their bodies, headers) goes through it. */
   readonly #redactor: Redactor;
@@ -61,11 +82,7 @@ export class Transport {
       throw new TypeError('fetch must be a function');
     this.#fetch = options.fetch;
     this.#headers = this.#checkedHeaders(() => new Headers(options.headers));
-    // The global fetch is looked up per request, not captured here: msw (and other interceptors) may patch it later.
-    this.api = createClient<paths>({
-      baseUrl: this.baseUrl,
-      fetch: (request: Request) => (this.#fetch ?? globalThis.fetch)(request),
-    });
+    this.api = createApi(this.baseUrl);
   }
 
   get maskedKey(): string {
@@ -93,6 +110,7 @@ export class Transport {
     return async (request) => {
       const sent =
         request.method === 'POST' ? new Request(request, { redirect: 'manual' }) : request;
+      // The global fetch is looked up per request: msw (and other interceptors) may patch it later.
       const response = await (this.#fetch ?? globalThis.fetch)(sent);
       if (!response.ok) {
         const limit = Math.min(ERROR_BODY_LIMIT, this.maxResponseBytes);
@@ -108,23 +126,36 @@ export class Transport {
     };
   }
 
-  /** Runs one JSON request with the time limit and the size bound; every failure comes out typed. */
-  async json(
-    operation: Operation,
-    action: string,
-    callerSignal: AbortSignal | undefined,
-    run: (signal: AbortSignal, fetch: RequestFetch) => Promise<AnyResult>,
-  ): Promise<WithMeta<unknown>> {
+  /**
+   * Runs one JSON call with the time limit and the size bound; every failure comes out typed, and an
+   * answer `isValid` refuses is an `UnexpectedResponseError` showing it.
+   */
+  async json(call: JsonCall): Promise<WithMeta<unknown>> {
+    const { operation, action, options } = call;
+    const headers = this.headersFor(options.headers, 'application/json');
+    for (const [name, value] of Object.entries(call.headers ?? {})) headers.set(name, value);
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    const callerSignal = options.signal;
     const signal = callerSignal === undefined ? timeout : AbortSignal.any([callerSignal, timeout]);
     const seen: { response?: Response } = {};
     const fetchOnce = this.fetchFor(operation, action);
-    let result: AnyResult;
+    const fetch: RequestFetch = async (request) => (seen.response = await fetchOnce(request));
+    let result: ApiResult;
     try {
-      result = await run(signal, async (request) => (seen.response = await fetchOnce(request)));
+      result = await call.send({ headers, signal, fetch });
     } catch (error) {
       throw this.transportError(action, error, timeout, callerSignal, seen.response);
     }
+    const answer = this.#answer(operation, action, result);
+    if (!call.isValid(answer.data)) {
+      const text = `Failed to ${action}: ${call.invalid}: ${preview(answer.data)}`;
+      throw new UnexpectedResponseError(this.redact(text), { meta: answer.meta });
+    }
+    return answer;
+  }
+
+  /** The data and metadata of an answer, or the typed error it is. */
+  #answer(operation: Operation, action: string, result: ApiResult): WithMeta<unknown> {
     const { response } = result;
     const meta = this.meta(response);
     // Node hands a redirect not followed over as is; a browser as an opaque one (status 0).

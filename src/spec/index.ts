@@ -1,3 +1,9 @@
+/**
+ * The service contract's tooling, environment-neutral (`videotask/spec` for the browser; in Node,
+ * `./node.ts` adds the spec files): the spec as data, its validators, the lifecycle and the readers
+ * of every project extension. The mock and the contract suites use it; the client does not (it reads
+ * the little it needs from `src/generated/client-contract.ts`).
+ */
 import { serviceSpec } from './load-spec.ts';
 import { readLifecycle, type Lifecycle } from './lifecycle.ts';
 import { SpecValidators } from './validators.ts';

@@ -111,7 +111,7 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
       const gone = {
         type: 'submitted',
         at,
-        requestId: 'vt-gone',
+        clientRequestId: 'vt-gone',
         taskId: 'task_gone',
         model: 'video-lite-v1',
       };
@@ -173,7 +173,7 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
       const entry = {
         type: 'submitted',
         at: new Date().toISOString(),
-        requestId: 'vt-hostile',
+        clientRequestId: 'vt-hostile',
         taskId: 'task_\u001b[2J\u009b31m',
         model: 'video-lite-v1',
       };

@@ -55,15 +55,15 @@ describe('a journal survives kill -9 (§8)', () => {
     expect(again.code).toBe(0);
     for (const id of ids) expect(again.stdout).toMatch(new RegExp(`${id} completed 100%`));
     expect(readFileSync(journal, 'utf8').match(/"type":"final"/g)).toHaveLength(3);
-    // The mock counted every submission by its request ID: exactly one each, and no other task.
-    const requestIds = [
+    // The mock counted every submission by its client request ID: exactly one each, and no other task.
+    const clientRequestIds = [
       ...readFileSync(journal, 'utf8').matchAll(
-        /"type":"submitted","at":"[^"]+","requestId":"([^"]+)"/g,
+        /"type":"submitted","at":"[^"]+","clientRequestId":"([^"]+)"/g,
       ),
     ].map((m) => m[1]!);
-    expect(requestIds).toHaveLength(3);
-    for (const requestId of requestIds)
-      expect(server().service.submissionsByRequestId.get(requestId)).toBe(1);
+    expect(clientRequestIds).toHaveLength(3);
+    for (const id of clientRequestIds)
+      expect(server().service.submissionsByRequestId.get(id)).toBe(1);
     expect(server().service.store.size - before).toBe(3);
     // A third wait has nothing to do.
     const third = await videotask(['wait', '--journal', journal, ...FAST]);
@@ -75,7 +75,7 @@ describe('a journal survives kill -9 (§8)', () => {
     const submitting = {
       type: 'submitting',
       at: '2026-11-22T00:00:00.000Z',
-      requestId: 'vt-lost',
+      clientRequestId: 'vt-lost',
       model: 'video-pro-v1',
       endpoint: 'generations',
     };

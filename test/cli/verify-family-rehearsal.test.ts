@@ -53,7 +53,7 @@ describe('videotask verify-family: the rehearsal on the mock (§9 steps 3–5)',
         expect(m).toMatchObject({
           ok: false,
           taskId: null,
-          requestId: null,
+          clientRequestId: null,
           finalStatus: null,
           failedStep: { step: 3, name: 'catalog lists the model' },
         });
@@ -151,8 +151,8 @@ describe('videotask verify-family: the rehearsal on the mock (§9 steps 3–5)',
           failedStep: null,
         });
         expect(ids.has(m.taskId!)).toBe(true);
-        expect(m.requestId).toMatch(/^vf-/);
-        expect(server.service.submissionsByRequestId.get(m.requestId!)).toBe(1);
+        expect(m.clientRequestId).toMatch(/^vf-/);
+        expect(server.service.submissionsByRequestId.get(m.clientRequestId!)).toBe(1);
         for (const t of [m.timings.submitMs, m.timings.toFinalStateMs, m.timings.downloadMs])
           expect(t).toBeGreaterThanOrEqual(0);
         expect(m.steps.map((s) => s.outcome)).toEqual([

@@ -2,11 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ClientReport } from '../../mocks/index.ts';
-import { VideoTaskClient, pollTask, submitWithRetry } from '../../src/index.ts';
+import { VideoTaskClient, submitWithRetry } from '../../src/index.ts';
 import { exitCode, killMockProcesses, listening, spawnMock } from '../helpers/mock-process.ts';
 
 // Tried as a new user would: `videotask mock --client-report DIR`, a deliberately sloppy client
@@ -123,14 +122,14 @@ describe('videotask mock --client-report DIR, tried as a new user', () => {
 
     const own = new VideoTaskClient({ baseUrl: base, apiKey: 'sk-mock-bob' });
     const ownJob = (async () => {
-      const requestId = crypto.randomUUID();
-      const task = await submitWithRetry((id) => own.submit(KITE, { requestId: id }), {
-        requestId,
+      const clientRequestId = crypto.randomUUID();
+      const task = await submitWithRetry((id) => own.submit(KITE, { clientRequestId: id }), {
+        clientRequestId,
       });
       // 1 s real is 10 s on this mock's clock: slower than §8's first 5 s, never faster.
       const settings = { initialIntervalMs: 1_000, maxIntervalMs: 3_000, timeoutMs: 60_000 };
-      await pollTask((id, signal) => own.getVideo(id, { signal }), task.id, settings);
-      await own.downloadContent(task.id, { to: new Writable({ write: (_c, _e, done) => done() }) });
+      await own.poll(task.id, settings);
+      await new Response((await own.content(task.id)).body).arrayBuffer();
     })();
     await sloppyClient(base, () => sleep(200));
     await ownJob;

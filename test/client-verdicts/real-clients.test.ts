@@ -13,7 +13,8 @@ import {
   type MockService,
   type RunningMockServer,
 } from '../../mocks/index.ts';
-import { VideoTaskClient, pollTask, submitWithRetry } from '../../src/index.ts';
+import { VideoTaskClient, submitWithRetry } from '../../src/index.ts';
+import { downloadContent } from '../../src/node/index.ts';
 import { runVideotask } from '../helpers/cli.ts';
 
 // The clients this project ships and recommends keep every rule the mock judges: the typed client
@@ -36,23 +37,17 @@ async function typedClientJob(service: MockService, prompt: string): Promise<voi
     service.clock.advance(Math.round(ms));
     return Promise.resolve();
   };
-  const requestId = crypto.randomUUID();
+  const clientRequestId = crypto.randomUUID();
   const task = await submitWithRetry(
-    (id, signal) => client.submit({ ...KITE, prompt }, { requestId: id, signal }),
-    {
-      requestId,
-      sleep,
-    },
+    (id, signal) => client.submit({ ...KITE, prompt }, { clientRequestId: id, signal }),
+    { clientRequestId, sleep },
   ).catch(() => undefined);
   if (task === undefined) return; // a rate-limited submission that stayed refused
-  const { task: done } = await pollTask((id, signal) => client.getVideo(id, { signal }), task.id, {
-    sleep,
-    now: () => service.clock.now(),
-  });
-  if (done.status === 'completed') await client.downloadContent(task.id, { to: discard() });
+  const { task: done } = await client.poll(task.id, { sleep, now: () => service.clock.now() });
+  if (done.status === 'completed') await downloadContent(client, task.id, { to: discard() });
 }
 
-describe('the typed client (VideoTaskClient, submitWithRetry, pollTask) through msw', () => {
+describe('the typed client (VideoTaskClient, submitWithRetry, client.poll) through msw', () => {
   const server = setupServer();
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterAll(() => server.close());

@@ -13,6 +13,7 @@ import {
   VideoTaskClient,
   type SubmitRequest,
 } from '../../src/client/index.ts';
+import { downloadContent } from '../../src/node/index.ts';
 import { MASKED, ORIGIN, SECRET, expectNoKey, mswClient, rejection } from './client-fixture.ts';
 
 const { msw, client, submitFresh } = mswClient();
@@ -111,7 +112,7 @@ describe('VideoTaskClient errors in-process (msw)', () => {
       NotFoundError,
       SECRET,
       /not found/,
-      async (c) => c.downloadContent(await bobsTask(), { to: discard() }),
+      async (c) => downloadContent(c, await bobsTask(), { to: discard() }),
     ],
     [
       'UnsupportedRequestError',
@@ -140,7 +141,7 @@ describe('VideoTaskClient errors in-process (msw)', () => {
     expect(api.message).toMatch(message);
     expect(api.message).toMatch(new RegExp(`^Failed to .*\\(HTTP ${status}`));
     expect(api.body).toBeTypeOf('object');
-    expect(api.requestId).toMatch(/^\d{14,}$/);
+    expect(api.serviceRequestId).toMatch(/^\d{14,}$/);
     expectNoKey(error, key);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogModelIds } from '../../src/client/index.ts';
+import { catalogModelIds } from '../../src/client/catalog-ids.ts';
 
 // §4: "Response shape of /v1/models: not shown"; §9 step 3 checks that it lists the model. The contract
 // suite, verify-family and monitor read the IDs through this one reader.

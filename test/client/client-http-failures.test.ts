@@ -8,6 +8,7 @@ import {
   VideoTaskClient,
   type VideoTaskClientOptions,
 } from '../../src/client/index.ts';
+import { downloadContent } from '../../src/node/index.ts';
 import { rawServer, type RawServer } from '../helpers/raw-server.ts';
 import { SECRET, VIDEO, expectNoKey, rejection, scratchDir } from './client-fixture.ts';
 
@@ -46,7 +47,7 @@ describe('VideoTaskClient over real HTTP: a silent, broken or stalled service', 
     ['listModels', (c: VideoTaskClient) => c.listModels()],
     [
       'downloadContent',
-      (c: VideoTaskClient) => c.downloadContent('task_x', { to: join(path(), 'never.mp4') }),
+      (c: VideoTaskClient) => downloadContent(c, 'task_x', { to: join(path(), 'never.mp4') }),
     ],
   ])('throws RequestTimeoutError when the server never answers (%s)', async (_name, call) => {
     const started = Date.now();
@@ -88,7 +89,7 @@ describe('VideoTaskClient over real HTTP: a silent, broken or stalled service', 
       await writeFile(target, 'the old video');
       const progress: number[] = [];
       const error = await rejection(
-        over(breaking.url).downloadContent('task_x', {
+        downloadContent(over(breaking.url), 'task_x', {
           to: target,
           onProgress: (received) => progress.push(received),
         }),
@@ -110,7 +111,7 @@ describe('VideoTaskClient over real HTTP: a silent, broken or stalled service', 
   it('throws RequestTimeoutError when the download stalls, leaving no file', async () => {
     const folder = await fresh();
     const error = await rejection(
-      over(stalling.url, { requestTimeoutMs: 200 }).downloadContent('task_x', {
+      downloadContent(over(stalling.url, { requestTimeoutMs: 200 }), 'task_x', {
         to: join(folder, 'kite.mp4'),
       }),
     );
@@ -123,7 +124,7 @@ describe('VideoTaskClient over real HTTP: a silent, broken or stalled service', 
     const folder = await fresh();
     const controller = new AbortController();
     const error = await rejection(
-      over(stalling.url).downloadContent('task_x', {
+      downloadContent(over(stalling.url), 'task_x', {
         to: join(folder, 'kite.mp4'),
         signal: controller.signal,
         onProgress: () => controller.abort(new Error('user cancelled')),
@@ -135,7 +136,7 @@ describe('VideoTaskClient over real HTTP: a silent, broken or stalled service', 
 
   it('destroys a stream destination when the connection breaks', async () => {
     const sink = new Writable({ write: (_chunk, _e, cb) => cb() });
-    const error = await rejection(over(breaking.url).downloadContent('task_x', { to: sink }));
+    const error = await rejection(downloadContent(over(breaking.url), 'task_x', { to: sink }));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(sink.destroyed).toBe(true);
   });

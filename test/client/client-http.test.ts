@@ -9,6 +9,7 @@ import {
   type ApiError,
   type VideoTaskClientOptions,
 } from '../../src/client/index.ts';
+import { downloadContent } from '../../src/node/index.ts';
 import { SECRET, TOKENS, VIDEO, expectNoKey, rejection, scratchDir } from './client-fixture.ts';
 
 const { fresh } = scratchDir();
@@ -45,7 +46,7 @@ describe('VideoTaskClient over real HTTP', () => {
     mock.service.clock.advance(120_000);
     expect(await client.getVideo(task.id)).toMatchObject({ status: 'completed' });
     const target = join(await fresh(), 'kite.mp4');
-    const result = await client.downloadContent(task.id, { to: target });
+    const result = await downloadContent(client, task.id, { to: target });
     expect(result.sha256).toBe(VIDEO.sha256);
     expect(new Uint8Array(await readFile(target))).toEqual(VIDEO.bytes);
   });
@@ -61,7 +62,7 @@ describe('VideoTaskClient over real HTTP', () => {
         callback();
       },
     });
-    const result = await client.downloadContent(task.id, { to });
+    const result = await downloadContent(client, task.id, { to });
     expect(result).toMatchObject({
       bytes: VIDEO.bytes.byteLength,
       sha256: VIDEO.sha256,
@@ -75,7 +76,7 @@ describe('VideoTaskClient over real HTTP', () => {
       over(mock.url, { headers: {} }).submit({ model: 'video-pro-v1', prompt: '   ' }),
     );
     expect(error).toBeInstanceOf(BadRequestError);
-    expect((error as ApiError).requestId).toMatch(/^\d+$/);
+    expect((error as ApiError).serviceRequestId).toMatch(/^\d+$/);
     expect(error.message).toMatch(/prompt/);
     expectNoKey(error);
   });

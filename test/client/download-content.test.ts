@@ -6,18 +6,19 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { createHandlers, createMockService } from '../../mocks/index.ts';
 import { BadRequestError, UnexpectedResponseError, type ApiError } from '../../src/client/index.ts';
+import { downloadContent } from '../../src/node/index.ts';
 import { TOKENS, VIDEO, mswClient, rejection, scratchDir } from './client-fixture.ts';
 
 const { service, msw, seen, client, submitFresh } = mswClient();
 const { path, fresh } = scratchDir();
 
-describe('VideoTaskClient.downloadContent in-process (msw)', () => {
+describe('downloadContent (videotask/node) in-process (msw)', () => {
   it('downloads a completed video to a file', async () => {
     const { id } = await submitFresh();
     service().clock.advance(120_000);
     const target = join(await fresh(), 'kite.mp4');
     const progress: [number, number | undefined][] = [];
-    const result = await client().downloadContent(id, {
+    const result = await downloadContent(client(), id, {
       to: target,
       onProgress: (received, total) => progress.push([received, total]),
     });
@@ -45,7 +46,7 @@ describe('VideoTaskClient.downloadContent in-process (msw)', () => {
     const { id } = await submitFresh();
     redirecting.clock.advance(120_000);
     const target = join(await fresh(), 'kite.mp4');
-    const result = await client().downloadContent(id, { to: target });
+    const result = await downloadContent(client(), id, { to: target });
     expect(result.sha256).toBe(VIDEO.sha256);
     expect(new Uint8Array(await readFile(target))).toEqual(VIDEO.bytes);
     expect(seen.map((r) => new URL(r.url).pathname)).toEqual([
@@ -58,7 +59,7 @@ describe('VideoTaskClient.downloadContent in-process (msw)', () => {
   it('throws BadRequestError before completion and writes no file', async () => {
     const { id } = await submitFresh();
     const folder = await fresh();
-    const error = await rejection(client().downloadContent(id, { to: join(folder, 'kite.mp4') }));
+    const error = await rejection(downloadContent(client(), id, { to: join(folder, 'kite.mp4') }));
     expect(error).toBeInstanceOf(BadRequestError);
     const notCompleted = 'Task is not completed yet, current status: QUEUED';
     expect(error.message).toMatch(
@@ -66,7 +67,7 @@ describe('VideoTaskClient.downloadContent in-process (msw)', () => {
         `^Failed to download the video of task_\\w+: ${notCompleted} \\(HTTP 400, task_not_completed\\)$`,
       ),
     );
-    expect((error as ApiError).requestId).toBeDefined();
+    expect((error as ApiError).serviceRequestId).toBeDefined();
     expect(await readdir(folder)).toEqual([]);
   });
 
@@ -74,7 +75,7 @@ describe('VideoTaskClient.downloadContent in-process (msw)', () => {
     const { id } = await submitFresh();
     const target = join(await fresh(), 'kite.mp4');
     await writeFile(target, 'the old video');
-    await expect(client().downloadContent(id, { to: target })).rejects.toBeInstanceOf(
+    await expect(downloadContent(client(), id, { to: target })).rejects.toBeInstanceOf(
       BadRequestError,
     );
     expect(await readFile(target, 'utf8')).toBe('the old video');
@@ -89,7 +90,7 @@ describe('VideoTaskClient.downloadContent in-process (msw)', () => {
     );
     const folder = await fresh();
     const error = await rejection(
-      client().downloadContent('task_x', { to: join(folder, 'kite.mp4') }),
+      downloadContent(client(), 'task_x', { to: join(folder, 'kite.mp4') }),
     );
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(error.message).toMatch(
@@ -113,7 +114,7 @@ describe('VideoTaskClient.downloadContent in-process (msw)', () => {
         callback();
       },
     });
-    const result = await client().downloadContent(id, { to: sink });
+    const result = await downloadContent(client(), id, { to: sink });
     expect(new Uint8Array(Buffer.concat(chunks))).toEqual(VIDEO.bytes);
     expect(result).toEqual({
       bytes: VIDEO.bytes.byteLength,
@@ -127,7 +128,7 @@ describe('VideoTaskClient.downloadContent in-process (msw)', () => {
     const { id } = await submitFresh();
     service().clock.advance(120_000);
     const error = await rejection(
-      client().downloadContent(id, { to: join(path(), 'no-such-dir', 'kite.mp4') }),
+      downloadContent(client(), id, { to: join(path(), 'no-such-dir', 'kite.mp4') }),
     );
     expect((error as NodeJS.ErrnoException).code).toBe('ENOENT');
   });
@@ -137,7 +138,7 @@ describe('VideoTaskClient.downloadContent in-process (msw)', () => {
     service().clock.advance(120_000);
     const folder = await fresh();
     const error = await rejection(
-      client().downloadContent(id, {
+      downloadContent(client(), id, {
         to: join(folder, 'kite.mp4'),
         onProgress: () => {
           throw new Error('stop');

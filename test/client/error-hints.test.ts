@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  apiErrorFrom,
-  BadRequestError,
-  errorHint,
-  HINTS,
-  type HintRow,
-  type Operation,
-} from '../../src/client/index.ts';
+import { errorHint, HINTS, type HintRow } from '../../src/client/error-hints.ts';
+import { apiErrorFrom } from '../../src/client/errors.ts';
+import { BadRequestError, type Operation } from '../../src/client/index.ts';
 
 /** A request the row is written for: its own status, or one of its class. */
 function example(row: HintRow): [Operation | undefined, number, string | undefined] {

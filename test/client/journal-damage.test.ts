@@ -49,7 +49,7 @@ describe('FileJournal after a crash', () => {
     const state = await read();
     expect(state.tornTail).toBe(true);
     expect(state.records).toEqual([
-      expect.objectContaining({ requestId: 'r1', state: 'active', taskId: 'task_1' }),
+      expect.objectContaining({ clientRequestId: 'r1', state: 'active', taskId: 'task_1' }),
     ]);
   });
 
@@ -61,7 +61,7 @@ describe('FileJournal after a crash', () => {
     await appendFile(file(), tail);
     expect(await read()).toMatchObject({
       tornTail: true,
-      records: [{ requestId: 'r1', state: 'active' }],
+      records: [{ clientRequestId: 'r1', state: 'active' }],
     });
   });
 
@@ -74,14 +74,14 @@ describe('FileJournal after a crash', () => {
     });
     expect(state).toMatchObject({ tornTail: false, terminatedFragments: [3] });
     // The fragment never counted (its append never resolved), before or after the repair.
-    expect(state.records.map((r) => [r.requestId, r.state])).toEqual([
+    expect(state.records.map((r) => [r.clientRequestId, r.state])).toEqual([
       ['r1', 'active'],
       ['r2', 'submitting'],
     ]);
     const lines = (await readFile(file(), 'utf8')).split('\n');
     expect(lines[2]).toMatch(/"status":"completed"}$/);
     expect(JSON.parse(lines[3]!)).toMatchObject({ type: 'torn', line: 3 });
-    expect(JSON.parse(lines[4]!)).toMatchObject({ type: 'submitting', requestId: 'r2' });
+    expect(JSON.parse(lines[4]!)).toMatchObject({ type: 'submitting', clientRequestId: 'r2' });
   });
 
   it('throws naming the file and line when a line in the middle is damaged', async () => {
@@ -89,11 +89,11 @@ describe('FileJournal after a crash', () => {
     const first = {
       type: 'submitting',
       at: at(1),
-      requestId: 'r1',
+      clientRequestId: 'r1',
       model: 'm',
       endpoint: '/v1/videos',
     };
-    const third = { type: 'submitted', at: at(2), requestId: 'r1', taskId: 't1', model: 'm' };
+    const third = { type: 'submitted', at: at(2), clientRequestId: 'r1', taskId: 't1', model: 'm' };
     await writeFile(
       file(),
       [JSON.stringify(first), 'garbage', JSON.stringify(third), ''].join('\n'),
@@ -105,7 +105,7 @@ describe('FileJournal after a crash', () => {
     const confirmed = await killedWriter();
     expect(confirmed.length).toBeGreaterThan(0);
     const state = await read();
-    const ids = new Set(state.records.map((r) => r.requestId));
+    const ids = new Set(state.records.map((r) => r.clientRequestId));
     for (const i of confirmed)
       expect(ids.has(`req-${i}`), `req-${i} resolved but is missing`).toBe(true);
     // At most the one append in flight at the kill may be there beyond the confirmed ones.

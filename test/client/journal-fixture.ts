@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { FileJournal, type JournalEntry } from '../../src/client/journal.ts';
+import type { JournalEntry } from '../../src/client/journal.ts';
+import { FileJournal } from '../../src/node/file-journal.ts';
 
 export const ENDPOINT = '/v1/video/generations';
 
@@ -13,9 +14,9 @@ const clock = (): (() => Date) => {
 };
 
 /** A `submitting` entry of `video-pro-v1` through the generations endpoint. */
-export const submitting = (requestId: string): JournalEntry => ({
+export const submitting = (clientRequestId: string): JournalEntry => ({
   type: 'submitting',
-  requestId,
+  clientRequestId,
   model: 'video-pro-v1',
   endpoint: ENDPOINT,
 });
@@ -23,7 +24,7 @@ export const submitting = (requestId: string): JournalEntry => ({
 /** One submission, accepted as task_1. */
 export const two: JournalEntry[] = [
   submitting('r1'),
-  { type: 'submitted', requestId: 'r1', taskId: 'task_1', model: 'video-pro-v1' },
+  { type: 'submitted', clientRequestId: 'r1', taskId: 'task_1', model: 'video-pro-v1' },
 ];
 
 /** A final entry as the journal writes it, one second after the others. */

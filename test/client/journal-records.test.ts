@@ -1,7 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { JournalError } from '../../src/client/errors.ts';
-import { FileJournal, type JournalEntry } from '../../src/client/journal.ts';
+import type { JournalEntry } from '../../src/client/journal.ts';
+import { FileJournal } from '../../src/node/file-journal.ts';
 import { ENDPOINT, journalFixture, submitting, two } from './journal-fixture.ts';
 
 const { dir, file, withJournal, write } = journalFixture();
@@ -16,25 +17,25 @@ async function lines<T>(): Promise<T[]> {
 }
 
 describe('FileJournal records', () => {
-  it('round-trips every entry type into one record per request ID', async () => {
+  it('round-trips every entry type into one record per client request ID', async () => {
     const entries: JournalEntry[] = [
       ...two,
-      { type: 'submitting', requestId: 'r2', model: 'video-lite-v1', endpoint: '/v1/videos' },
+      { type: 'submitting', clientRequestId: 'r2', model: 'video-lite-v1', endpoint: '/v1/videos' },
       {
         type: 'unconfirmed',
-        requestId: 'r2',
+        clientRequestId: 'r2',
         reason: 'RequestTimeoutError: no answer within 30 s',
       },
       submitting('r3'),
       {
         type: 'refused',
-        requestId: 'r3',
+        clientRequestId: 'r3',
         status: 400,
         code: 'invalid_request',
         message: 'prompt is empty',
       },
       submitting('r4'),
-      { type: 'submitted', requestId: 'r4', taskId: 'task_4', model: 'video-pro-v1' },
+      { type: 'submitted', clientRequestId: 'r4', taskId: 'task_4', model: 'video-pro-v1' },
       { type: 'final', taskId: 'task_4', status: 'failed', errorCode: 'GenerationTimeout' },
       { type: 'final', taskId: 'task_1', status: 'completed' },
       submitting('r5'),
@@ -44,7 +45,7 @@ describe('FileJournal records', () => {
       return journal.read();
     });
     expect(state.tornTail).toBe(false);
-    expect(state.records.map((r) => [r.requestId, r.state, r.taskId, r.errorCode])).toEqual([
+    expect(state.records.map((r) => [r.clientRequestId, r.state, r.taskId, r.errorCode])).toEqual([
       ['r1', 'completed', 'task_1', undefined],
       ['r2', 'unconfirmed', undefined, undefined],
       ['r3', 'refused', undefined, 'invalid_request'],
@@ -70,14 +71,14 @@ describe('FileJournal records', () => {
       } as unknown as JournalEntry,
       {
         type: 'unconfirmed',
-        requestId: 'r1',
+        clientRequestId: 'r1',
         reason: 'proxy echoed Authorization: Bearer sk-live-0123456789abcdef',
       },
     ]);
     expect(await readFile(file(), 'utf8')).not.toContain('0123456789abcdef');
     const keys = (await lines<object>()).flatMap((l) => Object.keys(l));
     expect(new Set(keys)).toEqual(
-      new Set(['type', 'at', 'requestId', 'model', 'endpoint', 'reason']),
+      new Set(['type', 'at', 'clientRequestId', 'model', 'endpoint', 'reason']),
     );
   });
 
@@ -87,7 +88,7 @@ describe('FileJournal records', () => {
       await Promise.all(requestIds.map((id) => journal.append(submitting(id))));
       return journal.read();
     });
-    expect(state.records.map((r) => r.requestId)).toEqual(requestIds);
+    expect(state.records.map((r) => r.clientRequestId)).toEqual(requestIds);
     expect((await readFile(file(), 'utf8')).split('\n')).toHaveLength(101);
   });
 

@@ -6,12 +6,12 @@ import {
   RequestTimeoutError,
 } from '../../src/client/errors.ts';
 import { pollTask } from '../../src/client/poller.ts';
-import type { VideoStatus } from '../../src/spec/index.ts';
+import type { VideoStatus } from '../../src/client/index.ts';
 import { fakeTime } from './fake-time.ts';
 import { on, script, serverError, task } from './poll-script.ts';
 
 const rateLimited = (retryAfterMs: number) =>
-  new RateLimitError('slow down', 429, undefined, undefined, undefined, retryAfterMs);
+  new RateLimitError('slow down', { status: 429, retryAfterMs });
 
 describe('pollTask query errors (§7)', () => {
   it.each([
@@ -50,13 +50,9 @@ describe('pollTask query errors (§7)', () => {
 
   it('rethrows a 404 at once', async () => {
     const time = fakeTime();
-    const notFound = new NotFoundError(
-      'Failed to query the task: not found (HTTP 404)',
-      404,
-      undefined,
-      undefined,
-      undefined,
-    );
+    const notFound = new NotFoundError('Failed to query the task: not found (HTTP 404)', {
+      status: 404,
+    });
     const { getTask, calls } = script(time, [notFound, 'completed']);
     await expect(pollTask(getTask, 'task_1', on(time))).rejects.toBe(notFound);
     expect(calls).toHaveLength(1);
@@ -84,7 +80,6 @@ describe('pollTask options', () => {
     [{ maxIntervalMs: 1000 }, /maxIntervalMs/],
     [{ maxAttempts: 1.5 }, /maxAttempts/],
     [{ timeoutMs: Number.POSITIVE_INFINITY }, /timeoutMs/],
-    [{ unknownSlowdown: 0.5 }, /unknownSlowdown/],
     [{ queryRetries: -1 }, /queryRetries/],
     [{ stopOn: ['done' as VideoStatus] }, /stopOn/],
   ])('refuses %o up front with a RangeError naming it', async (options, name) => {

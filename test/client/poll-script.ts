@@ -39,4 +39,4 @@ export const on = (time: FakeTime) => ({ sleep: time.sleep, now: time.now });
 export const running = (n: number): VideoStatus[] => Array.from({ length: n }, () => 'in_progress');
 
 export const serverError = (): ServerError =>
-  new ServerError('Failed to query: HTTP 503', 503, undefined, undefined, undefined);
+  new ServerError('Failed to query: HTTP 503', { status: 503 });

@@ -7,6 +7,7 @@ import {
   ResponseTooLargeError,
   UnexpectedResponseError,
   VideoTaskClient,
+  type VideoContent,
 } from '../../src/client/index.ts';
 import { rawServer, type RawServer } from '../helpers/raw-server.ts';
 
@@ -47,19 +48,19 @@ const client = (url: string, apiKey = SECRET, options = {}) =>
   new VideoTaskClient({ baseUrl: url, apiKey, ...options });
 
 describe('withResponse(): the answer with its headers (issue 16)', () => {
-  it("gives a submission's request ID and the gateway's billing header", async () => {
+  it("gives the service's request ID of a submission and the gateway's billing header", async () => {
     const { data: task, meta } = await client(observed.url)
       .withResponse()
       .submit({ model: 'video-pro-v1', prompt: 'a kite' });
     expect(task.id).toMatch(/^task_/);
     expect(meta.status).toBe(200);
     expect(meta.url).toBe(`${observed.url}/v1/video/generations`);
-    expect(meta.requestId).toMatch(/^[0-9A-Za-z]+$/);
-    expect(meta.requestId).toBe(meta.headers['x-oneapi-request-id']);
+    expect(meta.serviceRequestId).toMatch(/^[0-9A-Za-z]+$/);
+    expect(meta.serviceRequestId).toBe(meta.headers['x-oneapi-request-id']);
     expect(meta.headers['x-new-api-other-ratios']).toBeDefined();
   });
 
-  it('gives the same for queries, the catalog and downloads, while the plain calls keep their types', async () => {
+  it('gives the same for queries, the catalog and the video, while the plain calls keep their types', async () => {
     const c = client(observed.url);
     const task = await c.submit({ model: 'video-pro-v1', prompt: 'a kite' });
     observed.service.clock.advance(600_000);
@@ -70,19 +71,18 @@ describe('withResponse(): the answer with its headers (issue 16)', () => {
       await calls.getVideo(task.id),
       await calls.getWrapper(task.id),
       await calls.listModels(),
-      await calls.downloadContent(task.id, {
-        to: new (await import('node:stream')).PassThrough().resume(),
-      }),
+      await calls.content(task.id),
     ];
-    for (const { meta } of answers) expect(meta.requestId).toMatch(/^[0-9A-Za-z]+$/);
+    for (const { meta } of answers) expect(meta.serviceRequestId).toMatch(/^[0-9A-Za-z]+$/);
     expect(answers[3]!.data).toMatchObject({ contentType: 'video/mp4' });
+    await (answers[3]!.data as VideoContent).body.cancel();
   });
 
   it('reads Retry-After and X-RateLimit-*, and masks a key a header echoes', async () => {
     const { meta } = await client(headers.url).withResponse().listModels();
     expect(meta.rateLimit).toEqual({ limit: '60', remaining: '0', reset: '12' });
     expect(meta.retryAfterMs).toBe(12_000);
-    expect(meta.requestId).toBe('gw-7');
+    expect(meta.serviceRequestId).toBe('gw-7');
     expect(meta.headers['x-echo']).toBe('Bearer sk-…wxyz');
     const error = await client(headers.url)
       .getVideo('task_1')
@@ -102,7 +102,7 @@ describe('withResponse(): the answer with its headers (issue 16)', () => {
     const { meta, retryAfterMs } = error as RateLimitError;
     expect(meta?.status).toBe(429);
     expect(meta?.retryAfterMs).toBe(retryAfterMs);
-    expect(meta?.requestId).toBe((error as RateLimitError).requestId);
+    expect(meta?.serviceRequestId).toBe((error as RateLimitError).serviceRequestId);
   });
 });
 
@@ -123,11 +123,10 @@ describe('hints from a real deployment shape', () => {
   it("says 'not finished yet: wait' for content before completion, and 'not yours' for a foreign video", async () => {
     const c = client(observed.url);
     const task = await c.submit({ model: 'video-pro-v1', prompt: 'x [mock:stuck]' });
-    const sink = new (await import('node:stream')).PassThrough().resume();
-    const early = await c.downloadContent(task.id, { to: sink }).catch((e: unknown) => e);
+    const early = await c.content(task.id).catch((e: unknown) => e);
     expect((early as BadRequestError).hint).toMatch(/^not finished yet .*videotask wait ID/);
     const foreign = await client(observed.url, 'sk-other-0987654321abcd')
-      .downloadContent(task.id, { to: sink })
+      .content(task.id)
       .catch((e: unknown) => e);
     expect(foreign).toBeInstanceOf(NotFoundError);
     expect((foreign as NotFoundError).hint).toMatch(/^not found, or not yours/);
@@ -142,7 +141,7 @@ describe('maxResponseBytes', () => {
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect((error as ResponseTooLargeError).limit).toBe(64);
-    expect((error as ResponseTooLargeError).meta?.requestId).toMatch(/^[0-9A-Za-z]+$/);
+    expect((error as ResponseTooLargeError).meta?.serviceRequestId).toMatch(/^[0-9A-Za-z]+$/);
   });
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses maxResponseBytes %s', (value) => {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/client/errors.ts';
-import { FileJournal } from '../../src/client/journal.ts';
+import { FileJournal } from '../../src/node/file-journal.ts';
 import type { GetTask } from '../../src/client/poller.ts';
-import { resumeJournal } from '../../src/client/resume.ts';
+import { resumeJournal } from '../../src/node/resume.ts';
 import { mockSource } from './mock-source.ts';
 
 const ENDPOINT = '/v1/video/generations';
@@ -23,9 +23,9 @@ afterEach(async () => {
 });
 
 /** Journals a submission the way the CLI does: `submitting`, then `submitted` with the task ID. */
-async function journaled(requestId: string, taskId: string): Promise<void> {
-  await journal.append({ type: 'submitting', requestId, model: MODEL, endpoint: ENDPOINT });
-  await journal.append({ type: 'submitted', requestId, taskId, model: MODEL });
+async function journaled(clientRequestId: string, taskId: string): Promise<void> {
+  await journal.append({ type: 'submitting', clientRequestId, model: MODEL, endpoint: ENDPOINT });
+  await journal.append({ type: 'submitted', clientRequestId, taskId, model: MODEL });
 }
 
 describe('resumeJournal against the in-process mock', () => {
@@ -43,30 +43,30 @@ describe('resumeJournal against the in-process mock', () => {
       await journal.append({ type: 'final', taskId: done, status: 'completed' });
       await journal.append({
         type: 'submitting',
-        requestId: 'req-unconfirmed',
+        clientRequestId: 'req-unconfirmed',
         model: MODEL,
         endpoint: ENDPOINT,
       });
       await journal.append({
         type: 'unconfirmed',
-        requestId: 'req-unconfirmed',
+        clientRequestId: 'req-unconfirmed',
         reason: 'RequestTimeoutError: no answer within 30 s',
       });
       await journal.append({
         type: 'submitting',
-        requestId: 'req-crashed',
+        clientRequestId: 'req-crashed',
         model: MODEL,
         endpoint: ENDPOINT,
       });
       await journal.append({
         type: 'submitting',
-        requestId: 'req-refused',
+        clientRequestId: 'req-refused',
         model: MODEL,
         endpoint: ENDPOINT,
       });
       await journal.append({
         type: 'refused',
-        requestId: 'req-refused',
+        clientRequestId: 'req-refused',
         status: 400,
         code: 'invalid_request',
       });
@@ -84,7 +84,7 @@ describe('resumeJournal against the in-process mock', () => {
       );
 
       expect(queried).toEqual(new Set([succeeding, failing]));
-      expect(summary.results.map((r) => [r.requestId, r.taskId, r.outcome])).toEqual([
+      expect(summary.results.map((r) => [r.clientRequestId, r.taskId, r.outcome])).toEqual([
         ['req-ok', succeeding, 'completed'],
         ['req-fail', failing, 'failed'],
       ]);
@@ -92,20 +92,20 @@ describe('resumeJournal against the in-process mock', () => {
         errorCode: 'GenerationTimeout',
         task: { status: 'failed', error: { code: 'GenerationTimeout' } },
       });
-      expect(summary.needsCheck.map((c) => [c.record.requestId, c.record.state])).toEqual([
+      expect(summary.needsCheck.map((c) => [c.record.clientRequestId, c.record.state])).toEqual([
         ['req-unconfirmed', 'unconfirmed'],
         ['req-crashed', 'submitting'],
       ]);
       for (const check of summary.needsCheck)
         expect(check.message).toMatch(
           new RegExp(
-            `${check.record.requestId}.*not resubmitted.*own records or with the service.s administrator`,
+            `${check.record.clientRequestId}.*not resubmitted.*own records or with the service.s administrator`,
           ),
         );
       expect(summary.settled).toBe(2);
 
       const after = await journal.read();
-      expect(after.records.map((r) => [r.requestId, r.state, r.errorCode])).toEqual([
+      expect(after.records.map((r) => [r.clientRequestId, r.state, r.errorCode])).toEqual([
         ['req-ok', 'completed', undefined],
         ['req-fail', 'failed', 'GenerationTimeout'],
         ['req-done', 'completed', undefined],
@@ -140,12 +140,12 @@ describe('resumeJournal against the in-process mock', () => {
       });
       expect(summary.results).toEqual([
         expect.objectContaining({
-          requestId: 'req-stuck',
+          clientRequestId: 'req-stuck',
           outcome: 'timed-out',
           lastStatus: 'in_progress',
         }),
         expect.objectContaining({
-          requestId: 'req-gone',
+          clientRequestId: 'req-gone',
           outcome: 'error',
           error: expect.any(NotFoundError) as unknown,
         }),

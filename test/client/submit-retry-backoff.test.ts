@@ -9,7 +9,7 @@ describe('submitWithRetry: 429 backoff', () => {
     const time = fakeTime();
     const { submit, ids } = script([rateLimited(), rateLimited(), rateLimited()]);
     const task = await submitWithRetry(submit, {
-      requestId: REQUEST_ID,
+      clientRequestId: REQUEST_ID,
       sleep: time.sleep,
       jitter: 0,
     });
@@ -21,7 +21,11 @@ describe('submitWithRetry: 429 backoff', () => {
   it('waits at least Retry-After when the server gives one', async () => {
     const time = fakeTime();
     const { submit } = script(Array.from({ length: 4 }, () => rateLimited(5000)));
-    await submitWithRetry(submit, { requestId: REQUEST_ID, sleep: time.sleep, random: () => 0.5 });
+    await submitWithRetry(submit, {
+      clientRequestId: REQUEST_ID,
+      sleep: time.sleep,
+      random: () => 0.5,
+    });
     // Exponential 1000, 2000, 4000, 8000 (random 0.5: no jitter); Retry-After raises the first
     // three to 5000.
     expect(time.sleeps).toEqual([5000, 5000, 5000, 8000]);
@@ -31,7 +35,7 @@ describe('submitWithRetry: 429 backoff', () => {
     for (const r of [0, 0.25, 0.999999]) {
       const time = fakeTime();
       await submitWithRetry(script(Array.from({ length: 6 }, () => rateLimited())).submit, {
-        requestId: REQUEST_ID,
+        clientRequestId: REQUEST_ID,
         sleep: time.sleep,
         random: () => r,
         maxRetries: 6,
@@ -52,7 +56,7 @@ describe('submitWithRetry: 429 backoff', () => {
     const retries: number[] = [];
     await expect(
       submitWithRetry(submit, {
-        requestId: REQUEST_ID,
+        clientRequestId: REQUEST_ID,
         sleep: time.sleep,
         onRetry: (info) => retries.push(info.retry),
       }),
@@ -64,7 +68,7 @@ describe('submitWithRetry: 429 backoff', () => {
   it('a 5xx after a 429 is still unconfirmed (never resubmitted)', async () => {
     const { submit, ids } = script([rateLimited(), refusal(ServerError, 'HTTP 502', 502)]);
     await expect(
-      submitWithRetry(submit, { requestId: REQUEST_ID, sleep: fakeTime().sleep }),
+      submitWithRetry(submit, { clientRequestId: REQUEST_ID, sleep: fakeTime().sleep }),
     ).rejects.toBeInstanceOf(SubmissionUnconfirmedError);
     expect(ids).toHaveLength(2);
   });
@@ -72,18 +76,21 @@ describe('submitWithRetry: 429 backoff', () => {
   it('an abort during the backoff rejects at once with the reason', async () => {
     const controller = new AbortController();
     const { submit, ids } = script([rateLimited(60_000), rateLimited()]);
-    const pending = submitWithRetry(submit, { requestId: REQUEST_ID, signal: controller.signal });
+    const pending = submitWithRetry(submit, {
+      clientRequestId: REQUEST_ID,
+      signal: controller.signal,
+    });
     setImmediate(() => controller.abort('cancelled'));
     await expect(pending).rejects.toBe('cancelled');
     expect(ids).toHaveLength(1);
   });
 
   it.each([
-    [{ requestId: '' }, /requestId/],
-    [{ requestId: REQUEST_ID, maxRetries: -1 }, /maxRetries/],
-    [{ requestId: REQUEST_ID, baseDelayMs: Number.NaN }, /baseDelayMs/],
-    [{ requestId: REQUEST_ID, maxDelayMs: 10 }, /maxDelayMs/],
-    [{ requestId: REQUEST_ID, jitter: 1.5 }, /jitter/],
+    [{ clientRequestId: '' }, /clientRequestId/],
+    [{ clientRequestId: REQUEST_ID, maxRetries: -1 }, /maxRetries/],
+    [{ clientRequestId: REQUEST_ID, baseDelayMs: Number.NaN }, /baseDelayMs/],
+    [{ clientRequestId: REQUEST_ID, maxDelayMs: 10 }, /maxDelayMs/],
+    [{ clientRequestId: REQUEST_ID, jitter: 1.5 }, /jitter/],
   ])('refuses %o up front with a RangeError naming it', async (options, name) => {
     const { submit, ids } = script([]);
     await expect(submitWithRetry(submit, options)).rejects.toThrow(name);

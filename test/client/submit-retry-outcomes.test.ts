@@ -42,7 +42,7 @@ describe('submitWithRetry: the §7 table', () => {
     const time = fakeTime();
     const { submit, ids } = script([error]);
     await expect(
-      submitWithRetry(submit, { requestId: REQUEST_ID, sleep: time.sleep }),
+      submitWithRetry(submit, { clientRequestId: REQUEST_ID, sleep: time.sleep }),
     ).rejects.toBe(error);
     expect(ids).toEqual([REQUEST_ID]);
     expect(time.sleeps).toEqual([]);
@@ -83,11 +83,11 @@ describe('submitWithRetry: the §7 table', () => {
       const time = fakeTime();
       const { submit, ids } = script([error]);
       const thrown = await submitWithRetry(submit, {
-        requestId: REQUEST_ID,
+        clientRequestId: REQUEST_ID,
         sleep: time.sleep,
       }).catch((e: unknown) => e);
       expect(thrown).toBeInstanceOf(SubmissionUnconfirmedError);
-      expect(thrown).toMatchObject({ requestId: REQUEST_ID, cause: error });
+      expect(thrown).toMatchObject({ clientRequestId: REQUEST_ID, cause: error });
       expect((thrown as Error).message).toMatch(/req-7f3a.*may exist.*not resubmitted/);
       expect(ids).toEqual([REQUEST_ID]);
     },
@@ -100,7 +100,7 @@ describe('submitWithRetry: the §7 table', () => {
       const error = connection(code);
       const { submit, ids } = script([error]);
       await expect(
-        submitWithRetry(submit, { requestId: REQUEST_ID, sleep: time.sleep }),
+        submitWithRetry(submit, { clientRequestId: REQUEST_ID, sleep: time.sleep }),
       ).rejects.toBe(error);
       expect(ids).toHaveLength(1);
     },
@@ -112,7 +112,10 @@ describe('submitWithRetry: the §7 table', () => {
       new AggregateError([socketError('ECONNREFUSED'), socketError('ECONNREFUSED')]),
     );
     await expect(
-      submitWithRetry(script([error]).submit, { requestId: REQUEST_ID, sleep: fakeTime().sleep }),
+      submitWithRetry(script([error]).submit, {
+        clientRequestId: REQUEST_ID,
+        sleep: fakeTime().sleep,
+      }),
     ).rejects.toBe(error);
   });
 });

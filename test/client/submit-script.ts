@@ -1,6 +1,11 @@
-import { ConnectionError, RateLimitError, type ApiError } from '../../src/client/errors.ts';
+import {
+  ConnectionError,
+  RateLimitError,
+  type ApiError,
+  type ApiErrorOptions,
+} from '../../src/client/errors.ts';
 import type { Submit } from '../../src/client/retry.ts';
-import type { VideoTask } from '../../src/spec/index.ts';
+import type { VideoTask } from '../../src/client/client-types.ts';
 
 /** What the submission tests share: the accepted task and the client's own request ID. */
 export const TASK: VideoTask = {
@@ -14,13 +19,7 @@ export const TASK: VideoTask = {
 };
 export const REQUEST_ID = 'req-7f3a';
 
-type ApiErrorClass<E extends ApiError> = new (
-  message: string,
-  status: number,
-  body: unknown,
-  requestId: string | undefined,
-  code: string | undefined,
-) => E;
+type ApiErrorClass<E extends ApiError> = new (message: string, options: ApiErrorOptions) => E;
 
 /** A refusal as the client throws it: no body, no request ID. */
 export function refusal<E extends ApiError>(
@@ -29,18 +28,14 @@ export function refusal<E extends ApiError>(
   status: number,
   code?: string,
 ): E {
-  return new Class(message, status, undefined, undefined, code);
+  return new Class(message, { status, code });
 }
 
 export const rateLimited = (retryAfterMs?: number): RateLimitError =>
-  new RateLimitError(
-    'Failed to submit: too many requests (HTTP 429)',
-    429,
-    undefined,
-    undefined,
-    undefined,
+  new RateLimitError('Failed to submit: too many requests (HTTP 429)', {
+    status: 429,
     retryAfterMs,
-  );
+  });
 
 export const socketError = (code: string): Error =>
   Object.assign(new Error(`connect ${code}`), { code });

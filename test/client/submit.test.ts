@@ -10,7 +10,7 @@ describe('VideoTaskClient.submit in-process (msw)', () => {
   ] as const)('submits a task through the %s endpoint', async (endpoint, path) => {
     const task = await client().submit(
       { model: 'video-lite-v1', prompt: 'a red kite' },
-      { endpoint, requestId: `req-${endpoint}` },
+      { endpoint, clientRequestId: `req-${endpoint}` },
     );
     expect(task).toMatchObject({
       object: 'video',
@@ -32,7 +32,7 @@ describe('VideoTaskClient.submit in-process (msw)', () => {
   it('sends the key only in the Authorization header, and JSON', async () => {
     await client(SECRET, { headers: { 'x-team': 'kites', authorization: 'Bearer other' } }).submit(
       { model: 'video-pro-v1', prompt: 'x' },
-      { requestId: 'req-h', headers: { 'content-type': 'text/plain' } },
+      { clientRequestId: 'req-h', headers: { 'content-type': 'text/plain' } },
     );
     const request = seen[0]!;
     expect(request.headers.get('authorization')).toBe(`Bearer ${SECRET}`);

@@ -14,6 +14,8 @@ export const BIN = join(ROOT, 'bin', 'videotask.js');
 export const DOCUMENTED_URL = 'http://127.0.0.1:4010';
 const PACKAGE_ENTRIES: Record<string, string> = {
   videotask: join(ROOT, 'src', 'index.ts'),
+  'videotask/node': join(ROOT, 'src', 'node', 'index.ts'),
+  'videotask/spec': join(ROOT, 'src', 'spec', 'node.ts'),
   'videotask/mocks': join(ROOT, 'mocks', 'index.ts'),
   'videotask/contracts': join(ROOT, 'contracts', 'index.ts'),
 };

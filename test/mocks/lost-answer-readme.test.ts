@@ -21,11 +21,11 @@ const client = new VideoTaskClient({
 it.each(['lost-answer', 'lost-answer:2'])(
   'creates no second task when the answer to a submission is lost (%s, §7)',
   async (scenario) => {
-    const requestId = crypto.randomUUID(); // what your idempotency records keep
+    const clientRequestId = crypto.randomUUID(); // what your idempotency records keep
     const body = { model: 'video-pro-v1', prompt: `a red kite [mock:${scenario}]` };
     const submission = submitWithRetry(
-      (id, signal) => client.submit(body, { requestId: id, signal }),
-      { requestId },
+      (id, signal) => client.submit(body, { clientRequestId: id, signal }),
+      { clientRequestId },
     );
 
     // No answer (dropped, or later than the client waits): the outcome is unknown, not a failure.

@@ -153,15 +153,15 @@ describe('over real HTTP (node:http host)', () => {
           apiKey: 'sk-mock-alice',
           requestTimeoutMs,
         });
-        const requestId = `req-${scenario}`;
+        const clientRequestId = `req-${scenario}`;
         const prompt = `a red kite [mock:${scenario}]`;
         const error = await submitWithRetry(
-          (id, signal) => client.submit({ ...KITE, prompt }, { requestId: id, signal }),
-          { requestId },
+          (id, signal) => client.submit({ ...KITE, prompt }, { clientRequestId: id, signal }),
+          { clientRequestId },
         ).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(SubmissionUnconfirmedError);
-        expect((error as SubmissionUnconfirmedError).requestId).toBe(requestId);
-        expect(server.service.submissionsByRequestId.get(requestId)).toBe(1);
+        expect((error as SubmissionUnconfirmedError).clientRequestId).toBe(clientRequestId);
+        expect(server.service.submissionsByRequestId.get(clientRequestId)).toBe(1);
         expect(await listTasks(server.url)).toHaveLength(1);
       } finally {
         await server.close();

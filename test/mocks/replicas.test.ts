@@ -54,6 +54,12 @@ function between(before: View, middle: View, after: View): boolean {
   const key = (v: View) => ORDER.indexOf(v.status) * 1000 + v.progress;
   return key(before) <= key(middle) && key(middle) <= key(after);
 }
+/**
+ * Each process reads the real clock on its own monotonic scale (`performance.timeOrigin`, fixed at
+ * its start): two processes may disagree by a few milliseconds. A's "after" is read this much later,
+ * so a transition B saw a moment before A does still lies between; waiting longer only widens it.
+ */
+const CLOCK_SKEW_MS = 250;
 const ORDER = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
 
 describe('replicas: separate mocks with the same secret (real processes, real clock)', () => {
@@ -70,6 +76,7 @@ describe('replicas: separate mocks with the same secret (real processes, real cl
       for (const id of ids) {
         const before = await view(a.base, id);
         const middle = await view(b.base, id);
+        await new Promise((resolve) => setTimeout(resolve, CLOCK_SKEW_MS));
         const after = await view(a.base, id);
         expect([before.code, middle.code, after.code]).toEqual([200, 200, 200]);
         expect(between(before.task, middle.task, after.task)).toBe(true);

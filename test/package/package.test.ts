@@ -45,7 +45,14 @@ describe('the tarball', () => {
         'src',
       ].sort(),
     );
-    for (const entry of ['dist/src/index', 'dist/mocks/index', 'dist/contracts/index'])
+    const entries = [
+      'dist/src/index',
+      'dist/src/node/index',
+      'dist/src/spec/node',
+      'dist/mocks/index',
+      'dist/contracts/index',
+    ];
+    for (const entry of entries)
       for (const extension of ['.js', '.d.ts', '.d.ts.map'])
         expect(files).toContain(`${entry}${extension}`);
     expect(files).toContain('dist/vendor/swagger-ui/LICENSE');
@@ -89,12 +96,14 @@ describe('a consumer project', () => {
       bytes: 6592,
       box: 'ftyp',
       runContract: 'function',
+      stopPolling: ['completed', 'failed'],
     });
   });
 
   it('requires the entries from CommonJS in plain Node', async () => {
     const seen = JSON.parse(await node(['node-require.cjs'])) as Record<string, unknown>;
     expect(seen['client']).toBe('function');
+    expect(seen['journal']).toBe('function');
     expect(seen['handlers']).toBeGreaterThan(10);
   });
 
@@ -186,6 +195,12 @@ describe('a browser page bundled with esbuild', () => {
       });
       expect(visit.result['statuses']).toEqual(['queued', 'in_progress', 'completed']);
       expect(visit.result['learnedId']).toMatch(/^vtsk-[0-9A-Za-z]{32}$/);
+      // The client of `videotask` itself, bundled for the page: polled to the end, video read.
+      expect(visit.result['client']).toMatchObject({
+        status: 'completed',
+        bytes: 6592,
+        box: 'ftyp',
+      });
       expect(visit.served.filter((path) => /^\/(v1|__mock)\//.test(path))).toEqual([]);
       expect(visit.problems).toEqual([]);
     },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ResponseTooLargeError, VideoTaskClient } from '../../src/client/index.ts';
+import { downloadContent } from '../../src/node/index.ts';
 import { runVideotask, type CliRun } from '../helpers/cli.ts';
 import { rawServer, writeEndlessly, type RawServer } from '../helpers/raw-server.ts';
 
@@ -54,9 +55,10 @@ it('refuses an announced size over the limit before writing anything', async () 
 it('takes maxBytes in the library, for a file or a stream', async () => {
   const client = new VideoTaskClient({ baseUrl: server.url, apiKey: 'sk-mock-alice' });
   const folder = mkdtempSync(join(dir, 'lib-'));
-  const error = await client
-    .downloadContent('task_x', { to: join(folder, 'v.mp4'), maxBytes: 200_000 })
-    .catch((e: unknown) => e);
+  const error = await downloadContent(client, 'task_x', {
+    to: join(folder, 'v.mp4'),
+    maxBytes: 200_000,
+  }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ResponseTooLargeError);
   expect((error as ResponseTooLargeError).limit).toBe(200_000);
   expect(readdirSync(folder)).toEqual([]);

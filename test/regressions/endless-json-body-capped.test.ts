@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  DEFAULT_MAX_RESPONSE_BYTES,
-  ResponseTooLargeError,
-  ServerError,
-  VideoTaskClient,
-} from '../../src/client/index.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/client/client-types.ts';
+import { ResponseTooLargeError, ServerError, VideoTaskClient } from '../../src/client/index.ts';
 import { runVideotask } from '../helpers/cli.ts';
 import { rawServer, writeEndlessly, type RawServer } from '../helpers/raw-server.ts';
 

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { FileJournal, JournalError } from '../../src/client/index.ts';
+import { JournalError } from '../../src/client/index.ts';
+import { FileJournal } from '../../src/node/index.ts';
 import { closedPort, runVideotask } from '../helpers/cli.ts';
 
 // Issue 14 item 8: a complete, newline-terminated last line that was not a valid entry was called

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockService } from '../../mocks/node/create-mock-service.ts';
 import { JournalError } from '../../src/client/errors.ts';
-import { FileJournal } from '../../src/client/journal.ts';
+import { FileJournal } from '../../src/node/file-journal.ts';
 import { closedPort, runVideotask, type CliRun } from '../helpers/cli.ts';
 import { exitCode, killMockProcesses, spawnMock } from '../helpers/mock-process.ts';
 
@@ -156,7 +156,12 @@ describe.runIf(process.platform === 'linux')('FileJournal (the library) on a FIF
     const journal = new FileJournal(fifo('library.fifo'));
     await expect(journal.read()).rejects.toThrow(/is a FIFO \(named pipe\), not a journal file/);
     await expect(
-      journal.append({ type: 'submitting', requestId: 'vt-1', model: 'm', endpoint: '/v1/videos' }),
+      journal.append({
+        type: 'submitting',
+        clientRequestId: 'vt-1',
+        model: 'm',
+        endpoint: '/v1/videos',
+      }),
     ).rejects.toBeInstanceOf(JournalError);
     await journal.close();
   });

@@ -30,11 +30,12 @@ it('submitWithRetry reports a 200 with invalid JSON as unconfirmed, never resubm
   const client = new VideoTaskClient({ baseUrl: server.url, apiKey: 'sk-mock-alice' });
   let attempts = 0;
   const error = await submitWithRetry(
-    (requestId, signal) => {
+    (clientRequestId, signal) => {
       attempts++;
-      return client.submit({ model: 'video-pro-v1', prompt: 'a kite' }, { requestId, signal });
+      const body = { model: 'video-pro-v1', prompt: 'a kite' };
+      return client.submit(body, { clientRequestId, signal });
     },
-    { requestId: 'req-1' },
+    { clientRequestId: 'req-1' },
   ).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(SubmissionUnconfirmedError);
   expect((error as SubmissionUnconfirmedError).message).toMatch(/not valid JSON/);
@@ -51,7 +52,7 @@ it('videotask submit journals it as unconfirmed and says so, with the service re
   expect(run.stdout).toBe('');
   expect(run.stderr).toMatch(/could not be confirmed .*not valid JSON/);
   expect(run.stderr).toMatch(/Do NOT resubmit blindly .*the service's request ID: 4242/);
-  expect(run.stderr).toMatch(/marks request vt-[\w-]+ as unconfirmed/);
+  expect(run.stderr).toMatch(/marks client request vt-[\w-]+ as unconfirmed/);
   const entries = readFileSync(journal, 'utf8')
     .trimEnd()
     .split('\n')

@@ -26,7 +26,7 @@ async function swaggerParserFilesLoadedBy(entry: string): Promise<string[]> {
   return JSON.parse(stdout) as string[];
 }
 
-it.each(['src/index.ts', 'mocks/index.ts'])(
+it.each(['src/index.ts', 'src/node/index.ts', 'src/spec/node.ts', 'mocks/index.ts'])(
   'does not load swagger-parser when %s is imported',
   async (entry) => {
     expect(await swaggerParserFilesLoadedBy(entry)).toEqual([]);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { printable } from '../../src/client/index.ts';
+import { printable } from '../../src/client/printable.ts';
 import { runVideotask, type CliRun } from '../helpers/cli.ts';
 import { rawServer, type RawServer } from '../helpers/raw-server.ts';
 
@@ -70,7 +70,7 @@ it('wait --journal prints request IDs from the file with their controls escaped'
   const line = {
     type: 'submitting',
     at: '2026-11-22T00:00:01.000Z',
-    requestId: 'vt-\u001b[2Jx',
+    clientRequestId: 'vt-\u001b[2Jx',
     model: 'video-pro-v1\u009b',
     endpoint: 'generations',
   };

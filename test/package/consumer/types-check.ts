@@ -2,7 +2,7 @@
 // public entry, the generated spec types and the msw handler types must resolve and agree.
 import { setupServer } from 'msw/node';
 import type { HttpHandler } from 'msw';
-import { ApiError, VideoTaskClient, pollTask, type components } from 'videotask';
+import { ApiError, VideoTaskClient, pollTask, type components, type TaskJournal } from 'videotask';
 import {
   DOCUMENTED_POLL,
   runContract,
@@ -17,6 +17,8 @@ import {
   type RunningMockServer,
 } from 'videotask/mocks';
 import * as neutral from 'videotask/mocks/neutral';
+import { downloadContent, FileJournal, resumeJournal, type DownloadResult } from 'videotask/node';
+import { serviceContract, type Lifecycle } from 'videotask/spec';
 
 type VideoTask = components['schemas']['VideoTask'];
 
@@ -55,3 +57,19 @@ export async function report(): Promise<ContractReport> {
 export function statusOf(error: unknown): number | undefined {
   return error instanceof ApiError ? error.status : undefined;
 }
+
+export async function polled(id: string): Promise<VideoTask['status']> {
+  return (await client.poll(id, { timeoutMs: 60_000 })).task.status;
+}
+
+export function download(id: string): Promise<DownloadResult> {
+  return downloadContent(client, id, { to: 'video.mp4' });
+}
+
+export async function resumed(): Promise<number> {
+  const journal: TaskJournal = new FileJournal('tasks.jsonl');
+  const summary = await resumeJournal(journal, (id, signal) => client.getVideo(id, { signal }));
+  return summary.results.length;
+}
+
+export const lifecycle: Lifecycle = serviceContract().lifecycle;

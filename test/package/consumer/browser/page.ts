@@ -1,6 +1,8 @@
 // A front-end team's page, developing offline against videotask's mock: msw's setupWorker serves the
-// same handlers as setupServer does in Node. Bundled by esbuild (its browser build of videotask/mocks).
+// same handlers as setupServer does in Node, to fetch and to videotask's own client. Bundled by
+// esbuild (its browser build of videotask/mocks; videotask itself has no Node part).
 import { setupWorker } from 'msw/browser';
+import { VideoTaskClient } from 'videotask';
 import { createHandlers, createMockService, OBSERVED_PROFILE } from 'videotask/mocks';
 
 interface Task {
@@ -33,8 +35,24 @@ async function walk(): Promise<{ id: string; statuses: string[] }> {
   return { id: task.id, statuses };
 }
 
+/** The typed client polls a task to its end, its waits moving the mock's clock; then reads its video. */
+async function clientRun(): Promise<Record<string, unknown>> {
+  const client = new VideoTaskClient({ baseUrl: location.origin, apiKey: 'sk-mock-alice' });
+  const task = await client.submit({ model: 'video-pro-v1', prompt: 'a kite from the client' });
+  const sleep = (ms: number) => Promise.resolve(service.clock.advance(ms));
+  const { task: done } = await client.poll(task.id, { sleep, now: () => service.clock.now() });
+  const video = await client.content(done.id);
+  const bytes = new Uint8Array(await new Response(video.body).arrayBuffer());
+  return {
+    status: done.status,
+    bytes: bytes.length,
+    box: String.fromCharCode(...bytes.subarray(4, 8)),
+  };
+}
+
 async function run(): Promise<Record<string, unknown>> {
   await worker.start({ quiet: true, onUnhandledRequest: 'bypass' });
+  const client = await clientRun();
   const { id, statuses } = await walk();
   const content = await fetch(`/v1/videos/${id}/content`, { headers });
   const bytes = new Uint8Array(await content.arrayBuffer());
@@ -63,6 +81,7 @@ async function run(): Promise<Record<string, unknown>> {
   });
   return {
     learnedId: (JSON.parse(submitted.body as string) as Task).id,
+    client,
     statuses,
     contentType: content.headers.get('content-type'),
     bytes: bytes.length,

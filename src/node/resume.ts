@@ -1,8 +1,8 @@
-import type { VideoTask } from '../spec/index.ts';
-import { checkFunction, checkNumber } from './check-options.ts';
-import { PollTimeoutError } from './errors.ts';
-import type { JournalRecord, TaskJournal } from './journal.ts';
-import { pollTask, type GetTask, type PollOptions } from './poller.ts';
+import { checkFunction, checkNumber } from '../client/check-options.ts';
+import type { VideoTask } from '../client/client-types.ts';
+import { PollTimeoutError } from '../client/errors.ts';
+import type { JournalRecord, TaskJournal } from '../client/journal.ts';
+import { pollTask, type GetTask, type PollOptions } from '../client/poller.ts';
 
 /**
  * Poll options of a resume: the stop statuses are always the lifecycle's (a `final` is only
@@ -20,7 +20,7 @@ export interface ResumeOptions {
 /** How the poll of one journaled `active` task ended. */
 export type ResumeResult =
   | {
-      readonly requestId: string;
+      readonly clientRequestId: string;
       readonly taskId: string;
       readonly outcome: 'completed' | 'failed';
       readonly task: VideoTask;
@@ -29,7 +29,7 @@ export type ResumeResult =
     }
   /** Still running when the poll gave up (`PollTimeoutError`): no `final` written; resume again later. */
   | {
-      readonly requestId: string;
+      readonly clientRequestId: string;
       readonly taskId: string;
       readonly outcome: 'timed-out';
       readonly error: PollTimeoutError;
@@ -37,7 +37,7 @@ export type ResumeResult =
     }
   /** The query failed for good (404, 4xx, retries exhausted) or the `final` could not be written. */
   | {
-      readonly requestId: string;
+      readonly clientRequestId: string;
       readonly taskId: string;
       readonly outcome: 'error';
       readonly error: unknown;
@@ -62,7 +62,7 @@ export interface ResumeSummary {
  * Picks up after a restart (§8): polls every `active` record (submitted, no final) to its end with
  * `pollTask`, at most `concurrency` at a time, and appends a `final` entry for each one that reaches
  * `completed` or `failed`. Never submits anything: `submitting` (the process died mid-submission) and
- * `unconfirmed` records are returned in `needsCheck`, to be looked up by request ID (§7). An abort of
+ * `unconfirmed` records are returned in `needsCheck`, to be looked up by client request ID (§7). An abort of
  * `pollOptions.signal` rejects with its reason once the polls in flight have stopped.
  *
  * @example
@@ -119,7 +119,7 @@ async function resumeOne(
   pollOptions: ResumePollOptions,
   onUpdate: ResumeOptions['onUpdate'],
 ): Promise<ResumeResult> {
-  const { requestId, taskId } = record;
+  const { clientRequestId, taskId } = record;
   const outer = pollOptions.onUpdate;
   try {
     const { stopOn: _ignored, ...rest } = pollOptions as PollOptions;
@@ -139,7 +139,7 @@ async function resumeOne(
       ...(errorCode !== undefined ? { errorCode } : {}),
     });
     return {
-      requestId,
+      clientRequestId,
       taskId,
       outcome: status,
       task,
@@ -148,8 +148,8 @@ async function resumeOne(
     };
   } catch (error) {
     if (error instanceof PollTimeoutError)
-      return { requestId, taskId, outcome: 'timed-out', error, lastStatus: error.lastStatus };
-    return { requestId, taskId, outcome: 'error', error };
+      return { clientRequestId, taskId, outcome: 'timed-out', error, lastStatus: error.lastStatus };
+    return { clientRequestId, taskId, outcome: 'error', error };
   }
 }
 
@@ -161,7 +161,7 @@ function manualCheck(record: JournalRecord): ManualCheck {
   return {
     record,
     message:
-      `Request ${record.requestId} (${record.model}, ${record.submittedAt}): ` +
+      `Request ${record.clientRequestId} (${record.model}, ${record.submittedAt}): ` +
       `${what}. A task may exist. It was not resubmitted: check it by this ` +
       `request ID in your own records or with the service's administrator ` +
       `before submitting again (the service has no lookup by request ID).`,

@@ -1,0 +1,100 @@
+import { POLLING } from '../src/generated/client-contract.ts';
+import { numberOption, secondsOption } from './options.ts';
+import { UsageError } from './usage-error.ts';
+
+/**
+ * The flags of the §8 polling loop, the same on every command that polls (`wait`, `contract`,
+ * `verify-family`), parsed and explained here only. `--timeout` and `--max-attempts` are the older
+ * spellings of `--poll-timeout` and `--poll-attempts`, still read.
+ */
+export const POLL_FLAGS = {
+  'poll-initial': { type: 'string' },
+  'poll-factor': { type: 'string' },
+  'poll-max': { type: 'string' },
+  'poll-attempts': { type: 'string' },
+  'poll-timeout': { type: 'string' },
+  timeout: { type: 'string' },
+  'max-attempts': { type: 'string' },
+} as const;
+
+/** The values `parseArgs` gives for `POLL_FLAGS`. */
+export type PollFlagValues = { readonly [F in keyof typeof POLL_FLAGS]?: string | undefined };
+
+/** The numbers of one polling loop, as the client's `PollOptions` names them. */
+export interface PollNumbers {
+  readonly initialIntervalMs: number;
+  readonly factor: number;
+  readonly maxIntervalMs: number;
+  readonly maxAttempts: number;
+  /** The total time allowed for a task (§8: "a total timeout must be set"). */
+  readonly timeoutMs: number;
+}
+
+/** §8's numbers (the spec's `x-polling`) with a command's own total timeout. */
+export const documentedPolling = (timeoutMs: number): PollNumbers => ({ ...POLLING, timeoutMs });
+
+/**
+ * The polling numbers the flags ask for, each one the flag leaves out taken from `defaults`. A bad
+ * value, both spellings of one flag, or a ceiling below the first interval is a `UsageError` (exit 2).
+ *
+ * @example
+ * pollOptions({ 'poll-max': '10' }, documentedPolling(1_800_000)).maxIntervalMs; // 10000
+ */
+export function pollOptions(values: PollFlagValues, defaults: PollNumbers): PollNumbers {
+  const timeout = oneOf(values, 'poll-timeout', 'timeout');
+  const attempts = oneOf(values, 'poll-attempts', 'max-attempts');
+  const given = {
+    initialIntervalMs: secondsOption('--poll-initial', values['poll-initial']),
+    factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }),
+    maxIntervalMs: secondsOption('--poll-max', values['poll-max']),
+    maxAttempts: numberOption(attempts.flag, attempts.value, { integer: true, min: 1 }),
+    timeoutMs: secondsOption(timeout.flag, timeout.value),
+  };
+  const numbers = {
+    initialIntervalMs: given.initialIntervalMs ?? defaults.initialIntervalMs,
+    factor: given.factor ?? defaults.factor,
+    maxIntervalMs: given.maxIntervalMs ?? defaults.maxIntervalMs,
+    maxAttempts: given.maxAttempts ?? defaults.maxAttempts,
+    timeoutMs: given.timeoutMs ?? defaults.timeoutMs,
+  };
+  if (numbers.maxIntervalMs < numbers.initialIntervalMs)
+    throw new UsageError(
+      `--poll-max (${numbers.maxIntervalMs / 1000} s) must be at least --poll-initial ` +
+        `(${numbers.initialIntervalMs / 1000} s)`,
+    );
+  return numbers;
+}
+
+/** The value of a flag given under either spelling, and the spelling used (for messages). */
+function oneOf(
+  values: PollFlagValues,
+  flag: keyof PollFlagValues,
+  older: keyof PollFlagValues,
+): { flag: string; value: string | undefined } {
+  if (values[flag] !== undefined && values[older] !== undefined)
+    throw new UsageError(`give --${flag} or --${older}, not both (--${older} is its older name)`);
+  return values[older] !== undefined
+    ? { flag: `--${older}`, value: values[older] }
+    : { flag: `--${flag}`, value: values[flag] };
+}
+
+const seconds = (ms: number): string => String(ms / 1000);
+
+/** §8's loop in a few words, from the spec: "5 s, ×1.5, up to 30 s, at most 60 queries". */
+export const POLLING_SUMMARY =
+  `${seconds(POLLING.initialIntervalMs)} s, ×${POLLING.factor}, up to ` +
+  `${seconds(POLLING.maxIntervalMs)} s, at most ${POLLING.maxAttempts} queries`;
+
+/**
+ * The help lines of `POLL_FLAGS`, their defaults read from the spec's `x-polling`; `timeoutS` is the
+ * command's own total timeout, and `timeoutNote` continues its line.
+ */
+export function pollHelp(timeoutS: number, timeoutNote = ''): string {
+  return [
+    `  --poll-initial S      first polling interval in seconds (default ${seconds(POLLING.initialIntervalMs)}, §8)`,
+    `  --poll-factor F       interval growth (default ${POLLING.factor}, §8)`,
+    `  --poll-max S          interval ceiling in seconds (default ${seconds(POLLING.maxIntervalMs)}, §8)`,
+    `  --poll-attempts N     queries per task at most (default ${POLLING.maxAttempts}, §8; or --max-attempts)`,
+    `  --poll-timeout S      total seconds allowed per task (default ${timeoutS}; or --timeout)${timeoutNote}`,
+  ].join('\n');
+}

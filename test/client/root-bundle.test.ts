@@ -1,0 +1,55 @@
+import { build, type Metafile } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The package's root export (`videotask`, src/index.ts) is the client of browser apps too (issue 23,
+ * decisions/026-lean-client.md): bundled for the browser it imports no `node:` module, loads neither
+ * the spec nor a validator, and stays within 40 KB minified (it was 481 KB: the spec's JSON, Ajv, the
+ * journal file and the download).
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BUDGET_BYTES = 40 * 1024;
+
+async function bundle(entry: string): Promise<{ bytes: number; metafile: Metafile }> {
+  const result = await build({
+    entryPoints: [`${ROOT}/${entry}`],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return { bytes: result.outputFiles[0]!.contents.byteLength, metafile: result.metafile };
+}
+
+const imports = (metafile: Metafile): string[] =>
+  Object.values(metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+
+describe('videotask bundled for the browser', () => {
+  it(`stays within ${BUDGET_BYTES / 1024} KB minified`, async () => {
+    const { bytes } = await bundle('src/index.ts');
+    expect(bytes).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+
+  it('imports no node: module and no spec, validator or Node-only package', async () => {
+    const { metafile } = await bundle('src/index.ts');
+    expect(imports(metafile).filter((path) => path.startsWith('node:'))).toEqual([]);
+    const inputs = Object.keys(metafile.inputs);
+    const unwanted = inputs.filter((path) =>
+      /\.json$|node_modules\/(ajv|ajv-formats|@apidevtools|openapi-fetch)\/|src\/(spec|node)\//.test(
+        path,
+      ),
+    );
+    expect(unwanted).toEqual([]);
+  });
+});
+
+describe('videotask/spec bundled for the browser (its browser condition)', () => {
+  it('imports no node: module', async () => {
+    const { metafile } = await bundle('src/spec/index.ts');
+    expect(imports(metafile).filter((path) => path.startsWith('node:'))).toEqual([]);
+  });
+});
