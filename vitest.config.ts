@@ -1,10 +1,27 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { E2E_TESTS, TESTS } from './test/lanes/lane-rule.ts';
 
+// Two lanes, both in `npm test` (docs/architecture.md#tests): `npm run test:unit` (in-process, guarded
+// by test/lanes/unit-lane-guard.ts) and `npm run test:e2e` (processes, servers, browsers).
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [TESTS],
+          exclude: [...configDefaults.exclude, E2E_TESTS],
+          setupFiles: ['test/lanes/unit-lane-guard.ts'],
+          // In-process tests share a worker's modules (and their warmed-up code): half the lane's CPU.
+          // A unit test therefore leaves no global behind (timers, env, msw listeners: close them).
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'e2e', include: [E2E_TESTS] } },
+    ],
   },
 });

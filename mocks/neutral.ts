@@ -1,7 +1,7 @@
 /**
  * videotask's simulated service, environment-neutral: the engine (`createMockService`) and its msw
  * handlers (`createHandlers`), for msw's `setupServer` in Node and `setupWorker` in a browser alike.
- * Nothing reachable from here touches a Node API (test/mocks/neutral-core.test.ts bundles it for the
+ * Nothing reachable from here touches a Node API (test/mocks/neutral-core.e2e.test.ts bundles it for the
  * browser to prove it). Node-only parts (node:http host, state file) are in `./index.ts`.
  */
 export {

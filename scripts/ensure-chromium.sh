@@ -27,7 +27,7 @@ fi
 
 cat >&2 <<MSG
 ensure-chromium: $CHROMIUM is missing, and it cannot be installed from here (this needs root and apt-get).
-The browser tests (test/docs/docs-page.test.ts, test/package) run Debian's chromium package. Install it with:
+The browser tests (test/docs/docs-page.e2e.test.ts, test/package) run Debian's chromium package. Install it with:
   sudo apt-get update && sudo apt-get install -y chromium
 MSG
 if [ "${CI:-}" = "true" ]; then

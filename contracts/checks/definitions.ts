@@ -183,5 +183,3 @@ export const CHECKS = {
     rule: 'no-resubmission',
   },
 } as const satisfies Record<string, CheckDefinition>;
-
-export type CheckName = keyof typeof CHECKS;

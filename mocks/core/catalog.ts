@@ -60,12 +60,6 @@ export interface FamilyState {
   readonly pluginName: string;
 }
 
-export function channelType(family: FamilyState, model: CatalogModel): number {
-  return model.family === 'second' && family.bound
-    ? SECOND_FAMILY.pluginChannelType
-    : SECOND_FAMILY.builtInChannelType;
-}
-
 export type Routing =
   | { readonly ok: true; readonly model: CatalogModel }
   | { readonly ok: false; readonly reason: 'token_model_not_allowed' | 'no_channel' };

@@ -149,7 +149,7 @@ const NOT_USERINFO = /[\s/?#@"'<>]/;
 
 /**
  * `scheme://user:pw@host` → `scheme://…@host`, in one pass from each `://` (a backtracking pattern
- * was quadratic in the text's length: test/regressions/prompt-tag-linear-time.test.ts).
+ * was quadratic in the text's length: test/regressions/prompt-tag-linear-time.e2e.test.ts).
  */
 function withoutUserinfo(text: string): string {
   let out = '';

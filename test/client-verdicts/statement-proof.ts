@@ -7,7 +7,7 @@ import { MISBEHAVIOURS } from './reference-clients.ts';
  * The client side of the self-proof read from the statement table (spec/statements.yaml), as
  * test/contracts/support/statement-proof.ts is the server side: every statement a client rule the mock
  * judges accounts for is proven by that rule's misbehaving reference client, which must earn exactly
- * that rule's verdict (test/client-verdicts/self-proof.test.ts).
+ * that rule's verdict (test/client-verdicts/self-proof.e2e.test.ts).
  */
 
 const RULES = declaredClientRules(serviceSpec);

@@ -6,7 +6,7 @@ import { anchorsOf, blocksOf, docFiles, relativeLinks, ROOT } from './doc-blocks
 /**
  * The user docs hold together: every relative link and #anchor resolves, every shell block says how
  * it is tested, and the README stays a short entry page (issue 16). Running the blocks:
- * doc-commands.test.ts.
+ * doc-commands.e2e.test.ts.
  */
 
 /** Shell blocks not run (placeholders, endless or minutes long): new commands should come runnable. */

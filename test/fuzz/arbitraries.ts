@@ -27,7 +27,6 @@ export {
   MODEL_IDS,
   routeMethods,
   SCENARIO_NAMES,
-  TEMPLATES,
 } from './fuzz-names.ts';
 export { CONTENT_TYPES, scenarioValue } from './header-arbitraries.ts';
 export { nativeBody, submissionBody } from './submission-arbitraries.ts';

@@ -37,7 +37,6 @@ export const NEAR_MISSES = [
   '/docs',
   '/favicon.ico',
 ];
-export const TEMPLATES: readonly string[] = [...ROUTE_TEMPLATES, ...NEAR_MISSES];
 export const SUBMIT_TEMPLATES = new Set(
   ROUTES.filter((r) => r.method === 'POST' && r.access === 'service').map((r) => r.template),
 );

@@ -1,9 +1,13 @@
 // What a fuzz run counts and reports, and how it shows a body in a failure message.
+import type { Exchange } from './oracle.ts';
 
 export type Layer = 'core' | 'socket';
 const lenient = new TextDecoder();
-/** Counters a run reports. */
+/** Counters a run reports, and who else sees every exchange the oracle judges. */
 export class FuzzStats {
+  /** `onExchange`: called with every exchange the oracle checks (the Prism review keeps them). */
+  constructor(readonly onExchange?: (exchange: Exchange) => void) {}
+
   readonly cases: Record<Layer | 'isolation', number> = { core: 0, socket: 0, isolation: 0 };
   readonly statuses: Record<Layer, Map<number, number>> = { core: new Map(), socket: new Map() };
   /** `status code` pairs of the answers (error code, or `-` for a success). */

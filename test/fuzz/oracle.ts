@@ -76,6 +76,7 @@ function errorCode(body: unknown): unknown {
 /** Checks one exchange; returns the problems (empty when all properties hold) and counts what it saw. */
 export function checkExchange(mock: MockService, ex: Exchange, stats: FuzzStats): string[] {
   const problems: string[] = [];
+  stats.onExchange?.(ex);
   stats.bump(stats.statuses[ex.layer], ex.status);
   const contentType = ex.responseHeaders['content-type'] ?? '';
   const hasBody = ex.responseBody !== undefined && ex.responseBody.byteLength > 0;

@@ -72,7 +72,7 @@ describe('spec/statements.yaml', () => {
   });
 
   it('gives every statement a judged client rule accounts for a reference client of the rule', () => {
-    // test/client-verdicts/self-proof.test.ts then shows each earning exactly its rule's verdict.
+    // test/client-verdicts/self-proof.e2e.test.ts then shows each earning exactly its rule's verdict.
     expect(CLIENT_RULE_STATEMENTS.length).toBeGreaterThan(15);
     const missing = CLIENT_RULE_STATEMENTS.flatMap((entry) =>
       withoutReferenceClient(entry).map((rule) => `${entry.statement.id}: ${rule}`),

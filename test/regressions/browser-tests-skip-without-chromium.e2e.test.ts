@@ -41,7 +41,7 @@ describe('browser tests without chromium', () => {
   });
 
   it('the /docs page test skips and says why, and fails in CI', () => {
-    const vitest = ['vitest', 'run', 'test/docs/docs-page.test.ts'];
+    const vitest = ['vitest', 'run', 'test/docs/docs-page.e2e.test.ts'];
     const local = run('npx', vitest, {});
     expect(local.code, local.output).toBe(0);
     expect(local.output).toMatch(/skipping the browser tests: \/nonexistent\/chromium is missing/);

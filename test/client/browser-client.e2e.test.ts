@@ -15,7 +15,7 @@ import { browserTestsRun, CHROMIUM, CHROMIUM_ARGS, requireChromium } from '../he
  * a stream, returns a failed task as data and throws its typed errors.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const runs = browserTestsRun('test/client/browser-client.test.ts');
+const runs = browserTestsRun('test/client/browser-client.e2e.test.ts');
 let folder: string;
 let site: { server: Server; url: string };
 let browser: Browser;

@@ -6,7 +6,7 @@ import { killMockProcesses, listening, spawnMock } from '../helpers/mock-process
 import { call, keepSubmitting, status } from '../helpers/state-restart.ts';
 
 /**
- * Issue 22 ("Flaky under load"): test/mocks/state-restart.test.ts let six clients submit for a fixed
+ * Issue 22 ("Flaky under load"): test/mocks/state-restart.e2e.test.ts let six clients submit for a fixed
  * 1.5 s, killed the mock with -9, and required more than 50 acknowledged tasks. On a loaded 2-core
  * machine it got 17 (`expected 17 > 50`): it measured the machine, not the mock. It now kills once a
  * number of tasks is acknowledged. Here the load is made certain: the mock gets no CPU at all (SIGSTOP)

@@ -5,7 +5,7 @@ import { sampleVideo, startMockServer, type RunningMockServer } from '../../mock
 /**
  * The official openai SDK (pinned devDependency) against `--profile observed` over real HTTP: its
  * `videos.create` sends multipart/form-data, which the deployed gateway accepts and so does this profile.
- * (The documented profile answers it 415: test/client/openai-sdk.test.ts.)
+ * (The documented profile answers it 415: test/client/openai-sdk.e2e.test.ts.)
  */
 describe('openai SDK videos.create against the observed profile', () => {
   let server: RunningMockServer;

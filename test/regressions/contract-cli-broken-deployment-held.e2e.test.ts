@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { holdQueued, runContractWatching } from '../helpers/contract-process.ts';
 
-// Issue (flaky under load): test/contracts/cli-contract.test.ts "exits 1 against a broken deployment"
+// Issue (flaky under load): test/contracts/cli-contract.e2e.test.ts "exits 1 against a broken deployment"
 // got exit 0 once while other tests ran. Its mock ran 100× (a task lived 0.2–0.7 s), so a suite slowed
 // by a busy machine could look at a task first when it had already completed: the content probes of
 // the unfinished states never ran, and `content-before-completion` went unjudged. It now runs the mock

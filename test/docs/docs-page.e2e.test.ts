@@ -32,7 +32,7 @@ const OPERATIONS = Object.entries(
   )
   .sort((a, b) => a.operationId.localeCompare(b.operationId));
 
-const runs = browserTestsRun('test/docs/docs-page.test.ts');
+const runs = browserTestsRun('test/docs/docs-page.e2e.test.ts');
 let server: RunningMockServer;
 let service: MockService;
 let browser: Browser;

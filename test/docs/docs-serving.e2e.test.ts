@@ -7,7 +7,7 @@ import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
 import { serviceSpec } from '../../src/spec/load-spec.ts';
 import { SERVICE_SPEC_PATH } from '../../src/spec/load-spec-file.ts';
 
-/** The static side of /docs, over plain HTTP (the browser test is docs-page.test.ts). */
+/** The static side of /docs, over plain HTTP (the browser test is docs-page.e2e.test.ts). */
 const LIBRARY = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 let server: RunningMockServer;
