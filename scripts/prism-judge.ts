@@ -127,7 +127,7 @@ export class PrismJudge {
     const require = createRequire(new URL('../bench/peers/package.json', import.meta.url));
     const prismHttp = require('@stoplight/prism-http') as PrismHttp;
     const { createLogger } = require('@stoplight/prism-core') as {
-      createLogger(name: string, options: { level: string }): unknown;
+      createLogger: (name: string, options: { level: string }) => unknown;
     };
     const { version } = require('@stoplight/prism-cli/package.json') as { version: string };
     const operations = {

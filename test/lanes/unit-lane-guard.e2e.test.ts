@@ -12,7 +12,9 @@ const VITEST = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', imp
 const GUARD = fileURLToPath(new URL('./unit-lane-guard.ts', import.meta.url));
 
 const FILES: Record<string, string> = {
-  'vitest.config.mjs': `export default { test: { include: ['*.test.ts'], globals: true, setupFiles: [${JSON.stringify(GUARD)}] } };\n`,
+  'vitest.config.mjs':
+    "export default { test: { include: ['*.test.ts'], globals: true, " +
+    `setupFiles: [${JSON.stringify(GUARD)}] } };\n`,
   'swallows.test.ts': `import { spawnSync } from 'node:child_process';
 it('swallows a refused spawn', () => { try { spawnSync('git', ['status']); } catch {} });
 it('does nothing', () => {});\n`,
