@@ -52,6 +52,9 @@ const KEYS = ['sk-mock-alice', 'sk-mock-bob', 'sk-mock-vip'];
  * stopped or the mock is gone. A test waits for `reached` — a count of acknowledged tasks, an event —
  * never for a time: how much a loaded machine gets done in 1.5 s is not a property of the mock.
  */
+/** Submissions in flight at once in `keepSubmitting`. */
+export const SUBMITTERS = 6;
+
 export function keepSubmitting(base: string, count: number): Submitters {
   const acknowledged: { id: string; key: string }[] = [];
   const seen = new Map<string, TaskView>();
@@ -70,7 +73,7 @@ export function keepSubmitting(base: string, count: number): Submitters {
       seen.set(id, shown);
     }
   };
-  const running = Promise.all([0, 1, 2, 3, 4, 5].map(submitter));
+  const running = Promise.all(Array.from({ length: SUBMITTERS }, (_, n) => submitter(n)));
   const reached = Promise.race([
     counted,
     running.then(() => {
