@@ -9,7 +9,7 @@
 //
 //   npx tsx bench/http-throughput.ts [--rounds 5] [--duration 5] [--warmup 1] [--connections 50]
 //        [--seed 1] [--quiet-wait S] [--prism] [--prism-log warn] [--loader wrk|autocannon]
-//        [--cli FILE] [--cpu-prof DIR] [--strict] [--out bench/results/http-throughput.json]
+//        [--cli FILE] [--mock-arg ARG…] [--cpu-prof DIR] [--strict] [--out FILE]
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,6 +36,7 @@ const usage = `Usage: npx tsx bench/http-throughput.ts [options]
   --prism-log LEVEL  Prism's --verboseLevel (default warn: no log line per request)
   --loader NAME      wrk (default; apt-get installs it when missing) or autocannon
   --cli FILE         the videotask command whose mock is measured (default: this checkout's bin/videotask.js)
+  --mock-arg ARG     one more argument for the measured mock (repeat it: --mock-arg=--no-client-verdicts)
   --cpu-prof DIR     write V8 CPU profiles of both servers to DIR (slows them: for reading, not figures)
   --strict           exit 1 when the median mock/bare ratio is below ${targetRatio}
   --out FILE         JSON results (default bench/results/http-throughput.json)`;
@@ -61,6 +62,7 @@ function config() {
       loader: { type: 'string', default: 'wrk' },
       'cpu-prof': { type: 'string' },
       cli: { type: 'string' },
+      'mock-arg': { type: 'string', multiple: true, default: [] },
       strict: { type: 'boolean', default: false },
       out: { type: 'string', default: 'bench/results/http-throughput.json' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -83,6 +85,7 @@ function config() {
     prismLog: values['prism-log'],
     loader,
     cli: values.cli === undefined ? undefined : resolve(values.cli),
+    mockArgs: values['mock-arg'],
     nodeArgs: cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir],
     strict: values.strict,
     out: pathToFileURL(resolve(values.out)),
@@ -143,7 +146,7 @@ async function main(): Promise<number> {
   const generator = await loadGenerator(cfg.loader);
   console.error(`load generator: ${generator.label}; load average ${host.loadAverage1m}`);
 
-  const mock = await startMock(cfg.seed, cfg.nodeArgs, cfg.cli);
+  const mock = await startMock(cfg.seed, cfg.nodeArgs, cfg.cli, cfg.mockArgs);
   let bare: Started | undefined;
   let samples: Sample[] = [];
   let prism: Sample | string | undefined;
