@@ -228,16 +228,16 @@ describe('the videotask commands against a videotask mock process', () => {
     expect(submitted.code).toBe(1);
     expect(submitted.stdout).toBe('');
     expect(submitted.stderr).toMatch(/Do NOT resubmit blindly \(§7\)/);
-    expect(submitted.stderr).toMatch(/marks request vt-[0-9a-f-]+ as unconfirmed/);
+    expect(submitted.stderr).toMatch(/marks client request vt-[0-9a-f-]+ as unconfirmed/);
     const entries = readFileSync(journal, 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { type: string; requestId: string });
+      .map((line) => JSON.parse(line) as { type: string; clientRequestId: string });
     expect(entries.map((e) => e.type)).toEqual(['submitting', 'unconfirmed']);
 
     const waited = await runVideotask(['wait', '--journal', journal], { env });
     expect(waited.stderr).toContain(`check by hand`);
-    expect(waited.stderr).toContain(entries[0]!.requestId);
+    expect(waited.stderr).toContain(entries[0]!.clientRequestId);
     expect(await listTasks(base)).toHaveLength(1);
     expect(readFileSync(journal, 'utf8').trim().split('\n')).toHaveLength(2);
   });
