@@ -8,28 +8,50 @@ import type { TaskLookup } from './task-lookup.ts';
  * computed from the plan and the clock when asked (`snapshot`). Nothing here changes: a forced outcome
  * and the `flaky` query count are read from the shared state each time.
  */
-export class TaskRecord {
+/** What a task is made of: its ID's fields, decoded, and what the deployment derives from them. */
+export interface TaskFacts {
+  readonly id: string;
+  /** The user that owns it (§5), never a key. */
+  readonly owner: string;
+  readonly model: string;
+  /** Simulated ms since the epoch. */
+  readonly createdAt: number;
+  /** The plan drawn at submission (`plan` is this unless an outcome was forced). */
+  readonly drawnPlan: TaskPlan;
+  /** The channel type it was routed to (`"54"`, `"61"`): the wrapper's `platform`. */
+  readonly platform: string;
+  /** Seconds of video asked for (what the task is charged for). */
+  readonly seconds: number;
+  /** Quota units charged (price per second × seconds). */
+  readonly quota: number;
+  /** Its row number in the gateway's task table (the observed profile's wrapper `id`). */
+  readonly row: number;
+}
+
+export class TaskRecord implements TaskFacts {
+  readonly id: string;
+  readonly owner: string;
+  readonly model: string;
+  readonly createdAt: number;
+  readonly drawnPlan: TaskPlan;
+  readonly platform: string;
+  readonly seconds: number;
+  readonly quota: number;
+  readonly row: number;
   readonly #shared: Pick<SharedState, 'forced' | 'queries'>;
 
-  constructor(
-    readonly id: string,
-    /** The user that owns it (§5), never a key. */
-    readonly owner: string,
-    readonly model: string,
-    /** Simulated ms since the epoch. */
-    readonly createdAt: number,
-    /** The plan drawn at submission (`plan` is this unless an outcome was forced). */
-    readonly drawnPlan: TaskPlan,
-    /** The channel type it was routed to (`"54"`, `"61"`): the wrapper's `platform`. */
-    readonly platform: string,
-    /** Seconds of video asked for (what the task is charged for). */
-    readonly seconds: number,
-    /** Quota units charged (price per second × seconds). */
-    readonly quota: number,
-    /** Its row number in the gateway's task table (the observed profile's wrapper `id`). */
-    readonly row: number,
-    shared: Pick<SharedState, 'forced' | 'queries'>,
-  ) {
+  constructor(facts: TaskFacts, shared: Pick<SharedState, 'forced' | 'queries'>) {
+    ({
+      id: this.id,
+      owner: this.owner,
+      model: this.model,
+      createdAt: this.createdAt,
+      drawnPlan: this.drawnPlan,
+      platform: this.platform,
+      seconds: this.seconds,
+      quota: this.quota,
+      row: this.row,
+    } = facts);
     this.#shared = shared;
   }
 

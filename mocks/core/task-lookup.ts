@@ -93,18 +93,18 @@ export class TaskLookup {
   /** The task a blueprint makes, under its ID. */
   recordOf(id: string, owner: string, blueprint: TaskBlueprint): TaskRecord {
     const { model, seconds, createdAt, recipe } = blueprint;
-    return new TaskRecord(
+    const facts = {
       id,
       owner,
-      model.id,
+      model: model.id,
       createdAt,
-      planFromRecipe(recipe, this.plans),
-      platformOf(model),
+      drawnPlan: planFromRecipe(recipe, this.plans),
+      platform: platformOf(model),
       seconds,
-      quotaOf(model, seconds),
-      recipe.draw + 1,
-      this.shared,
-    );
+      quota: quotaOf(model, seconds),
+      row: recipe.draw + 1,
+    };
+    return new TaskRecord(facts, this.shared);
   }
 
   /** Keeps a decoded (or just created) task; the least recently used ones go first. */
