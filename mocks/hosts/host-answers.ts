@@ -1,5 +1,5 @@
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
-import type { CoreResponse } from '../core/http-types.ts';
+import { DROPPED_HEADERS, type CoreResponse } from '../core/http-types.ts';
 import { loseAnswer } from './lose-answer.ts';
 
 /**
@@ -39,9 +39,6 @@ export function send(res: ServerResponse, response: CoreResponse, then?: () => v
   if (!writeHead(res, response.status, headers)) return;
   res.end(body, then);
 }
-
-/** The header naming the headers of an answer the host left out because node could not send them. */
-export const DROPPED_HEADERS = 'x-mock-dropped-headers';
 
 /**
  * Writes an answer's head; false when it could not and answered a JSON 500 instead. A header that
