@@ -58,3 +58,9 @@ export function jsonResponse(
     body: JSON.stringify(value),
   };
 }
+
+/**
+ * The header naming the headers a host left out of an answer because HTTP could not carry their value
+ * (a learned profile's header echoing the model asked for, "vidéo€"): both hosts, the same name.
+ */
+export const DROPPED_HEADERS = 'x-mock-dropped-headers';

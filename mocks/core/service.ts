@@ -107,6 +107,12 @@ export interface MockService {
   readonly stateFile: StateFile | undefined;
   /** Answers one request. Synchronous: all state is in memory. */
   handle(request: CoreRequest): CoreResponse;
+  /**
+   * Gives an answer made outside `handle` (a host's own, such as a cluster primary's 503) this
+   * service's next request ID, in the profile's header and form, as `handle` gives its own answers:
+   * every answer carries one, and no two the same.
+   */
+  identify(response: CoreResponse): CoreResponse;
   /** Changes the shared state (kept by the state file first); what the control API does. */
   apply(operation: Operation): void;
   /** Forgets every task and restores the start-up binding (the clock keeps its time). */
@@ -229,6 +235,22 @@ export function createMockService(options: MockOptions = {}): MockService {
     };
   }
 
+  function nextRequestId(): string {
+    const ownId = `${requestIdPrefix}${(requestNumber += step).toString().padStart(8, '0')}`;
+    return replay === undefined ? ownId : replay.requestId(ownId);
+  }
+
+  /** The answer with its request ID: in the profile's header, and its error message's ending. */
+  function stamped(answer: CoreResponse, requestId: string): CoreResponse {
+    const response =
+      profile.requestIdSuffix && answer.status >= 400
+        ? withRequestIdSuffix(answer, requestId)
+        : answer;
+    if (replay === undefined) response.headers['x-oneapi-request-id'] = requestId;
+    else replay.stamp(response, requestId);
+    return response;
+  }
+
   return {
     clock,
     store: state.store,
@@ -246,9 +268,9 @@ export function createMockService(options: MockOptions = {}): MockService {
     reset: () => state.reset(),
     clientVerdicts: verdicts,
     clientReport: () => verdicts.report(),
+    identify: (response) => stamped(response, nextRequestId()),
     handle(incoming) {
-      const ownId = `${requestIdPrefix}${(requestNumber += step).toString().padStart(8, '0')}`;
-      const requestId = replay === undefined ? ownId : replay.requestId(ownId);
+      const requestId = nextRequestId();
       route = undefined;
       context = undefined;
       // What the core is asked: a learned profile's IDs read back in the mock's own form.
@@ -273,10 +295,7 @@ export function createMockService(options: MockOptions = {}): MockService {
       }
       if (request.method === 'HEAD' && response.body !== undefined)
         response = { status: response.status, headers: response.headers };
-      if (profile.requestIdSuffix && response.status >= 400)
-        response = withRequestIdSuffix(response, requestId);
-      if (replay === undefined) response.headers['x-oneapi-request-id'] = requestId;
-      else replay.stamp(response, requestId);
+      response = stamped(response, requestId);
       const violations = verdicts.observe(asked, response, route, context);
       return violations === undefined ? response : { ...response, clientViolations: violations };
     },

@@ -1,5 +1,5 @@
-import type { ServerResponse } from 'node:http';
-import type { CoreResponse } from '../core/http-types.ts';
+import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
+import { DROPPED_HEADERS, type CoreResponse } from '../core/http-types.ts';
 import { loseAnswer } from './lose-answer.ts';
 
 /**
@@ -36,8 +36,63 @@ export function send(res: ServerResponse, response: CoreResponse, then?: () => v
     headers['content-length'] = String(
       typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
     );
-  res.writeHead(response.status, headers);
+  if (!writeHead(res, response.status, headers)) return;
   res.end(body, then);
+}
+
+/**
+ * Writes an answer's head; false when it could not and answered a JSON 500 instead. A header that
+ * node refuses to send (a value with a control character or beyond Latin-1: a learned profile's header
+ * that echoes the client's model name "vidéo€", a defect's) is left out and named in
+ * `x-mock-dropped-headers`, rather than the whole answer replaced by a 500: the status and body are
+ * the core's decision the client is tested against, and the one header the wire cannot carry as
+ * such is the only part lost, in plain sight. Only a head that cannot be sent at all (a status node
+ * refuses) becomes the 500 `mock_answer_invalid`. Never a thrown error: that left the client
+ * unanswered. The check costs nothing on the hot path: node validates, this only reads its refusal.
+ */
+function writeHead(res: ServerResponse, status: number, headers: CoreResponse['headers']): boolean {
+  try {
+    res.writeHead(status, headers);
+    return true;
+  } catch {
+    // What node refused is found below, header by header.
+  }
+  const { kept, dropped } = sendable(headers);
+  if (dropped.length > 0) kept[DROPPED_HEADERS] = dropped.map(encodeURIComponent).join(', ');
+  try {
+    res.writeHead(status, kept);
+    return true;
+  } catch (error) {
+    const left =
+      dropped.length === 0 ? '' : `; headers it could not send either: ${kept[DROPPED_HEADERS]}`;
+    const message =
+      `The mock's answer could not be sent (${(error as Error).message}${left}): ` +
+      'a profile or defect made a status or header HTTP cannot carry';
+    const { headers: plain, body } = hostError(500, 'mock_answer_invalid', message);
+    plain['content-length'] = String(Buffer.byteLength(body as string));
+    res.writeHead(500, plain);
+    res.end(body);
+    return false;
+  }
+}
+
+/** The headers node can send, and the names of those it cannot. */
+function sendable(headers: CoreResponse['headers']): {
+  kept: CoreResponse['headers'];
+  dropped: string[];
+} {
+  const kept: CoreResponse['headers'] = {};
+  const dropped: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+      kept[name] = value;
+    } catch {
+      dropped.push(name);
+    }
+  }
+  return { kept, dropped };
 }
 
 /**

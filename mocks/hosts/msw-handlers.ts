@@ -1,7 +1,12 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import type { ClientVerdict } from '../core/client-verdicts/client-report.ts';
 import { formatVerdict } from '../core/client-verdicts/report-text.ts';
-import { jsonResponse, type CoreRequest, type CoreResponse } from '../core/http-types.ts';
+import {
+  DROPPED_HEADERS,
+  jsonResponse,
+  type CoreRequest,
+  type CoreResponse,
+} from '../core/http-types.ts';
 import { ROUTES } from '../core/route-table.ts';
 import { Router } from '../core/router.ts';
 import { serviceContract } from '../../src/spec/index.ts';
@@ -71,7 +76,7 @@ export function createHandlers(
       response.body === undefined || args.request.method === 'HEAD'
         ? null
         : (response.body as BodyInit);
-    return new HttpResponse(body, { status: response.status, headers: response.headers });
+    return new HttpResponse(body, { status: response.status, headers: sendable(response.headers) });
   };
   const handlers: HttpHandler[] = [];
   for (const route of ROUTES) {
@@ -208,4 +213,26 @@ async function toCoreRequest(request: Request, basePath: string): Promise<CoreRe
     // Absolute addresses the mock hands out (result URLs, redirects) keep the base path.
     origin: `${url.origin}${url.pathname.slice(0, basePath.length)}`,
   };
+}
+
+/** A header name (RFC 9110 §5.1: a token) and a value (a ByteString without NUL or a line break) Fetch takes. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const UNFETCHABLE_VALUE = /[^\x01-\x09\x0b\x0c\x0e-\xff]/;
+
+/**
+ * The core's headers as a Fetch Response can carry them. One it cannot (a value beyond Latin-1 or with
+ * a line break: a learned profile's header echoing the model asked for, "vidéo€") is left out and
+ * named in `x-mock-dropped-headers`, as the node host does (host-answers.ts): the answer the client is
+ * tested against, never msw's 500 with a stack trace. (Checked here: msw's interceptors wrap `Headers`,
+ * whose constructor does not refuse such a value until msw copies it.)
+ */
+function sendable(headers: Record<string, string>): Record<string, string> {
+  let dropped: string[] | undefined;
+  for (const [name, value] of Object.entries(headers))
+    if (!HEADER_NAME.test(name) || UNFETCHABLE_VALUE.test(value)) (dropped ??= []).push(name);
+  if (dropped === undefined) return headers;
+  const kept = { ...headers };
+  for (const name of dropped) delete kept[name];
+  kept[DROPPED_HEADERS] = dropped.map(encodeURIComponent).join(', ');
+  return kept;
 }

@@ -89,7 +89,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeouts = { ...DEFAULT_HOST_TIMEOUTS, ...options.timeouts };
   const names = new HostNames(host);
-  const answer = options.answer;
+  const answer = options.answer === undefined ? undefined : orUnavailable(options.answer, service);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const headers = req.headers;
@@ -196,7 +196,22 @@ function respond(service: MockService, request: NodeCoreRequest, cors: boolean):
   return cors ? withCors(response) : response;
 }
 
-/** Sends an answer that may still be on its way; one that fails becomes a 503 (retry later). */
+/**
+ * The answerer, with an answer that fails made a 503 (retry later) that carries a request ID of the
+ * service's like every other answer.
+ */
+function orUnavailable(answerer: Answerer, service: MockService): Answerer {
+  const unavailable = (error: unknown): CoreResponse => {
+    const message = `The mock could not answer: ${(error as Error).message}. Retry later`;
+    return service.identify(hostError(503, 'temporarily_unavailable', message));
+  };
+  return (request) => {
+    const response = answerer(request);
+    return response instanceof Promise ? response.catch(unavailable) : response;
+  };
+}
+
+/** Sends an answer that may still be on its way. */
 function deliver(
   res: ServerResponse,
   response: CoreResponse | Promise<CoreResponse>,
@@ -204,12 +219,7 @@ function deliver(
   then?: () => void,
 ): void {
   if (!(response instanceof Promise)) return send(res, cors ? withCors(response) : response, then);
-  const unavailable = (error: unknown): CoreResponse => {
-    const message = `The mock could not answer: ${(error as Error).message}. Retry later`;
-    return hostError(503, 'temporarily_unavailable', message);
-  };
   response
-    .catch(unavailable)
     .then((ready) => send(res, cors ? withCors(ready) : ready, then))
     .catch(() => res.destroy());
 }

@@ -158,7 +158,8 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
         'state now: retry after Retry-After',
     );
     response.headers['retry-after'] = RETRY_AFTER_REPLACEMENT;
-    return response;
+    // The primary's own answer carries a request ID like every other: from the primary's numbering.
+    return service.identify(response);
   };
   const created = (message: FromWorker & { t: 'created' }): void => {
     const { id, generation } = message;

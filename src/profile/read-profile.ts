@@ -148,13 +148,18 @@ function semanticProblems(profile: LearnedProfile): string[] {
       if (answer === undefined) continue;
       const at = `/answers/${escapePointer(cell)}/${situation}`;
       range(`${at}/ms`, answer.ms);
-      for (const [name, node] of Object.entries(answer.headers)) {
-        const pointer = `${at}/headers/${escapePointer(name)}`;
-        walk(node, pointer, form, range);
-        if (textsOf(node).some((text) => /[^\t\x20-\x7e\x80-\xff]/.test(text)))
+      const sendable = (pointer: string, texts: readonly string[]) => {
+        if (texts.some((text) => UNSENDABLE.test(text)))
           problems.push(
             `${pointer}: a header value must be Latin-1 text without control characters`,
           );
+      };
+      // The content type is sent as a header too.
+      sendable(`${at}/contentType`, [answer.contentType]);
+      for (const [name, node] of Object.entries(answer.headers)) {
+        const pointer = `${at}/headers/${escapePointer(name)}`;
+        walk(node, pointer, form, range);
+        sendable(pointer, textsOf(node));
       }
       if (!('binary' in answer.body) && !('none' in answer.body))
         walk(answer.body, `${at}/body`, form, range);
@@ -162,10 +167,19 @@ function semanticProblems(profile: LearnedProfile): string[] {
   return problems;
 }
 
-/** Every text a node holds: constants, templates, words. */
+/** What no HTTP server can send in a header value (RFC 9110 §5.5: field-content, as node checks it). */
+const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * Every text a node holds: constants, templates, words; an object's names and a list's items too (a
+ * header learned as JSON is sent as its JSON).
+ */
 function textsOf(node: ShapeNode): string[] {
   if ('const' in node) return typeof node.const === 'string' ? [node.const] : [];
   if ('oneOf' in node) return node.oneOf.flatMap(textsOf);
+  if ('object' in node)
+    return Object.entries(node.object).flatMap(([key, child]) => [key, ...textsOf(child)]);
+  if ('array' in node) return node.array === null ? [] : textsOf(node.array);
   if ('kind' in node)
     return [...(node.template === undefined ? [] : [node.template]), ...(node.values ?? [])];
   return [];

@@ -89,6 +89,15 @@ export function workerPids(primary: number): number[] {
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
+export interface PinnedConnection {
+  /** The worker process holding the connection's server side. */
+  readonly pid: number;
+  /** The connection's port on the client's side (to find it in /proc/net/tcp). */
+  readonly localPort: number;
+  readonly call: typeof call;
+  close(): void;
+}
+
 /**
  * One kept-alive connection, and the worker process holding it (node:cluster gave it to one worker:
  * every request on it goes there). `call` fails if the connection had to be opened again.
@@ -96,7 +105,7 @@ export function workerPids(primary: number): number[] {
 export async function pinnedConnection(
   base: string,
   pids: readonly number[],
-): Promise<{ pid: number; call: typeof call; close(): void }> {
+): Promise<PinnedConnection> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let port: number | undefined;
   let moved = false;
@@ -111,7 +120,42 @@ export async function pinnedConnection(
   await pinned(base, 'GET', '/v1/models');
   const pid = connectionHolder(Number(new URL(base).port), port!, pids);
   if (pid === undefined) throw new Error(`no worker of ${pids.join(', ')} holds port ${port}`);
-  return { pid, call: pinned, close: () => agent.destroy() };
+  return { pid, localPort: port!, call: pinned, close: () => agent.destroy() };
+}
+
+/** `count` kept-alive connections all held by the worker process `pid` (node:cluster deals them in turn). */
+export async function pinnedTo(
+  base: string,
+  pids: readonly number[],
+  pid: number,
+  count: number,
+): Promise<PinnedConnection[]> {
+  const held: PinnedConnection[] = [];
+  for (let tries = 0; held.length < count; tries++) {
+    if (tries > 20 * count) throw new Error(`worker ${pid} was dealt no ${count} connections`);
+    const connection = await pinnedConnection(base, pids);
+    if (connection.pid === pid) held.push(connection);
+    else connection.close();
+  }
+  return held;
+}
+
+/**
+ * Whether the server side of the loopback connection from `clientPort` to `serverPort` has read
+ * every byte the client sent (its receive queue in /proc/net/tcp is empty).
+ */
+export function readByServer(serverPort: number, clientPort: number): boolean {
+  const fields = serverSide(serverPort, clientPort);
+  return fields !== undefined && fields[4]!.endsWith(':00000000');
+}
+
+/** The /proc/net/tcp fields of the server side of a loopback connection (Linux). */
+function serverSide(serverPort: number, clientPort: number): string[] | undefined {
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .find((f) => f[1]?.endsWith(`:${hex(serverPort)}`) && f[2]?.endsWith(`:${hex(clientPort)}`));
 }
 
 /**
@@ -123,12 +167,7 @@ export function connectionHolder(
   clientPort: number,
   pids: readonly number[],
 ): number | undefined {
-  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
-  const line = readFileSync('/proc/net/tcp', 'utf8')
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/))
-    .find((f) => f[1]?.endsWith(`:${hex(serverPort)}`) && f[2]?.endsWith(`:${hex(clientPort)}`));
-  const inode = line?.[9];
+  const inode = serverSide(serverPort, clientPort)?.[9];
   if (inode === undefined) return undefined;
   return pids.find((pid) =>
     readdirSync(`/proc/${pid}/fd`).some((fd) => {

@@ -6,8 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { exitCode, killMockProcesses, spawnMock } from '../helpers/mock-process.ts';
+import { eventually } from '../helpers/eventually.ts';
 import {
   call,
+  pinnedTo,
+  readByServer,
   readMany,
   startWorkers,
   statusOf,
@@ -58,8 +61,13 @@ describe('videotask mock --workers N (real processes)', () => {
     // Past the deadline a paused worker is replaced instead: test/regressions/worker-stalled-replaced.e2e.test.ts.
     const { mock, base } = await startWorkers('--clock', 'manual', '--worker-timeout', '60');
     const id = await submit(base, 'a red kite');
-    const [paused] = workerPids(mock.child.pid!);
-    process.kill(paused!, 'SIGSTOP');
+    const before = (JSON.parse((await call(base, 'GET', '/__mock/clock')).text) as { now: number })
+      .now;
+    const pids = workerPids(mock.child.pid!);
+    const [running, paused] = pids as [number, number];
+    // Every request on the running worker: what holds them is the primary waiting for the paused one.
+    const [first, second, submitter, probe] = await pinnedTo(base, pids, running, 4);
+    process.kill(paused, 'SIGSTOP');
     let answered = 0;
     let advances: Promise<Answer>[];
     let submission: Promise<Answer>;
@@ -69,17 +77,25 @@ describe('videotask mock --workers N (real processes)', () => {
       return done;
     };
     try {
-      // A paused worker takes at most one connection: the other advance reaches the running worker.
-      advances = [1, 2].map(() =>
-        counted(call(base, 'POST', '/__mock/clock/advance', { ms: 300_000 })),
+      advances = [first!, second!].map((pinned) =>
+        counted(pinned.call(base, 'POST', '/__mock/clock/advance', { ms: 300_000 })),
       );
       // Its extras are durable too: the submission's 200 waits for every worker to hold them.
       const body = { model: 'video-pro-v1', prompt: 'x [mock:fail:MyOwnCode]', seconds: '2.5' };
-      submission = counted(call(base, 'POST', '/v1/videos', body));
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      submission = counted(submitter!.call(base, 'POST', '/v1/videos', body));
+      // The running worker has read all three (and relayed what it relays as it read them) …
+      const port = Number(new URL(base).port);
+      await eventually(
+        () => [first!, second!, submitter!].every((c) => readByServer(port, c.localPort)),
+        'the running worker reads the three requests',
+      );
+      // … and the primary answers a request relayed after them (one channel, in order): they are
+      // there, held, and the clock is not advanced while a worker has not answered.
+      const read = await probe!.call(base, 'GET', '/__mock/clock');
+      expect((JSON.parse(read.text) as { now: number }).now).toBe(before);
       expect(answered).toBe(0);
     } finally {
-      process.kill(paused!, 'SIGCONT');
+      process.kill(paused, 'SIGCONT');
     }
     expect((await Promise.all(advances)).map((a) => a.status)).toEqual([200, 200]);
     const answers = await readMany(base, `/v1/videos/${id}`);
@@ -89,6 +105,7 @@ describe('videotask mock --workers N (real processes)', () => {
     const withExtras = (JSON.parse(created.text) as { id: string }).id;
     const reads = await readMany(base, `/v1/videos/${withExtras}`);
     expect(reads.map((a) => a.text)).toEqual(reads.map(() => reads[0]!.text));
+    for (const pinned of [first, second, submitter, probe]) pinned!.close();
   }, 60_000);
 
   it('shows a forced outcome and a reset on every worker in the next request after their 200', async () => {

@@ -4,7 +4,8 @@
 // worker to answer, and one that does not within the deadline gets a 503 with Retry-After naming it,
 // nothing changed, while the worker is killed and replaced by one started from the state now. A change
 // already kept (a submission's extras) is answered once the worker that did not confirm it is gone:
-// every process that answers has it.
+// every process that answers has it. The 503 once lacked the request-ID header every other answer
+// carries; it now has one of the primary's.
 import { afterEach, describe, expect, it } from 'vitest';
 import { killMockProcesses } from '../helpers/mock-process.ts';
 import {
@@ -56,7 +57,8 @@ describe.runIf(process.platform === 'linux')('a worker stopped with SIGSTOP (--w
       `${TIMEOUT_S}`,
     );
     const pids = workerPids(mock.child.pid!);
-    const before = nowOf(await call(base, 'GET', '/__mock/clock'));
+    const clock = await call(base, 'GET', '/__mock/clock');
+    const before = nowOf(clock);
     const pinned = await pinnedConnection(base, pids);
     const stalled = pids.find((pid) => pid !== pinned.pid)!;
     process.kill(stalled, 'SIGSTOP');
@@ -70,6 +72,11 @@ describe.runIf(process.platform === 'linux')('a worker stopped with SIGSTOP (--w
       expect(body.error.code).toBe('worker_unresponsive');
       expect(body.error.message).toContain(`(process ${stalled}) did not answer within 2 s`);
       expect(body.error.message).toContain('nothing was changed');
+      // The primary's own 503 carries a request ID like every other answer (§7: a client records it),
+      // from the primary's numbering (0 modulo N + 1 = 3): no worker ever hands the same one out.
+      expect(refused.requestId).toMatch(/^\d{14}\d{8}$/);
+      expect(Number(refused.requestId.slice(14)) % 3).toBe(0);
+      expect(refused.requestId).not.toBe(clock.requestId);
       pinned.close();
     } finally {
       resume(stalled);
