@@ -129,8 +129,11 @@ describe('poll-growth (§8): what ends the row', () => {
   const TASK = 'task_growthrowAAAAAAAAAAAAAAAAAAAAA';
 
   /** Queries of one task: [interval before it in ms, what it was answered]. */
-  function judge(steps: readonly (readonly [number, VideoStatus | number])[]): ClientReport {
-    const service = createMockService({ clock: { mode: 'manual', start: START }, seed: 'rows' });
+  function judge(
+    steps: readonly (readonly [number, VideoStatus | number])[],
+    clock: { mode: 'manual' | 'real'; speed?: number } = { mode: 'manual' },
+  ): ClientReport {
+    const service = createMockService({ clock: { ...clock, start: START }, seed: 'rows' });
     let at = START;
     const observations = steps.map(([interval, answer], n): Observation => {
       at += interval;
@@ -215,5 +218,16 @@ describe('poll-growth (§8): what ends the row', () => {
       ];
       expect(rules(judge(steps)), `around ${base} ms`).toEqual(['poll-growth']);
     }
+  });
+
+  it("gives each interval the benefit of a fast real clock's timing noise, never a false advice", () => {
+    // 5 s and 5.9 s alternating: 18 % apart, flat on a manual clock; on a clock 10 times faster
+    // than real time, 25 real ms of noise are 250 mock ms, and 5.9 s may be a grown 6 s.
+    const steps = [
+      [0, 'in_progress'],
+      ...Array.from({ length: 8 }, (_, n) => [n % 2 === 0 ? 5_000 : 5_900, 'in_progress'] as const),
+    ] as const;
+    expect(rules(judge(steps))).toEqual(['poll-growth']);
+    expect(rules(judge(steps, { mode: 'real', speed: 10 }))).toEqual([]);
   });
 });
