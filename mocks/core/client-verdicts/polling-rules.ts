@@ -152,9 +152,10 @@ function growth(
   const { flatShortest: shortest, flatSince: since } = stream;
   j.breach('poll-growth', caller, track, o.at, () => ({
     message:
-      `queried ${track.id} ${flatIntervals} times in a row since ${new Date(since).toISOString()} ` +
-      `while it was running, the intervals never ${Math.round(grownBy * 100)} % longer than the ` +
-      `shortest (${seconds(shortest)}): the interval did not grow (§8: 5 s growing to 30 s)`,
+      `queried ${track.id} ${flatIntervals} times in a row while it was running (since ` +
+      `${new Date(since).toISOString()}), each interval less than ${Math.round(grownBy * 100)} % ` +
+      `longer than the shortest (${seconds(shortest)}): the interval did not grow (§8: 5 s, ` +
+      `growing to 30 s)`,
     requests: [streamEvidence(stream), evidenceOf(o)],
   }));
 }
