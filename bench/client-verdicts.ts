@@ -5,6 +5,8 @@
  *   - a status query (GET /v1/videos/{id}) by a client that polls far faster than §8 and past 60
  *     attempts, so that two rules are breached on every request: CPU µs per request, on and off
  *     interleaved, median of the rounds;
+ *   - the same by a client that polls a running task every 6 s (flat: `poll-growth` counts every
+ *     interval and is breached every 6th, `poll-attempts` on each): the interval rules' whole path;
  *   - memory with 1,000,000 tasks of one caller (each submitted, the same body: a resubmission verdict
  *     each time, and queried once): the heap the judge holds beyond the service's own;
  *   - memory with every caller at its window: 100 callers × 2,000 tasks each.
@@ -30,6 +32,9 @@ if (gc === undefined)
 
 const encoder = new TextEncoder();
 const body = encoder.encode(JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite' }));
+const stuck = encoder.encode(
+  JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite [mock:stuck]' }),
+);
 const CALLERS = Array.from(
   { length: 100 },
   (_, i) => `sk-bench-caller-${String(i).padStart(3, '0')}`,
@@ -46,14 +51,14 @@ function service(verdicts: boolean): MockService {
   });
 }
 
-function submit(s: MockService, key: string): string {
+function submit(s: MockService, key: string, payload = body): string {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const r = s.handle({
     method: 'POST',
     path: '/v1/videos',
     query: '',
     headers,
-    body,
+    body: payload,
     origin: 'http://b',
   });
   if (r.status !== 200) throw new Error(`submission answered ${r.status}`);
@@ -79,15 +84,22 @@ function heapMiB(): number {
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
-/** CPU µs per status query, verdicts on and off, interleaved rounds. */
-function queryCost() {
+/**
+ * CPU µs per status query, verdicts on and off, interleaved rounds; `waitMs` of the manual clock
+ * between queries (0: all at one instant), of a task that never finishes when there is a wait.
+ */
+function queryCost(waitMs: number) {
   const per = 100_000;
   const setups = [true, false].map((on) => {
     const s = service(on);
     const key = CALLERS[0]!;
-    const id = submit(s, key);
-    for (let i = 0; i < per; i++) query(s, key, id); // warm up, and past 60 attempts
-    return { on, run: () => query(s, key, id) };
+    const id = submit(s, key, waitMs > 0 ? stuck : body);
+    const run = () => {
+      if (waitMs > 0) s.clock.advance(waitMs);
+      query(s, key, id);
+    };
+    for (let i = 0; i < per; i++) run(); // warm up, and past 60 attempts
+    return { on, run };
   });
   const samples: Record<'on' | 'off', number[]> = { on: [], off: [] };
   for (let round = 0; round < ROUNDS; round++)
@@ -129,10 +141,15 @@ function memory(traffic: (s: MockService) => void) {
   return { heapOnMiB: heaps.on, heapOffMiB: heaps.off, judgeMiB: heaps.on - heaps.off };
 }
 
-const cost = queryCost();
+const cost = queryCost(0);
 console.log(
   `status query          ${fixed(cost.offUs, 2)} µs off, ${fixed(cost.onUs, 2)} µs on: ` +
     `+${fixed(cost.addedUs, 2)} µs per request (two rules breached on each)`,
+);
+const flat = queryCost(6_000);
+console.log(
+  `flat 6 s loop         ${fixed(flat.offUs, 2)} µs off, ${fixed(flat.onUs, 2)} µs on: ` +
+    `+${fixed(flat.addedUs, 2)} µs per request (poll-growth every 6th, poll-attempts on each)`,
 );
 const oneCaller = memory((s) => {
   const key = CALLERS[0]!;
@@ -154,6 +171,7 @@ const result = {
   date: new Date().toISOString(),
   node: process.version,
   statusQuery: cost,
+  flatLoopQuery: flat,
   oneCaller: { tasks: TASKS, ...oneCaller },
   hundredCallers: { tasksEach: 2_000, ...allCallers },
 };

@@ -186,9 +186,29 @@ function referenceProblems(
   ];
 }
 
+/**
+ * The client rules a statement names whose basis is not its kind's: a recommendation (§8) is judged
+ * by advice, a client rule of the document by a violation (or, where our reading, a note).
+ */
+function basisProblems(s: Statement, clientRules: ClientRules | undefined): string[] {
+  if (!CLIENT_KINDS.has(s.kind)) return [];
+  const advice = s.kind === 'recommendation';
+  return s.clientRules.flatMap((id) => {
+    const rule = clientRules?.get(id);
+    if (rule === undefined || (rule.outcome === 'advice') === advice) return [];
+    return [
+      `statement ${s.id} is a ${KIND_LABEL[s.kind]}, but x-client-rules ${id} is ` +
+        `${rule.outcome === 'advice' ? 'a recommendation (advice)' : `judged as a ${rule.outcome}`}: ` +
+        'make the two agree',
+    ];
+  });
+}
+
 /** A clientReason where it does not belong; a client rule or recommendation with no account. */
 function clientProblems(s: Statement, clientRules: ClientRules | undefined): string[] {
   const at = `statement ${s.id}`;
+  const basis = basisProblems(s, clientRules);
+  if (basis.length > 0) return basis;
   if (s.clientReason !== undefined && !CLIENT_KINDS.has(s.kind))
     return [`${at}: a clientReason is for a client rule or a recommendation; use note`];
   if (s.clientReason !== undefined && s.clientRules.length > 0)

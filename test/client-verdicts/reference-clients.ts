@@ -208,7 +208,7 @@ export const MISBEHAVIOURS: Readonly<Record<RuleId, Misbehaviour>> = {
     run: async (s) => {
       await s.job(
         { model: 'video-pro-v1', prompt: 'a kite [mock:unknown:60]' },
-        { wait: () => 5_000 },
+        { wait: (n, last) => (last === 'unknown' ? 5_000 : recommendedWait(n, last)) },
       );
     },
   },
@@ -289,6 +289,13 @@ export const MISBEHAVIOURS: Readonly<Record<RuleId, Misbehaviour>> = {
     run: async (s) => {
       const id = idOf(await s.submit({ model: 'video-pro-v1', prompt: 'a kite [mock:stuck]' }));
       await s.poll(id, { attempts: 61 });
+    },
+  },
+  'poll-growth': {
+    does: 'polls a running task every 5 s, never slower',
+    run: async (s) => {
+      const id = idOf(await s.submit({ model: 'video-pro-v1', prompt: 'a kite [mock:stuck]' }));
+      await s.poll(id, { wait: () => 5_000, attempts: 12 });
     },
   },
   'multipart-submission': {

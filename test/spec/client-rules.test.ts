@@ -25,6 +25,9 @@ describe('x-client-rules', () => {
     const outcome = Object.fromEntries(CLIENT_RULES.map((r) => [r.id, r.outcome]));
     expect(outcome['no-resubmission']).toBe('violation');
     expect(outcome['poll-interval']).toBe('advice');
+    // §8's polling loop: "These are recommendations, not server-enforced values".
+    for (const id of ['poll-growth', 'poll-attempts', 'total-timeout'])
+      expect(outcome[id], id).toBe('advice');
     expect(outcome['multipart-submission']).toBe('note');
     expect(CLIENT_RULES.filter((r) => !r.judged).every((r) => (r.why ?? '').length > 20)).toBe(
       true,

@@ -298,6 +298,28 @@ describe('statementAccount', () => {
     ]);
   });
 
+  it("names a client rule whose basis is not the statement's kind: advice judges a recommendation", () => {
+    const recommendation = edit('2.1-rule', (s) => ({ ...s, kind: 'recommendation' }));
+    expect(account(recommendation).problems).toEqual([
+      'statement 2.1-rule is a recommendation, but x-client-rules resubmits is judged as a ' +
+        'violation: make the two agree',
+    ]);
+    const advice = {
+      ...SPEC,
+      'x-client-rules': {
+        rules: [
+          clientRule('resubmits', '§2.1', { 'x-recommendation': true }),
+          clientRule('keeps-records', '§1', { judged: false, why: 'Records stay in the client.' }),
+        ],
+      },
+    } as OpenApiDocument;
+    expect(account(recommendation, advice).problems).toEqual([]);
+    expect(account(TABLE, advice).problems).toEqual([
+      'statement 2.1-rule is a client rule, but x-client-rules resubmits is a recommendation ' +
+        '(advice): make the two agree',
+    ]);
+  });
+
   it('reads x-client-rules as the mock reads it: every rule, judged or not, with its why', () => {
     const rules = declaredClientRules(serviceSpec)!;
     expect([...rules.keys()]).toEqual(CLIENT_RULES.map((r) => r.id));

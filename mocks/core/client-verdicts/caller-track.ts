@@ -40,6 +40,13 @@ export interface PollStream {
   told: VideoStatus | undefined;
   /** The interval kept just before the first `unknown` of a streak (ms), or -1. */
   baseline: number;
+  /**
+   * `poll-growth`'s row: intervals in a row after a running answer that did not grow (0: none), the
+   * shortest of them (ms), and the mock time of the query the row started from.
+   */
+  flatRow: number;
+  flatShortest: number;
+  flatSince: number;
 }
 
 /** Who a verdict is about (a task, or a caller): it keeps its entries, to count the next breaches. */
@@ -196,6 +203,9 @@ export function streamOf(track: TaskTrack, form: Form): PollStream {
     ok: false,
     told: undefined,
     baseline: -1,
+    flatRow: 0,
+    flatShortest: 0,
+    flatSince: 0,
   };
   track.streams.push(stream);
   return stream;

@@ -17,7 +17,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 
 /**
  * A status query (§4.2, §4.3, §4.5): the 5xx retry limit and the end of the loop (§7, §3), the
- * attempt count and pace (§8), the slow-down on `unknown` (§3), each on the mock's clock.
+ * attempt count, pace and growth (§8), the slow-down on `unknown` (§3), each on the mock's clock.
  */
 export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): void {
   const form = o.form!;
@@ -37,6 +37,7 @@ export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): voi
   const interval =
     o.at - (Number.isNaN(stream.at) ? (track.submitted?.at ?? Number.NaN) : stream.at);
   if (stream.ok && j.measurable(interval)) pace(j, caller, track, stream, o, interval);
+  growth(j, caller, track, stream, o, interval);
   update(j, track, stream, o, interval);
 }
 
@@ -107,6 +108,56 @@ function pace(
         requests: [streamEvidence(stream), evidenceOf(o)],
       }));
   }
+}
+
+/**
+ * §8 the interval grows (advice): `flatIntervals` intervals in a row, each after a `queued` or
+ * `in_progress` answer, between the floor and the ceiling, none `grownBy` longer than the row's
+ * shortest. Any other interval ends the row; a grown one starts a new row. O(1): the row is three
+ * numbers on the stream.
+ */
+function growth(
+  j: Judging,
+  caller: CallerTrack,
+  track: TaskTrack,
+  stream: PollStream,
+  o: Observation,
+  interval: number,
+): void {
+  const { minIntervalMs, ceilingMs, grownBy, flatIntervals } = j.numbers;
+  // On a scaled clock every interval gets the benefit of the timing noise: never a false advice.
+  const noise = j.noiseMs;
+  const counts =
+    stream.ok &&
+    stream.told !== undefined &&
+    j.isRunning(stream.told) &&
+    j.measurable(interval) &&
+    interval >= minIntervalMs &&
+    interval + noise < ceilingMs;
+  if (!counts) {
+    stream.flatRow = 0;
+    return;
+  }
+  if (stream.flatRow === 0 || interval + noise >= (stream.flatShortest - noise) * (1 + grownBy)) {
+    stream.flatRow = 1;
+    stream.flatShortest = interval;
+    stream.flatSince = stream.at;
+    return;
+  }
+  if (interval < stream.flatShortest) stream.flatShortest = interval;
+  if (++stream.flatRow < flatIntervals) return;
+  // A breach starts a new row: a flat loop counts once more per `flatIntervals` flat intervals.
+  stream.flatRow = 0;
+  if (j.repeat('poll-growth', caller, track, o.at)) return;
+  const { flatShortest: shortest, flatSince: since } = stream;
+  j.breach('poll-growth', caller, track, o.at, () => ({
+    message:
+      `queried ${track.id} ${flatIntervals} times in a row while it was running (since ` +
+      `${new Date(since).toISOString()}), each interval less than ${Math.round(grownBy * 100)} % ` +
+      `longer than the shortest (${seconds(shortest)}): the interval did not grow (§8: 5 s, ` +
+      `growing to 30 s)`,
+    requests: [streamEvidence(stream), evidenceOf(o)],
+  }));
 }
 
 function update(

@@ -23,6 +23,7 @@ export const JUDGED_RULES = [
   'native-formats-not-mixed',
   'poll-interval',
   'poll-attempts',
+  'poll-growth',
   'multipart-submission',
 ] as const;
 
@@ -39,6 +40,7 @@ const PARAMETERS: Partial<Record<RuleId, readonly string[]>> = {
   'unknown-slows-polling': ['slowerBy'],
   'stop-polling-when-finished': ['rereadsAllowed'],
   'poll-interval': ['minIntervalFraction'],
+  'poll-growth': ['flatIntervals', 'grownBy', 'ceilingFraction'],
 };
 
 /** The numbers the judges measure with, read once from the rules' parameters and `x-polling`. */
@@ -57,11 +59,21 @@ export interface RuleNumbers {
   readonly maxRepeats: number;
   /** `poll-attempts`: queries of a task allowed before it was told finished. */
   readonly maxAttempts: number;
+  /** `poll-growth`: intervals in a row that do not grow before the advice. */
+  readonly flatIntervals: number;
+  /** `poll-growth`: how much longer than the row's shortest an interval must be to count as grown. */
+  readonly grownBy: number;
+  /** `poll-growth`: an interval this long (ms) has reached the ceiling: it ends the row. */
+  readonly ceilingMs: number;
 }
 
 export function ruleNumbers(
   table: RuleTable,
-  polling: { readonly initialIntervalMs: number; readonly maxAttempts: number },
+  polling: {
+    readonly initialIntervalMs: number;
+    readonly maxIntervalMs: number;
+    readonly maxAttempts: number;
+  },
 ): RuleNumbers {
   const p = (id: RuleId, name: string): number => table[id].parameters[name]!;
   return {
@@ -72,6 +84,9 @@ export function ruleNumbers(
     growBy: p('backoff-after-429', 'growBy'),
     maxRepeats: p('lost-answer-retry-limited', 'maxRepeats'),
     maxAttempts: polling.maxAttempts,
+    flatIntervals: p('poll-growth', 'flatIntervals'),
+    grownBy: p('poll-growth', 'grownBy'),
+    ceilingMs: polling.maxIntervalMs * p('poll-growth', 'ceilingFraction'),
   };
 }
 
