@@ -78,7 +78,14 @@ export async function visitPage(project: ConsumerProject): Promise<PageVisit> {
     const error = await page.locator('body').getAttribute('data-error');
     if (error !== null) throw new Error(`the page failed: ${error}\n${problems.join('\n')}`);
     const result = await page.locator('body').getAttribute('data-result');
-    return { result: JSON.parse(result!) as Record<string, unknown>, served, problems };
+    // What went wrong while the page ran: closing the browser below aborts whatever it still has
+    // open (a response stream whose end the service worker has not reported yet), which is no
+    // problem of the page's, so the list is copied before.
+    return {
+      result: JSON.parse(result!) as Record<string, unknown>,
+      served,
+      problems: [...problems],
+    };
   } finally {
     await browser.close();
     await new Promise((resolve) => server.close(resolve));
