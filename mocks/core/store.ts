@@ -9,7 +9,12 @@ import type { TaskLookup } from './task-lookup.ts';
  * and the `flaky` query count are read from the shared state each time.
  */
 /** What a task is made of: its ID's fields, decoded, and what the deployment derives from them. */
-export interface TaskFacts {
+export type TaskFacts = Pick<
+  TaskRecord,
+  'id' | 'owner' | 'model' | 'createdAt' | 'drawnPlan' | 'platform' | 'seconds' | 'quota' | 'row'
+>;
+
+export class TaskRecord {
   readonly id: string;
   /** The user that owns it (§5), never a key. */
   readonly owner: string;
@@ -25,18 +30,6 @@ export interface TaskFacts {
   /** Quota units charged (price per second × seconds). */
   readonly quota: number;
   /** Its row number in the gateway's task table (the observed profile's wrapper `id`). */
-  readonly row: number;
-}
-
-export class TaskRecord implements TaskFacts {
-  readonly id: string;
-  readonly owner: string;
-  readonly model: string;
-  readonly createdAt: number;
-  readonly drawnPlan: TaskPlan;
-  readonly platform: string;
-  readonly seconds: number;
-  readonly quota: number;
   readonly row: number;
   readonly #shared: Pick<SharedState, 'forced' | 'queries'>;
 
