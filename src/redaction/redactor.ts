@@ -51,9 +51,13 @@ export class Redactor {
       ...new Set(keys.filter((k): k is string => k !== undefined && k.length >= SHORTEST_KEY)),
     ];
     const shortest = (key: string) => Math.min(key.length, KEY_PART);
-    this.#parts = new KeyParts(this.#keys, shortest);
-    this.#masks = this.#keys.map(maskKey);
-    this.#shortest = Math.min(...this.#keys.map(shortest));
+    const forms = this.#keys.flatMap((key) => spellings(key).map((form) => ({ form, key })));
+    this.#parts = new KeyParts(
+      forms.map((f) => f.form),
+      shortest,
+    );
+    this.#masks = forms.map((f) => maskKey(f.key));
+    this.#shortest = Math.min(...forms.map((f) => shortest(f.form)));
   }
 
   /** `text` with every echo of a key, every bearer token and every URL's user information masked. */
@@ -122,6 +126,23 @@ export class Redactor {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * A key as itself and as what its own escape-like parts decode to (`%00`, `\"`, `&amp;` in a key):
+ * the text's decoded readings decode them as well, so a key echoed inside a JSON string whose other
+ * characters are percent-escapes is found in the reading that decodes both.
+ */
+function spellings(key: string): string[] {
+  const forms = [key];
+  if (!ESCAPES.test(key)) return forms;
+  for (const reading of decodedReadings(plainReading(key))) {
+    const codes = Array.from(reading.codes.subarray(0, reading.length));
+    if (codes.some((code) => code < 0)) continue;
+    const form = String.fromCodePoint(...codes);
+    if (form.length >= SHORTEST_KEY && !forms.includes(form)) forms.push(form);
+  }
+  return forms;
+}
 
 /** A character that may start an escape, as is or fullwidth: without one, there is nothing to decode. */
 const ESCAPES = /[%\\&％＼＆]/;
