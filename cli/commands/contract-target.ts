@@ -12,10 +12,16 @@ import {
   writePrivateFile,
 } from '../../contracts/index.ts';
 import { checkBaseUrl } from '../../src/client/client-support.ts';
-import { withFlagNames } from '../flag-names.ts';
-import { dropUndefined, flagOrEnv, numberOption, secondsOption, type Sourced } from '../options.ts';
+import {
+  withFlagNames,
+  dropUndefined,
+  flagOrEnv,
+  numberOption,
+  secondsOption,
+  type Sourced,
+  UsageError,
+} from '../options.ts';
 import { pollOptions, type PollFlagValues } from '../poll-options.ts';
-import { UsageError } from '../usage-error.ts';
 
 /** The flags of `videotask contract` (each also from a `VIDEOTASK_*` variable, read by the caller). */
 export interface ContractFlags extends PollFlagValues {

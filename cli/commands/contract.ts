@@ -11,9 +11,8 @@ import {
 } from '../../contracts/index.ts';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { Command } from '../commands.ts';
-import { parseFlags } from '../options.ts';
+import { parseFlags, UsageError } from '../options.ts';
 import { POLL_FLAGS, pollHelp } from '../poll-options.ts';
-import { UsageError } from '../usage-error.ts';
 import { runLearn } from '../../contracts/learn/index.ts';
 import { describeProfile, existingProfile, writeProfileFile } from '../profile-file.ts';
 import {

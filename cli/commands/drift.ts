@@ -5,9 +5,8 @@ import { BUILT_IN_MODELS, type MockToken } from '../../mocks/index.ts';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { Command } from '../commands.ts';
-import { flagOrEnv, parseFlags, type Sourced } from '../options.ts';
+import { flagOrEnv, parseFlags, type Sourced, UsageError } from '../options.ts';
 import { readProfileFile, writeProfileFile } from '../profile-file.ts';
-import { UsageError } from '../usage-error.ts';
 import { baseUrlOption, nonEmpty, targetSettings } from './contract-target.ts';
 
 /** The keys of a B the command starts (`--against-profile`): the mock's own, and any token it adds. */

@@ -7,9 +7,8 @@ import {
 } from '../../contracts/index.ts';
 import { runLearn } from '../../contracts/learn/index.ts';
 import type { Command } from '../commands.ts';
-import { parseFlags } from '../options.ts';
+import { parseFlags, UsageError } from '../options.ts';
 import { describeProfile, existingProfile, writeProfileFile } from '../profile-file.ts';
-import { UsageError } from '../usage-error.ts';
 import {
   baseUrlOption,
   exitStatus,

@@ -4,17 +4,16 @@ import { createMockDeployment, type MockService } from '../../mocks/node/create-
 import { StateFileError } from '../../mocks/node/state-file.ts';
 import { WorkerHub } from '../../mocks/node/worker-hub.ts';
 import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
-import { mockBanner } from '../mock-banner.ts';
+import { mockBanner } from '../mock/banner.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
 import { readProfileFile } from '../profile-file.ts';
 import { PublicIds } from '../../mocks/core/profile/public-ids.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { TaskIdShare } from '../../mocks/core/task-id-share.ts';
 import type { Command } from '../commands.ts';
-import { UsageError } from '../usage-error.ts';
-import { readSecret } from '../secret-option.ts';
-import { numberOption } from '../options.ts';
+import { UsageError, numberOption } from '../options.ts';
 import {
+  readSecret,
   listenFailure,
   parseMockFlags,
   parseRateLimit,
@@ -22,9 +21,10 @@ import {
   replicaOption,
   reportOnce,
   workersOption,
-} from '../mock-settings.ts';
-import { ADMIN_TOKEN_ENV, adminTokenFrom } from '../admin-token.ts';
-import { prepareClientReportDir, writeClientReport } from '../client-report-files.ts';
+  ADMIN_TOKEN_ENV,
+  adminTokenFrom,
+} from '../mock/settings.ts';
+import { prepareClientReportDir, writeClientReport } from '../mock/client-report.ts';
 
 const FIX_THE_FILE = '. Fix or move the file (a missing file starts afresh).';
 

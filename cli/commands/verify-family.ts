@@ -1,10 +1,10 @@
 import type { VideoTaskClient } from '../../src/client/index.ts';
 import { maskKey, Redactor } from '../../src/redaction/redactor.ts';
 import type { Command } from '../commands.ts';
-import { interruptible } from '../interruptible.ts';
+import { interruptible } from '../signals.ts';
 import { clientFrom, SERVICE_HELP } from '../service-options.ts';
-import { printErr, printOut } from '../terminal-output.ts';
-import { UsageError } from '../usage-error.ts';
+import { printErr, printOut } from '../output.ts';
+import { UsageError } from '../options.ts';
 import {
   readCatalog,
   unknownModels,

@@ -5,10 +5,9 @@
 import type { PollOptions } from '../../src/client/index.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
-import { numberOption, parseFlags } from '../options.ts';
+import { numberOption, parseFlags, UsageError } from '../options.ts';
 import { documentedPolling, POLL_FLAGS, type PollNumbers, pollOptions } from '../poll-options.ts';
 import { SERVICE_FLAGS } from '../service-options.ts';
-import { UsageError } from '../usage-error.ts';
 
 export const DEFAULT_SECONDS = 4;
 export const DEFAULT_PROMPT =
