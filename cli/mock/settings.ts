@@ -6,7 +6,10 @@
 import { availableParallelism } from 'node:os';
 import type { TaskIdShare } from '../../mocks/core/task-id-share.ts';
 import { tokensFromConfig } from '../../mocks/core/tokens.ts';
-import { parseFlags, readOptionFile, UsageError } from '../options.ts';
+import { isProfileName } from '../../mocks/core/profiles.ts';
+import { resolveDefects } from '../../mocks/defects/registry.ts';
+import { numberOption, parseFlags, readOptionFile, UsageError } from '../options.ts';
+import { readProfileFile } from '../profile-file.ts';
 
 /** Most workers `--workers` takes: more processes than this only compete for the same cores. */
 const MAX_WORKERS = 256;
@@ -198,4 +201,102 @@ export function readSecret(
   return env === undefined || env === ''
     ? undefined
     : { value: env, source: 'VIDEOTASK_MOCK_SECRET' };
+}
+
+/** `videotask mock`'s flags as parsed. */
+export type MockFlagValues = ReturnType<typeof parseMockFlags>['values'];
+
+const POSITIVE = { integer: true, min: 1 } as const;
+
+/** Where the mock listens, how fast its clock runs and how many processes serve: each number checked. */
+export function mockNumbers(values: MockFlagValues) {
+  const port = numberOption('--port', values.port, { integer: true, min: 0, max: 65535 }) ?? 4010;
+  const host = values.host ?? '127.0.0.1';
+  const speed = numberOption('--speed', values.speed, { min: Number.MIN_VALUE }) ?? 1;
+  const seed = numberOption('--seed', values.seed, { integer: true });
+  const failureRate =
+    numberOption('--failure-rate', values['failure-rate'], { min: 0, max: 1 }) ?? 0;
+  const ttl = numberOption('--artifact-ttl', values['artifact-ttl'], { min: 1 });
+  const workers = workersOption(values.workers);
+  const replica = replicaOption(values.replica);
+  const workerTimeout = numberOption('--worker-timeout', values['worker-timeout'], {
+    min: 0.1,
+    max: 3600,
+  });
+  const limits = {
+    maxConnections: numberOption('--max-connections', values['max-connections'], POSITIVE),
+    maxConnectionsPerAddress: numberOption(
+      '--max-connections-per-address',
+      values['max-connections-per-address'],
+      POSITIVE,
+    ),
+  };
+  return { port, host, speed, seed, failureRate, ttl, workers, replica, workerTimeout, limits };
+}
+
+/**
+ * The simulated service the flags ask for (profile, clock, rate limit, defects, tokens, admin token,
+ * client verdicts) and the files it keeps (`--state`, `--client-report`), each checked.
+ */
+export function mockServiceSettings(
+  values: MockFlagValues,
+  numbers: { speed: number; failureRate: number; ttl: number | undefined },
+) {
+  const profileFlag = values.profile ?? 'documented';
+  if (profileFlag.trim() === '')
+    throw new UsageError('--profile needs documented, observed or a learned profile FILE');
+  const profile = isProfileName(profileFlag)
+    ? profileFlag
+    : readProfileFile(profileFlag, '--profile');
+  const clockMode = clockOption(values);
+  const rateLimit =
+    values['rate-limit'] === undefined ? undefined : parseRateLimit(values['rate-limit']);
+  const defectNames = values.defect ?? [];
+  try {
+    resolveDefects(defectNames);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const admin = adminTokenFrom(values['admin-token'], values['admin-token-file'], process.env);
+  const config =
+    values.config === undefined ? { tokens: [], replaceBuiltIn: false } : readConfig(values.config);
+  const { stateFile, reportDir, judging } = filesOption(values);
+  const { speed, failureRate, ttl } = numbers;
+  const options = {
+    clock: { mode: clockMode, speed },
+    profile,
+    rateLimit,
+    defects: defectNames,
+    failureRate,
+    artifactTtlMs: ttl === undefined ? undefined : ttl * 1000,
+    contentRedirect: values['content-redirect'] ?? false,
+    familyBound: values['family-bound'] ?? false,
+    adminToken: admin?.token,
+    tokens: config.tokens,
+    replaceBuiltInTokens: config.replaceBuiltIn,
+    clientVerdicts: judging,
+  } as const;
+  return { options, profile, profileFlag, clockMode, defectNames, admin, stateFile, reportDir };
+}
+
+/** `--clock real|manual`; `--speed` goes with the real clock only. */
+function clockOption(values: MockFlagValues): 'real' | 'manual' {
+  const clockMode = values.clock ?? 'real';
+  if (clockMode !== 'real' && clockMode !== 'manual')
+    throw new UsageError(`--clock must be real or manual, got "${clockMode}"`);
+  if (clockMode === 'manual' && values.speed !== undefined)
+    throw new UsageError('--speed applies to the real clock only; drop it or use --clock real');
+  return clockMode;
+}
+
+/** `--state FILE`, `--client-report DIR` and whether the clients are judged at all. */
+function filesOption(values: MockFlagValues) {
+  const stateFile = values.state;
+  if (stateFile === '') throw new UsageError('--state needs a file name');
+  const reportDir = values['client-report'];
+  if (reportDir === '') throw new UsageError('--client-report needs a directory');
+  const judging = values['no-client-verdicts'] !== true;
+  if (!judging && reportDir !== undefined)
+    throw new UsageError('--client-report needs the client verdicts: drop --no-client-verdicts');
+  return { stateFile, reportDir, judging };
 }
