@@ -8,7 +8,7 @@ import {
   UnexpectedResponseError,
   type VideoTaskClient,
 } from '../src/client/index.ts';
-import { shellWord } from './task-line.ts';
+import { shellWord } from './output.ts';
 
 /**
  * What failed, and what a person usually does next. A refused request takes its hint from

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { notRegularFile } from '../src/node/file-kind.ts';
 import { dirname } from 'node:path';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from './options.ts';
 
 /**
  * `--journal FILE` for a command that reads it (`wait`, `monitor`): it must exist and be a regular file.

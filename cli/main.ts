@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { commands } from './commands.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from './options.ts';
 
 /** The package root is one folder up from cli/main.ts in the sources, two up from dist/cli/main.js. */
 const PACKAGE_JSON = new URL(

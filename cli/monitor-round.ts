@@ -97,12 +97,23 @@ export async function monitorRound(
   return { lines, status };
 }
 
+type Say = (ok: boolean, check: string, detail: string) => void;
+type ActiveRecord = JournalRecord & { taskId: string };
+
+/** The journal's line, then one status query of each task it still has in progress. */
 async function journalChecks(
   client: VideoTaskClient,
   path: string,
   options: RoundOptions,
-  say: (ok: boolean, check: string, detail: string) => void,
+  say: Say,
 ): Promise<void> {
+  const active = await journalSummary(path, say);
+  if (active === undefined) return;
+  for (const record of active) await taskCheck(client, record, { path, options, say });
+}
+
+/** Reads the journal and says what it holds; its tasks in progress, or undefined when it is unreadable. */
+async function journalSummary(path: string, say: Say): Promise<ActiveRecord[] | undefined> {
   const journal = new FileJournal(path);
   let records: readonly JournalRecord[];
   let torn: boolean;
@@ -110,12 +121,12 @@ async function journalChecks(
     ({ records, tornTail: torn } = await journal.read());
   } catch (error) {
     say(false, 'journal', `${path} cannot be read: ${(error as Error).message}`);
-    return;
+    return undefined;
   } finally {
     await journal.close();
   }
   const active = records.filter(
-    (r): r is JournalRecord & { taskId: string } => r.state === 'active' && r.taskId !== undefined,
+    (r): r is ActiveRecord => r.state === 'active' && r.taskId !== undefined,
   );
   const byHand = records.filter((r) => r.state === 'submitting' || r.state === 'unconfirmed');
   const settled = records.length - active.length - byHand.length;
@@ -130,52 +141,59 @@ async function journalChecks(
     ...(torn ? ['its last line was cut off by a crash and is ignored'] : []),
   ];
   say(true, 'journal', `${path}: ${notes.join('; ')}`);
-  for (const record of active) {
-    const check = `task:${record.taskId}`;
-    let task: VideoTask;
-    try {
-      task = await queryOnce(client, record.taskId, options);
-    } catch (error) {
-      options.signal?.throwIfAborted();
-      const message = (error as Error).message;
-      if (
-        error instanceof NotFoundError ||
-        (error instanceof ApiError && error.code === 'task_not_exist')
-      )
-        say(
-          false,
-          check,
-          `not found for this key (HTTP ${error.status}): ${message}; it is ` +
-            `missing, or was submitted with another key (§5)`,
-        );
-      else if (error instanceof ConnectionError || error instanceof RequestTimeoutError)
-        say(false, check, `no answer: ${message}`);
-      else say(false, check, `the status query failed: ${message}`);
-      continue;
-    }
-    const what = `${task.status} ${task.progress}% (${record.model}, submitted ${record.submittedAt})`;
-    if (task.status === 'queued' || task.status === 'in_progress') say(true, check, what);
-    else if (task.status === 'completed')
-      say(
-        true,
-        check,
-        `${what}: record it in the journal with \`videotask wait --journal ${path}\``,
-      );
-    else if (task.status === 'failed')
-      say(
-        false,
-        check,
-        `${what}: error ${task.error?.code ?? '(no code)'}: ` +
-          `${task.error?.message ?? ''}; record it with \`videotask wait --journal ` +
-          `${path}\` and investigate by the message (§7)`,
-      );
-    else
-      say(
-        true,
-        check,
-        `${what}: state not recognised; keep querying at a lower rate, or ask an administrator if it persists (§3)`,
-      );
+  return active;
+}
+
+/** One status query of a journaled task in progress, and what its answer means for the administrator. */
+async function taskCheck(
+  client: VideoTaskClient,
+  record: ActiveRecord,
+  context: { path: string; options: RoundOptions; say: Say },
+): Promise<void> {
+  const { path, options, say } = context;
+  const check = `task:${record.taskId}`;
+  let task: VideoTask;
+  try {
+    task = await queryOnce(client, record.taskId, options);
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    say(false, check, queryFailure(error));
+    return;
   }
+  const what = `${task.status} ${task.progress}% (${record.model}, submitted ${record.submittedAt})`;
+  if (task.status === 'queued' || task.status === 'in_progress') say(true, check, what);
+  else if (task.status === 'completed')
+    say(true, check, `${what}: record it in the journal with \`videotask wait --journal ${path}\``);
+  else if (task.status === 'failed')
+    say(
+      false,
+      check,
+      `${what}: error ${task.error?.code ?? '(no code)'}: ` +
+        `${task.error?.message ?? ''}; record it with \`videotask wait --journal ` +
+        `${path}\` and investigate by the message (§7)`,
+    );
+  else
+    say(
+      true,
+      check,
+      `${what}: state not recognised; keep querying at a lower rate, or ask an administrator if it persists (§3)`,
+    );
+}
+
+/** Why a status query failed, as the check's detail. */
+function queryFailure(error: unknown): string {
+  const message = (error as Error).message;
+  if (
+    error instanceof NotFoundError ||
+    (error instanceof ApiError && error.code === 'task_not_exist')
+  )
+    return (
+      `not found for this key (HTTP ${error.status}): ${message}; it is ` +
+      `missing, or was submitted with another key (§5)`
+    );
+  if (error instanceof ConnectionError || error instanceof RequestTimeoutError)
+    return `no answer: ${message}`;
+  return `the status query failed: ${message}`;
 }
 
 /** One status query; a temporary failure (5xx, 429, no answer) is retried a limited number of times (§7). */

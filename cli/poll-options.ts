@@ -1,6 +1,5 @@
 import { POLLING } from '../src/generated/client-contract.ts';
-import { numberOption, secondsOption } from './options.ts';
-import { UsageError } from './usage-error.ts';
+import { numberOption, secondsOption, UsageError } from './options.ts';
 
 /**
  * The flags of the §8 polling loop, the same on every command that polls (`wait`, `contract`,

@@ -3,7 +3,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTextAtomically } from '../src/node/atomic-file.ts';
 import { ProfileError, readProfile, type LearnedProfile } from '../src/profile/index.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from './options.ts';
 
 /** The JSON Schema of the format, as shipped in the package (spec/learned-profile.schema.json). */
 const SCHEMA = fileURLToPath(new URL('../spec/learned-profile.schema.json', import.meta.url));

@@ -1,4 +1,4 @@
-import { stopWhenOutputCloses } from './closed-output.ts';
+import { stopWhenOutputCloses } from './signals.ts';
 import { main } from './main.ts';
 
 // The `videotask` command's process: bin/videotask.js loads this (compiled, or from the sources in a checkout).

@@ -1,9 +1,7 @@
 import { VideoTaskClient } from '../src/client/index.ts';
 import { Redactor } from '../src/redaction/redactor.ts';
-import { withFlagNames } from './flag-names.ts';
-import { flagOrEnv } from './options.ts';
-import { hideInOutput } from './terminal-output.ts';
-import { UsageError } from './usage-error.ts';
+import { withFlagNames, flagOrEnv, UsageError } from './options.ts';
+import { hideInOutput } from './output.ts';
 
 /** The flags every service command takes. */
 export const SERVICE_FLAGS = {

@@ -12,10 +12,36 @@ import {
   writePrivateFile,
 } from '../../contracts/index.ts';
 import { checkBaseUrl } from '../../src/client/client-support.ts';
-import { withFlagNames } from '../flag-names.ts';
-import { dropUndefined, flagOrEnv, numberOption, secondsOption, type Sourced } from '../options.ts';
+import {
+  withFlagNames,
+  dropUndefined,
+  flagOrEnv,
+  numberOption,
+  secondsOption,
+  type Sourced,
+  UsageError,
+} from '../options.ts';
 import { pollOptions, type PollFlagValues } from '../poll-options.ts';
-import { UsageError } from '../usage-error.ts';
+
+/**
+ * The flags that name a target and what to run against it, as `parseArgs` takes them: the same for
+ * every command running the suite's observation (contract, learn, drift), each adding its own.
+ */
+export const TARGET_FLAGS = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'other-api-key': { type: 'string' },
+  model: { type: 'string' },
+  'failing-model': { type: 'string' },
+  'failing-prompt': { type: 'string' },
+  'family-model': { type: 'string' },
+  plugin: { type: 'string' },
+  'forbidden-model': { type: 'string' },
+  tier: { type: 'string' },
+  budget: { type: 'string' },
+  'report-dir': { type: 'string' },
+  'request-timeout': { type: 'string' },
+} as const;
 
 /** The flags of `videotask contract` (each also from a `VIDEOTASK_*` variable, read by the caller). */
 export interface ContractFlags extends PollFlagValues {

@@ -11,9 +11,8 @@ import {
 } from '../../contracts/index.ts';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { Command } from '../commands.ts';
-import { parseFlags } from '../options.ts';
+import { parseFlags, UsageError } from '../options.ts';
 import { POLL_FLAGS, pollHelp } from '../poll-options.ts';
-import { UsageError } from '../usage-error.ts';
 import { runLearn } from '../../contracts/learn/index.ts';
 import { describeProfile, existingProfile, writeProfileFile } from '../profile-file.ts';
 import {
@@ -25,6 +24,7 @@ import {
   sourced,
   targetSettings,
   writeTraffic,
+  TARGET_FLAGS,
 } from './contract-target.ts';
 
 const HELP = `Usage: videotask contract [options]
@@ -156,22 +156,10 @@ export const contractCommand: Command = {
 
 function parse(argv: readonly string[]) {
   return parseFlags(argv, {
-    'base-url': { type: 'string' },
-    'api-key': { type: 'string' },
-    'other-api-key': { type: 'string' },
-    model: { type: 'string' },
-    'failing-model': { type: 'string' },
-    'failing-prompt': { type: 'string' },
-    'family-model': { type: 'string' },
-    plugin: { type: 'string' },
-    'forbidden-model': { type: 'string' },
-    tier: { type: 'string' },
-    budget: { type: 'string' },
+    ...TARGET_FLAGS,
     strict: { type: 'boolean' },
-    'report-dir': { type: 'string' },
     har: { type: 'string' },
     ...POLL_FLAGS,
-    'request-timeout': { type: 'string' },
     learn: { type: 'string' },
   });
 }

@@ -5,10 +5,9 @@ import { BUILT_IN_MODELS, type MockToken } from '../../mocks/index.ts';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { Command } from '../commands.ts';
-import { flagOrEnv, parseFlags, type Sourced } from '../options.ts';
+import { flagOrEnv, parseFlags, type Sourced, UsageError } from '../options.ts';
 import { readProfileFile, writeProfileFile } from '../profile-file.ts';
-import { UsageError } from '../usage-error.ts';
-import { baseUrlOption, nonEmpty, targetSettings } from './contract-target.ts';
+import { baseUrlOption, nonEmpty, TARGET_FLAGS, targetSettings } from './contract-target.ts';
 
 /** The keys of a B the command starts (`--against-profile`): the mock's own, and any token it adds. */
 interface MockKeys {
@@ -216,28 +215,16 @@ function targets(
 
 function parse(argv: readonly string[]) {
   return parseFlags(argv, {
-    'base-url': { type: 'string' },
-    'api-key': { type: 'string' },
-    'other-api-key': { type: 'string' },
+    ...TARGET_FLAGS,
     against: { type: 'string' },
     'against-api-key': { type: 'string' },
     'against-other-api-key': { type: 'string' },
     'against-failing-prompt': { type: 'string' },
     'against-profile': { type: 'string' },
-    model: { type: 'string' },
-    'failing-model': { type: 'string' },
-    'failing-prompt': { type: 'string' },
-    'family-model': { type: 'string' },
-    plugin: { type: 'string' },
-    'forbidden-model': { type: 'string' },
-    tier: { type: 'string' },
-    budget: { type: 'string' },
-    'report-dir': { type: 'string' },
     'learn-dir': { type: 'string' },
     'poll-initial': { type: 'string' },
     'poll-factor': { type: 'string' },
     'poll-max': { type: 'string' },
     timeout: { type: 'string' },
-    'request-timeout': { type: 'string' },
   });
 }

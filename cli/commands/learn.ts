@@ -7,15 +7,15 @@ import {
 } from '../../contracts/index.ts';
 import { runLearn } from '../../contracts/learn/index.ts';
 import type { Command } from '../commands.ts';
-import { parseFlags } from '../options.ts';
+import { parseFlags, UsageError } from '../options.ts';
 import { describeProfile, existingProfile, writeProfileFile } from '../profile-file.ts';
-import { UsageError } from '../usage-error.ts';
 import {
   baseUrlOption,
   exitStatus,
   profileFileOption,
   sourced,
   targetSettings,
+  TARGET_FLAGS,
 } from './contract-target.ts';
 
 const HELP = `Usage: videotask learn --base-url URL --api-key KEY --out FILE [options]
@@ -116,26 +116,14 @@ export const learnCommand: Command = {
 
 function parse(argv: readonly string[]) {
   return parseFlags(argv, {
-    'base-url': { type: 'string' },
-    'api-key': { type: 'string' },
-    'other-api-key': { type: 'string' },
+    ...TARGET_FLAGS,
     out: { type: 'string' },
     name: { type: 'string' },
     fresh: { type: 'boolean' },
-    model: { type: 'string' },
-    'failing-model': { type: 'string' },
-    'failing-prompt': { type: 'string' },
-    'family-model': { type: 'string' },
-    plugin: { type: 'string' },
-    'forbidden-model': { type: 'string' },
-    tier: { type: 'string' },
-    budget: { type: 'string' },
     strict: { type: 'boolean' },
-    'report-dir': { type: 'string' },
     'poll-initial': { type: 'string' },
     'poll-factor': { type: 'string' },
     'poll-max': { type: 'string' },
     timeout: { type: 'string' },
-    'request-timeout': { type: 'string' },
   });
 }

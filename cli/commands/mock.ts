@@ -3,28 +3,23 @@ import { WORKER_ENV, requestIdsOf, taskIdShareOf } from '../../mocks/node/cluste
 import { createMockDeployment, type MockService } from '../../mocks/node/create-mock-service.ts';
 import { StateFileError } from '../../mocks/node/state-file.ts';
 import { WorkerHub } from '../../mocks/node/worker-hub.ts';
-import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
-import { mockBanner } from '../mock-banner.ts';
-import { isProfileName } from '../../mocks/core/profiles.ts';
-import { readProfileFile } from '../profile-file.ts';
+import { listDefects } from '../../mocks/defects/registry.ts';
+import { mockBanner } from '../mock/banner.ts';
 import { PublicIds } from '../../mocks/core/profile/public-ids.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { TaskIdShare } from '../../mocks/core/task-id-share.ts';
 import type { Command } from '../commands.ts';
-import { UsageError } from '../usage-error.ts';
-import { readSecret } from '../secret-option.ts';
-import { numberOption } from '../options.ts';
+import { UsageError } from '../options.ts';
 import {
+  ADMIN_TOKEN_ENV,
   listenFailure,
+  mockNumbers,
+  mockServiceSettings,
   parseMockFlags,
-  parseRateLimit,
-  readConfig,
-  replicaOption,
+  readSecret,
   reportOnce,
-  workersOption,
-} from '../mock-settings.ts';
-import { ADMIN_TOKEN_ENV, adminTokenFrom } from '../admin-token.ts';
-import { prepareClientReportDir, writeClientReport } from '../client-report-files.ts';
+} from '../mock/settings.ts';
+import { prepareClientReportDir, writeClientReport } from '../mock/client-report.ts';
 
 const FIX_THE_FILE = '. Fix or move the file (a missing file starts afresh).';
 
@@ -73,8 +68,6 @@ Options:
   --no-client-verdicts  do not judge the clients (a load test that wants the last few % of speed)
   -h, --help            show this help`;
 
-const POSITIVE = { integer: true, min: 1 } as const;
-
 export const mockCommand: Command = {
   name: 'mock',
   async run(argv) {
@@ -83,187 +76,189 @@ export const mockCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    const port = numberOption('--port', values.port, { integer: true, min: 0, max: 65535 }) ?? 4010;
-    const host = values.host ?? '127.0.0.1';
-    const speed = numberOption('--speed', values.speed, { min: Number.MIN_VALUE }) ?? 1;
-    const seed = numberOption('--seed', values.seed, { integer: true });
-    const failureRate =
-      numberOption('--failure-rate', values['failure-rate'], { min: 0, max: 1 }) ?? 0;
-    const ttl = numberOption('--artifact-ttl', values['artifact-ttl'], { min: 1 });
-    const workers = workersOption(values.workers);
-    const replica = replicaOption(values.replica);
-    const workerTimeout = numberOption('--worker-timeout', values['worker-timeout'], {
-      min: 0.1,
-      max: 3600,
-    });
-    const limits = {
-      maxConnections: numberOption('--max-connections', values['max-connections'], POSITIVE),
-      maxConnectionsPerAddress: numberOption(
-        '--max-connections-per-address',
-        values['max-connections-per-address'],
-        POSITIVE,
-      ),
-    };
+    const numbers = mockNumbers(values);
     if (values['list-defects']) {
-      const defects = listDefects();
-      const width = Math.max(...defects.map((d) => d.name.length));
-      for (const d of defects) console.log(`${d.name.padEnd(width)}  ${d.description}`);
+      printDefects();
       return 0;
     }
-    const profileFlag = values.profile ?? 'documented';
-    if (profileFlag.trim() === '')
-      throw new UsageError('--profile needs documented, observed or a learned profile FILE');
-    const profile = isProfileName(profileFlag)
-      ? profileFlag
-      : readProfileFile(profileFlag, '--profile');
-    const clockMode = values.clock ?? 'real';
-    if (clockMode !== 'real' && clockMode !== 'manual')
-      throw new UsageError(`--clock must be real or manual, got "${clockMode}"`);
-    if (clockMode === 'manual' && values.speed !== undefined)
-      throw new UsageError('--speed applies to the real clock only; drop it or use --clock real');
-    const rateLimit =
-      values['rate-limit'] === undefined ? undefined : parseRateLimit(values['rate-limit']);
-    const defectNames = values.defect ?? [];
-    try {
-      resolveDefects(defectNames);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const admin = adminTokenFrom(values['admin-token'], values['admin-token-file'], process.env);
-    const config =
-      values.config === undefined
-        ? { tokens: [], replaceBuiltIn: false }
-        : readConfig(values.config);
-    const stateFile = values.state;
-    if (stateFile === '') throw new UsageError('--state needs a file name');
-    const reportDir = values['client-report'];
-    if (reportDir === '') throw new UsageError('--client-report needs a directory');
-    const judging = values['no-client-verdicts'] !== true;
-    if (!judging && reportDir !== undefined)
-      throw new UsageError('--client-report needs the client verdicts: drop --no-client-verdicts');
-    const options = {
-      clock: { mode: clockMode, speed },
-      profile,
-      rateLimit,
-      defects: defectNames,
-      failureRate,
-      artifactTtlMs: ttl === undefined ? undefined : ttl * 1000,
-      contentRedirect: values['content-redirect'] ?? false,
-      familyBound: values['family-bound'] ?? false,
-      adminToken: admin?.token,
-      tokens: config.tokens,
-      replaceBuiltInTokens: config.replaceBuiltIn,
-      clientVerdicts: judging,
-    } as const;
+    const settings = mockServiceSettings(values, numbers);
+    const { port, host, limits } = numbers;
     const log = (line: string) => console.error(`videotask mock: ${line}`);
     if (process.env[WORKER_ENV] === '1') {
       const { runClusterWorker } = await import('../../mocks/node/cluster-worker.ts');
-      await runClusterWorker({ service: options, port, host, limits, log });
+      await runClusterWorker({ service: settings.options, port, host, limits, log });
       return 0;
     }
+    const { admin, reportDir } = settings;
     if (admin?.warning !== undefined) console.error(`videotask mock: warning: ${admin.warning}`);
-    if (reportDir !== undefined) {
-      try {
-        prepareClientReportDir(reportDir);
-      } catch (error) {
-        const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-        throw new UsageError(`--client-report ${reportDir}: cannot make the directory (${reason})`);
-      }
-    }
-
+    if (reportDir !== undefined) prepareReportDir(reportDir);
     const secret = readSecret(values.secret, values['secret-file']);
-    const hub = workers > 1 ? new WorkerHub() : undefined;
-    let deployment: ReturnType<typeof createMockDeployment>;
-    try {
-      deployment = createMockDeployment({
-        ...options,
-        seed,
-        secret: secret?.value,
-        observer: hub,
-        requestIds: hub === undefined ? undefined : requestIdsOf('primary', workers),
-        taskIdShare: hub === undefined ? replica : taskIdShareOf('primary', workers, replica),
-        stateFile: stateFile === undefined ? undefined : { path: stateFile, onError: reportOnce() },
-      });
-    } catch (error) {
-      if (!(error instanceof StateFileError)) throw error;
-      console.error(
-        `videotask mock: ${error.message}${error.line === undefined ? '' : FIX_THE_FILE}`,
-      );
-      return 2;
-    }
+    const hub = numbers.workers > 1 ? new WorkerHub() : undefined;
+    const deployment = openDeployment({ numbers, settings, secret, hub });
+    if (deployment === undefined) return 2;
     const { service } = deployment;
-
-    let server: {
-      readonly url: string;
-      close(): Promise<void>;
-      gatherObservations?: () => Promise<void>;
-    };
-    try {
-      if (hub === undefined) server = await startMockServer({ port, host, service, limits, log });
-      else {
-        const { startCluster } = await import('../../mocks/node/cluster-primary.ts');
-        server = await startCluster({
-          workers,
-          service,
-          hub,
-          secret: deployment.secret,
-          replica,
-          log,
-          workerTimeoutMs: workerTimeout === undefined ? undefined : workerTimeout * 1000,
-        });
-      }
-    } catch (error) {
-      service.stateFile?.close();
-      const { code, message } = error as NodeJS.ErrnoException;
-      console.error(`videotask mock: ${listenFailure(code, message, port, host)}`);
-      return 1;
-    }
-    const clock = clockMode === 'manual' ? 'manual' : `${speed}×`;
-    const rate = values['rate-limit'];
-    const profileLine =
-      typeof profile === 'string'
-        ? profile
-        : `${profile.name} (learned from ${profile.target.host}, ${profileFlag})`;
-    const facts = {
-      profile: profileLine,
-      clock,
-      rate,
-      defectNames,
-      admin,
-      secretSource: secret?.source,
-    };
-    const [listening, ...rest] = mockBanner(server.url, bannerView(service), facts);
-    const lines =
-      workers === 1
-        ? rest
-        : rest.map((l) => l.replace('this process only', 'this mock and its workers only'));
-    const report =
-      reportDir === undefined
-        ? []
-        : [`  client report: ${reportDir} on exit; GET /__mock/client-report any time`];
-    const scale = [...workersLine(workers), ...replicaLine(replica)];
-    console.log([listening, ...scale, ...report, ...lines, ...idsLine(profile)].join('\n'));
-
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
-    let written = 0;
-    if (reportDir !== undefined) {
-      await server.gatherObservations?.();
-      written = await reportOnExit(reportDir, service);
-    }
-    await server.close();
-    try {
-      service.stateFile?.close();
-    } catch (error) {
-      console.error(`videotask mock: ${(error as Error).message}`);
-      return 1;
-    }
-    return written;
+    const server = await listen({ numbers, deployment, hub, log });
+    if (server === undefined) return 1;
+    const facts = { rate: values['rate-limit'], secretSource: secret?.source };
+    console.log(bannerText(server.url, service, { numbers, settings, ...facts }));
+    await stopSignal();
+    return shutdown(server, service, reportDir);
   },
 };
+
+type Numbers = ReturnType<typeof mockNumbers>;
+type Settings = ReturnType<typeof mockServiceSettings>;
+type Deployment = ReturnType<typeof createMockDeployment>;
+interface RunningServer {
+  readonly url: string;
+  close(): Promise<void>;
+  gatherObservations?: () => Promise<void>;
+}
+
+/** `--list-defects`: every defect a deployment can be given, with what it breaks. */
+function printDefects(): void {
+  const defects = listDefects();
+  const width = Math.max(...defects.map((d) => d.name.length));
+  for (const d of defects) console.log(`${d.name.padEnd(width)}  ${d.description}`);
+}
+
+/** Makes `--client-report DIR` now, so that a bad one fails at start, not on exit. */
+function prepareReportDir(reportDir: string): void {
+  try {
+    prepareClientReportDir(reportDir);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`--client-report ${reportDir}: cannot make the directory (${reason})`);
+  }
+}
+
+/** The deployment (the service and its state file); undefined when the state file is refused (said why). */
+function openDeployment(input: {
+  numbers: Numbers;
+  settings: Settings;
+  secret: { value: string } | undefined;
+  hub: WorkerHub | undefined;
+}): Deployment | undefined {
+  const { numbers, settings, secret, hub } = input;
+  const { workers, replica } = numbers;
+  const { stateFile } = settings;
+  try {
+    return createMockDeployment({
+      ...settings.options,
+      seed: numbers.seed,
+      secret: secret?.value,
+      observer: hub,
+      requestIds: hub === undefined ? undefined : requestIdsOf('primary', workers),
+      taskIdShare: hub === undefined ? replica : taskIdShareOf('primary', workers, replica),
+      stateFile: stateFile === undefined ? undefined : { path: stateFile, onError: reportOnce() },
+    });
+  } catch (error) {
+    if (!(error instanceof StateFileError)) throw error;
+    console.error(
+      `videotask mock: ${error.message}${error.line === undefined ? '' : FIX_THE_FILE}`,
+    );
+    return undefined;
+  }
+}
+
+/** One server, or a cluster of workers on the port; undefined when it cannot listen (said why). */
+async function listen(input: {
+  numbers: Numbers;
+  deployment: Deployment;
+  hub: WorkerHub | undefined;
+  log: (line: string) => void;
+}): Promise<RunningServer | undefined> {
+  const { numbers, deployment, hub, log } = input;
+  const { port, host, limits, workers, replica, workerTimeout } = numbers;
+  const { service } = deployment;
+  try {
+    if (hub === undefined) return await startMockServer({ port, host, service, limits, log });
+    const { startCluster } = await import('../../mocks/node/cluster-primary.ts');
+    return await startCluster({
+      workers,
+      service,
+      hub,
+      secret: deployment.secret,
+      replica,
+      log,
+      workerTimeoutMs: workerTimeout === undefined ? undefined : workerTimeout * 1000,
+    });
+  } catch (error) {
+    service.stateFile?.close();
+    const { code, message } = error as NodeJS.ErrnoException;
+    console.error(`videotask mock: ${listenFailure(code, message, port, host)}`);
+    return undefined;
+  }
+}
+
+/** The banner `videotask mock` prints once listening, its readiness line first. */
+function bannerText(
+  url: string,
+  service: MockService,
+  input: {
+    numbers: Numbers;
+    settings: Settings;
+    rate: string | undefined;
+    secretSource: string | undefined;
+  },
+): string {
+  const { numbers, settings } = input;
+  const { profile, profileFlag, clockMode, defectNames, admin, reportDir } = settings;
+  const { workers, replica, speed } = numbers;
+  const profileLine =
+    typeof profile === 'string'
+      ? profile
+      : `${profile.name} (learned from ${profile.target.host}, ${profileFlag})`;
+  const facts = {
+    profile: profileLine,
+    clock: clockMode === 'manual' ? 'manual' : `${speed}×`,
+    rate: input.rate,
+    defectNames,
+    admin,
+    secretSource: input.secretSource,
+  };
+  const [listening, ...rest] = mockBanner(url, bannerView(service), facts);
+  const lines =
+    workers === 1
+      ? rest
+      : rest.map((l) => l.replace('this process only', 'this mock and its workers only'));
+  const report =
+    reportDir === undefined
+      ? []
+      : [`  client report: ${reportDir} on exit; GET /__mock/client-report any time`];
+  const scale = [...workersLine(workers), ...replicaLine(replica)];
+  return [listening, ...scale, ...report, ...lines, ...idsLine(profile)].join('\n');
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/** Writes the client report (if asked), closes the server and the state file; the exit code. */
+async function shutdown(
+  server: RunningServer,
+  service: MockService,
+  reportDir: string | undefined,
+): Promise<number> {
+  let written = 0;
+  if (reportDir !== undefined) {
+    await server.gatherObservations?.();
+    written = await reportOnExit(reportDir, service);
+  }
+  await server.close();
+  try {
+    service.stateFile?.close();
+  } catch (error) {
+    console.error(`videotask mock: ${(error as Error).message}`);
+    return 1;
+  }
+  return written;
+}
 
 /** Writes the client report on exit; 0, or 1 when it could not be written (said why). */
 async function reportOnExit(dir: string, service: MockService): Promise<number> {

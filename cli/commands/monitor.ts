@@ -2,10 +2,9 @@ import { maskKey } from '../../src/redaction/redactor.ts';
 import type { Command } from '../commands.ts';
 import { checkJournalToRead } from '../journal-path.ts';
 import { monitorRound } from '../monitor-round.ts';
-import { parseFlags, secondsOption } from '../options.ts';
+import { parseFlags, secondsOption, UsageError } from '../options.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
-import { printOut } from '../terminal-output.ts';
-import { UsageError } from '../usage-error.ts';
+import { printOut } from '../output.ts';
 
 const DEFAULT_INTERVAL_S = 60;
 

@@ -1,11 +1,9 @@
 import type { TaskWrapper } from '../../src/client/index.ts';
 import type { Command } from '../commands.ts';
-import { parseFlags } from '../options.ts';
+import { parseFlags, UsageError } from '../options.ts';
 import { explain } from '../explain.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
-import { describeTask } from '../task-line.ts';
-import { printErr, printOut } from '../terminal-output.ts';
-import { UsageError } from '../usage-error.ts';
+import { describeTask, printErr, printOut } from '../output.ts';
 
 const HELP = `Usage: videotask status TASK_ID [--wrapper] [--json]
 

@@ -12,10 +12,9 @@ import { FileJournal } from '../../src/node/file-journal.ts';
 import type { Command } from '../commands.ts';
 import { explain } from '../explain.ts';
 import { checkJournalToWrite } from '../journal-path.ts';
-import { parseFlags } from '../options.ts';
+import { parseFlags, UsageError } from '../options.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
-import { printErr, printOut } from '../terminal-output.ts';
-import { UsageError } from '../usage-error.ts';
+import { printErr, printOut } from '../output.ts';
 
 const HELP =
   `Usage: videotask submit --model M --prompt P [options]

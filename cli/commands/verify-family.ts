@@ -1,30 +1,35 @@
 import type { VideoTaskClient } from '../../src/client/index.ts';
 import { maskKey, Redactor } from '../../src/redaction/redactor.ts';
 import type { Command } from '../commands.ts';
-import { interruptible } from '../interruptible.ts';
+import { interruptible } from '../signals.ts';
 import { clientFrom, SERVICE_HELP } from '../service-options.ts';
-import { printErr, printOut } from '../terminal-output.ts';
-import { UsageError } from '../usage-error.ts';
-import { unknownModels } from '../verify-family/catalog-step.ts';
-import { readCatalog } from '../verify-family/read-catalog.ts';
-import { closingLine, runSummary } from '../verify-family/run-summary.ts';
+import { printErr, printOut } from '../output.ts';
+import { UsageError } from '../options.ts';
 import {
-  DEFAULT_REPORT_DIR,
+  readCatalog,
+  unknownModels,
+  verifyModel,
+  type CatalogCheck,
+} from '../verify-family/steps.ts';
+import {
+  closingLine,
+  markRecorded,
   prepareReportDir,
   recordPaths,
+  runSummary,
+  verificationRun,
   writeRecord,
   type VerificationRun,
-} from '../verify-family/verification-record.ts';
-import { markRecorded, verificationRun } from '../verify-family/verification-run.ts';
+} from '../verify-family/record.ts';
 import {
+  DEFAULT_REPORT_DIR,
   DEFAULT_SECONDS,
   DEFAULT_TIMEOUT_S,
   parseVerifyFamilyFlags,
   verifyFamilyOptions,
   type VerifyFamilyOptions,
-} from '../verify-family/verify-family-options.ts';
-import { verifyModel } from '../verify-family/verify-model.ts';
-import type { CatalogCheck, VerifySettings } from '../verify-family/verify-settings.ts';
+  type VerifySettings,
+} from '../verify-family/settings.ts';
 import { pollHelp } from '../poll-options.ts';
 
 const HELP = `Usage: videotask verify-family [options]

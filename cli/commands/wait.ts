@@ -7,14 +7,11 @@ import {
 import { DEFAULT_POLL_TIMEOUT_MS } from '../../src/client/poll-schedule.ts';
 import { FileJournal, resumeJournal, type ResumeSummary } from '../../src/node/index.ts';
 import type { Command } from '../commands.ts';
-import { parseFlags } from '../options.ts';
+import { parseFlags, UsageError } from '../options.ts';
 import { explain } from '../explain.ts';
 import { checkJournalToRead } from '../journal-path.ts';
-import { ProgressLine } from '../progress-line.ts';
+import { ProgressLine, describeTask, isFinal, printErr, printOut } from '../output.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
-import { describeTask, isFinal } from '../task-line.ts';
-import { printErr, printOut } from '../terminal-output.ts';
-import { UsageError } from '../usage-error.ts';
 import {
   documentedPolling,
   POLL_FLAGS,

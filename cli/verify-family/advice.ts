@@ -1,7 +1,15 @@
 /**
- * What an administrator usually checks next, by what failed in §9 steps 3–5. Exported for the tests and
- * docs/admin.md.
+ * What an administrator usually checks next, by what failed in §9 steps 3–5, and the facts of an error
+ * the advice and the record are chosen by. Exported for the tests and docs/admin.md.
  */
+import {
+  ApiError,
+  AuthenticationError,
+  ConnectionError,
+  PermissionDeniedError,
+  RateLimitError,
+  SubmissionUnconfirmedError,
+} from '../../src/client/index.ts';
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
 
 /** The enabled plugin version, as the service document states it (§1). */
@@ -84,3 +92,37 @@ export const ADVICE = {
     'the content endpoint did not answer a video (§4.4): check the content path: the gateway must ' +
     "stream the upstream's video, not a page or an error body.",
 } as const;
+
+/** Advice for a refused submission, by error code where the service sent a known one (§7, §9). */
+const BY_CODE: ReadonlyMap<string, string> = new Map([
+  ['fail_to_fetch_task', ADVICE.failToFetchTask],
+  ['model_not_found', ADVICE.modelNotFound],
+  ['model_price_error', ADVICE.modelPrice],
+  ['invalid_seconds', ADVICE.invalidSeconds],
+]);
+
+/** What to check next after a submission that created no confirmed task. */
+export function submissionAdvice(error: unknown): string {
+  if (error instanceof SubmissionUnconfirmedError) return ADVICE.unconfirmed(error.clientRequestId);
+  if (error instanceof RateLimitError) return ADVICE.rateLimited;
+  const api = apiErrorOf(error);
+  const byCode = api?.code === undefined ? undefined : BY_CODE.get(api.code);
+  if (byCode !== undefined) return byCode;
+  if (error instanceof PermissionDeniedError) return ADVICE.forbidden(error.code);
+  if (error instanceof AuthenticationError) return ADVICE.keyRefused;
+  if (error instanceof ConnectionError) return ADVICE.notSent;
+  if (api !== undefined) return ADVICE.refused(api.status, api.code);
+  return ADVICE.unexpected;
+}
+
+/** The ApiError behind an error (an unconfirmed submission keeps it as its cause). */
+export function apiErrorOf(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof SubmissionUnconfirmedError && error.cause instanceof ApiError)
+    return error.cause;
+  return undefined;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -5,7 +5,7 @@ import {
   pollOptions,
   type PollFlagValues,
 } from '../../cli/poll-options.ts';
-import { UsageError } from '../../cli/usage-error.ts';
+import { UsageError } from '../../cli/options.ts';
 import { RECOMMENDED_POLLING } from '../../src/spec/polling.ts';
 import { runVideotask } from '../helpers/cli.ts';
 import { FAST, taskCliFixture } from '../helpers/task-cli.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressLine } from '../../cli/progress-line.ts';
+import { ProgressLine } from '../../cli/output.ts';
 
 function stream(isTTY: boolean) {
   const chunks: string[] = [];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
-import type { VerificationRun } from '../../cli/verify-family/verification-record.ts';
+import type { VerificationRun } from '../../cli/verify-family/record.ts';
 import { type CliRun, runVideotask } from './cli.ts';
 
 /** What `videotask verify-family` tests share: the family, fast polling and a team's secret key. */

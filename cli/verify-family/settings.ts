@@ -1,15 +1,19 @@
+/**
+ * What `videotask verify-family` is asked to do: its flags and their defaults, the checked options, and
+ * the settings every model's steps run with.
+ */
+import type { PollOptions } from '../../src/client/index.ts';
+import type { Redactor } from '../../src/redaction/redactor.ts';
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
-import { numberOption, parseFlags } from '../options.ts';
-import { documentedPolling, POLL_FLAGS, pollOptions, type PollNumbers } from '../poll-options.ts';
+import { numberOption, parseFlags, UsageError } from '../options.ts';
+import { documentedPolling, POLL_FLAGS, type PollNumbers, pollOptions } from '../poll-options.ts';
 import { SERVICE_FLAGS } from '../service-options.ts';
-import { UsageError } from '../usage-error.ts';
-import { DEFAULT_REPORT_DIR } from './verification-record.ts';
-import type { VerifySettings } from './verify-settings.ts';
 
 export const DEFAULT_SECONDS = 4;
 export const DEFAULT_PROMPT =
   'videotask verify-family: a short test clip of a red kite over the sea';
 export const DEFAULT_TIMEOUT_S = 1800;
+export const DEFAULT_REPORT_DIR = 'verification-records';
 
 export const VERIFY_FAMILY_FLAGS = {
   ...SERVICE_FLAGS,
@@ -62,4 +66,21 @@ export function verifyFamilyOptions(values: FlagValues): VerifyFamilyOptions {
     dryRun: values['dry-run'] === true,
     reportDir: values['report-dir'] ?? DEFAULT_REPORT_DIR,
   };
+}
+
+/** How each model is verified: the one task's parameters, the polling limits and where logs go. */
+export interface VerifySettings {
+  /** `metadata.duration` of the one task. */
+  readonly seconds: number;
+  /** Whether the administrator passed `--seconds` (otherwise the value is an assumption). */
+  readonly secondsGiven: boolean;
+  readonly prompt: string;
+  readonly poll: Omit<PollOptions, 'signal' | 'onUpdate' | 'stopOn'>;
+  readonly dryRun: boolean;
+  /** Masks the API key in everything recorded or logged. */
+  readonly redactor: Redactor;
+  /** The task plugin whose native status path is read once for its `usage` (`--plugin-name`). */
+  readonly pluginName?: string | undefined;
+  readonly signal: AbortSignal;
+  readonly log: (model: string, text: string) => void;
 }

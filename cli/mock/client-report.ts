@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeTextAtomically } from '../src/node/atomic-file.ts';
-import type { ClientReport } from '../mocks/core/client-verdicts/client-report.ts';
+import { writeTextAtomically } from '../../src/node/atomic-file.ts';
+import type { ClientReport } from '../../mocks/core/client-verdicts/client-report.ts';
 import {
   renderClientJUnit,
   renderClientSummary,
-} from '../mocks/core/client-verdicts/report-text.ts';
+} from '../../mocks/core/client-verdicts/report-text.ts';
 
 /** The files `videotask mock --client-report DIR` writes on exit. */
 export const CLIENT_REPORT_FILES = {

@@ -1,7 +1,7 @@
-import type { MockService } from '../mocks/node/create-mock-service.ts';
-import { BUILT_IN_TOKENS, type MockToken } from '../mocks/core/tokens.ts';
-import { maskKey } from '../src/redaction/redactor.ts';
-import type { AdminToken } from './admin-token.ts';
+import type { MockService } from '../../mocks/node/create-mock-service.ts';
+import { BUILT_IN_TOKENS, type MockToken } from '../../mocks/core/tokens.ts';
+import { maskKey } from '../../src/redaction/redactor.ts';
+import type { AdminToken } from './settings.ts';
 
 export interface BannerFacts {
   readonly profile: string;
