@@ -32,8 +32,11 @@ export interface CoreResponse {
   readonly body?: string | Uint8Array | undefined;
   /** The answer is lost on its way back (scenario `lost-answer`): the host drops it or holds it. */
   readonly lost?: LostAnswer | undefined;
-  /** Client rules this request violated (docs/client-verdicts.md): a host may fail it loudly. */
-  readonly clientViolations?: readonly ClientVerdict[] | undefined;
+  /**
+   * Client rules this request violated (docs/client-verdicts.md): a host may fail it loudly. Built
+   * when asked (a masked, readable verdict per rule), so a host that does not ask pays nothing.
+   */
+  readonly clientViolations?: (() => readonly ClientVerdict[]) | undefined;
 }
 
 /**

@@ -61,7 +61,8 @@ export function createHandlers(
     const core = await toCoreRequest(request, scope.basePath);
     const response = service.handle(core);
     const violations = response.clientViolations;
-    return violations === undefined ? response : violated(core, response, violations, onViolation);
+    if (violations === undefined || onViolation === 'off') return response;
+    return violated(core, response, violations(), onViolation);
   };
   const respond = async (args: { request: Request }) => {
     const response = await resolver(args);
@@ -99,9 +100,8 @@ function violated(
   request: CoreRequest,
   response: CoreResponse,
   violations: readonly ClientVerdict[],
-  onViolation: NonNullable<HandlerOptions['onClientViolation']>,
+  onViolation: Exclude<HandlerOptions['onClientViolation'], 'off' | undefined>,
 ): CoreResponse {
-  if (onViolation === 'off') return response;
   if (typeof onViolation === 'function') {
     for (const verdict of violations) onViolation(verdict);
     return response;

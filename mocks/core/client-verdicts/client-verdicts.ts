@@ -37,7 +37,7 @@ export interface ClientVerdicts {
     response: CoreResponse,
     route: RouteDefinition<RouteContext> | undefined,
     context: RouteContext | undefined,
-  ): readonly ClientVerdict[] | undefined;
+  ): (() => readonly ClientVerdict[]) | undefined;
   /** Judges observations made by other processes of this deployment (a cluster's workers). */
   judge(observations: Iterable<Observation>): void;
   /** The verdicts and the client coverage so far. */
@@ -79,7 +79,7 @@ export function createClientVerdicts(
         return undefined;
       }
       const breached = judge.judge(observation);
-      return breached.length === 0 ? undefined : verdictsOf(breached, sources);
+      return breached.length === 0 ? undefined : () => verdictsOf(breached, sources);
     },
     judge(observations) {
       for (const observation of observations) judge.judge(observation);
