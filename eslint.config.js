@@ -74,6 +74,75 @@ export default tseslint.config(
     rules: { 'videotask/max-line': 'off' },
   },
   {
+    // A function stays short (issue 23): at most 5 parameters (more become an options object), at most
+    // 60 lines, complexity at most 15. Data tables (object/array literals: check tables, route tables,
+    // the generated files) are exempt: data is not a function. A "function" that only returns a literal
+    // (a table builder) is the one accepted exemption, written as
+    // `// eslint-disable-next-line max-lines-per-function -- a data table`; nothing else.
+    files: ['**/*.ts'],
+    ignores: ['test/**'],
+    rules: {
+      'max-params': ['error', 5],
+      'max-lines-per-function': [
+        'error',
+        { max: 60, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+      complexity: ['error', 15],
+    },
+  },
+  {
+    // cli/ is being regrouped (issue 23); the lead turns these on after the merge
+    files: ['cli/**'],
+    rules: { 'max-params': 'off', 'max-lines-per-function': 'off', complexity: 'off' },
+  },
+  {
+    // Issue 23, still to do: these files' functions are not yet split; warn until they are. Remove a
+    // file from this list when it passes; remove the block when the list is empty.
+    files: [
+      'bench/http-throughput.ts',
+      'bench/kill-nine.ts',
+      'bench/lib/soak-report.ts',
+      'bench/msw-inprocess.ts',
+      'bench/startup.ts',
+      'bench/unread-connections.ts',
+      'bench/workers-throughput.ts',
+      'contracts/checks/submission.ts',
+      'contracts/checks/task-object.ts',
+      'contracts/checks/task-tracker.ts',
+      'contracts/checks/wrapper-object.ts',
+      'contracts/drift/compare-profiles.ts',
+      'contracts/drift/compare-shapes.ts',
+      'contracts/http-recorder.ts',
+      'contracts/learn/lifecycle-readings.ts',
+      'contracts/learn/run-observer.ts',
+      'mocks/core/client-verdicts/observation.ts',
+      'mocks/core/client-verdicts/polling-rules.ts',
+      'mocks/core/profile/learned-replay.ts',
+      'mocks/core/profile/render-node.ts',
+      'mocks/core/routes/content-items.ts',
+      'mocks/core/routes/control.ts',
+      'mocks/core/routes/plugin.ts',
+      'mocks/core/routes/submit.ts',
+      'mocks/core/service-assembly.ts',
+      'mocks/core/service.ts',
+      'mocks/core/tokens.ts',
+      'mocks/hosts/connection-guard.ts',
+      'mocks/hosts/node-server.ts',
+      'mocks/node/cluster-primary.ts',
+      'mocks/node/cluster-worker.ts',
+      'mocks/node/state-file.ts',
+      'scripts/prism-probe.ts',
+      'scripts/prism-requests.ts',
+      'src/client/journal-state.ts',
+      'src/client/poll-schedule.ts',
+      'src/client/poller.ts',
+      'src/profile/shape.ts',
+      'src/spec/lifecycle.ts',
+      'src/spec/schema-variants.ts',
+    ],
+    rules: { 'max-params': 'warn', 'max-lines-per-function': 'warn', complexity: 'warn' },
+  },
+  {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     // Not in tsconfig.json (no allowJs): lint these without type information. Keep the
