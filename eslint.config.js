@@ -131,8 +131,6 @@ export default tseslint.config(
       'mocks/node/cluster-primary.ts',
       'mocks/node/cluster-worker.ts',
       'mocks/node/state-file.ts',
-      'scripts/prism-probe.ts',
-      'scripts/prism-requests.ts',
       'src/client/journal-state.ts',
       'src/client/poll-schedule.ts',
       'src/client/poller.ts',
