@@ -106,8 +106,6 @@ export default tseslint.config(
       'bench/startup.ts',
       'bench/unread-connections.ts',
       'bench/workers-throughput.ts',
-      'contracts/learn/lifecycle-readings.ts',
-      'contracts/learn/run-observer.ts',
       'mocks/core/client-verdicts/observation.ts',
       'mocks/core/client-verdicts/polling-rules.ts',
       'mocks/core/profile/learned-replay.ts',
