@@ -106,8 +106,6 @@ export default tseslint.config(
       'bench/startup.ts',
       'bench/unread-connections.ts',
       'bench/workers-throughput.ts',
-      'mocks/core/client-verdicts/observation.ts',
-      'mocks/core/client-verdicts/polling-rules.ts',
       'mocks/core/profile/learned-replay.ts',
       'mocks/core/profile/render-node.ts',
       'mocks/core/routes/content-items.ts',
