@@ -74,6 +74,39 @@ export default tseslint.config(
     rules: { 'videotask/max-line': 'off' },
   },
   {
+    // A function stays short (issue 23): at most 5 parameters (more become an options object), at most
+    // 60 lines, complexity at most 15. Data tables (object/array literals: check tables, route tables,
+    // the generated files) are exempt: data is not a function. A "function" that only returns a literal
+    // (a table builder) is the one accepted exemption, written as
+    // `// eslint-disable-next-line max-lines-per-function -- a data table`; nothing else.
+    files: ['**/*.ts'],
+    ignores: ['test/**'],
+    rules: {
+      'max-params': ['error', 5],
+      'max-lines-per-function': [
+        'error',
+        { max: 60, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+      complexity: ['error', 15],
+    },
+  },
+  {
+    // cli/ is being regrouped (issue 23); the lead turns these on after the merge
+    files: ['cli/**'],
+    rules: { 'max-params': 'off', 'max-lines-per-function': 'off', complexity: 'off' },
+  },
+  {
+    // Issue 23, still to do: these functions are not yet split; warn until they are. Each is one
+    // closure over shared mutable state (a class is the likely shape), on the request or durability
+    // path, so it needs its own careful change and its e2e tests:
+    // - mocks/core/service.ts: createMockService (152 lines)
+    // - mocks/node/cluster-primary.ts: startCluster (178 lines) and its message handler (91 lines)
+    // - mocks/node/state-file.ts: openStateFile (133 lines, complexity 16)
+    // Remove a file from this list when it passes; remove the block when the list is empty.
+    files: ['mocks/core/service.ts', 'mocks/node/cluster-primary.ts', 'mocks/node/state-file.ts'],
+    rules: { 'max-params': 'warn', 'max-lines-per-function': 'warn', complexity: 'warn' },
+  },
+  {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     // Not in tsconfig.json (no allowJs): lint these without type information. Keep the

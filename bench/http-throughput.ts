@@ -134,6 +134,42 @@ async function prismSample(cfg: Config, generator: LoadGenerator): Promise<Sampl
   }
 }
 
+function reportHeading(
+  cfg: NonNullable<ReturnType<typeof config>>,
+  loader: string,
+  host: ReturnType<typeof machine>,
+  loadAfter: number,
+): void {
+  console.log(
+    `\nHTTP throughput: GET /v1/videos/{id}, ${cfg.connections} connections, ${cfg.rounds} rounds of ` +
+      `${cfg.warmupS} s warm-up + ${cfg.durationS} s per server; ${loader}; ${host.cpus} cores; ` +
+      `load average ${host.loadAverage1m} before, ${loadAfter} after\n`,
+  );
+}
+
+function reportRatios(ratio: ReturnType<typeof ratios>, met: boolean | undefined): void {
+  console.log(
+    `mock / bare by round: ${ratio.mockToBareByRound.map((r) => fixed(r, 3)).join(', ')}\n` +
+      `mock / bare median: ${fixed(ratio.mockToBareMedian, 3)} (target ≥ ${targetRatio}: ` +
+      `${met === undefined ? 'not measured' : met ? 'met' : 'MISSED'}); per server CPU-second: ` +
+      `${fixed(ratio.mockToBarePerCpuMedian, 3)}` +
+      (ratio.prismToBare === undefined ? '' : `; prism / bare: ${fixed(ratio.prismToBare, 3)}`),
+  );
+}
+
+/** Prism skipped, samples a busy machine made low, samples with errors. */
+function reportWarnings(samples: readonly Sample[], prism: Sample | string | undefined): void {
+  if (typeof prism === 'string') console.log(`prism: skipped — ${prism}`);
+  const noisy = samples.filter((s) => (s.otherCpuPercent ?? 0) > 15);
+  if (noisy.length > 0)
+    console.log(
+      `warning: other processes used over 15% of a core in ${noisy.length} of ${samples.length} ` +
+        'samples: those figures are low',
+    );
+  if (samples.some((s) => s.errors > 0 || s.errorStatuses > 0))
+    console.log('warning: some samples had errors or ≥ 400 answers (see the table)');
+}
+
 async function main(): Promise<number> {
   const cfg = config();
   if (cfg === undefined) {
@@ -171,29 +207,11 @@ async function main(): Promise<number> {
   const met =
     ratio.mockToBareMedian === undefined ? undefined : ratio.mockToBareMedian >= targetRatio;
   const loadAfter = Math.round((loadavg()[0] ?? 0) * 100) / 100;
-  console.log(
-    `\nHTTP throughput: GET /v1/videos/{id}, ${cfg.connections} connections, ${cfg.rounds} rounds of ` +
-      `${cfg.warmupS} s warm-up + ${cfg.durationS} s per server; ${generator.label}; ${host.cpus} cores; ` +
-      `load average ${host.loadAverage1m} before, ${loadAfter} after\n`,
-  );
+  reportHeading(cfg, generator.label, host, loadAfter);
   console.log(samplesTable(samples));
   console.log(`\n${summaryTable(summaries)}\n`);
-  console.log(
-    `mock / bare by round: ${ratio.mockToBareByRound.map((r) => fixed(r, 3)).join(', ')}\n` +
-      `mock / bare median: ${fixed(ratio.mockToBareMedian, 3)} (target ≥ ${targetRatio}: ` +
-      `${met === undefined ? 'not measured' : met ? 'met' : 'MISSED'}); per server CPU-second: ` +
-      `${fixed(ratio.mockToBarePerCpuMedian, 3)}` +
-      (ratio.prismToBare === undefined ? '' : `; prism / bare: ${fixed(ratio.prismToBare, 3)}`),
-  );
-  if (typeof prism === 'string') console.log(`prism: skipped — ${prism}`);
-  const noisy = samples.filter((s) => (s.otherCpuPercent ?? 0) > 15);
-  if (noisy.length > 0)
-    console.log(
-      `warning: other processes used over 15% of a core in ${noisy.length} of ${samples.length} ` +
-        'samples: those figures are low',
-    );
-  if (samples.some((s) => s.errors > 0 || s.errorStatuses > 0))
-    console.log('warning: some samples had errors or ≥ 400 answers (see the table)');
+  reportRatios(ratio, met);
+  reportWarnings(samples, prism);
 
   writeJson(cfg.out, {
     benchmark: 'http-throughput',

@@ -157,6 +157,37 @@ async function verify(base: string): Promise<{ lost: number; backwards: number }
   return { lost, backwards };
 }
 
+/** One row per round: each key of a round, under its heading where that differs. */
+function roundsTable(rounds: readonly Record<string, unknown>[]): string {
+  const keys = ['round', 'clock', 'acknowledged', 'checked', 'lost', 'backwards'];
+  const columns: [string, string][] = [
+    ...keys.map((key): [string, string] => [key, key]),
+    ['clockBack', 'clock back'],
+    ['restartMs', 'restart ms'],
+  ];
+  const header = columns.map(([, heading]) => heading);
+  const rows = rounds.map((r) => columns.map(([key]) => String(r[key])));
+  return table([header, ...rows]);
+}
+
+function resultOf(rounds: readonly Record<string, unknown>[]) {
+  const total = (key: string) => rounds.reduce((sum, r) => sum + Number(r[key]), 0);
+  const result = {
+    benchmark: 'kill-nine',
+    date: new Date().toISOString(),
+    machine: machine(),
+    settings: { submitters: SUBMITTERS, rounds: ROUNDS, runMs: RUN_MS, speed: SPEED },
+    rounds,
+    totals: {
+      acknowledged: tasks.size,
+      lost: total('lost'),
+      backwards: total('backwards'),
+      clockBack: total('clockBack'),
+    },
+  };
+  return result;
+}
+
 async function main(): Promise<number> {
   watchdog(60 + ROUNDS * (RUN_MS / 1000 + 60), 'kill-nine');
   const dir = mkdtempSync(join(tmpdir(), 'videotask-kill-nine-'));
@@ -201,31 +232,9 @@ async function main(): Promise<number> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const total = (key: string) => rounds.reduce((sum, r) => sum + Number(r[key]), 0);
-  const result = {
-    benchmark: 'kill-nine',
-    date: new Date().toISOString(),
-    machine: machine(),
-    settings: { submitters: SUBMITTERS, rounds: ROUNDS, runMs: RUN_MS, speed: SPEED },
-    rounds,
-    totals: {
-      acknowledged: tasks.size,
-      lost: total('lost'),
-      backwards: total('backwards'),
-      clockBack: total('clockBack'),
-    },
-  };
+  const result = resultOf(rounds);
   writeJson(pathToFileURL(resolve(values.out)), result);
-  // The table's columns: each key of a round, and its heading where that differs.
-  const keys = ['round', 'clock', 'acknowledged', 'checked', 'lost', 'backwards'];
-  const columns: [string, string][] = [
-    ...keys.map((key): [string, string] => [key, key]),
-    ['clockBack', 'clock back'],
-    ['restartMs', 'restart ms'],
-  ];
-  const header = columns.map(([, heading]) => heading);
-  const rows = rounds.map((r) => columns.map(([key]) => String(r[key])));
-  console.log(table([header, ...rows]));
+  console.log(roundsTable(rounds));
   console.log(
     `acknowledged ${tasks.size}, lost ${result.totals.lost}, went backwards ` +
       `${result.totals.backwards}, clock resumed early ` +

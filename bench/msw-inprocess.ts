@@ -103,6 +103,53 @@ async function round(urls: readonly [string, string], cfg: Cfg): Promise<[Cost, 
 
 type Cfg = NonNullable<ReturnType<typeof config>>;
 
+interface Row {
+  round: number;
+  mock: Cost;
+  trivial: Cost;
+  cpuRatio: number;
+  wallRatio: number;
+}
+
+function roundsTable(rows: readonly Row[]): string {
+  const header = ['round', 'createHandlers CPU µs', 'trivial CPU µs', 'ratio'];
+  header.push('createHandlers wall µs', 'trivial wall µs', 'wall ratio');
+  return table([
+    header,
+    ...rows.map((r) => [
+      String(r.round),
+      fixed(r.mock.cpu, 1),
+      fixed(r.trivial.cpu, 1),
+      fixed(r.cpuRatio, 3),
+      fixed(r.mock.wall, 1),
+      fixed(r.trivial.wall, 1),
+      fixed(r.wallRatio, 3),
+    ]),
+  ]);
+}
+
+/** The measured rounds after a warm-up of at most 1,000 requests, each logged as it ends. */
+async function measureRounds(urls: readonly [string, string], cfg: Cfg): Promise<Row[]> {
+  const rows: Row[] = [];
+  await round(urls, { ...cfg, requests: Math.min(1000, cfg.requests) }); // warm-up
+  for (let n = 1; n <= cfg.rounds; n++) {
+    const [mock, trivial] = await round(urls, cfg);
+    rows.push({
+      round: n,
+      mock,
+      trivial,
+      cpuRatio: mock.cpu / trivial.cpu,
+      wallRatio: mock.wall / trivial.wall,
+    });
+    console.error(
+      `round ${n}: createHandlers ${fixed(mock.cpu, 1)} µs CPU ` +
+        `(${fixed(mock.wall, 1)} wall), trivial ${fixed(trivial.cpu, 1)} µs CPU ` +
+        `(${fixed(trivial.wall, 1)} wall)`,
+    );
+  }
+  return rows;
+}
+
 async function main(): Promise<number> {
   const cfg = config();
   if (cfg === undefined) {
@@ -123,25 +170,9 @@ async function main(): Promise<number> {
   server.resetHandlers(trivial, ...mock);
   const path = `/v1/videos/${created.id}`;
   const urls = [`${origin}${path}`, `${trivialOrigin}${path}`] as const;
-  const rows: { round: number; mock: Cost; trivial: Cost; cpuRatio: number; wallRatio: number }[] =
-    [];
+  const rows: Row[] = [];
   try {
-    await round(urls, { ...cfg, requests: Math.min(1000, cfg.requests) }); // warm-up
-    for (let n = 1; n <= cfg.rounds; n++) {
-      const [mock, trivial] = await round(urls, cfg);
-      rows.push({
-        round: n,
-        mock,
-        trivial,
-        cpuRatio: mock.cpu / trivial.cpu,
-        wallRatio: mock.wall / trivial.wall,
-      });
-      console.error(
-        `round ${n}: createHandlers ${fixed(mock.cpu, 1)} µs CPU ` +
-          `(${fixed(mock.wall, 1)} wall), trivial ${fixed(trivial.cpu, 1)} µs CPU ` +
-          `(${fixed(trivial.wall, 1)} wall)`,
-      );
-    }
+    rows.push(...(await measureRounds(urls, cfg)));
   } finally {
     server.close();
   }
@@ -152,22 +183,7 @@ async function main(): Promise<number> {
     `\nmsw in-process: GET /v1/videos/{id} through fetch, ${cfg.requests} requests × ${cfg.rounds} rounds ` +
       `in batches of ${cfg.batch}, ${cfg.concurrency} in flight; load average ${host.loadAverage1m}\n`,
   );
-  const header = ['round', 'createHandlers CPU µs', 'trivial CPU µs', 'ratio'];
-  header.push('createHandlers wall µs', 'trivial wall µs', 'wall ratio');
-  console.log(
-    table([
-      header,
-      ...rows.map((r) => [
-        String(r.round),
-        fixed(r.mock.cpu, 1),
-        fixed(r.trivial.cpu, 1),
-        fixed(r.cpuRatio, 3),
-        fixed(r.mock.wall, 1),
-        fixed(r.trivial.wall, 1),
-        fixed(r.wallRatio, 3),
-      ]),
-    ]),
-  );
+  console.log(roundsTable(rows));
   console.log(
     `\ncreateHandlers / trivial handler, median of CPU per request: ` +
       `${fixed(ratio, 3)} (target ≤ ${target}: ${met ? 'met' : 'MISSED'}); of ` +

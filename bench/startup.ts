@@ -148,6 +148,70 @@ interface Report {
   allExitedZero: boolean;
 }
 
+const NO_FLOORS = { nodeOnly: [], version: [] } as const;
+
+/** The floors: `node -e 0` and `videotask --version` to exit, each `runs` times (none if one fails). */
+async function floors(runs: number): Promise<{ nodeOnly: number[]; version: number[] }> {
+  const nodeOnly: number[] = [];
+  const version: number[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      nodeOnly.push(await timeToExitMs(['-e', '0']));
+      version.push(await timeToExitMs([cli, '--version']));
+    }
+  } catch (error) {
+    console.error(`floors skipped: ${error instanceof Error ? error.message : String(error)}`);
+    nodeOnly.length = 0;
+    version.length = 0;
+  }
+  return { nodeOnly, version };
+}
+
+/** `runs` cold starts, one after the other, each logged as it ends. */
+async function coldStarts(runs: number, timeoutS: number): Promise<Run[]> {
+  const results: Run[] = [];
+  for (let i = 1; i <= runs; i++) {
+    const r = await oneStart(i, timeoutS);
+    results.push(r);
+    const timings =
+      `listening after ${fixed(r.listeningMs)} ms, ` +
+      `first answer (${r.firstAnswerStatus}) after ${fixed(r.firstAnswerMs)} ms, exit ${r.exitCode}`;
+    console.error(`run ${i}: ${r.ok ? timings : `FAILED: ${r.problem ?? ''}`}`);
+    await sleep(300);
+  }
+  return results;
+}
+
+type Summaries = Pick<
+  Report,
+  'listeningMs' | 'firstAnswerMs' | 'baselineVersionMs' | 'baselineNodeMs'
+>;
+
+function summaryTable(s: { [K in keyof Summaries]-?: Summary | undefined }): string {
+  const rows: string[][] = [['measure', 'min ms', 'median ms', 'max ms']];
+  const add = (label: string, m: Summary | undefined): void => {
+    if (m !== undefined) rows.push([label, fixed(m.min), fixed(m.median), fixed(m.max)]);
+  };
+  add('`videotask mock --port 0`: listening line', s.listeningMs);
+  add('`videotask mock --port 0`: first answer (GET /v1/models)', s.firstAnswerMs);
+  add('floor: `videotask --version` (Node + tsx + CLI module graph, to exit)', s.baselineVersionMs);
+  add('floor: `node -e 0` (to exit)', s.baselineNodeMs);
+  return table(rows);
+}
+
+/** The summaries that were measured (a report leaves out what was not). */
+function measured(s: { [K in keyof Summaries]-?: Summary | undefined }): Summaries {
+  const out: { -readonly [K in keyof Summaries]?: Summary } = {};
+  for (const key of [
+    'listeningMs',
+    'firstAnswerMs',
+    'baselineVersionMs',
+    'baselineNodeMs',
+  ] as const)
+    if (s[key] !== undefined) out[key] = s[key];
+  return out;
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -169,30 +233,8 @@ async function main(): Promise<number> {
   const timeoutS = Math.max(1, Number(values.timeout) || 15);
   watchdog(runs * 2 * (timeoutS + 12) + 60, 'startup');
 
-  const nodeOnly: number[] = [];
-  const version: number[] = [];
-  if (!values['no-baseline']) {
-    try {
-      for (let i = 0; i < runs; i++) {
-        nodeOnly.push(await timeToExitMs(['-e', '0']));
-        version.push(await timeToExitMs([cli, '--version']));
-      }
-    } catch (error) {
-      console.error(`floors skipped: ${error instanceof Error ? error.message : String(error)}`);
-      nodeOnly.length = 0;
-      version.length = 0;
-    }
-  }
-  const results: Run[] = [];
-  for (let i = 1; i <= runs; i++) {
-    const r = await oneStart(i, timeoutS);
-    results.push(r);
-    const timings =
-      `listening after ${fixed(r.listeningMs)} ms, ` +
-      `first answer (${r.firstAnswerStatus}) after ${fixed(r.firstAnswerMs)} ms, exit ${r.exitCode}`;
-    console.error(`run ${i}: ${r.ok ? timings : `FAILED: ${r.problem ?? ''}`}`);
-    await sleep(300);
-  }
+  const { nodeOnly, version } = values['no-baseline'] ? NO_FLOORS : await floors(runs);
+  const results = await coldStarts(runs, timeoutS);
 
   const listeningMs = summary(
     results.flatMap((r) => (r.listeningMs === undefined ? [] : [r.listeningMs])),
@@ -205,16 +247,8 @@ async function main(): Promise<number> {
   const allOk = results.every((r) => r.ok);
   const met = allOk && listeningMs !== undefined && listeningMs.max <= targetMs;
 
-  const rows: string[][] = [['measure', 'min ms', 'median ms', 'max ms']];
-  const add = (label: string, s: Summary | undefined): void => {
-    if (s !== undefined) rows.push([label, fixed(s.min), fixed(s.median), fixed(s.max)]);
-  };
-  add('`videotask mock --port 0`: listening line', listeningMs);
-  add('`videotask mock --port 0`: first answer (GET /v1/models)', firstAnswerMs);
-  add('floor: `videotask --version` (Node + tsx + CLI module graph, to exit)', baselineVersionMs);
-  add('floor: `node -e 0` (to exit)', baselineNodeMs);
   console.log(`\nStartup — ${runs} cold starts, one after the other (${host.cpus} cores)\n`);
-  console.log(table(rows));
+  console.log(summaryTable({ listeningMs, firstAnswerMs, baselineVersionMs, baselineNodeMs }));
   console.log(
     `\nlistening within ${targetMs} ms on every run: ` +
       `${met ? 'met' : 'MISSED'}; exit code 0 after SIGTERM on every run: ` +
@@ -227,10 +261,7 @@ async function main(): Promise<number> {
     machine: host,
     command: 'node bin/videotask.js mock --port 0',
     runs: results,
-    ...(listeningMs === undefined ? {} : { listeningMs }),
-    ...(firstAnswerMs === undefined ? {} : { firstAnswerMs }),
-    ...(baselineVersionMs === undefined ? {} : { baselineVersionMs }),
-    ...(baselineNodeMs === undefined ? {} : { baselineNodeMs }),
+    ...measured({ listeningMs, firstAnswerMs, baselineVersionMs, baselineNodeMs }),
     target: { listeningWithinMs: targetMs, met },
     allExitedZero: allOk,
   };

@@ -77,25 +77,11 @@ interface Sample {
   probeWorstMs: number;
 }
 
-async function main(): Promise<number> {
-  const cfg = config();
-  if (cfg === undefined) {
-    console.log('Usage: npx tsx bench/unread-connections.ts [--connections N] [--addresses N]');
-    return 0;
-  }
-  watchdog(cfg.maxSeconds + 120, 'unread-connections');
-  const host = machine();
-  const mock = track(spawn(process.execPath, [cli, 'mock', '--port', '0'], { stdio: 'pipe' }));
-  let stdout = '';
-  let stderr = '';
-  mock.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
-  mock.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-  while (!/listening on (http:\S+)/.test(stdout)) await sleep(50);
-  const url = /listening on (http:\S+)/.exec(stdout)![1]!;
-  const port = Number(new URL(url).port);
-  const pid = mock.pid!;
-  const idleSockets = socketsOf(pid);
-
+/** A request to `/v1/models` every 250 ms, on a connection of its own, until stopped. */
+function startProbe(url: string): {
+  probe: { ok: number; failed: number; worstMs: number };
+  stop: () => Promise<void>;
+} {
   const probe = { ok: 0, failed: 0, worstMs: 0 };
   let probing = true;
   const probeLoop = (async () => {
@@ -116,7 +102,17 @@ async function main(): Promise<number> {
       await sleep(250);
     }
   })();
+  return {
+    probe,
+    stop: async () => {
+      probing = false;
+      await probeLoop;
+    },
+  };
+}
 
+/** The silent clients, 200 at a time, spread over `addresses` loopback addresses. */
+async function floodOf(port: number, cfg: Cfg): Promise<(Socket | undefined)[]> {
   const flood: (Socket | undefined)[] = [];
   const started = Date.now();
   for (let i = 0; i < cfg.connections; i += 200) {
@@ -127,7 +123,16 @@ async function main(): Promise<number> {
   }
   const opened = flood.filter((s) => s !== undefined).length;
   console.error(`flood: ${opened} of ${cfg.connections} connected in ${Date.now() - started} ms`);
+  return flood;
+}
 
+/** A sample a second until the mock's sockets are back to idle (and 3 s more), or `maxSeconds`. */
+async function watchDrain(
+  pid: number,
+  idleSockets: number,
+  cfg: Cfg,
+  probe: { ok: number; failed: number; worstMs: number },
+): Promise<{ samples: Sample[]; drainedAt: number | undefined; peak: number }> {
   const samples: Sample[] = [];
   let drainedAt: number | undefined;
   let peak = 0;
@@ -146,8 +151,52 @@ async function main(): Promise<number> {
     if (drainedAt === undefined && second > 2 && sockets <= idleSockets + 2) drainedAt = second;
     if (drainedAt !== undefined && second >= drainedAt + 3) break;
   }
-  probing = false;
-  await probeLoop;
+  return { samples, drainedAt, peak };
+}
+
+function samplesTable(samples: readonly Sample[], drainedAt: number | undefined): string {
+  const shown = samples.filter(
+    (s) => s.second <= 5 || s.second % 5 === 0 || s.second === drainedAt,
+  );
+  return table([
+    ['second', 'mock sockets', 'RSS MiB', 'probe ok', 'probe failed', 'probe worst ms'],
+    ...shown.map((s) => [
+      String(s.second),
+      String(s.sockets),
+      fixed(s.rssMiB),
+      String(s.probeOk),
+      String(s.probeFailed),
+      fixed(s.probeWorstMs),
+    ]),
+  ]);
+}
+
+type Cfg = NonNullable<ReturnType<typeof config>>;
+
+async function main(): Promise<number> {
+  const cfg = config();
+  if (cfg === undefined) {
+    console.log('Usage: npx tsx bench/unread-connections.ts [--connections N] [--addresses N]');
+    return 0;
+  }
+  watchdog(cfg.maxSeconds + 120, 'unread-connections');
+  const host = machine();
+  const mock = track(spawn(process.execPath, [cli, 'mock', '--port', '0'], { stdio: 'pipe' }));
+  let stdout = '';
+  let stderr = '';
+  mock.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+  mock.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  while (!/listening on (http:\S+)/.test(stdout)) await sleep(50);
+  const url = /listening on (http:\S+)/.exec(stdout)![1]!;
+  const port = Number(new URL(url).port);
+  const pid = mock.pid!;
+  const idleSockets = socketsOf(pid);
+
+  const { probe, stop: stopProbing } = startProbe(url);
+
+  const flood = await floodOf(port, cfg);
+  const { samples, drainedAt, peak } = await watchDrain(pid, idleSockets, cfg, probe);
+  await stopProbing();
   for (const s of flood) s?.destroy();
   await stop(mock, 'SIGTERM', 10_000);
 
@@ -157,22 +206,7 @@ async function main(): Promise<number> {
       `addresses, half a request each, never read; ` +
       `probe on 127.0.0.1 every 250 ms; load average ${host.loadAverage1m}\n`,
   );
-  const shown = samples.filter(
-    (s) => s.second <= 5 || s.second % 5 === 0 || s.second === drainedAt,
-  );
-  console.log(
-    table([
-      ['second', 'mock sockets', 'RSS MiB', 'probe ok', 'probe failed', 'probe worst ms'],
-      ...shown.map((s) => [
-        String(s.second),
-        String(s.sockets),
-        fixed(s.rssMiB),
-        String(s.probeOk),
-        String(s.probeFailed),
-        fixed(s.probeWorstMs),
-      ]),
-    ]),
-  );
+  console.log(samplesTable(samples, drainedAt));
   console.log(
     `\nidle sockets ${idleSockets}; peak ${peak}; back to idle after ${drainedAt ?? 'never (within the run)'} s`,
   );
@@ -183,7 +217,7 @@ async function main(): Promise<number> {
     date: new Date().toISOString(),
     machine: host,
     config: { connections: cfg.connections, addresses: cfg.addresses },
-    connected: opened,
+    connected: flood.filter((s) => s !== undefined).length,
     idleSockets,
     peakSockets: peak,
     drainedAfterS: drainedAt,

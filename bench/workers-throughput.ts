@@ -62,6 +62,44 @@ function ratio(samples: readonly Sample[], top: Target, bottom: Target) {
   return { byRound, median: byRound.length === 0 ? undefined : median(byRound) };
 }
 
+/** Every round: the targets in a rotated order, each warmed up, then measured. */
+async function runRounds(
+  cfg: ReturnType<typeof config>,
+  generator: Awaited<ReturnType<typeof loadGenerator>>,
+  started: Partial<Record<Target, Started>>,
+): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  const settings: LoadSettings = {
+    seconds: cfg.durationS,
+    connections: cfg.connections,
+    headers: authHeaders,
+  };
+  for (let round = 1; round <= cfg.rounds; round++) {
+    const order = TARGETS.map((_, i) => TARGETS[(i + round - 1) % TARGETS.length]!);
+    for (const target of order) {
+      const server = started[target]!;
+      const url = `${server.url}${server.path}`;
+      if (cfg.warmupS > 0) await generator.run(url, { ...settings, seconds: cfg.warmupS });
+      const sample = { target, round, ...(await generator.run(url, settings)) };
+      console.error(
+        `round ${round} ${target} ${fixed(sample.reqPerSec)} req/s, p99 ${fixed(sample.latencyP99Ms, 2)} ms`,
+      );
+      samples.push(sample);
+    }
+  }
+  return samples;
+}
+
+function summaryOf(samples: readonly Sample[], target: Target) {
+  const mine = samples.filter((s) => s.target === target);
+  return {
+    target,
+    reqPerSecMedian: median(mine.map((s) => s.reqPerSec)),
+    latencyP99MsMedian: median(mine.map((s) => s.latencyP99Ms)),
+    errors: mine.reduce((n, s) => n + s.errors + s.errorStatuses, 0),
+  };
+}
+
 async function main(): Promise<number> {
   const cfg = config();
   const host = machine();
@@ -77,37 +115,12 @@ async function main(): Promise<number> {
     if (answer.status !== 200) throw new Error(`the mock answered ${answer.status}`);
     started['bare-1'] = await startBare(answer, []);
     started['bare-2'] = await startBare(answer, [], 2);
-    const settings: LoadSettings = {
-      seconds: cfg.durationS,
-      connections: cfg.connections,
-      headers: authHeaders,
-    };
-    for (let round = 1; round <= cfg.rounds; round++) {
-      const order = TARGETS.map((_, i) => TARGETS[(i + round - 1) % TARGETS.length]!);
-      for (const target of order) {
-        const server = started[target]!;
-        const url = `${server.url}${server.path}`;
-        if (cfg.warmupS > 0) await generator.run(url, { ...settings, seconds: cfg.warmupS });
-        const sample = { target, round, ...(await generator.run(url, settings)) };
-        console.error(
-          `round ${round} ${target} ${fixed(sample.reqPerSec)} req/s, p99 ${fixed(sample.latencyP99Ms, 2)} ms`,
-        );
-        samples.push(sample);
-      }
-    }
+    samples.push(...(await runRounds(cfg, generator, started)));
   } finally {
     await Promise.all(Object.values(started).map((s) => s.stop()));
   }
 
-  const summaries = TARGETS.map((target) => {
-    const mine = samples.filter((s) => s.target === target);
-    return {
-      target,
-      reqPerSecMedian: median(mine.map((s) => s.reqPerSec)),
-      latencyP99MsMedian: median(mine.map((s) => s.latencyP99Ms)),
-      errors: mine.reduce((n, s) => n + s.errors + s.errorStatuses, 0),
-    };
-  });
+  const summaries = TARGETS.map((target) => summaryOf(samples, target));
   const ratios = {
     mockToBare1: ratio(samples, 'mock-1', 'bare-1'),
     mockToBare2: ratio(samples, 'mock-2', 'bare-2'),

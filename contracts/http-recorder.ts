@@ -108,19 +108,7 @@ export class HttpRecorder {
 
   async send(label: string, method: string, path: string, init: SendInit = {}): Promise<Exchange> {
     const as = init.as ?? 'primary';
-    const headers: Record<string, string> = {
-      accept: 'application/json, video/*;q=0.9, */*;q=0.1',
-      ...init.headers,
-    };
-    let body: string | undefined;
-    if (init.json !== undefined) {
-      body = JSON.stringify(init.json);
-      headers['content-type'] = init.contentType ?? 'application/json';
-    } else if (init.rawBody !== undefined) {
-      body = init.rawBody;
-      if (init.contentType !== undefined) headers['content-type'] = init.contentType;
-    }
-    if (init.requestId !== undefined) headers['x-request-id'] = init.requestId;
+    const { headers, body } = outgoing(init);
     const request = {
       index: -1,
       label,
@@ -141,18 +129,7 @@ export class HttpRecorder {
     if (init.requestId !== undefined)
       this.submissions.set(init.requestId, (this.submissions.get(init.requestId) ?? 0) + 1);
     const started = performance.now();
-    // One timer per request, cleared once the body is read (AbortSignal.timeout costs ~40 µs and
-    // keeps its timer alive for the whole limit); the run's own stop aborts it too.
-    const perRequest = this.options.requestTimeoutMs;
-    const abort = Number.isFinite(perRequest) ? new AbortController() : undefined;
-    const timer =
-      abort === undefined
-        ? undefined
-        : setTimeout(
-            () => abort.abort(new DOMException('request time limit', 'TimeoutError')),
-            limits?.requestLimitMs(perRequest) ?? perRequest,
-          );
-    const signals = [abort?.signal, limits?.signal].filter((s) => s !== undefined);
+    const { timer, signal } = requestLimit(this.options.requestTimeoutMs, limits);
     let exchange: Exchange;
     try {
       const response = await this.#fetch(new URL(path, this.options.baseUrl), {
@@ -161,25 +138,9 @@ export class HttpRecorder {
         body: body ?? null,
         // A submission is never sent twice: its redirect is an unconfirmed answer (§7).
         redirect: method === 'POST' ? 'manual' : 'follow',
-        signal: signals.length > 1 ? AbortSignal.any(signals) : (signals[0] ?? null),
+        signal,
       });
-      const waitMs = performance.now() - started;
-      const { head, bytes, error } = await readBody(response, init.sink);
-      const contentType = response.headers.get('content-type') ?? '';
-      exchange = {
-        ...request,
-        status: response.status,
-        contentType,
-        head,
-        bytes,
-        excerpt: excerpt({ head, bytes }),
-        ms: performance.now() - started,
-        waitMs,
-        headers: Object.fromEntries(response.headers),
-        json: error === undefined ? parseJson(head, bytes, contentType) : undefined,
-        redirected: response.redirected,
-        ...(error === undefined ? {} : { bodyError: this.redact(error) }),
-      };
+      exchange = await this.#answered(request, response, started, init.sink);
     } catch (error) {
       const why = this.redact(describeNetworkError(error));
       exchange = unanswered(request, why, performance.now() - started);
@@ -188,6 +149,32 @@ export class HttpRecorder {
     }
     limits?.record(exchange.networkError === undefined, exchange.networkError);
     return this.#keep(exchange, init);
+  }
+
+  /** The exchange of an answer: its body read (the first bytes kept), timed from `started`. */
+  async #answered(
+    request: ExchangeStart,
+    response: Response,
+    started: number,
+    sink: SendInit['sink'],
+  ): Promise<Exchange> {
+    const waitMs = performance.now() - started;
+    const { head, bytes, error } = await readBody(response, sink);
+    const contentType = response.headers.get('content-type') ?? '';
+    return {
+      ...request,
+      status: response.status,
+      contentType,
+      head,
+      bytes,
+      excerpt: excerpt({ head, bytes }),
+      ms: performance.now() - started,
+      waitMs,
+      headers: Object.fromEntries(response.headers),
+      json: error === undefined ? parseJson(head, bytes, contentType) : undefined,
+      redirected: response.redirected,
+      ...(error === undefined ? {} : { bodyError: this.redact(error) }),
+    };
   }
 
   #keyFor(as: KeyRole): string | undefined {
@@ -214,14 +201,50 @@ export class HttpRecorder {
   }
 }
 
-function unanswered(
-  request: Pick<
-    Exchange,
-    'index' | 'label' | 'method' | 'path' | 'as' | 'requestId' | 'sent' | 'startedAt'
-  >,
-  networkError: string,
-  ms: number,
-): Exchange {
+/**
+ * One timer per request, cleared once the body is read (AbortSignal.timeout costs ~40 µs and keeps its
+ * timer alive for the whole limit); the run's own stop aborts the request too.
+ */
+function requestLimit(
+  perRequest: number,
+  limits: RunLimits | undefined,
+): { timer: ReturnType<typeof setTimeout> | undefined; signal: AbortSignal | null } {
+  const abort = Number.isFinite(perRequest) ? new AbortController() : undefined;
+  const timer =
+    abort === undefined
+      ? undefined
+      : setTimeout(
+          () => abort.abort(new DOMException('request time limit', 'TimeoutError')),
+          limits?.requestLimitMs(perRequest) ?? perRequest,
+        );
+  const signals = [abort?.signal, limits?.signal].filter((s) => s !== undefined);
+  return { timer, signal: signals.length > 1 ? AbortSignal.any(signals) : (signals[0] ?? null) };
+}
+
+/** What a request sends (no key yet: the key is added after `sent` is taken, so it is never kept). */
+function outgoing(init: SendInit): { headers: Record<string, string>; body: string | undefined } {
+  const headers: Record<string, string> = {
+    accept: 'application/json, video/*;q=0.9, */*;q=0.1',
+    ...init.headers,
+  };
+  let body: string | undefined;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    headers['content-type'] = init.contentType ?? 'application/json';
+  } else if (init.rawBody !== undefined) {
+    body = init.rawBody;
+    if (init.contentType !== undefined) headers['content-type'] = init.contentType;
+  }
+  if (init.requestId !== undefined) headers['x-request-id'] = init.requestId;
+  return { headers, body };
+}
+
+type ExchangeStart = Pick<
+  Exchange,
+  'index' | 'label' | 'method' | 'path' | 'as' | 'requestId' | 'sent' | 'startedAt'
+>;
+
+function unanswered(request: ExchangeStart, networkError: string, ms: number): Exchange {
   return {
     ...request,
     waitMs: ms,

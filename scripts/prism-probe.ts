@@ -74,12 +74,14 @@ export function submit(
   };
 }
 
-/** A request of the control API or a temporary address, through the Prism over mock-control.yaml. */
+/**
+ * A request of the control API or a temporary address, through the Prism over mock-control.yaml. The
+ * request is `[method, path]`, as a route table row reads.
+ */
 export function control(
   name: string,
   operationId: string,
-  method: string,
-  path: Path,
+  [method, path]: readonly [string, Path],
   expect: number,
   more: More = {},
 ): Probe {

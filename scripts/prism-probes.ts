@@ -55,7 +55,7 @@ const SETUP: Probe[] = [
     key: VIP,
   }),
   submit('native path while unbound: no channel', 'createPluginTask', BOAT, 503, { key: VIP }),
-  control('bind the second family', 'setMockFamily', 'PUT', '/__mock/family', 200, {
+  control('bind the second family', 'setMockFamily', ['PUT', '/__mock/family'], 200, {
     body: { bound: true },
   }),
   submit(
@@ -85,9 +85,15 @@ const SETUP: Probe[] = [
       ['size', '720x1280'],
     ]),
   }),
-  control('move the clock ten minutes', 'advanceMockClock', 'POST', '/__mock/clock/advance', 200, {
-    body: { ms: 600_000 },
-  }),
+  control(
+    'move the clock ten minutes',
+    'advanceMockClock',
+    ['POST', '/__mock/clock/advance'],
+    200,
+    {
+      body: { ms: 600_000 },
+    },
+  ),
 ];
 
 /** Both query forms and the native form in every state, missing and foreign tasks. */

@@ -58,16 +58,8 @@ const control = new SpecValidators(controlSpec);
 const ids: Record<string, string> = {};
 
 async function send(probe: Probe): Promise<Verdict> {
-  const path = typeof probe.path === 'function' ? probe.path(ids) : probe.path;
-  const headers: Record<string, string> = { ...probe.headers };
-  const key = probe.key === undefined ? 'sk-mock-alice' : probe.key;
-  if (key !== null) headers['authorization'] = `Bearer ${key}`;
-  let body: string | null = probe.raw ?? null;
-  if (probe.body !== undefined) {
-    body = JSON.stringify(probe.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const response = await fetch(`${bases[probe.via]}${path}`, {
+  const { url, headers, body } = requestOf(probe);
+  const response = await fetch(url, {
     method: probe.method,
     headers,
     body,
@@ -80,29 +72,66 @@ async function send(probe: Probe): Promise<Verdict> {
   const parsed: unknown = json ? JSON.parse(new TextDecoder().decode(bytes)) : bytes;
   remember(probe, parsed);
   const violations = parseViolations(response.headers.get('sl-violations'));
+  return {
+    probe,
+    status: response.status,
+    prismViolations: prismViolationsOf(probe, violations, contentType, bytes),
+    requestViolations:
+      violations.length - violations.filter((v) => v.startsWith('response')).length,
+    problems: ownProblems(probe, { status: response.status, contentType, bytes, parsed }),
+  };
+}
+
+/** Where a probe goes, with its headers (a bearer key unless `key: null`) and its body. */
+function requestOf(probe: Probe): {
+  url: string;
+  headers: Record<string, string>;
+  body: string | null;
+} {
+  const path = typeof probe.path === 'function' ? probe.path(ids) : probe.path;
+  const headers: Record<string, string> = { ...probe.headers };
+  const key = probe.key === undefined ? 'sk-mock-alice' : probe.key;
+  if (key !== null) headers['authorization'] = `Bearer ${key}`;
+  let body: string | null = probe.raw ?? null;
+  if (probe.body !== undefined) {
+    body = JSON.stringify(probe.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  return { url: `${bases[probe.via]}${path}`, headers, body };
+}
+
+/** Prism's response violations, plus an answer Prism made itself (a problem+json not through the mock). */
+function prismViolationsOf(
+  probe: Probe,
+  violations: readonly string[],
+  contentType: string,
+  bytes: Uint8Array,
+): string[] {
   const prismViolations = violations.filter((v) => v.startsWith('response'));
   if (contentType.startsWith('application/problem+json') && probe.via !== 'direct')
     prismViolations.push(`Prism answered itself: ${new TextDecoder().decode(bytes).slice(0, 300)}`);
+  return prismViolations;
+}
+
+/** Our own checks: the answer against its operation's responses, and the bytes of a direct download. */
+function ownProblems(
+  probe: Probe,
+  answer: { status: number; contentType: string; bytes: Uint8Array; parsed: unknown },
+): string[] {
+  const { status, contentType, bytes, parsed } = answer;
   const validators = service.operations().some((o) => o.operationId === probe.operationId)
     ? service
     : control;
   const problems = responseProblems(validators, probe.operationId, {
     method: probe.method,
-    status: response.status,
+    status,
     contentType,
     body: bytes.byteLength === 0 ? undefined : parsed,
   });
-  if (probe.via === 'direct' && probe.operationId === 'getVideoContent' && response.status === 200)
+  if (probe.via === 'direct' && probe.operationId === 'getVideoContent' && status === 200)
     if (!Buffer.from(bytes).equals(Buffer.from(sampleVideo().bytes)))
       problems.push('the video bytes differ from the sample video');
-  return {
-    probe,
-    status: response.status,
-    prismViolations,
-    requestViolations:
-      violations.length - violations.filter((v) => v.startsWith('response')).length,
-    problems,
-  };
+  return problems;
 }
 
 function remember(probe: Probe, body: unknown): void {

@@ -69,23 +69,13 @@ function otherCpuPercent(cpu: SoakFigures['cpu']): number | undefined {
 
 /** The JSON record of a soak run. */
 export function soakReport(f: SoakFigures) {
-  const { settings, result, warmup, trend, exit } = f;
+  const { settings, result, warmup, exit } = f;
   const { warmupErrors, errors, flat, exitedCleanly } = targets(f);
-  const { measured, first, middle, last } = rssPoints(f.samples);
   return {
     benchmark: 'soak',
     date: new Date().toISOString(),
     machine: f.machine,
-    settings: {
-      durationS: settings.durationS,
-      tasks: settings.taskCount,
-      clients: settings.clients,
-      speed: settings.speed,
-      warmupS: settings.warmupS,
-      maxGrowthPercentPerMin: settings.maxGrowth,
-      paths: ['/v1/videos/{id}', '/v1/video/generations/{id}'],
-      keys: OWNERS.map((o) => o.key),
-    },
+    settings: settingsRecord(settings),
     setup: {
       createSeconds: round(f.createSeconds, 1),
       tasksHeld: f.tasksHeld,
@@ -122,19 +112,7 @@ export function soakReport(f: SoakFigures) {
       loaderPercent: f.cpu.loaderPercent,
       otherPercent: otherCpuPercent(f.cpu),
     },
-    rssMiB: {
-      idleBeforeTasks: round(f.rssIdleMiB, 1),
-      warmupStart: f.samples[0]?.rssMiB,
-      start: first?.rssMiB,
-      middle: middle?.rssMiB,
-      end: last?.rssMiB,
-      max: Math.max(...measured.map((s) => s.rssMiB)),
-      floorsAfterWarmup: trend.floors,
-      floorSlopeMiBPerMin: round(trend.slopeMiBPerMin, 2),
-      floorGrowthPercentPerMin: round(trend.growthPercentPerMin, 2),
-      allSamplesSlopeMiBPerMin: round(trend.rawSlopeMiBPerMin, 2),
-      allSamplesGrowthPercentPerMin: round(trend.rawGrowthPercentPerMin, 2),
-    },
+    rssMiB: rssFigures(f),
     exit: { code: exit.code, signal: exit.signal, killed: exit.killed },
     targets: {
       zeroErrors: errors === 0,
@@ -143,6 +121,38 @@ export function soakReport(f: SoakFigures) {
       met: errors === 0 && flat && exitedCleanly,
     },
     samples: f.samples,
+  };
+}
+
+/** Memory: idle, at the warm-up's start, the measured samples' first, middle, end and max, and the trend. */
+function rssFigures(f: SoakFigures) {
+  const { trend } = f;
+  const { measured, first, middle, last } = rssPoints(f.samples);
+  return {
+    idleBeforeTasks: round(f.rssIdleMiB, 1),
+    warmupStart: f.samples[0]?.rssMiB,
+    start: first?.rssMiB,
+    middle: middle?.rssMiB,
+    end: last?.rssMiB,
+    max: Math.max(...measured.map((s) => s.rssMiB)),
+    floorsAfterWarmup: trend.floors,
+    floorSlopeMiBPerMin: round(trend.slopeMiBPerMin, 2),
+    floorGrowthPercentPerMin: round(trend.growthPercentPerMin, 2),
+    allSamplesSlopeMiBPerMin: round(trend.rawSlopeMiBPerMin, 2),
+    allSamplesGrowthPercentPerMin: round(trend.rawGrowthPercentPerMin, 2),
+  };
+}
+
+function settingsRecord(settings: SoakFigures['settings']) {
+  return {
+    durationS: settings.durationS,
+    tasks: settings.taskCount,
+    clients: settings.clients,
+    speed: settings.speed,
+    warmupS: settings.warmupS,
+    maxGrowthPercentPerMin: settings.maxGrowth,
+    paths: ['/v1/videos/{id}', '/v1/video/generations/{id}'],
+    keys: OWNERS.map((o) => o.key),
   };
 }
 

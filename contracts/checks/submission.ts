@@ -3,6 +3,7 @@ import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routePath, type Caller, type Cell, type RouteId } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
+import type { Evidence } from '../verdicts.ts';
 import { judgeIdentifiers } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf, is2xx, is4xx } from './evidence.ts';
@@ -141,23 +142,8 @@ export async function submitLifecycleTask(
     return { kind: submitted.notSent === true ? 'stopped' : 'unconfirmed' };
   }
   const ev = evidenceOf(recorder, submitted, undefined, cell);
-  const why = is4xx(submitted) ? 'refused' : 'did not accept';
-  const path = routePath(task.route, '', ctx.native?.plugin);
-  const maybeCreated = outcome === 'refused' ? '' : ': unconfirmed, it may have created a task';
-  const accepted = v.expect(
-    CHECKS.submissionPaths,
-    is2xx(submitted),
-    `${path} ${why} a valid task (${task.name}) with HTTP ${submitted.status}${maybeCreated}`,
-    ev,
-  );
-  if (!accepted) return { kind: outcome === 'refused' ? 'refused' : 'unconfirmed' };
-  if (task.route !== 'createPluginTask')
-    v.expect(
-      CHECKS.submissionStatus200,
-      submitted.status === 200,
-      `POST ${path} accepted a task (${task.name}) with HTTP ${submitted.status}, where §4.1 documents 200`,
-      ev,
-    );
+  if (!judgeAccepted(ctx, task, submitted, outcome, ev))
+    return { kind: outcome === 'refused' ? 'refused' : 'unconfirmed' };
   v.expect(
     CHECKS.submissionAtOnce,
     took < 10_000,
@@ -166,12 +152,8 @@ export async function submitLifecycleTask(
   );
   const body = submitted.json as { id?: unknown; status?: unknown; progress?: unknown } | undefined;
   const taskId = publicIdOf(submitted);
-  if (task.route === 'createPluginTask') {
-    judgeNativeShape(ctx, submitted, 'createPluginTask', ev);
-    if (taskId !== undefined) judgeIdentifiers(ctx, submitted, taskId, ev);
-    else
-      v.violation(CHECKS.publicIdOnly, 'the native submission answer names no public task ID', ev);
-  } else {
+  if (task.route === 'createPluginTask') judgeNativeAnswer(ctx, submitted, taskId, ev);
+  else {
     judgeVideoObject(ctx, submitted, { model: task.model }, 'submission', cell);
     v.expect(
       CHECKS.submissionQueued,
@@ -183,4 +165,53 @@ export async function submitLifecycleTask(
   if (taskId === undefined || outcome !== 'created') return { kind: 'unconfirmed' };
   ctx.progress(`${taskId} submitted ${task.name}`);
   return { kind: 'created', taskId, progress: body?.progress ?? 0 };
+}
+
+/**
+ * §4.1: a valid task is accepted with a 2xx on every documented path (200 on the OpenAI-style ones).
+ * False when it was not.
+ */
+function judgeAccepted(
+  ctx: RunContext,
+  task: LifecycleTask,
+  submitted: Exchange,
+  outcome: ReturnType<typeof submissionOutcome>,
+  ev: Evidence,
+): boolean {
+  const { verdicts: v } = ctx;
+  const why = is4xx(submitted) ? 'refused' : 'did not accept';
+  const path = routePath(task.route, '', ctx.native?.plugin);
+  const maybeCreated = outcome === 'refused' ? '' : ': unconfirmed, it may have created a task';
+  const accepted = v.expect(
+    CHECKS.submissionPaths,
+    is2xx(submitted),
+    `${path} ${why} a valid task (${task.name}) with HTTP ${submitted.status}${maybeCreated}`,
+    ev,
+  );
+  if (!accepted) return false;
+  if (task.route !== 'createPluginTask')
+    v.expect(
+      CHECKS.submissionStatus200,
+      submitted.status === 200,
+      `POST ${path} accepted a task (${task.name}) with HTTP ${submitted.status}, where §4.1 documents 200`,
+      ev,
+    );
+  return true;
+}
+
+/** The native submission answer: its own shape, and the public task ID it names (§1). */
+function judgeNativeAnswer(
+  ctx: RunContext,
+  submitted: Exchange,
+  taskId: string | undefined,
+  ev: Evidence,
+): void {
+  judgeNativeShape(ctx, submitted, 'createPluginTask', ev);
+  if (taskId !== undefined) judgeIdentifiers(ctx, submitted, taskId, ev);
+  else
+    ctx.verdicts.violation(
+      CHECKS.publicIdOnly,
+      'the native submission answer names no public task ID',
+      ev,
+    );
 }

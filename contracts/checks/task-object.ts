@@ -7,7 +7,7 @@ import {
 } from '../../src/spec/index.ts';
 import type { Exchange, HttpRecorder } from '../http-recorder.ts';
 import type { Cell } from '../matrix/cells.ts';
-import type { Verdicts } from '../verdicts.ts';
+import type { Evidence, Verdicts } from '../verdicts.ts';
 import { judgeBody } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
@@ -48,6 +48,28 @@ export function judgeVideoObject(
   const body = exchange.json as VideoView;
   const taskId = expected.taskId ?? (typeof body?.id === 'string' ? body.id : undefined);
   const ev = evidenceOf(recorder, exchange, taskId, cell);
+  judgeObjectSchema(v, exchange, moment, ev);
+  if (body === null || typeof body !== 'object') return undefined;
+  if (taskId !== undefined)
+    judgeBody({ verdicts: v }, exchange, taskId, ev, {
+      form: 'openai',
+      completed: moment === 'query' && body.status === 'completed',
+    });
+  const { created_at, completed_at } = body;
+  judgeTimestamps(v, CHECKS.unixTimestamps, exchange, { created_at, completed_at }, ev);
+
+  judgePresence(v, body, moment, ev);
+  judgeFieldValues(v, body, expected, ev);
+  return body;
+}
+
+/** The answer against the documented schema, then (when that holds) against the assumptions too. */
+function judgeObjectSchema(
+  v: Verdicts,
+  exchange: Exchange,
+  moment: 'submission' | 'query',
+  ev: Evidence,
+): void {
   const schema = validators
     .response(moment === 'submission' ? 'createVideo' : 'getVideo', 200)!
     .body('application/json')!;
@@ -67,15 +89,15 @@ export function judgeVideoObject(
       `the task object breaks an assumption: ${full.errors.join('; ')}`,
       ev,
     );
-  if (body === null || typeof body !== 'object') return undefined;
-  if (taskId !== undefined)
-    judgeBody({ verdicts: v }, exchange, taskId, ev, {
-      form: 'openai',
-      completed: moment === 'query' && body.status === 'completed',
-    });
-  const { created_at, completed_at } = body;
-  judgeTimestamps(v, CHECKS.unixTimestamps, exchange, { created_at, completed_at }, ev);
+}
 
+/** §2.2 presence: always, on submission, and of a finished task; the status is a documented one. */
+function judgePresence(
+  v: Verdicts,
+  body: VideoView,
+  moment: 'submission' | 'query',
+  ev: Evidence,
+): void {
   v.expect(
     CHECKS.presenceAlways,
     missingFields(body, lifecycle.presence.always.fields).length === 0,
@@ -110,6 +132,15 @@ export function judgeVideoObject(
       ev,
     );
   }
+}
+
+/** The fields' values: `task_id` is `id`, `object`, the model echoed, progress, the public ID. */
+function judgeFieldValues(
+  v: Verdicts,
+  body: VideoView,
+  expected: { taskId?: string; model: string },
+  ev: Evidence,
+): void {
   if (body.task_id !== undefined)
     v.expect(
       CHECKS.taskIdEqualsId,
@@ -143,5 +174,4 @@ export function judgeVideoObject(
       `the task answers with id ${JSON.stringify(body.id)}, not its public ID`,
       ev,
     );
-  return body;
 }

@@ -126,13 +126,7 @@ export class TaskTracker {
   async look(probe = true): Promise<VideoTask> {
     const { recorder, verdicts: v } = this.ctx;
     const { taskId } = this;
-    const videoPath = routePath('getVideo', taskId);
-    const videoExchange = await sendPatiently(this.ctx, { label: 'poll', path: videoPath }, taskId);
-    // A stopped run polls no more: not a temporary failure for the poller to wait out.
-    if (videoExchange.notSent === true) throw new ApiError('the run stopped', { status: 0 });
-    if (videoExchange.status === 429) judgeRateLimit(this.ctx, videoExchange);
-    if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429)
-      throw clientError(videoExchange);
+    const videoExchange = await this.#queryVideo();
     const wrapperPath = routePath('getVideoGeneration', taskId);
     const wrapperExchange = await sendPatiently(this.ctx, {
       label: 'poll wrapper',
@@ -156,18 +150,7 @@ export class TaskTracker {
       cell('getVideo'),
     );
     const wrapperOk = is2xx(wrapperExchange);
-    if (wrapperOk)
-      judgeWrapper(this.ctx, wrapperExchange, taskId, video, cell('getVideoGeneration'));
-    else if (
-      wrapperExchange.status > 0 &&
-      wrapperExchange.status < 500 &&
-      wrapperExchange.status !== 429
-    )
-      v.violation(
-        CHECKS.publicIdOnly,
-        `the wrapper refused the owner's own task with HTTP ${wrapperExchange.status}`,
-        evidenceOf(recorder, wrapperExchange, taskId, cell('getVideoGeneration')),
-      );
+    this.#judgeWrapperAnswer(wrapperExchange, video, cell('getVideoGeneration'));
     this.polls.push({
       video: keptView(video ?? {}, VIDEO_FIELDS),
       videoExchange: kept(videoExchange),
@@ -177,6 +160,42 @@ export class TaskTracker {
     });
     if (probe && state !== undefined) await this.#probeIfNew(state);
     return (video ?? {}) as VideoTask;
+  }
+
+  /**
+   * The owner's OpenAI-form query. Throws the client's error for an answer the poller retries or stops
+   * on: a stopped run, a 429 (judged first), a 5xx, no answer.
+   */
+  async #queryVideo(): Promise<Exchange> {
+    const { taskId } = this;
+    const videoPath = routePath('getVideo', taskId);
+    const videoExchange = await sendPatiently(this.ctx, { label: 'poll', path: videoPath }, taskId);
+    // A stopped run polls no more: not a temporary failure for the poller to wait out.
+    if (videoExchange.notSent === true) throw new ApiError('the run stopped', { status: 0 });
+    if (videoExchange.status === 429) judgeRateLimit(this.ctx, videoExchange);
+    if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429)
+      throw clientError(videoExchange);
+    return videoExchange;
+  }
+
+  /** The wrapper form of the same look: judged when it answered, a violation when it refused (4xx). */
+  #judgeWrapperAnswer(
+    wrapperExchange: Exchange,
+    video: VideoView | undefined,
+    cell: Cell | undefined,
+  ): void {
+    const { taskId } = this;
+    if (is2xx(wrapperExchange)) judgeWrapper(this.ctx, wrapperExchange, taskId, video, cell);
+    else if (
+      wrapperExchange.status > 0 &&
+      wrapperExchange.status < 500 &&
+      wrapperExchange.status !== 429
+    )
+      this.ctx.verdicts.violation(
+        CHECKS.publicIdOnly,
+        `the wrapper refused the owner's own task with HTTP ${wrapperExchange.status}`,
+        evidenceOf(this.ctx.recorder, wrapperExchange, taskId, cell),
+      );
   }
 
   async #probeIfNew(state: TaskState): Promise<void> {

@@ -6,6 +6,7 @@ import {
   type VideoStatus,
 } from '../../src/spec/index.ts';
 import type { Exchange } from '../http-recorder.ts';
+import type { Evidence } from '../verdicts.ts';
 import type { Cell } from '../matrix/cells.ts';
 import { judgeBody } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
@@ -29,6 +30,8 @@ export interface WrapperView {
   } | null;
 }
 
+type WrapperData = NonNullable<WrapperView['data']>;
+
 /** Judges the generic wrapper (§2.3) and its agreement with the OpenAI form read just before it. */
 export function judgeWrapper(
   { verdicts: v, recorder }: Context,
@@ -38,29 +41,10 @@ export function judgeWrapper(
   cell?: Cell,
 ): void {
   const ev = evidenceOf(recorder, exchange, taskId, cell);
-  const schema = validators.response('getVideoGeneration', 200)!.body('application/json')!;
-  const documented = schema.validate(exchange.json);
-  v.expect(
-    CHECKS.wrapperShape,
-    documented.valid,
-    `the wrapper breaks the documented schema: ${documented.errors.join('; ')}`,
-    ev,
-  );
-  if (documented.valid) {
-    const full = schema.validateFull(exchange.json);
-    v.expect(
-      CHECKS.wrapperShapeAssumed,
-      full.valid,
-      `the wrapper breaks an assumption: ${full.errors.join('; ')}`,
-      ev,
-    );
-  }
+  judgeWrapperSchema(v, exchange, ev);
   const body = exchange.json as WrapperView;
   if (body === null || typeof body !== 'object') return;
-  const wrapped = body.data?.status;
-  const completed =
-    video?.status === 'completed' ||
-    (typeof wrapped === 'string' && fromWrapperStatus(lifecycle, wrapped) === 'completed');
+  const completed = video?.status === 'completed' || wrapperSaysCompleted(body);
   judgeBody({ verdicts: v }, exchange, taskId, ev, { form: 'wrapper', completed });
   v.expect(
     CHECKS.wrapperSuccess,
@@ -87,18 +71,48 @@ export function judgeWrapper(
       ev,
     );
   if (video === undefined || typeof data.status !== 'string') return;
-  const mapped = fromWrapperStatus(lifecycle, data.status);
-  if (video.status === 'failed') {
-    const failedBoth =
-      data.status === 'FAILURE' && typeof data.fail_reason === 'string' && data.fail_reason !== '';
+  judgeFormsAgree(v, { data, status: data.status, progress }, video, ev);
+}
+
+/** The wrapper against the documented schema, then (when that holds) against the assumptions too. */
+function judgeWrapperSchema(v: Context['verdicts'], exchange: Exchange, ev: Evidence): void {
+  const schema = validators.response('getVideoGeneration', 200)!.body('application/json')!;
+  const documented = schema.validate(exchange.json);
+  v.expect(
+    CHECKS.wrapperShape,
+    documented.valid,
+    `the wrapper breaks the documented schema: ${documented.errors.join('; ')}`,
+    ev,
+  );
+  if (documented.valid) {
+    const full = schema.validateFull(exchange.json);
     v.expect(
-      CHECKS.wrapperFailure,
-      failedBoth,
-      `a failed task shows wrapper status ${JSON.stringify(data.status)} with ` +
-        `fail_reason ${JSON.stringify(data.fail_reason)}`,
+      CHECKS.wrapperShapeAssumed,
+      full.valid,
+      `the wrapper breaks an assumption: ${full.errors.join('; ')}`,
       ev,
     );
   }
+}
+
+function wrapperSaysCompleted(body: WrapperView): boolean {
+  const wrapped = body.data?.status;
+  return typeof wrapped === 'string' && fromWrapperStatus(lifecycle, wrapped) === 'completed';
+}
+
+/**
+ * The two forms of one task agree: a failed task fails in both, and the wrapper (read just after the
+ * OpenAI form) shows the same state or one step ahead, no less progress, the same result address.
+ */
+function judgeFormsAgree(
+  v: Context['verdicts'],
+  wrapper: { data: WrapperData; status: string; progress: RegExpExecArray | null },
+  video: VideoView,
+  ev: Evidence,
+): void {
+  const { data, progress } = wrapper;
+  const mapped = fromWrapperStatus(lifecycle, wrapper.status);
+  if (video.status === 'failed') judgeFailedBoth(v, data, ev);
   // The wrapper is read just after the OpenAI form: it may legitimately be one step ahead.
   const status = video.status as VideoStatus;
   const sameOrAhead =
@@ -108,7 +122,7 @@ export function judgeWrapper(
   v.expect(
     CHECKS.formsAgree,
     sameOrAhead,
-    `the OpenAI form says ${String(video.status)} but the wrapper says ${data.status}`,
+    `the OpenAI form says ${String(video.status)} but the wrapper says ${wrapper.status}`,
     ev,
   );
   if (mapped === status && progress !== null && typeof video.progress === 'number')
@@ -130,4 +144,17 @@ export function judgeWrapper(
       'the wrapper result_url differs from metadata.url',
       ev,
     );
+}
+
+/** A failed task is `FAILURE` with a reason in the wrapper too. */
+function judgeFailedBoth(v: Context['verdicts'], data: WrapperData, ev: Evidence): void {
+  const failedBoth =
+    data.status === 'FAILURE' && typeof data.fail_reason === 'string' && data.fail_reason !== '';
+  v.expect(
+    CHECKS.wrapperFailure,
+    failedBoth,
+    `a failed task shows wrapper status ${JSON.stringify(data.status)} with ` +
+      `fail_reason ${JSON.stringify(data.fail_reason)}`,
+    ev,
+  );
 }

@@ -97,26 +97,7 @@ export function compareProfiles(
       const x = left[situation as keyof typeof left];
       const y = right[situation as keyof typeof right];
       if (x === undefined || y === undefined) {
-        const seen = (x ?? y)!;
-        const state = parseCellKey(cell)?.state ?? 'n/a';
-        // A task state is the lifecycle's to compare (below); a probe batch the task outran is coverage.
-        if (state !== 'n/a' && state !== 'missing') {
-          if (shownA.has(state) && shownB.has(state))
-            notes.push(
-              `${cell} ${situation}: observed on ${x === undefined ? 'B' : 'A'} only ` +
-                '(the task outran its probes on the other side)',
-            );
-          continue;
-        }
-        differences.push({
-          aspect: 'observed',
-          cell,
-          situation,
-          where: '',
-          a: x === undefined ? 'not observed' : `HTTP ${x.status}`,
-          b: y === undefined ? 'not observed' : `HTTP ${y.status}`,
-          steps: seen.steps,
-        });
+        compareOneSided({ cell, situation, x, y }, shownA, shownB, { differences, notes });
         continue;
       }
       const route = cell.split(' ')[0]!;
@@ -130,6 +111,44 @@ export function compareProfiles(
   differences.push(...compareLifecycle(a, b), ...compareContent(a, b), ...compareIds(a, b));
   notes.push(...statesNotes(shownA, shownB, a, b));
   return { differences, notes };
+}
+
+/**
+ * A situation observed on one side only. A task state is the lifecycle's to compare; a probe batch the
+ * task outran on the other side is coverage (a note); anything else is a difference.
+ */
+function compareOneSided(
+  seenOn: {
+    cell: string;
+    situation: string;
+    x: LearnedAnswer | undefined;
+    y: LearnedAnswer | undefined;
+  },
+  shownA: Set<string>,
+  shownB: Set<string>,
+  out: { differences: Difference[]; notes: string[] },
+): void {
+  const { cell, situation, x, y } = seenOn;
+  const seen = (x ?? y)!;
+  const state = parseCellKey(cell)?.state ?? 'n/a';
+  // A task state is the lifecycle's to compare (below); a probe batch the task outran is coverage.
+  if (state !== 'n/a' && state !== 'missing') {
+    if (shownA.has(state) && shownB.has(state))
+      out.notes.push(
+        `${cell} ${situation}: observed on ${x === undefined ? 'B' : 'A'} only ` +
+          '(the task outran its probes on the other side)',
+      );
+    return;
+  }
+  out.differences.push({
+    aspect: 'observed',
+    cell,
+    situation,
+    where: '',
+    a: x === undefined ? 'not observed' : `HTTP ${x.status}`,
+    b: y === undefined ? 'not observed' : `HTTP ${y.status}`,
+    steps: seen.steps,
+  });
 }
 
 const NO_WORDS: ReadonlySet<string> = new Set();

@@ -91,22 +91,37 @@ function compareSame(
     return compareShapes(a.array, b.array, context, `${path}[]`);
   }
   const at = path || '(body)';
-  if ('const' in a && 'const' in b) {
-    if (a.const === b.const || typeof a.const !== 'string' || typeof b.const !== 'string')
-      return [];
-    const sampled = context.wordsB(path).has(a.const) || context.wordsA(path).has(b.const);
-    return sampled ? [] : [{ path: at, a: kindLabel(a), b: kindLabel(b) }];
-  }
-  if ('kind' in a && 'kind' in b) {
-    if (a.kind === 'id' && b.kind === 'id' && !sameForm(a.form, b.form))
-      return [{ path: at, a: kindLabel(a), b: kindLabel(b) }];
-    if (
-      a.kind === 'text' &&
-      b.kind === 'text' &&
-      namesRequestId(a.template) !== namesRequestId(b.template)
-    )
-      return [{ path: at, a: describeText(a.template), b: describeText(b.template) }];
-  }
+  if ('const' in a && 'const' in b) return compareConsts(a, b, context, path);
+  if ('kind' in a && 'kind' in b) return compareKinds(a, b, at);
+  return [];
+}
+
+/** Two constant words differ unless the other side was seen to use that word too. */
+function compareConsts(
+  a: Extract<ShapeNode, { const: unknown }>,
+  b: Extract<ShapeNode, { const: unknown }>,
+  context: ShapeContext,
+  path: string,
+): ShapeDifference[] {
+  if (a.const === b.const || typeof a.const !== 'string' || typeof b.const !== 'string') return [];
+  const sampled = context.wordsB(path).has(a.const) || context.wordsA(path).has(b.const);
+  return sampled ? [] : [{ path: path || '(body)', a: kindLabel(a), b: kindLabel(b) }];
+}
+
+/** Two values of one kind differ in an ID's form, or in whether a text names the request ID. */
+function compareKinds(
+  a: Extract<ShapeNode, { kind: unknown }>,
+  b: Extract<ShapeNode, { kind: unknown }>,
+  at: string,
+): ShapeDifference[] {
+  if (a.kind === 'id' && b.kind === 'id' && !sameForm(a.form, b.form))
+    return [{ path: at, a: kindLabel(a), b: kindLabel(b) }];
+  if (
+    a.kind === 'text' &&
+    b.kind === 'text' &&
+    namesRequestId(a.template) !== namesRequestId(b.template)
+  )
+    return [{ path: at, a: describeText(a.template), b: describeText(b.template) }];
   return [];
 }
 

@@ -118,21 +118,7 @@ export function lifecycleOf(
     queued = widen(queued, phases.queued);
     running = widen(running, phases.running);
     const shown = new Map<TaskStatus, number[]>();
-    for (const look of task.looks) {
-      const body = look.exchange.json as VideoBody;
-      if (typeof body.progress === 'number')
-        shown.set(look.status, [...(shown.get(look.status) ?? []), body.progress]);
-      const data = (look.wrapper?.json as { data?: { status?: unknown; fail_reason?: unknown } })
-        ?.data;
-      // A documented word of another state: the task moved between the look and the wrapper's answer.
-      const moved = typeof data?.status === 'string' && movedOn(data.status, look.status);
-      if (typeof data?.status === 'string' && !moved)
-        wrapper.set(look.status, [...(wrapper.get(look.status) ?? []), data.status]);
-      if (look.status === 'failed') {
-        const reading = failureOf(body, data?.fail_reason, facts);
-        failures.set(JSON.stringify(reading), reading);
-      }
-    }
+    for (const look of task.looks) readLook(look, { shown, wrapper, failures }, facts);
     for (const [state, values] of shown)
       progress.set(state, [...(progress.get(state) ?? []), values]);
   }
@@ -152,6 +138,31 @@ export function lifecycleOf(
     wrapperStatuses: wrapperWords(wrapper),
     failures: [...failures.values()].slice(0, 16),
   };
+}
+
+/** What one look shows: its progress, the wrapper's word for its state, a failure's wording. */
+function readLook(
+  look: TaskTimeline['looks'][number],
+  into: {
+    shown: Map<TaskStatus, number[]>;
+    wrapper: Map<TaskStatus, string[]>;
+    failures: Map<string, FailureReading>;
+  },
+  facts: ValueFacts,
+): void {
+  const { shown, wrapper, failures } = into;
+  const body = look.exchange.json as VideoBody;
+  if (typeof body.progress === 'number')
+    shown.set(look.status, [...(shown.get(look.status) ?? []), body.progress]);
+  const data = (look.wrapper?.json as { data?: { status?: unknown; fail_reason?: unknown } })?.data;
+  // A documented word of another state: the task moved between the look and the wrapper's answer.
+  const moved = typeof data?.status === 'string' && movedOn(data.status, look.status);
+  if (typeof data?.status === 'string' && !moved)
+    wrapper.set(look.status, [...(wrapper.get(look.status) ?? []), data.status]);
+  if (look.status === 'failed') {
+    const reading = failureOf(body, data?.fail_reason, facts);
+    failures.set(JSON.stringify(reading), reading);
+  }
 }
 
 /**

@@ -115,7 +115,15 @@ function submissionSituation(seen: Seen, route: RouteId, inputs: RunInputs): Sit
     return exchange.status === 415 ? 'unsupported-media-type' : 'empty-prompt';
   }
   if (sent.rawBody !== undefined) return 'invalid-json';
-  const body = (sent.json ?? {}) as Record<string, unknown>;
+  return jsonSituation((sent.json ?? {}) as Record<string, unknown>, route, inputs);
+}
+
+/** What a JSON submission sent wrong, if anything: mixed formats, the model, a field. */
+function jsonSituation(
+  body: Record<string, unknown>,
+  route: RouteId,
+  inputs: RunInputs,
+): Situation {
   if (route === 'createPluginTask')
     return 'prompt' in body || 'metadata' in body ? 'mixed-formats' : 'ok';
   if (body['model'] === UNKNOWN_MODEL) return 'unknown-model';
@@ -208,19 +216,28 @@ function timelines(seen: readonly Seen[]): Map<string, TaskTimeline> {
     const taskId = matched.taskId;
     const timeline = taskId === undefined ? undefined : tasks.get(taskId);
     if (timeline === undefined || exchange.as !== 'primary') continue;
-    if (exchange.label === 'poll' && matched.route === 'getVideo') {
-      const status = (exchange.json as { status?: unknown } | undefined)?.status;
-      const valid = exchange.status < 300 && STATUSES.includes(status as string);
-      const look = valid ? { at, status: status as VideoStatus, exchange } : undefined;
-      if (look !== undefined) timeline.looks.push(look);
-      pending.set(timeline.taskId, look);
-    } else if (exchange.label === 'poll wrapper') {
+    if (exchange.label === 'poll' && matched.route === 'getVideo')
+      addLook(timeline, { exchange, at }, pending);
+    else if (exchange.label === 'poll wrapper') {
       const look = pending.get(timeline.taskId);
       if (look !== undefined) look.wrapper = exchange;
       pending.delete(timeline.taskId);
     }
   }
   return tasks;
+}
+
+/** An owner's poll: a look when it answered a documented status; the next wrapper read is its. */
+function addLook(
+  timeline: TaskTimeline,
+  { exchange, at }: Pick<Seen, 'exchange' | 'at'>,
+  pending: Map<string, Look | undefined>,
+): void {
+  const status = (exchange.json as { status?: unknown } | undefined)?.status;
+  const valid = exchange.status < 300 && STATUSES.includes(status as string);
+  const look = valid ? { at, status: status as VideoStatus, exchange } : undefined;
+  if (look !== undefined) timeline.looks.push(look);
+  pending.set(timeline.taskId, look);
 }
 
 /**

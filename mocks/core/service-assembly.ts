@@ -10,7 +10,7 @@ import { sampleVideo } from './media.ts';
 import type { PersistenceTarget, RestoredState, StateFile } from './persistence.ts';
 import { DEFAULT_TIMING } from './plan.ts';
 import { learnedWrapperStatuses } from './profile/learned-replay.ts';
-import { resolveProfile } from './profiles.ts';
+import { resolveProfile, type Profile } from './profiles.ts';
 import { createRandom, randomSeed } from './random.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { wrapperStatuses } from './render.ts';
@@ -66,35 +66,134 @@ function initialSharedState(
   return restored.shared;
 }
 
-/** Builds the service's state from its options (and what its persistence restored), then attaches it. */
-export function assembleService(options: MockOptions): AssembledService {
-  const restored = options.persistence?.restored;
-  const failureRate = options.failureRate ?? 0;
+function checkedFailureRate(failureRate: number): number {
   if (!(failureRate >= 0 && failureRate <= 1))
     throw new RangeError(`failureRate must be between 0 and 1, got ${failureRate}`);
-  const profile = resolveProfile(options.profile);
-  const replay = profile.learned;
-  const defects = resolveDefects(options.defects ?? []);
-  const idShare = options.taskIdShare ?? WHOLE_SHARE;
+  return failureRate;
+}
+
+function checkedShare(idShare: NonNullable<MockOptions['taskIdShare']>): typeof idShare {
   const shareIssue = shareProblem(idShare);
   if (shareIssue !== undefined) throw new RangeError(`taskIdShare: ${shareIssue}`);
-  const seed = restored?.seed ?? options.seed ?? randomSeed();
-  const keys = deploymentKeys(options.secret ?? randomSecret(), options.hmac ?? hmacSha256);
-  const startBound = options.familyBound ?? false;
-  const shared = initialSharedState(options, restored);
-  const tokens = new TokenDirectory(
+  return idShare;
+}
+
+/** The built-in tokens and the configured ones, or only the configured ones when they replace them. */
+function tokenDirectory(options: MockOptions): TokenDirectory {
+  return new TokenDirectory(
     options.replaceBuiltInTokens === true
       ? (options.tokens ?? [])
       : [...BUILT_IN_TOKENS, ...(options.tokens ?? [])],
   );
+}
+
+/** The tasks a state file restored, and the IDs it says were taken. */
+function restoreTasks(store: TaskStore, restored: RestoredState | undefined): void {
+  for (const id of restored?.tasks ?? []) store.add(id);
+  store.avoid(restored?.taken ?? []);
+}
+
+function wrapperStatusesFor(
+  lifecycle: ServiceState['lifecycle'],
+  replay: Profile['learned'],
+): ServiceState['wrapperStatuses'] {
+  return replay === undefined
+    ? wrapperStatuses(lifecycle)
+    : learnedWrapperStatuses(wrapperStatuses(lifecycle), replay);
+}
+
+/** The profile's error answers: its own names for the kinds, or the learned deployment's answers. */
+function errorsOf(profile: Profile): ServiceState['error'] {
+  const replay = profile.learned;
+  return replay === undefined
+    ? (kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers)
+    : (kind, detail, headers) => replay.noteError(errorResponse(kind, detail, headers), kind);
+}
+
+/** What the service is built from: its options checked, its profile, keys, and what was restored. */
+function serviceParts(options: MockOptions) {
+  const restored = options.persistence?.restored;
+  const failureRate = checkedFailureRate(options.failureRate ?? 0);
+  const profile = resolveProfile(options.profile);
+  const replay = profile.learned;
+  const defects = resolveDefects(options.defects ?? []);
+  const idShare = checkedShare(options.taskIdShare ?? WHOLE_SHARE);
+  const seed = restored?.seed ?? options.seed ?? randomSeed();
+  const keys = deploymentKeys(options.secret ?? randomSecret(), options.hmac ?? hmacSha256);
+  const shared = initialSharedState(options, restored);
+  const tokens = tokenDirectory(options);
   const timing = { ...DEFAULT_TIMING, ...replay?.timing, ...options.timing };
   const plans = { timing, unknownFirstMs: profile.unknownFirstMs };
+  return {
+    restored,
+    failureRate,
+    profile,
+    replay,
+    defects,
+    idShare,
+    seed,
+    keys,
+    shared,
+    tokens,
+    timing,
+    plans,
+  };
+}
+
+function serviceSettings(
+  options: MockOptions,
+  parts: ReturnType<typeof serviceParts>,
+): ServiceState['settings'] {
+  const { timing, plans, failureRate, replay, idShare } = parts;
+  return {
+    timing,
+    plans,
+    failureRate,
+    contentRedirect: options.contentRedirect ?? replay?.profile.content?.delivery === 'redirect',
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    rateLimit: options.rateLimit,
+    taskIdShare: idShare,
+  };
+}
+
+/** The second family's plugin, bound while the shared state says so. */
+function familyOf(shared: SharedState): FamilyState {
+  return {
+    get bound() {
+      return shared.familyBound;
+    },
+    pluginVersion: SECOND_FAMILY.pluginVersion,
+    pluginName: 'alt-video',
+  };
+}
+
+/** What a state file keeps and restores of this service. */
+function persistenceTarget(
+  parts: ReturnType<typeof serviceParts>,
+  store: TaskStore,
+  setClockCeiling: (ms: number | undefined) => void,
+): PersistenceTarget {
+  const { seed, keys, shared } = parts;
+  return {
+    seed,
+    secretFingerprint: keys.fingerprint,
+    shared,
+    store,
+    clockNow: () => readClock(shared.clock),
+    setClockCeiling,
+  };
+}
+
+/** Builds the service's state from its options (and what its persistence restored), then attaches it. */
+export function assembleService(options: MockOptions): AssembledService {
+  const parts = serviceParts(options);
+  const { restored, profile, replay, defects, seed, keys, shared, tokens, plans } = parts;
+  const startBound = options.familyBound ?? false;
   const codec = new TaskIdCodec({ mac: keys.idMac, stream: keys.idStream });
   const users = tokens.users();
   const lookup = new TaskLookup(codec, shared, () => users, plans);
   const store = new TaskStore(lookup);
-  for (const id of restored?.tasks ?? []) store.add(id);
-  store.avoid(restored?.taken ?? []);
+  restoreTasks(store, restored);
   const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
   const { validators, lifecycle } = serviceContract();
   let ceiling: number | undefined;
@@ -109,13 +208,7 @@ export function assembleService(options: MockOptions): AssembledService {
     limiter?.clear();
     state.clientVerdicts.clear();
   };
-  const family: FamilyState = {
-    get bound() {
-      return shared.familyBound;
-    },
-    pluginVersion: SECOND_FAMILY.pluginVersion,
-    pluginName: 'alt-video',
-  };
+  const family = familyOf(shared);
   const state: ServiceState = {
     clock: serviceClock(shared, () => ceiling, apply),
     random: createRandom(randomSeedFor(seed, restored)),
@@ -134,41 +227,20 @@ export function assembleService(options: MockOptions): AssembledService {
     media: sampleVideo(),
     lifecycle,
     validators,
-    wrapperStatuses:
-      replay === undefined
-        ? wrapperStatuses(lifecycle)
-        : learnedWrapperStatuses(wrapperStatuses(lifecycle), replay),
+    wrapperStatuses: wrapperStatusesFor(lifecycle, replay),
     profile,
     defectNames: defects.map((d) => d.name),
-    settings: {
-      timing,
-      plans,
-      failureRate,
-      contentRedirect: options.contentRedirect ?? replay?.profile.content?.delivery === 'redirect',
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-      rateLimit: options.rateLimit,
-      taskIdShare: idShare,
-    },
-    error:
-      replay === undefined
-        ? (kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers)
-        : (kind, detail, headers) => replay.noteError(errorResponse(kind, detail, headers), kind),
+    settings: serviceSettings(options, parts),
+    error: errorsOf(profile),
     reset: () => apply({ op: 'reset', familyBound: startBound }),
     get clientVerdicts() {
       return clientVerdicts;
     },
   };
   const clientVerdicts: ClientVerdicts = createClientVerdicts(state, options.clientVerdicts);
-  const target: PersistenceTarget = {
-    seed,
-    secretFingerprint: keys.fingerprint,
-    shared,
-    store,
-    clockNow: () => readClock(shared.clock),
-    setClockCeiling: (ms) => {
-      ceiling = ms;
-    },
-  };
+  const target = persistenceTarget(parts, store, (ms) => {
+    ceiling = ms;
+  });
   stateFile = options.persistence?.attach(target);
   return { state, seed, defects, limiter };
 }

@@ -90,34 +90,42 @@ export function tokensFromConfig(config: unknown): {
   if (!Array.isArray(tokens)) throw new Error('"tokens" must be a list');
   return {
     replaceBuiltIn,
-    tokens: tokens.map((raw: unknown, i): MockToken => {
-      const where = `tokens[${i}]`;
-      if (raw === null || typeof raw !== 'object') throw new Error(`${where} must be an object`);
-      const t = raw as Record<string, unknown>;
-      for (const field of ['key', 'user'] as const)
-        if (typeof t[field] !== 'string' || t[field].trim() === '')
-          throw new Error(`${where}.${field} must be a non-empty string`);
-      if (/\s/.test(t['key'] as string)) throw new Error(`${where}.key must not contain spaces`);
-      const group = t['group'] ?? 'default';
-      if (typeof group !== 'string' || group === '')
-        throw new Error(`${where}.group must be a non-empty string`);
-      const models = t['models'];
-      if (
-        models !== undefined &&
-        (!Array.isArray(models) || !models.every((m) => typeof m === 'string'))
-      )
-        throw new Error(`${where}.models must be a list of model IDs`);
-      const quota = t['quota'] ?? 'ok';
-      if (quota !== 'ok' && quota !== 'exhausted')
-        throw new Error(`${where}.quota must be "ok" or "exhausted"`);
-      return {
-        key: t['key'] as string,
-        user: t['user'] as string,
-        group,
-        models,
-        quota,
-        description: typeof t['description'] === 'string' ? t['description'] : undefined,
-      };
-    }),
+    tokens: tokens.map(tokenOf),
   };
+}
+
+/** One entry of `tokens`, checked: a key without spaces, a user, a group, models, a quota. */
+function tokenOf(raw: unknown, i: number): MockToken {
+  const where = `tokens[${i}]`;
+  if (raw === null || typeof raw !== 'object') throw new Error(`${where} must be an object`);
+  const t = raw as Record<string, unknown>;
+  for (const field of ['key', 'user'] as const)
+    if (typeof t[field] !== 'string' || t[field].trim() === '')
+      throw new Error(`${where}.${field} must be a non-empty string`);
+  if (/\s/.test(t['key'] as string)) throw new Error(`${where}.key must not contain spaces`);
+  const group = t['group'] ?? 'default';
+  if (typeof group !== 'string' || group === '')
+    throw new Error(`${where}.group must be a non-empty string`);
+  const models = modelList(t['models'], where);
+  const quota = t['quota'] ?? 'ok';
+  if (quota !== 'ok' && quota !== 'exhausted')
+    throw new Error(`${where}.quota must be "ok" or "exhausted"`);
+  return {
+    key: t['key'] as string,
+    user: t['user'] as string,
+    group,
+    models,
+    quota,
+    description: typeof t['description'] === 'string' ? t['description'] : undefined,
+  };
+}
+
+/** A token's optional `models`: a list of model IDs. */
+function modelList(models: unknown, where: string): string[] | undefined {
+  if (
+    models !== undefined &&
+    (!Array.isArray(models) || !models.every((m) => typeof m === 'string'))
+  )
+    throw new Error(`${where}.models must be a list of model IDs`);
+  return models;
 }

@@ -52,40 +52,14 @@ export function guardConnections(
   const quietMs = limits.burstQuietMs ?? 5_000;
   const byAddress = new Map<string, number>();
   let open = 0;
-  let refused = 0;
-  let burstStart = 0;
-  let lastRefusal = 0;
-  let timer: NodeJS.Timeout | undefined;
-
-  const endBurstWhenQuiet = (): void => {
-    const quietFor = Date.now() - lastRefusal;
-    if (quietFor < quietMs) {
-      timer = setTimeout(endBurstWhenQuiet, quietMs - quietFor).unref();
-      return;
-    }
-    const seconds = Math.max(1, Math.round((lastRefusal - burstStart) / 1000));
-    log(
-      `refused ${refused} connection${refused === 1 ? '' : 's'} over ${seconds} s; accepting again`,
-    );
-    refused = 0;
-    timer = undefined;
-  };
-  const refuse = (why: string): void => {
-    lastRefusal = Date.now();
-    if (refused++ > 0) return;
-    burstStart = lastRefusal;
-    log(
-      `refusing new connections: ${why}. Further refusals are counted until ${quietMs / 1000} s pass without one`,
-    );
-    timer ??= setTimeout(endBurstWhenQuiet, quietMs).unref();
-  };
+  const refusals = new RefusalLog(quietMs, log);
 
   const totalReached =
     `${total} open, the limit in all (--max-connections; 10,000 or the ` +
     `file-descriptor limit); addresses with fewer than ${LIGHT_CLIENT} ` +
     `connections still get in, up to ${reserve} more`;
   server.maxConnections = total + reserve; // node closes anything beyond before it reaches JavaScript
-  server.on('drop', () => refuse(totalReached));
+  server.on('drop', () => refusals.refuse(totalReached));
   server.on('connection', (socket: Socket) => {
     // A socket already reset has no address: it is counted under '' and closes at once anyway.
     const address = socket.remoteAddress ?? '';
@@ -97,7 +71,7 @@ export function guardConnections(
           ? totalReached
           : undefined;
     if (why !== undefined) {
-      refuse(why);
+      refusals.refuse(why);
       socket.destroy();
       return;
     }
@@ -110,8 +84,53 @@ export function guardConnections(
       else byAddress.set(address, left);
     });
   });
-  server.once('close', () => clearTimeout(timer));
+  server.once('close', () => refusals.stop());
   return () => open;
+}
+
+/**
+ * Refusals reported once per burst: one line when the first is refused, one with the count when none
+ * has been for `quietMs`.
+ */
+class RefusalLog {
+  #refused = 0;
+  #burstStart = 0;
+  #lastRefusal = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly quietMs: number,
+    readonly log: (line: string) => void,
+  ) {}
+
+  refuse(why: string): void {
+    this.#lastRefusal = Date.now();
+    if (this.#refused++ > 0) return;
+    this.#burstStart = this.#lastRefusal;
+    this.log(
+      `refusing new connections: ${why}. Further refusals are counted until ${this.quietMs / 1000} s pass without one`,
+    );
+    this.#timer ??= setTimeout(this.#endBurstWhenQuiet, this.quietMs).unref();
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+
+  readonly #endBurstWhenQuiet = (): void => {
+    const quietFor = Date.now() - this.#lastRefusal;
+    if (quietFor < this.quietMs) {
+      this.#timer = setTimeout(this.#endBurstWhenQuiet, this.quietMs - quietFor).unref();
+      return;
+    }
+    const refused = this.#refused;
+    const seconds = Math.max(1, Math.round((this.#lastRefusal - this.#burstStart) / 1000));
+    this.log(
+      `refused ${refused} connection${refused === 1 ? '' : 's'} over ${seconds} s; accepting again`,
+    );
+    this.#refused = 0;
+    this.#timer = undefined;
+  };
 }
 
 /**

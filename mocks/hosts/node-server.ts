@@ -91,7 +91,51 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const names = new HostNames(host);
   const answer = options.answer === undefined ? undefined : orUnavailable(options.answer, service);
 
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+  const onRequest = requestHandler(service, names, answer, maxBodyBytes);
+
+  // requireHostHeader: false lets onRequest answer a Host-less HTTP/1.1 request in JSON.
+  const server: Server = createServer(
+    { requireHostHeader: false, connectionsCheckingInterval: timeouts.checkIntervalMs },
+    onRequest,
+  );
+  answerOutsideRequests(server, timeouts);
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
+  server.timeout = timeouts.idleMs; // no 'timeout' listener: node destroys an idle socket
+  const openConnections = guardConnections(server, options.limits ?? {}, options.log ?? (() => {}));
+
+  await listen(server, options.port ?? 4010, host);
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  names.listening(port, url);
+  return {
+    url,
+    port,
+    host,
+    service,
+    get connections() {
+      return openConnections();
+    },
+    adopt: (handle) => {
+      server.emit('connection', new Socket({ handle, readable: true, writable: true } as object));
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 1000).unref();
+      }),
+  };
+}
+
+/** The request listener: every HTTP request the server parsed, answered by the service. */
+function requestHandler(
+  service: MockService,
+  names: HostNames,
+  answer: Answerer | undefined,
+  maxBodyBytes: number,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     const headers = req.headers;
     // node's own check answers a Host-less HTTP/1.1 request with an empty 400; this answers it in JSON.
     if (headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1)
@@ -121,12 +165,23 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     answerWithBody(req, res, { service, request, cors, maxBodyBytes, answer });
   };
+}
 
-  // requireHostHeader: false lets onRequest answer a Host-less HTTP/1.1 request in JSON.
-  const server: Server = createServer(
-    { requireHostHeader: false, connectionsCheckingInterval: timeouts.checkIntervalMs },
-    onRequest,
-  );
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * What never reaches `onRequest` is answered in JSON too: malformed HTTP and timeouts (then closed,
+ * even when the client never reads the answer), an unsupported `Expect`, a CONNECT.
+ */
+function answerOutsideRequests(server: Server, timeouts: HostTimeouts): void {
   // Malformed HTTP and timeouts never reach onRequest: answer them in JSON too, then close, even
   // when the client never reads the answer.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -155,39 +210,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const answer = rawError(405, 'Method Not Allowed', 'method_not_allowed', message);
     answerAndClose(socket, answer, timeouts.graceMs);
   });
-  server.headersTimeout = timeouts.headersMs;
-  server.requestTimeout = timeouts.requestMs;
-  server.timeout = timeouts.idleMs; // no 'timeout' listener: node destroys an idle socket
-  const openConnections = guardConnections(server, options.limits ?? {}, options.log ?? (() => {}));
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 4010, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  names.listening(port, url);
-  return {
-    url,
-    port,
-    host,
-    service,
-    get connections() {
-      return openConnections();
-    },
-    adopt: (handle) => {
-      server.emit('connection', new Socket({ handle, readable: true, writable: true } as object));
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 1000).unref();
-      }),
-  };
 }
 
 /** The core's answer, with CORS when asked for. A function of its own: the hot path creates no closure. */

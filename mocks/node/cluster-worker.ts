@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import { errorResponse } from '../core/errors.ts';
-import { createMockService, type MockOptions } from '../core/service.ts';
+import { createMockService, type MockOptions, type MockService } from '../core/service.ts';
 import type { Operation } from '../core/shared-state.ts';
 import type { ConnectionLimits } from '../hosts/connection-guard.ts';
 import { startMockServer, type RunningMockServer } from '../hosts/node-server.ts';
@@ -53,16 +53,7 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
     errorResponse('temporarily_unavailable', { problem: error.message }, { 'retry-after': '1' });
 
   async function start(init: WorkerInit): Promise<void> {
-    const service = createMockService({
-      ...options.service,
-      requestIds: requestIdsOfSlot(),
-      taskIdShare: init.share,
-      secret: init.secret,
-      seed: init.seed,
-      persistence: link.persistence(init),
-      clientVerdicts:
-        options.service.clientVerdicts === false ? false : { forward: observations.push },
-    });
+    const service = workerService(options, init, link, observations);
     apply = (operation) => service.apply(operation);
     const answer = (request: CoreRequest): CoreResponse | Promise<CoreResponse> => {
       if (isControlPath(request.path)) return link.relay(request).then(tagged);
@@ -103,6 +94,28 @@ export function runClusterWorker(options: WorkerOptions): Promise<void> {
     process.on('SIGINT', () => {}); // a terminal's Ctrl-C reaches the whole group: the primary stops us
     process.once('SIGTERM', stop);
     send({ t: 'hello' });
+  });
+}
+
+/**
+ * This worker's service: the deployment's secret, seed and ID share from the primary, its state kept
+ * through the primary, its client observations forwarded there.
+ */
+function workerService(
+  options: WorkerOptions,
+  init: WorkerInit,
+  link: PrimaryLink,
+  observations: ObservationRelay,
+): MockService {
+  return createMockService({
+    ...options.service,
+    requestIds: requestIdsOfSlot(),
+    taskIdShare: init.share,
+    secret: init.secret,
+    seed: init.seed,
+    persistence: link.persistence(init),
+    clientVerdicts:
+      options.service.clientVerdicts === false ? false : { forward: observations.push },
   });
 }
 

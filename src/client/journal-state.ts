@@ -98,15 +98,7 @@ export function scanJournal(text: string, undecodable?: ReadonlySet<number>): Jo
  * damaged (the last one included): a journal is never read by silently dropping data.
  */
 export function foldJournal(scan: JournalScan, file: string): JournalState {
-  const first = scan.corrupt[0];
-  if (first !== undefined) {
-    const shown = first.text.length > 120 ? `${first.text.slice(0, 120)}…` : first.text;
-    const text =
-      `Task journal ${file} is damaged at line ${first.line}: ${first.problem} ` +
-      `(it reads ${JSON.stringify(shown)}). Nothing was dropped; repair or ` +
-      `move that line by hand.`;
-    throw new JournalError(new Redactor([]).redact(text), file, first.line);
-  }
+  refuseDamage(scan, file);
   const records = new Map<string, JournalRecord>();
   const byTask = new Map<string, string>();
   const orphans: { line: number; entry: StoredEntry }[] = [];
@@ -115,21 +107,7 @@ export function foldJournal(scan: JournalScan, file: string): JournalState {
     at: string,
     change: Partial<JournalRecord> & { state: RecordState },
     model?: string,
-  ): void => {
-    const before = records.get(clientRequestId) ?? {
-      clientRequestId,
-      model: model ?? '',
-      submittedAt: at,
-      state: change.state,
-      updatedAt: at,
-    };
-    records.set(clientRequestId, {
-      ...before,
-      ...(model !== undefined ? { model } : {}),
-      ...change,
-      updatedAt: at,
-    });
-  };
+  ): void => updateRecord(records, clientRequestId, at, change, model);
   for (const { line, entry } of scan.entries) {
     if (entry.type === 'submitting')
       update(
@@ -166,6 +144,41 @@ export function foldJournal(scan: JournalScan, file: string): JournalState {
     terminatedFragments: scan.terminatedFragments,
     orphans,
   };
+}
+
+/** Throws `JournalError` naming the file and the first damaged complete line, if there is one. */
+function refuseDamage(scan: JournalScan, file: string): void {
+  const first = scan.corrupt[0];
+  if (first === undefined) return;
+  const shown = first.text.length > 120 ? `${first.text.slice(0, 120)}…` : first.text;
+  const text =
+    `Task journal ${file} is damaged at line ${first.line}: ${first.problem} ` +
+    `(it reads ${JSON.stringify(shown)}). Nothing was dropped; repair or ` +
+    `move that line by hand.`;
+  throw new JournalError(new Redactor([]).redact(text), file, first.line);
+}
+
+/** Applies one entry's change to its record (a new record when it is the first), stamped `at`. */
+function updateRecord(
+  records: Map<string, JournalRecord>,
+  clientRequestId: string,
+  at: string,
+  change: Partial<JournalRecord> & { state: RecordState },
+  model?: string,
+): void {
+  const before = records.get(clientRequestId) ?? {
+    clientRequestId,
+    model: model ?? '',
+    submittedAt: at,
+    state: change.state,
+    updatedAt: at,
+  };
+  records.set(clientRequestId, {
+    ...before,
+    ...(model !== undefined ? { model } : {}),
+    ...change,
+    updatedAt: at,
+  });
 }
 
 function parseLine(content: string): StoredEntry | string {

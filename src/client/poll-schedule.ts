@@ -85,14 +85,7 @@ export function pollSettings(options: PollOptions = {}): PollSettings {
       `maxIntervalMs (${maxIntervalMs}) must be ≥ initialIntervalMs (${initialIntervalMs})`,
     );
   const stopOn: readonly VideoStatus[] = options.stopOn ?? LIFECYCLE.stopPolling;
-  if (!Array.isArray(stopOn) || stopOn.length === 0)
-    throw new RangeError('stopOn must list at least one status');
-  // Checked for callers without types: an entry may be anything.
-  for (const status of stopOn as readonly unknown[])
-    if (typeof status !== 'string' || !KNOWN.has(status))
-      throw new RangeError(
-        `stopOn: "${textOf(status)}" is not a status (${LIFECYCLE.states.join(', ')})`,
-      );
+  checkStopOn(stopOn);
   return {
     initialIntervalMs,
     factor: checkNumber('factor', options.factor ?? POLLING.factor, 1),
@@ -105,6 +98,18 @@ export function pollSettings(options: PollOptions = {}): PollSettings {
     stopOn: new Set<string>(stopOn),
     slowsDown: (status) => SLOW_DOWN.has(status) || !KNOWN.has(status),
   };
+}
+
+/** `stopOn` lists at least one status, each a lifecycle status. */
+function checkStopOn(stopOn: readonly VideoStatus[]): void {
+  if (!Array.isArray(stopOn) || stopOn.length === 0)
+    throw new RangeError('stopOn must list at least one status');
+  // Checked for callers without types: an entry may be anything.
+  for (const status of stopOn as readonly unknown[])
+    if (typeof status !== 'string' || !KNOWN.has(status))
+      throw new RangeError(
+        `stopOn: "${textOf(status)}" is not a status (${LIFECYCLE.states.join(', ')})`,
+      );
 }
 
 /**

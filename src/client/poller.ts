@@ -70,58 +70,29 @@ export async function pollTask(
   signal?.throwIfAborted();
 
   const start = settings.now();
-  const deadline = start + settings.timeoutMs;
-  let due = start;
-  let lastStatus: string | undefined;
-  let failuresInRow = 0;
-  let minWait = 0;
-
+  const poll: PollState = {
+    taskId,
+    deadline: start + settings.timeoutMs,
+    due: start,
+    lastStatus: undefined,
+    failuresInRow: 0,
+    minWait: 0,
+  };
   for (let attempt = 1; attempt <= settings.maxAttempts; attempt++) {
-    const interval = pollInterval(
-      settings,
-      attempt,
-      lastStatus !== undefined && settings.slowsDown(lastStatus),
-    );
-    const before = settings.now();
-    due += interval;
-    // Fell behind (a query slower than this interval): wait a full interval from now, never back to back.
-    if (due < before) due = before + interval;
-    // After a 429, never sooner than its Retry-After; a Retry-After past the deadline ends the poll.
-    if (before + minWait > deadline)
-      throw timedOut(
-        taskId,
-        attempt - 1,
-        lastStatus,
-        settings,
-        `its total timeout of ${settings.timeoutMs} ms`,
-      );
-    due = Math.min(Math.max(due, before + minWait), deadline);
-    minWait = 0;
-    if (due > before) await raceAbort(settings.sleep(due - before, signal), signal);
-    signal?.throwIfAborted();
-
-    let task: VideoTask | undefined;
-    try {
-      task = await raceAbort(getTask(taskId, signal), signal);
-      failuresInRow = 0;
-    } catch (error) {
-      signal?.throwIfAborted();
-      if (!isTemporary(error) || ++failuresInRow > settings.queryRetries) throw error;
-      if (error instanceof RateLimitError && error.retryAfterMs !== undefined)
-        minWait = error.retryAfterMs;
-    }
+    await waitForTurn(poll, settings, attempt, signal);
+    const task = await queryOnce(poll, settings, getTask, signal);
     if (task !== undefined) {
-      lastStatus = task.status;
+      poll.lastStatus = task.status;
       onUpdate?.(task, attempt);
       if (settings.stopOn.has(task.status))
         return { task, attempts: attempt, elapsedMs: settings.now() - start };
     }
 
-    if (settings.now() >= deadline)
+    if (settings.now() >= poll.deadline)
       throw timedOut(
         taskId,
         attempt,
-        lastStatus,
+        poll.lastStatus,
         settings,
         `its total timeout of ${settings.timeoutMs} ms`,
       );
@@ -129,10 +100,76 @@ export async function pollTask(
   throw timedOut(
     taskId,
     settings.maxAttempts,
-    lastStatus,
+    poll.lastStatus,
     settings,
     `${settings.maxAttempts} attempts`,
   );
+}
+
+/** Where one poll stands between its queries. */
+interface PollState {
+  readonly taskId: string;
+  readonly deadline: number;
+  /** When the next query is due. */
+  due: number;
+  lastStatus: string | undefined;
+  failuresInRow: number;
+  /** A 429's Retry-After: the next query goes out no sooner. */
+  minWait: number;
+}
+
+/** Waits until query `attempt` is due (see `pollTask`); throws `PollTimeoutError` if that is past the deadline. */
+async function waitForTurn(
+  poll: PollState,
+  settings: PollSettings,
+  attempt: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const interval = pollInterval(
+    settings,
+    attempt,
+    poll.lastStatus !== undefined && settings.slowsDown(poll.lastStatus),
+  );
+  const before = settings.now();
+  poll.due += interval;
+  // Fell behind (a query slower than this interval): wait a full interval from now, never back to back.
+  if (poll.due < before) poll.due = before + interval;
+  // After a 429, never sooner than its Retry-After; a Retry-After past the deadline ends the poll.
+  if (before + poll.minWait > poll.deadline)
+    throw timedOut(
+      poll.taskId,
+      attempt - 1,
+      poll.lastStatus,
+      settings,
+      `its total timeout of ${settings.timeoutMs} ms`,
+    );
+  poll.due = Math.min(Math.max(poll.due, before + poll.minWait), poll.deadline);
+  poll.minWait = 0;
+  if (poll.due > before) await raceAbort(settings.sleep(poll.due - before, signal), signal);
+  signal?.throwIfAborted();
+}
+
+/**
+ * One query: the task, or `undefined` after a temporary failure that may be retried (§7). Rethrows
+ * any other failure, and a temporary one past `queryRetries` in a row.
+ */
+async function queryOnce(
+  poll: PollState,
+  settings: PollSettings,
+  getTask: GetTask,
+  signal: AbortSignal | undefined,
+): Promise<VideoTask | undefined> {
+  try {
+    const task = await raceAbort(getTask(poll.taskId, signal), signal);
+    poll.failuresInRow = 0;
+    return task;
+  } catch (error) {
+    signal?.throwIfAborted();
+    if (!isTemporary(error) || ++poll.failuresInRow > settings.queryRetries) throw error;
+    if (error instanceof RateLimitError && error.retryAfterMs !== undefined)
+      poll.minWait = error.retryAfterMs;
+    return undefined;
+  }
 }
 
 /** §7: a temporary failure of a query, retried a limited number of times. */

@@ -62,17 +62,24 @@ function describeNumber(n: number): ShapeNode {
 
 function describeString(text: string, facts: ValueFacts): ShapeNode {
   if (text === '') return { kind: 'empty' };
-  if (facts.taskIds.has(text)) return { kind: 'task-id' };
-  if (facts.models.has(text) && text.trim().length > 2) return { kind: 'model' };
-  if (facts.requestId !== undefined && text === facts.requestId) return { kind: 'request-id' };
-  if (text === facts.state?.status) return { kind: 'status' };
-  if (text === facts.state?.wrapper) return { kind: 'wrapper-status' };
+  const fact = factNamed(text, facts);
+  if (fact !== undefined) return fact;
   if (ISO_TIME.test(text)) return { kind: 'iso-time' };
   if (PERCENT.test(text)) return { kind: 'percent' };
   if (URL_TEXT.test(text)) return { kind: 'url' };
   if (isIdLike(text)) return { kind: 'id', form: formOf(text) };
   if (WORD.test(text) && !containsFact(text, facts)) return { const: text };
   return { kind: 'text', template: templateOf(text, facts) };
+}
+
+/** The kind of a text that is one of the facts whole: a task ID, a model, the request ID, a status. */
+function factNamed(text: string, facts: ValueFacts): ShapeNode | undefined {
+  if (facts.taskIds.has(text)) return { kind: 'task-id' };
+  if (facts.models.has(text) && text.trim().length > 2) return { kind: 'model' };
+  if (facts.requestId !== undefined && text === facts.requestId) return { kind: 'request-id' };
+  if (text === facts.state?.status) return { kind: 'status' };
+  if (text === facts.state?.wrapper) return { kind: 'wrapper-status' };
+  return undefined;
 }
 
 function containsFact(text: string, facts: ValueFacts): boolean {

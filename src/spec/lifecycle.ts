@@ -67,92 +67,30 @@ export interface Lifecycle {
 
 type Raw = Marked & Record<string, unknown>;
 
+const STATUSES = new Set<string>(videoStatusValues);
+const NATIVE_STATUSES = new Set<string>(pluginTaskStatusValues);
+
 /** Reads and checks `x-lifecycle`. Throws naming the first inconsistency. */
 export function readLifecycle(document: OpenApiDocument): Lifecycle {
   const raw = object(document['x-lifecycle'], 'x-lifecycle');
-  const statuses = new Set<string>(videoStatusValues);
-  const stateSet = (key: string): StateSet => {
-    const node = object(raw[key], `x-lifecycle.${key}`);
-    const values = stringList(node['values'], `x-lifecycle.${key}.values`);
-    for (const v of values)
-      if (!statuses.has(v))
-        throw new Error(`x-lifecycle.${key}: "${v}" is not a status of the VideoStatus enum`);
-    return { values: values as VideoStatus[], basis: basisOf(node) };
-  };
-  const fieldRule = (node: unknown, where: string): FieldRule => {
-    const n = object(node, where);
-    return { fields: stringList(n['fields'], `${where}.fields`), basis: basisOf(n) };
-  };
-
   const transitionsNode = object(raw['transitions'], 'x-lifecycle.transitions');
-  const tableNode = object(transitionsNode['table'], 'x-lifecycle.transitions.table');
-  const table = {} as Record<VideoStatus, readonly VideoStatus[]>;
-  for (const status of videoStatusValues) {
-    const next = stringList(tableNode[status], `x-lifecycle.transitions.table.${status}`);
-    for (const v of next)
-      if (!statuses.has(v))
-        throw new Error(`x-lifecycle.transitions.table.${status}: "${v}" is not a status`);
-    table[status] = next as VideoStatus[];
-  }
-  for (const key of Object.keys(tableNode))
-    if (!statuses.has(key))
-      throw new Error(`x-lifecycle.transitions.table: "${key}" is not a status`);
-
+  const table = transitionTable(transitionsNode);
   const mappingNode = object(raw['mapping'], 'x-lifecycle.mapping');
-  const rows = list(mappingNode['rows'], 'x-lifecycle.mapping.rows').map((row, i): MappingRow => {
-    const r = object(row, `x-lifecycle.mapping.rows[${i}]`);
-    const openai = String(r['openai']);
-    if (!statuses.has(openai))
-      throw new Error(`x-lifecycle.mapping.rows[${i}].openai: "${openai}" is not a status`);
-    const wrapper = stringList(r['wrapper'], `x-lifecycle.mapping.rows[${i}].wrapper`);
-    if (wrapper.length === 0) throw new Error(`x-lifecycle.mapping.rows[${i}].wrapper is empty`);
-    return { openai: openai as VideoStatus, wrapper, basis: basisOf(r) };
-  });
-
+  const rows = mappingRows(mappingNode);
   const pluginNode = object(raw['pluginMapping'], 'x-lifecycle.pluginMapping');
-  const nativeValues = new Set<string>(pluginTaskStatusValues);
-  const pluginRows = list(pluginNode['rows'], 'x-lifecycle.pluginMapping.rows').map(
-    (row, i): PluginMappingRow => {
-      const r = object(row, `x-lifecycle.pluginMapping.rows[${i}]`);
-      const openai = String(r['openai']);
-      if (!statuses.has(openai))
-        throw new Error(`x-lifecycle.pluginMapping.rows[${i}].openai: "${openai}" is not a status`);
-      const native = stringList(r['native'], `x-lifecycle.pluginMapping.rows[${i}].native`);
-      for (const v of native)
-        if (!nativeValues.has(v))
-          throw new Error(`x-lifecycle.pluginMapping.rows[${i}]: "${v}" is not a PluginTaskStatus`);
-      if (native.length === 0)
-        throw new Error(`x-lifecycle.pluginMapping.rows[${i}].native is empty`);
-      return { openai: openai as VideoStatus, native: native as PluginTaskStatus[] };
-    },
-  );
-
+  const pluginRows = pluginMappingRows(pluginNode);
   const presenceNode = object(raw['presence'], 'x-lifecycle.presence');
-  const byStatusNode = object(presenceNode['byStatus'], 'x-lifecycle.presence.byStatus');
-  const byStatus: Partial<Record<VideoStatus, FieldRule>> = {};
-  for (const [status, node] of Object.entries(byStatusNode)) {
-    if (!statuses.has(status))
-      throw new Error(`x-lifecycle.presence.byStatus: "${status}" is not a status`);
-    byStatus[status as VideoStatus] = fieldRule(node, `x-lifecycle.presence.byStatus.${status}`);
-  }
-
-  const rulesNode = object(raw['rules'], 'x-lifecycle.rules');
-  const rules = new Map<string, LifecycleRule>();
-  list(rulesNode['list'], 'x-lifecycle.rules.list').forEach((node, i) => {
-    const r = object(node, `x-lifecycle.rules.list[${i}]`);
-    const id = String(r['id']);
-    if (rules.has(id)) throw new Error(`x-lifecycle.rules: duplicate id "${id}"`);
-    rules.set(id, { id, description: String(r['description'] ?? ''), basis: basisOf(r) });
-  });
+  const byStatus = presenceByStatus(presenceNode);
+  const rules = lifecycleRules(raw);
 
   return {
     basis: basisOf(raw),
-    states: stateSet('states'),
-    initial: stateSet('initial'),
-    stopPolling: stateSet('stopPolling'),
-    pollAgain: stateSet('pollAgain'),
-    slowDown: stateSet('slowDown'),
-    terminal: stateSet('terminal'),
+    states: stateSet(raw, 'states'),
+    initial: stateSet(raw, 'initial'),
+    stopPolling: stateSet(raw, 'stopPolling'),
+    pollAgain: stateSet(raw, 'pollAgain'),
+    slowDown: stateSet(raw, 'slowDown'),
+    terminal: stateSet(raw, 'terminal'),
     transitions: { table, basis: basisOf(transitionsNode) },
     mapping: { rows, basis: basisOf(mappingNode) },
     pluginMapping: { rows: pluginRows, basis: basisOf(pluginNode) },
@@ -163,6 +101,89 @@ export function readLifecycle(document: OpenApiDocument): Lifecycle {
     },
     rules,
   };
+}
+
+function stateSet(raw: Raw, key: string): StateSet {
+  const node = object(raw[key], `x-lifecycle.${key}`);
+  const values = stringList(node['values'], `x-lifecycle.${key}.values`);
+  for (const v of values)
+    if (!STATUSES.has(v))
+      throw new Error(`x-lifecycle.${key}: "${v}" is not a status of the VideoStatus enum`);
+  return { values: values as VideoStatus[], basis: basisOf(node) };
+}
+
+function fieldRule(node: unknown, where: string): FieldRule {
+  const n = object(node, where);
+  return { fields: stringList(n['fields'], `${where}.fields`), basis: basisOf(n) };
+}
+
+function transitionTable(transitionsNode: Raw): Record<VideoStatus, readonly VideoStatus[]> {
+  const tableNode = object(transitionsNode['table'], 'x-lifecycle.transitions.table');
+  const table = {} as Record<VideoStatus, readonly VideoStatus[]>;
+  for (const status of videoStatusValues) {
+    const next = stringList(tableNode[status], `x-lifecycle.transitions.table.${status}`);
+    for (const v of next)
+      if (!STATUSES.has(v))
+        throw new Error(`x-lifecycle.transitions.table.${status}: "${v}" is not a status`);
+    table[status] = next as VideoStatus[];
+  }
+  for (const key of Object.keys(tableNode))
+    if (!STATUSES.has(key))
+      throw new Error(`x-lifecycle.transitions.table: "${key}" is not a status`);
+  return table;
+}
+
+function mappingRows(mappingNode: Raw): MappingRow[] {
+  return list(mappingNode['rows'], 'x-lifecycle.mapping.rows').map((row, i): MappingRow => {
+    const r = object(row, `x-lifecycle.mapping.rows[${i}]`);
+    const openai = String(r['openai']);
+    if (!STATUSES.has(openai))
+      throw new Error(`x-lifecycle.mapping.rows[${i}].openai: "${openai}" is not a status`);
+    const wrapper = stringList(r['wrapper'], `x-lifecycle.mapping.rows[${i}].wrapper`);
+    if (wrapper.length === 0) throw new Error(`x-lifecycle.mapping.rows[${i}].wrapper is empty`);
+    return { openai: openai as VideoStatus, wrapper, basis: basisOf(r) };
+  });
+}
+
+function pluginMappingRows(pluginNode: Raw): PluginMappingRow[] {
+  return list(pluginNode['rows'], 'x-lifecycle.pluginMapping.rows').map(
+    (row, i): PluginMappingRow => {
+      const r = object(row, `x-lifecycle.pluginMapping.rows[${i}]`);
+      const openai = String(r['openai']);
+      if (!STATUSES.has(openai))
+        throw new Error(`x-lifecycle.pluginMapping.rows[${i}].openai: "${openai}" is not a status`);
+      const native = stringList(r['native'], `x-lifecycle.pluginMapping.rows[${i}].native`);
+      for (const v of native)
+        if (!NATIVE_STATUSES.has(v))
+          throw new Error(`x-lifecycle.pluginMapping.rows[${i}]: "${v}" is not a PluginTaskStatus`);
+      if (native.length === 0)
+        throw new Error(`x-lifecycle.pluginMapping.rows[${i}].native is empty`);
+      return { openai: openai as VideoStatus, native: native as PluginTaskStatus[] };
+    },
+  );
+}
+
+function presenceByStatus(presenceNode: Raw): Partial<Record<VideoStatus, FieldRule>> {
+  const byStatusNode = object(presenceNode['byStatus'], 'x-lifecycle.presence.byStatus');
+  const byStatus: Partial<Record<VideoStatus, FieldRule>> = {};
+  for (const [status, node] of Object.entries(byStatusNode)) {
+    if (!STATUSES.has(status))
+      throw new Error(`x-lifecycle.presence.byStatus: "${status}" is not a status`);
+    byStatus[status as VideoStatus] = fieldRule(node, `x-lifecycle.presence.byStatus.${status}`);
+  }
+  return byStatus;
+}
+
+function lifecycleRules(raw: Raw): Map<string, LifecycleRule> {
+  const rulesNode = object(raw['rules'], 'x-lifecycle.rules');
+  const rules = new Map<string, LifecycleRule>();
+  list(rulesNode['list'], 'x-lifecycle.rules.list').forEach((node, i) => {
+    const r = object(node, `x-lifecycle.rules.list[${i}]`);
+    const id = String(r['id']);
+    if (rules.has(id)) throw new Error(`x-lifecycle.rules: duplicate id "${id}"`);
+    rules.set(id, { id, description: String(r['description'] ?? ''), basis: basisOf(r) });
+  });
+  return rules;
 }
 
 export function isTerminal(lifecycle: Lifecycle, status: VideoStatus): boolean {

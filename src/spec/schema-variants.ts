@@ -39,12 +39,16 @@ function transform(
     // `const`, `enum`, `examples` and `default` hold instance data, not schemas: copy as they are.
     out[key] = INSTANCE_DATA.has(key) ? value : transform(value, variant, seen, false);
   }
-  const assumed = source['x-assumed-required'];
-  if (variant === 'full' && Array.isArray(assumed) && assumed.length > 0) {
-    const required = Array.isArray(source['required']) ? (source['required'] as string[]) : [];
-    out['required'] = [...new Set([...required, ...(assumed as string[])])];
-  }
+  if (variant === 'full') mergeAssumedRequired(source, out);
   return out;
+}
+
+/** The `full` reading: `x-assumed-required` merged into `required`. */
+function mergeAssumedRequired(source: JsonSchema, out: JsonSchema): void {
+  const assumed = source['x-assumed-required'];
+  if (!Array.isArray(assumed) || assumed.length === 0) return;
+  const required = Array.isArray(source['required']) ? (source['required'] as string[]) : [];
+  out['required'] = [...new Set([...required, ...(assumed as string[])])];
 }
 
 const INSTANCE_DATA = new Set(['const', 'enum', 'examples', 'default', 'example']);

@@ -176,7 +176,16 @@ export class ExchangeObserver {
     if (hasBody && o.kind !== 'artifact' && media !== 'application/json')
       o.flags |= media === 'multipart/form-data' ? RequestFlag.multipart : RequestFlag.notJson;
     if (o.kind !== 'submit') return;
-    const body = context?.body ?? formFields(request, media);
+    this.#submission(o, request, context?.body ?? formFields(request, media));
+  }
+
+  /** What makes a submission itself: its fingerprint, request ID, family, asset and mixed forms. */
+  #submission(
+    o: Observation,
+    request: CoreRequest,
+    body: Record<string, unknown> | undefined,
+  ): void {
+    const headers = request.headers;
     o.fingerprint = submissionFingerprint(body, request.body, headers['x-mock-scenario']);
     o.requestId = headers['x-request-id'] ?? headers['idempotency-key'];
     o.bound = this.#state.shared.familyBound;

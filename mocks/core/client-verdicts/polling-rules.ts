@@ -34,11 +34,18 @@ export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): voi
   // Arrived after a later query of the same loop (workers): nothing is judged on it.
   if (o.order < stream.order) return;
   limits(j, caller, track, o);
-  const interval =
-    o.at - (Number.isNaN(stream.at) ? (track.submitted?.at ?? Number.NaN) : stream.at);
-  if (stream.ok && j.measurable(interval)) pace(j, caller, track, stream, o, interval);
-  growth(j, caller, track, stream, o, interval);
+  const interval = queryInterval(track, stream, o);
+  if (stream.ok && j.measurable(interval)) pace(j, caller, track, stream, o);
+  growth(j, caller, track, stream, o);
   update(j, track, stream, o, interval);
+}
+
+/**
+ * The time since the stream's previous query (its submission for the first), NaN when unknown. Read
+ * by each rule until `update` moves the stream on: a subtraction, cheaper than carrying it along.
+ */
+function queryInterval(track: TaskTrack, stream: PollStream, o: Observation): number {
+  return o.at - (Number.isNaN(stream.at) ? (track.submitted?.at ?? Number.NaN) : stream.at);
 }
 
 /** §7 a limited number of 5xx retries, §3 the loop stops when finished, §8 at most 60 attempts. */
@@ -82,8 +89,8 @@ function pace(
   track: TaskTrack,
   stream: PollStream,
   o: Observation,
-  interval: number,
 ): void {
+  const interval = queryInterval(track, stream, o);
   const { minIntervalMs: minimum, slowerBy } = j.numbers;
   if (j.pollsAgain(stream.told) && interval < minimum) {
     if (!j.repeat('poll-interval', caller, track, o.at))
@@ -122,8 +129,8 @@ function growth(
   track: TaskTrack,
   stream: PollStream,
   o: Observation,
-  interval: number,
 ): void {
+  const interval = queryInterval(track, stream, o);
   const { minIntervalMs, ceilingMs, grownBy, flatIntervals } = j.numbers;
   // On a scaled clock every interval gets the benefit of the timing noise: never a false advice.
   const noise = j.noiseMs;

@@ -166,19 +166,12 @@ export class LearnedReplay {
     context: ReplayContext,
   ): CoreResponse {
     const route = context.route;
-    if (route?.operationId === 'getMockArtifact' && this.#redirects && response.status < 300) {
-      const situation = this.#situation(request, response, 'getVideoContent', context)!;
-      const download = this.#table.get(
-        tableKey('getVideoContent', 'completed', 'owner', situation),
-      );
-      const facts = this.#facts(request, requestId, undefined, undefined, context);
-      return download === undefined ? response : renderAnswer(download, response, undefined, facts);
-    }
+    if (route?.operationId === 'getMockArtifact' && this.#redirects && response.status < 300)
+      return this.#download(request, response, requestId, context);
     if (route?.access !== 'service' || !SERVICE_ROUTES.has(route.operationId))
       return this.#habits(response, requestId);
     const operation = route.operationId as ProfileRoute;
-    const coreId = TASK_ROUTES.has(operation) ? TASK_PARAM.exec(request.path)?.[1] : undefined;
-    const task = coreId === undefined ? undefined : context.task(decodeURIComponent(coreId));
+    const task = taskOf(operation, request, context);
     const token = context.authenticate(request.headers['authorization']);
     const caller = this.#caller(request, token, task);
     const state = this.#state(operation, task, context.now());
@@ -191,22 +184,21 @@ export class LearnedReplay {
       return this.#habits(response, requestId);
     const answering = situation === 'ok' || situation === 'range' || situation === 'head';
     const source = answering ? this.#source(response, task, context.now()) : undefined;
-    const created = operation.startsWith('create')
-      ? (source as { id?: unknown } | undefined)?.id
-      : undefined;
-    const facts = this.#facts(
-      request,
-      requestId,
-      task,
-      typeof created === 'string' ? created : undefined,
-      context,
-    );
-    const known = state === 'n/a' || state === 'missing' ? undefined : state;
-    const stated =
-      known === undefined
-        ? facts
-        : { ...facts, status: known, wrapperStatus: context.wrapperStatuses[known] };
-    return renderAnswer(compiled, response, source, stated);
+    const facts = this.#facts(request, requestId, task, createdIdOf(operation, source), context);
+    return renderAnswer(compiled, response, source, withState(facts, state, context));
+  }
+
+  /** A temporary address of a deployment that redirects downloads: answered as its download was. */
+  #download(
+    request: CoreRequest,
+    response: CoreResponse,
+    requestId: string,
+    context: ReplayContext,
+  ): CoreResponse {
+    const situation = this.#situation(request, response, 'getVideoContent', context)!;
+    const download = this.#table.get(tableKey('getVideoContent', 'completed', 'owner', situation));
+    const facts = this.#facts(request, requestId, undefined, undefined, context);
+    return download === undefined ? response : renderAnswer(download, response, undefined, facts);
   }
 
   /** Sets the learned request-ID header (or none, when the deployment sends none). */
@@ -389,4 +381,30 @@ export function learnedWrapperStatuses(
   replay: LearnedReplay,
 ): Readonly<Record<VideoStatus, string>> {
   return { ...documented, ...replay.wrapperStatuses };
+}
+
+/** The task a task route names (by its core ID in the path), if the store has it. */
+function taskOf(
+  operation: ProfileRoute,
+  request: CoreRequest,
+  context: ReplayContext,
+): TaskRecord | undefined {
+  const coreId = TASK_ROUTES.has(operation) ? TASK_PARAM.exec(request.path)?.[1] : undefined;
+  return coreId === undefined ? undefined : context.task(decodeURIComponent(coreId));
+}
+
+/** The ID a submission's answer gives its new task. */
+function createdIdOf(operation: ProfileRoute, source: unknown): string | undefined {
+  const created = operation.startsWith('create')
+    ? (source as { id?: unknown } | undefined)?.id
+    : undefined;
+  return typeof created === 'string' ? created : undefined;
+}
+
+/** The facts with the task's state and its wrapper word, when the answer is about a task's state. */
+function withState(facts: RenderFacts, state: ProfileState, context: ReplayContext): RenderFacts {
+  const known = state === 'n/a' || state === 'missing' ? undefined : state;
+  return known === undefined
+    ? facts
+    : { ...facts, status: known, wrapperStatus: context.wrapperStatuses[known] };
 }

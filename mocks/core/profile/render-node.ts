@@ -2,6 +2,7 @@ import {
   generateId,
   parseForm,
   type FormPart,
+  type LeafKind,
   type LeafNode,
   type ShapeNode,
 } from '../../../src/profile/index.ts';
@@ -189,15 +190,18 @@ function compatible(leaf: LeafNode, value: unknown): boolean {
     case 'percent':
       return typeof value === 'string' && /%$/.test(value);
     case 'word':
-      // A word reads as one the deployment used (its channel's name, not the mock's "54"), unless it
-      // used many (a list of them is kept only up to eight).
-      return (
-        typeof value === 'string' &&
-        (leaf.values === undefined || leaf.values.length >= 8 || leaf.values.includes(value))
-      );
+      return typeof value === 'string' && isLearnedWord(leaf, value);
     default:
       return typeof value === 'string';
   }
+}
+
+/**
+ * A word reads as one the deployment used (its channel's name, not the mock's "54"), unless it used
+ * many (a list of them is kept only up to eight).
+ */
+function isLearnedWord(leaf: LeafNode, value: string): boolean {
+  return leaf.values === undefined || leaf.values.length >= 8 || leaf.values.includes(value);
 }
 
 /** Numbers in [0, 1) for one generated value: the same task and field draw the same every time. */
@@ -221,53 +225,47 @@ function compileLeaf(leaf: LeafNode, options: CompileOptions): Render {
   };
 }
 
+type Generate = (facts: RenderFacts, path: string) => unknown;
+
 /** A value of a leaf's kind when the core has none. */
-function generator(leaf: LeafNode): (facts: RenderFacts, path: string) => unknown {
-  switch (leaf.kind) {
-    case 'task-id':
-      return (facts, at) => facts.taskId ?? generateId(TASK_FORM, random(facts, at).next);
-    case 'model':
-      return (facts) => facts.model ?? '';
-    case 'request-id':
-      return (facts) => facts.requestId;
-    case 'status':
-      return (facts) => facts.status ?? '';
-    case 'wrapper-status':
-      return (facts) => facts.wrapperStatus ?? '';
-    case 'integer':
-    case 'number': {
-      const [low, high] = leaf.range ?? [0, 0];
-      const whole = leaf.kind === 'integer';
-      return (facts, at) => {
-        const value = random(facts, at).between(low, high);
-        return whole ? Math.round(value) : Math.round(value * 1000) / 1000;
-      };
-    }
-    case 'boolean':
-      return () => true;
-    case 'unix-seconds':
-      return (facts, at) => Math.floor(timeFor(facts, at) / 1000);
-    case 'unix-ms':
-      return (facts, at) => Math.floor(timeFor(facts, at));
-    case 'iso-time':
-      return (facts, at) => new Date(timeFor(facts, at)).toISOString();
-    case 'percent':
-      return () => '0%';
-    case 'url':
-      return (facts) => `${facts.origin}/v1/videos/${facts.taskId ?? 'unknown'}/content`;
-    case 'empty':
-      return () => '';
-    case 'word':
-      return () => leaf.values?.[0] ?? 'unknown';
-    case 'text': {
-      const template = compileTemplate(leaf.template ?? 'text');
-      return (facts, at) => template(facts, at);
-    }
-    case 'id': {
-      const form = parseForm(leaf.form!);
-      return (facts, at) => generateId(form, random(facts, at).next);
-    }
-  }
+function generator(leaf: LeafNode): Generate {
+  return GENERATORS[leaf.kind](leaf);
+}
+
+/** Per leaf kind, how to make its generator (once per compiled leaf, not per answer). */
+const GENERATORS: Readonly<Record<LeafKind, (leaf: LeafNode) => Generate>> = {
+  'task-id': () => (facts, at) => facts.taskId ?? generateId(TASK_FORM, random(facts, at).next),
+  model: () => (facts) => facts.model ?? '',
+  'request-id': () => (facts) => facts.requestId,
+  status: () => (facts) => facts.status ?? '',
+  'wrapper-status': () => (facts) => facts.wrapperStatus ?? '',
+  integer: numberGenerator,
+  number: numberGenerator,
+  boolean: () => () => true,
+  'unix-seconds': () => (facts, at) => Math.floor(timeFor(facts, at) / 1000),
+  'unix-ms': () => (facts, at) => Math.floor(timeFor(facts, at)),
+  'iso-time': () => (facts, at) => new Date(timeFor(facts, at)).toISOString(),
+  percent: () => () => '0%',
+  url: () => (facts) => `${facts.origin}/v1/videos/${facts.taskId ?? 'unknown'}/content`,
+  empty: () => () => '',
+  word: (leaf) => () => leaf.values?.[0] ?? 'unknown',
+  text: (leaf) => {
+    const template = compileTemplate(leaf.template ?? 'text');
+    return (facts, at) => template(facts, at);
+  },
+  id: (leaf) => {
+    const form = parseForm(leaf.form!);
+    return (facts, at) => generateId(form, random(facts, at).next);
+  },
+};
+
+function numberGenerator(leaf: LeafNode): Generate {
+  const [low, high] = leaf.range ?? [0, 0];
+  const whole = leaf.kind === 'integer';
+  return (facts, at) => {
+    const value = random(facts, at).between(low, high);
+    return whole ? Math.round(value) : Math.round(value * 1000) / 1000;
+  };
 }
 
 const TASK_FORM: readonly FormPart[] = parseForm('task_{alnum:32}');

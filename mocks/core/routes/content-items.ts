@@ -18,20 +18,26 @@ export function checkContentItems(content: unknown, where: string): string | und
     }
     if (type !== 'image_url' && type !== 'video_url')
       return `${at}.type must be image_url, video_url or text, got ${JSON.stringify(type)}`;
-    const url = (item[type] as { url?: unknown } | undefined)?.url;
-    if (typeof url !== 'string' || url === '') return `${at}.${type}.url must be a URL`;
-    if (/^asset:\/\//i.test(url))
-      return (
-        `${at}.${type}.url is an asset:// reference, which this family's ` +
-        `upstream does not accept (§2.1): pass an https URL`
-      );
-    if (/^(data|blob|file):/i.test(url))
-      return (
-        `${at}.${type}.url must be an http(s) URL the upstream can read, not an ` +
-        `inline or local file (§2.1: multipart upload is not accepted)`
-      );
-    if (!/^https?:\/\/[^\s/]+/i.test(url))
-      return `${at}.${type}.url must be an http(s) URL, got ${JSON.stringify(url.slice(0, 80))}`;
+    const problem = urlProblem((item[type] as { url?: unknown } | undefined)?.url, `${at}.${type}`);
+    if (problem !== undefined) return problem;
   }
+  return undefined;
+}
+
+/** An item's reference URL: an http(s) URL the upstream can read (§2.1). */
+function urlProblem(url: unknown, at: string): string | undefined {
+  if (typeof url !== 'string' || url === '') return `${at}.url must be a URL`;
+  if (/^asset:\/\//i.test(url))
+    return (
+      `${at}.url is an asset:// reference, which this family's ` +
+      `upstream does not accept (§2.1): pass an https URL`
+    );
+  if (/^(data|blob|file):/i.test(url))
+    return (
+      `${at}.url must be an http(s) URL the upstream can read, not an ` +
+      `inline or local file (§2.1: multipart upload is not accepted)`
+    );
+  if (!/^https?:\/\/[^\s/]+/i.test(url))
+    return `${at}.url must be an http(s) URL, got ${JSON.stringify(url.slice(0, 80))}`;
   return undefined;
 }

@@ -70,18 +70,8 @@ export function forceOutcome(state: ServiceState, taskId: string, body: unknown)
       'invalid_request',
       'afterMs must be a non-negative integer (milliseconds from now)',
     );
-  for (const field of ['code', 'message'] as const)
-    if (b[field] !== undefined && (typeof b[field] !== 'string' || b[field] === ''))
-      return controlError(400, 'invalid_request', `${field} must be a non-empty string`);
-  const unknown = Object.keys(b).filter(
-    (k) => !['outcome', 'afterMs', 'code', 'message'].includes(k),
-  );
-  if (unknown.length > 0)
-    return controlError(
-      400,
-      'invalid_request',
-      `Unknown field ${unknown.join(', ')}: send outcome, code, message, afterMs`,
-    );
+  const refused = outcomeFieldsProblem(b);
+  if (refused !== undefined) return refused;
   const fallback = UPSTREAM_FAILURES.find((f) => f.code === b['code']) ?? UPSTREAM_FAILURES[0]!;
   const plan = forcePlan(task.createdAt, task.plan, state.clock.now(), {
     outcome,
@@ -97,6 +87,23 @@ export function forceOutcome(state: ServiceState, taskId: string, body: unknown)
     );
   state.apply({ op: 'force', task: task.id, plan });
   return jsonResponse(200, inspectTask(state, task));
+}
+
+/** The optional `code` and `message` are non-empty strings; no other field is sent. */
+function outcomeFieldsProblem(b: Record<string, unknown>): CoreResponse | undefined {
+  for (const field of ['code', 'message'] as const)
+    if (b[field] !== undefined && (typeof b[field] !== 'string' || b[field] === ''))
+      return controlError(400, 'invalid_request', `${field} must be a non-empty string`);
+  const unknown = Object.keys(b).filter(
+    (k) => !['outcome', 'afterMs', 'code', 'message'].includes(k),
+  );
+  if (unknown.length > 0)
+    return controlError(
+      400,
+      'invalid_request',
+      `Unknown field ${unknown.join(', ')}: send outcome, code, message, afterMs`,
+    );
+  return undefined;
 }
 
 export function familyState(family: FamilyState): Schemas['FamilyBinding'] {

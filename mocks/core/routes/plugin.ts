@@ -30,14 +30,8 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
         `requests go to POST /v1/videos (§4.5: the two formats are not mixed in ` +
         `one request)`,
     });
-  const catalogModel = state.models.get(model);
-  if (!state.family.bound || catalogModel === undefined || catalogModel.family !== 'second')
-    return state.error('model_not_found', { model, group: context.token.group });
-  if (
-    !catalogModel.groups.includes(context.token.group) ||
-    (context.token.models !== undefined && !context.token.models.includes(model))
-  )
-    return state.error('plugin_permission_denied', { model });
+  const refused = modelRefusal(context, model);
+  if (refused !== undefined) return refused;
 
   const schema = state.validators.request('createPluginTask')!.validateFull(body);
   if (!schema.valid)
@@ -69,6 +63,20 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
   }
   context.taskId = admitted.task.id; // the native answer tells no status
   return { ...jsonResponse(200, { id: admitted.task.id }), lost: admitted.lost };
+}
+
+/** The model is the second family's, served (the plugin bound), and the caller's key may use it. */
+function modelRefusal(context: RouteContext, model: string): CoreResponse | undefined {
+  const { state } = context;
+  const catalogModel = state.models.get(model);
+  if (!state.family.bound || catalogModel === undefined || catalogModel.family !== 'second')
+    return state.error('model_not_found', { model, group: context.token.group });
+  if (
+    !catalogModel.groups.includes(context.token.group) ||
+    (context.token.models !== undefined && !context.token.models.includes(model))
+  )
+    return state.error('plugin_permission_denied', { model });
+  return undefined;
 }
 
 /** `GET …/tasks/{task_id}` on the native path: the task in the upstream's shape and status values. */

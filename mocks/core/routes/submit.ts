@@ -70,6 +70,29 @@ export function admit(
   context.body ??= body;
   const { state, token } = context;
 
+  const choice = scenarioOf(context, body);
+  if ('kind' in choice) return choice;
+  if (choice.scenario.stage === 'front') return choice.scenario.refuse!(choice.arg, state.clock);
+
+  const routed = routedModel(context, body['model']);
+  if ('kind' in routed) return routed;
+  const invalid = checkFields(context, operationId, body, routed);
+  if (invalid !== undefined) return invalid;
+  if (token.quota === 'exhausted') return { kind: 'insufficient_user_quota' };
+  if (routed.family === 'second' && !state.family.bound)
+    return {
+      kind: 'upstream_refused',
+      detail: { upstream: unboundUpstreamAnswer(body['model'] as string) },
+    };
+  if (choice.scenario.stage === 'upstream') return choice.scenario.refuse!(choice.arg, state.clock);
+  return createTask(context, body, choice, routed, requestId);
+}
+
+/** The scenario a submission asks for (§ the mock's scenarios), or why it cannot be run. */
+function scenarioOf(
+  context: RouteContext,
+  body: Record<string, unknown>,
+): ScenarioChoice | Refusal {
   const choice = chooseScenario(context.request.headers['x-mock-scenario'], body['prompt']);
   if ('unknown' in choice)
     return {
@@ -79,9 +102,12 @@ export function admit(
   const argumentProblem = checkScenarioArgument(choice);
   if (argumentProblem !== undefined)
     return { kind: 'invalid_scenario_argument', detail: { problem: argumentProblem } };
-  if (choice.scenario.stage === 'front') return choice.scenario.refuse!(choice.arg, state.clock);
+  return choice;
+}
 
-  const model = body['model'];
+/** The catalog model a submission names and the caller's key may use, or the refusal. */
+function routedModel(context: RouteContext, model: unknown): CatalogModel | Refusal {
+  const { state, token } = context;
   if (model === undefined || model === null || model === '') return { kind: 'model_required' };
   if (typeof model !== 'string')
     return { kind: 'invalid_request', detail: { problem: 'model must be a string' } };
@@ -91,20 +117,24 @@ export function admit(
       kind: routing.reason === 'token_model_not_allowed' ? 'model_not_allowed' : 'model_not_found',
       detail: { model, group: token.group },
     };
+  return routing.model;
+}
 
-  const invalid = checkFields(context, operationId, body, routing.model);
-  if (invalid !== undefined) return invalid;
-  if (token.quota === 'exhausted') return { kind: 'insufficient_user_quota' };
-  if (routing.model.family === 'second' && !state.family.bound)
-    return { kind: 'upstream_refused', detail: { upstream: unboundUpstreamAnswer(model) } };
-  if (choice.scenario.stage === 'upstream') return choice.scenario.refuse!(choice.arg, state.clock);
-
+/** Mints and keeps the task of an admitted submission, remembering its client request ID. */
+function createTask(
+  context: RouteContext,
+  body: Record<string, unknown>,
+  choice: ScenarioChoice,
+  model: CatalogModel,
+  requestId: string | undefined,
+): Refusal | { task: TaskRecord; lost: LostAnswer | undefined } {
+  const { state, token } = context;
   const explicit =
     choice.scenario.name !== 'succeed' || context.request.headers['x-mock-scenario'] !== undefined;
   const minted = mintTask(state, {
     owner: token.user,
-    model: routing.model,
-    seconds: requestedSeconds(body, routing.model),
+    model,
+    seconds: requestedSeconds(body, model),
     scenario: choice.scenario.name,
     arg: choice.arg,
     explicit,
@@ -172,6 +202,18 @@ function checkFields(
     };
 
   const metadata = (body['metadata'] ?? {}) as Record<string, unknown>;
+  return (
+    lengthProblem(body, metadata, model) ??
+    (model.family === 'second' ? secondFamilyProblem(metadata, model) : undefined)
+  );
+}
+
+/** `metadata.duration` or `seconds` within the model's range (the gateway's for the first family). */
+function lengthProblem(
+  body: Record<string, unknown>,
+  metadata: Record<string, unknown>,
+  model: CatalogModel,
+): Refusal | undefined {
   const range = model.family === 'second' ? model.duration : GATEWAY_DURATION;
   const duration = metadata['duration'];
   if (typeof duration === 'number' && !(duration >= range.min && duration <= range.max))
@@ -196,24 +238,30 @@ function checkFields(
         },
       };
   }
-  if (model.family === 'second') {
-    const resolution = metadata['resolution'];
-    if (
-      typeof resolution === 'string' &&
-      model.resolutions !== undefined &&
-      !model.resolutions.includes(resolution)
-    )
-      return {
-        kind: 'invalid_request',
-        detail: {
-          problem:
-            `metadata.resolution ${resolution} is not offered by ${model.id}: use ` +
-            `one of ${model.resolutions.join(', ')}`,
-        },
-      };
-    const content = checkContentItems(metadata['content'], 'metadata.content');
-    if (content !== undefined) return { kind: 'invalid_request', detail: { problem: content } };
-  }
+  return undefined;
+}
+
+/** The second family's resolution tiers and reference items (§2.1). */
+function secondFamilyProblem(
+  metadata: Record<string, unknown>,
+  model: CatalogModel,
+): Refusal | undefined {
+  const resolution = metadata['resolution'];
+  if (
+    typeof resolution === 'string' &&
+    model.resolutions !== undefined &&
+    !model.resolutions.includes(resolution)
+  )
+    return {
+      kind: 'invalid_request',
+      detail: {
+        problem:
+          `metadata.resolution ${resolution} is not offered by ${model.id}: use ` +
+          `one of ${model.resolutions.join(', ')}`,
+      },
+    };
+  const content = checkContentItems(metadata['content'], 'metadata.content');
+  if (content !== undefined) return { kind: 'invalid_request', detail: { problem: content } };
   return undefined;
 }
 
