@@ -88,71 +88,110 @@ export const contractCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    const env = process.env;
-    const given = sourced(values, 'base-url');
-    const bundled = given.value === undefined;
-    const apiKey = sourced(values, 'api-key');
-    const checkedUrl = bundled
-      ? undefined
-      : baseUrlOption({ ...given, value: given.value }, apiKey);
-    const keys = {
-      apiKey: apiKey.value ?? 'sk-mock-alice',
-      otherApiKey: sourced(values, 'other-api-key').value ?? (bundled ? 'sk-mock-bob' : undefined),
-    };
-    const settings = targetSettings(values, bundled);
-    const problem = targetUsageProblem({ ...keys, ...settings });
-    if (problem !== undefined) throw new UsageError(problem);
-    const har = harOption(values);
-    const learnFile = profileFileOption('--learn', values.learn);
-    const into = learnFile === undefined ? undefined : existingProfile(learnFile, '--learn');
-    const mock = bundled ? await startMockServer({ port: 0, ...BUNDLED_MOCK }) : undefined;
+    const inputs = contractInputs(values);
+    const mock = inputs.bundled ? await startMockServer({ port: 0, ...BUNDLED_MOCK }) : undefined;
     if (mock !== undefined)
       console.error(`no --base-url: checking the bundled mock at ${mock.url}`);
     const target: ContractTarget = {
-      ...settings,
-      ...keys,
-      baseUrl: checkedUrl ?? mock!.url.replace(/\/+$/, ''),
+      ...inputs.target,
+      baseUrl: inputs.baseUrl ?? mock!.url.replace(/\/+$/, ''),
     };
     // Every line this command prints, and both reports, go through this one redaction.
     const redactor = new Redactor([target.apiKey, target.otherApiKey]);
-    const out = (text: string) => console.log(redactor.forTerminal(text));
-    const err = (text: string) => console.error(redactor.forTerminal(text));
-    let traffic: Har | undefined;
+    const io: RunOutput = {
+      redactor,
+      out: (text) => console.log(redactor.forTerminal(text)),
+      err: (text) => console.error(redactor.forTerminal(text)),
+    };
+    const recorded: Recorded = { har: inputs.har, traffic: undefined };
     try {
-      const onProgress = (line: string) => err(`  … ${line}`);
-      const onTraffic = har === undefined ? undefined : (t: Har) => (traffic = t);
-      const options = { onProgress, ...(onTraffic === undefined ? {} : { onTraffic }) };
-      const run =
-        learnFile === undefined
-          ? { report: await runContract(target, options) }
-          : await runLearn(target, { ...options, into });
-      const { report } = run;
-      out(renderSummary(report));
-      const reportDir = values['report-dir'] ?? env['VIDEOTASK_REPORT_DIR'];
-      if (reportDir !== undefined)
-        for (const file of writeReports(report, reportDir, redactor)) out(`wrote ${file}`);
-      if (har !== undefined && traffic !== undefined) out(`wrote ${writeTraffic(har, traffic)}`);
-      const status = exitStatus(report);
-      if (status.why !== undefined) err(`videotask contract: ${status.why}`);
-      if ('profile' in run && status.code !== 2) {
-        await writeProfileFile(learnFile!, run.profile);
-        out(`learned ${learnFile}: ${describeProfile(run.profile)}`);
-        for (const note of run.notes) out(`  note: ${note}`);
-      } else if (learnFile !== undefined)
-        err(`videotask contract: ${learnFile} not written: the run could not be completed`);
-      return status.code;
+      return await checkTarget(target, { inputs, io, recorded, values });
     } catch (error) {
-      if (error instanceof TargetError) {
-        err(`videotask contract: ${error.message}`);
-        if (har !== undefined && traffic !== undefined) err(`wrote ${writeTraffic(har, traffic)}`);
-        return 2;
-      }
-      throw error;
+      if (!(error instanceof TargetError)) throw error;
+      io.err(`videotask contract: ${error.message}`);
+      if (recorded.har !== undefined && recorded.traffic !== undefined)
+        io.err(`wrote ${writeTraffic(recorded.har, recorded.traffic)}`);
+      return 2;
     } finally {
       await mock?.close();
     }
   },
 };
+
+type Values = ReturnType<typeof parse>['values'];
+
+interface RunOutput {
+  readonly redactor: Redactor;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+/** `--har FILE` and the traffic the run recorded for it. */
+interface Recorded {
+  readonly har: string | undefined;
+  traffic: Har | undefined;
+}
+
+/** The run's inputs from flags and environment, checked before anything is sent (exit 2 when wrong). */
+function contractInputs(values: Values) {
+  const given = sourced(values, 'base-url');
+  const bundled = given.value === undefined;
+  const apiKey = sourced(values, 'api-key');
+  const baseUrl = bundled ? undefined : baseUrlOption({ ...given, value: given.value }, apiKey);
+  const keys = {
+    apiKey: apiKey.value ?? 'sk-mock-alice',
+    otherApiKey: sourced(values, 'other-api-key').value ?? (bundled ? 'sk-mock-bob' : undefined),
+  };
+  const settings = targetSettings(values, bundled);
+  const problem = targetUsageProblem({ ...keys, ...settings });
+  if (problem !== undefined) throw new UsageError(problem);
+  const har = harOption(values);
+  const learnFile = profileFileOption('--learn', values.learn);
+  const into = learnFile === undefined ? undefined : existingProfile(learnFile, '--learn');
+  return {
+    bundled,
+    baseUrl,
+    target: { ...settings, ...keys },
+    har,
+    learnFile,
+    into,
+  };
+}
+
+interface CheckRun {
+  readonly inputs: ReturnType<typeof contractInputs>;
+  readonly io: RunOutput;
+  readonly recorded: Recorded;
+  readonly values: Values;
+}
+
+/** Runs the suite (learning too with --learn), writes what was asked for, and gives the exit status. */
+async function checkTarget(target: ContractTarget, run: CheckRun): Promise<number> {
+  const { inputs, io, recorded, values } = run;
+  const onProgress = (line: string) => io.err(`  … ${line}`);
+  const onTraffic = recorded.har === undefined ? undefined : (t: Har) => (recorded.traffic = t);
+  const options = { onProgress, ...(onTraffic === undefined ? {} : { onTraffic }) };
+  const result =
+    inputs.learnFile === undefined
+      ? { report: await runContract(target, options) }
+      : await runLearn(target, { ...options, into: inputs.into });
+  const { report } = result;
+  io.out(renderSummary(report));
+  const reportDir = values['report-dir'] ?? process.env['VIDEOTASK_REPORT_DIR'];
+  if (reportDir !== undefined)
+    for (const file of writeReports(report, reportDir, io.redactor)) io.out(`wrote ${file}`);
+  if (recorded.har !== undefined && recorded.traffic !== undefined)
+    io.out(`wrote ${writeTraffic(recorded.har, recorded.traffic)}`);
+  const status = exitStatus(report);
+  if (status.why !== undefined) io.err(`videotask contract: ${status.why}`);
+  if ('profile' in result && status.code !== 2) {
+    await writeProfileFile(inputs.learnFile!, result.profile);
+    io.out(`learned ${inputs.learnFile}: ${describeProfile(result.profile)}`);
+    for (const note of result.notes) io.out(`  note: ${note}`);
+  } else if (inputs.learnFile !== undefined)
+    io.err(`videotask contract: ${inputs.learnFile} not written: the run could not be completed`);
+  return status.code;
+}
 
 function parse(argv: readonly string[]) {
   return parseFlags(argv, {

@@ -58,19 +58,7 @@ export const learnCommand: Command = {
       return 0;
     }
     const env = process.env;
-    const out = profileFileOption('--out', values.out);
-    if (out === undefined)
-      throw new UsageError('--out FILE is required: where to write the learned profile');
-    const baseUrl = sourced(values, 'base-url');
-    if (baseUrl.value === undefined)
-      throw new UsageError('--base-url is required: the deployment to learn (e.g. your staging)');
-    const apiKey = sourced(values, 'api-key');
-    const target: ContractTarget = {
-      ...targetSettings(values, false, 1),
-      baseUrl: baseUrlOption({ ...baseUrl, value: baseUrl.value }, apiKey),
-      apiKey: apiKey.value!,
-      otherApiKey: sourced(values, 'other-api-key').value,
-    };
+    const { out, target } = learnTarget(values);
     const into = values.fresh === true ? undefined : existingProfile(out, '--out');
     const redactor = new Redactor([target.apiKey, target.otherApiKey]);
     const print = (text: string) => console.log(redactor.forTerminal(text));
@@ -113,6 +101,24 @@ export const learnCommand: Command = {
     }
   },
 };
+
+/** Where to write and what to learn, from flags and environment (exit 2 when missing or wrong). */
+function learnTarget(values: ReturnType<typeof parse>['values']) {
+  const out = profileFileOption('--out', values.out);
+  if (out === undefined)
+    throw new UsageError('--out FILE is required: where to write the learned profile');
+  const baseUrl = sourced(values, 'base-url');
+  if (baseUrl.value === undefined)
+    throw new UsageError('--base-url is required: the deployment to learn (e.g. your staging)');
+  const apiKey = sourced(values, 'api-key');
+  const target: ContractTarget = {
+    ...targetSettings(values, false, 1),
+    baseUrl: baseUrlOption({ ...baseUrl, value: baseUrl.value }, apiKey),
+    apiKey: apiKey.value!,
+    otherApiKey: sourced(values, 'other-api-key').value,
+  };
+  return { out, target };
+}
 
 function parse(argv: readonly string[]) {
   return parseFlags(argv, {

@@ -44,20 +44,7 @@ export const submitCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if (values.model === undefined || values.model.trim() === '')
-      throw new UsageError('--model is required');
-    if (values.prompt === undefined || values.prompt.trim() === '')
-      throw new UsageError('--prompt is required and must not be empty (§7)');
-    const endpoint = values.endpoint ?? 'generations';
-    if (endpoint !== 'generations' && endpoint !== 'videos')
-      throw new UsageError(`--endpoint must be generations or videos, got "${endpoint}"`);
-    const body: SubmitRequest = { model: values.model, prompt: values.prompt };
-    const images = values.image ?? [];
-    if (images.length === 1) body.image = images[0]!;
-    else if (images.length > 1) body.images = images;
-    if (values.metadata !== undefined) body.metadata = parseMetadata(values.metadata);
-    if (values.seconds !== undefined) body.seconds = values.seconds;
-    if (values.size !== undefined) body.size = values.size;
+    const { body, endpoint } = submissionOf(values);
 
     const client = clientFrom(values);
     if (values.journal !== undefined) await checkJournalToWrite(values.journal);
@@ -71,6 +58,28 @@ export const submitCommand: Command = {
     }
   },
 };
+
+/** The submission the flags describe (exit 2 when one is missing or wrong). */
+function submissionOf(values: ReturnType<typeof parse>['values']): {
+  body: SubmitRequest;
+  endpoint: 'generations' | 'videos';
+} {
+  if (values.model === undefined || values.model.trim() === '')
+    throw new UsageError('--model is required');
+  if (values.prompt === undefined || values.prompt.trim() === '')
+    throw new UsageError('--prompt is required and must not be empty (§7)');
+  const endpoint = values.endpoint ?? 'generations';
+  if (endpoint !== 'generations' && endpoint !== 'videos')
+    throw new UsageError(`--endpoint must be generations or videos, got "${endpoint}"`);
+  const body: SubmitRequest = { model: values.model, prompt: values.prompt };
+  const images = values.image ?? [];
+  if (images.length === 1) body.image = images[0]!;
+  else if (images.length > 1) body.images = images;
+  if (values.metadata !== undefined) body.metadata = parseMetadata(values.metadata);
+  if (values.seconds !== undefined) body.seconds = values.seconds;
+  if (values.size !== undefined) body.size = values.size;
+  return { body, endpoint };
+}
 
 /** One submission as the command makes it. */
 interface Submission {
