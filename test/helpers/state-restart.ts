@@ -1,4 +1,5 @@
 /** Requests of the `--state` restart tests (real processes), and submitters that keep a mock busy. */
+import { expect } from 'vitest';
 
 export async function call(
   base: string,
@@ -46,15 +47,14 @@ export interface Submitters {
 }
 
 const KEYS = ['sk-mock-alice', 'sk-mock-bob', 'sk-mock-vip'];
+/** Submissions in flight at once in `keepSubmitting`. */
+const SUBMITTERS = 6;
 
 /**
  * Six clients submitting and querying tasks (one in five `slow`) as fast as the mock answers, until
  * stopped or the mock is gone. A test waits for `reached` — a count of acknowledged tasks, an event —
  * never for a time: how much a loaded machine gets done in 1.5 s is not a property of the mock.
  */
-/** Submissions in flight at once in `keepSubmitting`. */
-export const SUBMITTERS = 6;
-
 export function keepSubmitting(base: string, count: number): Submitters {
   const acknowledged: { id: string; key: string }[] = [];
   const seen = new Map<string, TaskView>();
@@ -89,4 +89,18 @@ export function keepSubmitting(base: string, count: number): Submitters {
       await running;
     },
   };
+}
+
+/**
+ * After a kill -9 and a restart on the state file at `base`: every acknowledged task is listed, and
+ * at most one more per submitter (a task kept on disk whose answer the kill cut off).
+ */
+export async function expectKeptAfterKill(
+  base: string,
+  acknowledged: readonly { id: string }[],
+): Promise<void> {
+  const listed = (await call(base, 'GET', '/__mock/tasks')).body['tasks'] as { id: string }[];
+  const ids = new Set(listed.map((t) => t.id));
+  for (const { id } of acknowledged) expect(ids.has(id)).toBe(true);
+  expect(ids.size - acknowledged.length).toBeLessThanOrEqual(SUBMITTERS);
 }
