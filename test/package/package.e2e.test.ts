@@ -203,6 +203,10 @@ describe('a browser page bundled with esbuild', () => {
       });
       expect(visit.served.filter((path) => /^\/(v1|__mock)\//.test(path))).toEqual([]);
       expect(visit.problems).toEqual([]);
+      // Set apart only when Chromium reported a whole answer aborted (browser-page.ts): the two
+      // downloads, whose bytes the page counted above.
+      for (const aborted of visit.abortedAfterAnswer)
+        expect(aborted).toMatch(/\/v1\/videos\/[\w-]+\/content net::ERR_ABORTED$/);
     },
     SLOW,
   );
