@@ -4,6 +4,7 @@ import { explain } from '../explain.ts';
 import { numberOption, parseFlags, UsageError } from '../options.ts';
 import { printErr, printOut, ProgressLine } from '../output.ts';
 import { clientFrom, SERVICE_FLAGS, SERVICE_HELP } from '../service-options.ts';
+import { StopSignals } from '../signals.ts';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -27,10 +28,6 @@ Options:
   --force               replace FILE if it exists
   --max-bytes N         stop, keeping nothing, past N bytes (default ${DEFAULT_MAX_DOWNLOAD_BYTES}, 2 GiB)
 ${SERVICE_HELP}`;
-
-/** The exit code of a process stopped by a signal, as a shell reports it: 128 + its number. */
-const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
-type StopSignal = keyof typeof SIGNAL_EXIT;
 
 export const downloadCommand: Command = {
   name: 'download',
@@ -56,14 +53,7 @@ export const downloadCommand: Command = {
     const client = clientFrom(values);
     const line = new ProgressLine();
     // A signal aborts the download, which removes its temporary file, instead of killing the process.
-    const stop = new AbortController();
-    let stoppedBy: StopSignal | undefined;
-    const onSignal = (signal: StopSignal) => {
-      stoppedBy ??= signal;
-      stop.abort(new Error(`stopped by ${signal}`));
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const stop = new StopSignals();
     try {
       const result = await downloadContent(client, taskId, {
         to: toStdout ? process.stdout : output,
@@ -78,19 +68,18 @@ export const downloadCommand: Command = {
       return 0;
     } catch (error) {
       line.done();
-      if (stoppedBy !== undefined) {
+      if (stop.stoppedBy !== undefined) {
         const kept = toStdout ? '' : `; nothing was written to ${output}`;
         printErr(
-          `videotask download: stopped by ${stoppedBy}${kept}. Run the same command ` +
+          `videotask download: stopped by ${stop.stoppedBy}${kept}. Run the same command ` +
             `again to download it.`,
         );
-        return SIGNAL_EXIT[stoppedBy];
+        return stop.exitCode;
       }
       printErr(`videotask download: ${explain(error, client, taskId)}`);
       return 1;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stop.close();
     }
   },
 };

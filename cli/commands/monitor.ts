@@ -1,10 +1,12 @@
 import { maskKey } from '../../src/redaction/redactor.ts';
+import { realSleep } from '../../src/client/sleep.ts';
 import type { Command } from '../commands.ts';
 import { checkJournalToRead } from '../journal-path.ts';
 import { monitorRound } from '../monitor-round.ts';
 import { parseFlags, secondsOption, UsageError } from '../options.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
 import { printOut } from '../output.ts';
+import { StopSignals } from '../signals.ts';
 
 const DEFAULT_INTERVAL_S = 60;
 
@@ -24,7 +26,7 @@ ${SERVICE_HELP}
   -h, --help            show this help
 
 Exit status (--once, or the last round when stopped): 0 every check OK; 1 a check failed; 2 bad usage
-or the service unreachable; 130 stopped before the first round ended.`;
+or the service unreachable; 130 / 143 stopped by SIGINT / SIGTERM before the first round ended.`;
 
 export const monitorCommand: Command = {
   name: 'monitor',
@@ -53,10 +55,7 @@ export const monitorCommand: Command = {
 
     if (values.once === true) return printRound(await monitorRound(client, options));
 
-    const stop = new AbortController();
-    const onSignal = () => stop.abort(new Error('stopped'));
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const stop = new StopSignals();
     console.error(
       `videotask monitor: checking ${client.baseUrl} with ${maskKey(apiKey)} ` +
         `every ${intervalMs / 1000} s; stop with Ctrl-C (SIGINT) or SIGTERM`,
@@ -71,18 +70,18 @@ export const monitorCommand: Command = {
           if (stop.signal.aborted) break;
           throw error;
         }
-        await sleep(intervalMs, stop.signal);
+        // Only a stop ends the wait early; the loop's condition then ends the rounds.
+        await realSleep(intervalMs, stop.signal).catch(() => undefined);
       }
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stop.close();
     }
     const when =
       last === undefined
         ? ' before the first round ended'
         : `; the last round's status was ${last}`;
     console.error(`videotask monitor: stopped${when}`);
-    return last ?? 130;
+    return last ?? stop.exitCode;
   },
 };
 
@@ -93,17 +92,4 @@ function printRound(result: Awaited<ReturnType<typeof monitorRound>>): number {
   const unreachable = result.status === 2 ? ' (the service could not be reached)' : '';
   console.error(`${result.lines.length - failed} OK, ${failed} FAIL${unreachable}`);
   return result.status;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -12,6 +12,7 @@ import { explain } from '../explain.ts';
 import { checkJournalToRead } from '../journal-path.ts';
 import { ProgressLine, describeTask, isFinal, printErr, printOut } from '../output.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
+import { StopSignals } from '../signals.ts';
 import {
   documentedPolling,
   POLL_FLAGS,
@@ -29,8 +30,8 @@ Polls until completed or failed with the documented loop (§8: ${POLLING_SUMMARY
 
 Exit status: 0 completed; 1 failed (or an error); 2 bad usage, or a journal that is missing, a
 directory or damaged; 3 timed out; 4 (--journal) every task followed finished, but some submissions
-could not be confirmed and must be checked by hand. With several tasks the first that applies of 1,
-3, 4 wins.
+could not be confirmed and must be checked by hand; 130 / 143 stopped by SIGINT / SIGTERM (the task
+goes on). With several tasks the first that applies of 1, 3, 4 wins.
 
 Options:
   --journal FILE        wait for every unfinished task of this journal (written by \`videotask submit --journal\`)
@@ -51,17 +52,15 @@ export const waitCommand: Command = {
     const poll = pollOptions(values, documentedPolling(DEFAULT_POLL_TIMEOUT_MS));
     const client = clientFrom(values);
     if (values.journal !== undefined) await checkJournalToRead(values.journal);
-    const abort = new AbortController();
-    const onSignal = () => abort.abort(new Error('interrupted'));
-    process.once('SIGINT', onSignal);
+    const stop = new StopSignals();
     const line = new ProgressLine();
     try {
       if (values.journal !== undefined)
-        return await waitJournal(values.journal, client, { ...poll, signal: abort.signal }, line);
+        return await waitJournal(values.journal, client, { ...poll, signal: stop.signal }, line);
       const taskId = positionals[0]!;
       const { task } = await client.poll(taskId, {
         ...poll,
-        signal: abort.signal,
+        signal: stop.signal,
         // The final state is the result, printed once below (not also as progress).
         onUpdate: (t) => (isFinal(t) ? undefined : line.update(describeTask(t))),
       });
@@ -70,11 +69,11 @@ export const waitCommand: Command = {
       return task.status === 'completed' ? 0 : 1;
     } catch (error) {
       line.done();
-      if (abort.signal.aborted) {
+      if (stop.stoppedBy !== undefined) {
         console.error(
-          'videotask wait: interrupted; the task goes on. Wait again with the same command.',
+          `videotask wait: stopped by ${stop.stoppedBy}; the task goes on. Wait again with the same command.`,
         );
-        return 130;
+        return stop.exitCode;
       }
       if (error instanceof PollTimeoutError) {
         printErr(
@@ -86,7 +85,7 @@ export const waitCommand: Command = {
       printErr(`videotask wait: ${explain(error, client, positionals[0])}`);
       return error instanceof JournalError ? 2 : 1;
     } finally {
-      process.off('SIGINT', onSignal);
+      stop.close();
     }
   },
 };
