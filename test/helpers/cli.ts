@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +36,35 @@ export function runVideotask(
         }),
     );
   });
+}
+
+/**
+ * Starts the real `videotask` CLI and stops it with `signal` once `ready` holds for its standard error
+ * so far (or it exited first): its exit code (null when the signal killed it) and standard error.
+ */
+export async function stopVideotask(
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; ready: (stderr: string) => boolean; signal: NodeJS.Signals },
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: options.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let ready = false;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      // Asked until it holds once: what it saw then is what the caller checks.
+      if (!ready && (ready = options.ready(stderr))) resolve();
+    });
+  });
+  child.kill(options.signal);
+  const code = await exited;
+  return { code, stderr };
 }
 
 /** A port on 127.0.0.1 that was free a moment ago: nothing listens there (connections are refused). */

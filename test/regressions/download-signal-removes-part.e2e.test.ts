@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { stopVideotask } from '../helpers/cli.ts';
 import { rawServer, writeEndlessly, type RawServer } from '../helpers/raw-server.ts';
 
 // Issue 14 item 9: Ctrl-C or SIGTERM during `videotask download` killed the process and left its
 // temporary `.v.mp4.<hex>.part` behind (1.17 GB of it against an endless body).
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let server: RawServer;
 let dir: string;
 
@@ -29,28 +27,22 @@ it.each([
   ['SIGTERM', 143],
 ] as const)('removes the partial file on %s and exits %i', async (signal, code) => {
   const folder = mkdtempSync(join(dir, `${signal}-`));
-  const child = spawn(
-    process.execPath,
-    ['bin/videotask.js', 'download', 'task_x', '-o', join(folder, 'v.mp4')],
+  // Stopped mid-download: the partial file exists and has bytes (the progress line says how many).
+  let during: string[] = [];
+  const { code: exit, stderr } = await stopVideotask(
+    ['download', 'task_x', '-o', join(folder, 'v.mp4')],
     {
-      cwd: ROOT,
       env: { ...process.env, VIDEOTASK_BASE_URL: server.url, VIDEOTASK_API_KEY: 'sk-mock-alice' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      ready: (text) => {
+        if (!/\d+ KiB received/.test(text)) return false;
+        during = readdirSync(folder);
+        return true;
+      },
+      signal,
     },
   );
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  // Mid-download: the partial file exists and has bytes (the progress line says how many).
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      if (/\d+ KiB received/.test(stderr)) resolve();
-    });
-  });
-  expect(readdirSync(folder)).toEqual([expect.stringMatching(/^\.v\.mp4\.[0-9a-f]+\.part$/)]);
-  child.kill(signal);
-  expect(await exited).toBe(code);
+  expect(during).toEqual([expect.stringMatching(/^\.v\.mp4\.[0-9a-f]+\.part$/)]);
+  expect(exit).toBe(code);
   expect(readdirSync(folder)).toEqual([]);
   expect(stderr).toMatch(new RegExp(`stopped by ${signal}; nothing was written`));
 });

@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
+import { stopVideotask } from '../helpers/cli.ts';
 
 // `wait`, `monitor` and `download` each handled signals their own way: `wait` caught SIGINT only, so
 // SIGTERM (a CI job cancelled, `timeout`) killed it without the line that says the task goes on and how
 // to wait again. All three stop through cli/signals.ts's StopSignals now: 130 after SIGINT, 143 after
 // SIGTERM, each saying what happened.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let server: RunningMockServer;
 
 // A manual clock: the task stays queued until the test is over.
@@ -26,23 +24,13 @@ it.each([
     body: JSON.stringify({ model: 'video-pro-v1', prompt: 'a kite' }),
   });
   const { id } = (await submitted.json()) as { id: string };
-  const child = spawn(process.execPath, ['bin/videotask.js', 'wait', id], {
-    cwd: ROOT,
+  // Stopped while polling: its progress line shows the task queued.
+  const { code: exit, stderr } = await stopVideotask(['wait', id], {
     env: { ...process.env, VIDEOTASK_BASE_URL: server.url, VIDEOTASK_API_KEY: 'sk-mock-alice' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    ready: (stderr) => /queued/.test(stderr),
+    signal,
   });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  // Polling: its progress line shows the task queued.
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      if (/queued/.test(stderr)) resolve();
-    });
-  });
-  child.kill(signal);
-  expect(await exited).toBe(code);
+  expect(exit).toBe(code);
   expect(stderr).toMatch(
     new RegExp(`videotask wait: stopped by ${signal}; the task goes on. Wait again`),
   );
