@@ -1,16 +1,6 @@
-export interface Command {
-  readonly name: string;
-  /** Returns the process exit code. Throws `UsageError` for bad arguments. */
-  run(argv: readonly string[]): Promise<number>;
-}
+import type { CommandEntry } from './command.ts';
 
-interface CommandEntry {
-  readonly name: string;
-  readonly summary: string;
-  /** Loaded on use only: `videotask mock` must not pay for the client, msw or the contract suites. */
-  readonly load: () => Promise<Command>;
-}
-
+/** The `videotask` commands, in the order the help lists them; each loaded when it runs. */
 export const commands: readonly CommandEntry[] = [
   {
     name: 'mock',

@@ -15,13 +15,10 @@ export type { CellCoverage, CoverageReport } from './coverage.ts';
 export type { RunClock, UnconfirmedSubmission } from './run-context.ts';
 export { Redactor } from '../src/redaction/redactor.ts';
 export * as matrix from './matrix/index.ts';
-export {
-  renderJUnit,
-  renderSummary,
-  writePrivateFile,
-  writeReports,
-  type ContractReport,
-} from './report.ts';
+export type { ContractReport } from './report.ts';
+export { renderJUnit } from './report-junit.ts';
+export { renderSummary } from './report-summary.ts';
+export { writePrivateFile, writeReports } from './report-files.ts';
 export { harOf, type Har, type HarEntry } from './har.ts';
 export { REPORT_SCHEMA_VERSION, TOOL } from './tool.ts';
 export { CHECKS } from './checks/definitions.ts';

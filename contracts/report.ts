@@ -1,15 +1,12 @@
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { CoverageReport } from './coverage.ts';
-import { Redactor } from '../src/redaction/redactor.ts';
 import type { UnconfirmedSubmission } from './run-context.ts';
-import { renderJUnit } from './report-junit.ts';
 import type { FailingTask, FamilyTarget } from './target.ts';
 import type { CheckResult, Outcome } from './verdicts.ts';
 
-export { renderJUnit } from './report-junit.ts';
-export { renderSummary } from './report-summary.ts';
-
+/**
+ * What a contract run found: the shape of `contract-report.json` (spec/contract-report.schema.json).
+ * Rendered by report-summary.ts (the terminal) and report-junit.ts (CI), written by report-files.ts.
+ */
 export interface ContractReport {
   /** What wrote the report: `{name: 'videotask', version}`. */
   readonly tool: { readonly name: string; readonly version: string };
@@ -55,33 +52,4 @@ export interface ContractReport {
   readonly inputErrors: readonly string[];
   /** Things worth knowing that are not checks (e.g. the second family's visibility). */
   readonly notes: readonly string[];
-}
-
-/**
- * Writes `contract-report.json` and `contract-junit.xml` atomically into `dir`, readable by their owner
- * only (0600: a report names the deployment and what it answered), each through `redactor`.
- */
-export function writeReports(
-  report: ContractReport,
-  dir: string,
-  redactor: Redactor = new Redactor([]),
-): string[] {
-  const files: [string, string][] = [
-    ['contract-report.json', `${JSON.stringify(report, null, 2)}\n`],
-    ['contract-junit.xml', renderJUnit(report)],
-  ];
-  return files.map(([name, text]) => writePrivateFile(join(dir, name), redactor.redact(text)));
-}
-
-/**
- * Writes `text` to `path` atomically (a temporary file renamed over it: never half written), readable
- * by its owner only (0600, whatever the umask, even over a stale file), creating its folder.
- */
-export function writePrivateFile(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, path);
-  return path;
 }

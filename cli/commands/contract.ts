@@ -10,7 +10,7 @@ import {
   type ContractTarget,
 } from '../../contracts/index.ts';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseFlags, UsageError } from '../options.ts';
 import { POLL_FLAGS, pollHelp } from '../poll-options.ts';
 import { runLearn } from '../../contracts/learn/index.ts';

@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_DOWNLOAD_BYTES, downloadContent } from '../../src/node/index.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { explain } from '../explain.ts';
 import { numberOption, parseFlags, UsageError } from '../options.ts';
 import { printErr, printOut, ProgressLine } from '../output.ts';

@@ -4,7 +4,7 @@ import { renderDriftSummary, runDrift, writeDriftReports } from '../../contracts
 import { BUILT_IN_MODELS, type MockToken } from '../../mocks/index.ts';
 import { startMockServer } from '../../mocks/hosts/node-server.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { flagOrEnv, parseFlags, type Sourced, UsageError } from '../options.ts';
 import { readProfileFile, writeProfileFile } from '../profile-file.ts';
 import { baseUrlOption, nonEmpty, TARGET_FLAGS, targetSettings } from './contract-target.ts';

@@ -6,7 +6,7 @@ import {
   type ContractTarget,
 } from '../../contracts/index.ts';
 import { runLearn } from '../../contracts/learn/index.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseFlags, UsageError } from '../options.ts';
 import { describeProfile, existingProfile, writeProfileFile } from '../profile-file.ts';
 import {

@@ -11,7 +11,7 @@ import {
   SERVICE_SPEC_PATH,
 } from '../../src/spec/load-spec-file.ts';
 import { documentStatements } from '../../src/spec/statements.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseFlags, readOptionFile, UsageError } from '../options.ts';
 import { KIND_LABEL, kindCount, STATEMENT_KINDS } from '../../src/spec/statements-table.ts';
 

@@ -8,7 +8,7 @@ import { mockBanner } from '../mock/banner.ts';
 import { PublicIds } from '../../mocks/core/profile/public-ids.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { TaskIdShare } from '../../mocks/core/task-id-share.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { UsageError } from '../options.ts';
 import {
   ADMIN_TOKEN_ENV,

@@ -1,6 +1,6 @@
 import { maskKey } from '../../src/redaction/redactor.ts';
 import { realSleep } from '../../src/client/sleep.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { checkJournalToRead } from '../journal-path.ts';
 import { monitorRound } from '../monitor-round.ts';
 import { parseFlags, secondsOption, UsageError } from '../options.ts';

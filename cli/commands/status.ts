@@ -1,5 +1,5 @@
 import type { TaskWrapper } from '../../src/client/index.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseFlags, UsageError } from '../options.ts';
 import { explain } from '../explain.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';

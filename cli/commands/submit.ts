@@ -9,7 +9,7 @@ import type { JournalEntry } from '../../src/client/journal.ts';
 import { submitWithRetry } from '../../src/client/retry.ts';
 import type { VideoTask } from '../../src/client/client-types.ts';
 import { FileJournal } from '../../src/node/file-journal.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { explain } from '../explain.ts';
 import { checkJournalToWrite } from '../journal-path.ts';
 import { parseFlags, UsageError } from '../options.ts';

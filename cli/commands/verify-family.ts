@@ -1,6 +1,6 @@
 import type { VideoTaskClient } from '../../src/client/index.ts';
 import { maskKey, Redactor } from '../../src/redaction/redactor.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { interruptible } from '../signals.ts';
 import { clientFrom, SERVICE_HELP } from '../service-options.ts';
 import { printErr, printOut } from '../output.ts';

@@ -6,7 +6,7 @@ import {
 } from '../../src/client/index.ts';
 import { DEFAULT_POLL_TIMEOUT_MS } from '../../src/client/poll-schedule.ts';
 import { FileJournal, resumeJournal, type ResumeSummary } from '../../src/node/index.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseFlags, UsageError } from '../options.ts';
 import { explain } from '../explain.ts';
 import { checkJournalToRead } from '../journal-path.ts';

@@ -1,3 +1,13 @@
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
@@ -38,6 +48,35 @@ export async function writeTextAtomically(
   options: { readonly mode?: number } = {},
 ): Promise<void> {
   await writeAtomically(target, [new TextEncoder().encode(text)], () => undefined, options);
+}
+
+/**
+ * `writeTextAtomically` for code that cannot wait (a report written as a run ends): the same
+ * temporary file beside `target`, fsynced and renamed, removed on failure. `mode` is set whatever the
+ * umask, even over a stale file; `createFolder` makes the target's folder first.
+ */
+export function writeTextAtomicallySync(
+  target: string,
+  text: string,
+  options: { readonly mode?: number; readonly createFolder?: boolean } = {},
+): void {
+  const dir = dirname(target);
+  if (options.createFolder === true) mkdirSync(dir, { recursive: true });
+  const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.part`);
+  try {
+    writeFileSync(temp, text, { flag: 'wx', mode: options.mode ?? 0o666 });
+    if (options.mode !== undefined) chmodSync(temp, options.mode);
+    const fd = openSync(temp, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 export async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
