@@ -115,12 +115,15 @@ export class Redactor {
     const found = (part: KeyPart) => spans.push(part);
     const plain = plainReading(text);
     const readings = [plain, ...(ESCAPES.test(text) ? decodedReadings(plain) : [])];
-    for (const reading of readings) this.#parts.find(reading, found);
-    const decoded = readings.at(-1)!;
-    const scan = this.#parts.scan(found);
-    decodeBase64(decoded, Math.ceil((this.#shortest * 4) / 3), scan);
-    decodeHex(decoded, this.#shortest * 2, scan);
-    scan.end();
+    // Base64 and hex are read in every reading, not only the most decoded one: decoding `%21` before
+    // `2121…` would cut the hex of a key of `!`s short (test/regressions/redaction-hex-after-percent.test.ts).
+    for (const reading of readings) {
+      this.#parts.find(reading, found);
+      const scan = this.#parts.scan(found);
+      decodeBase64(reading, Math.ceil((this.#shortest * 4) / 3), scan);
+      decodeHex(reading, this.#shortest * 2, scan);
+      scan.end();
+    }
     return spans.length === 0 ? text : replaceSpans(text, spans, this.#masks);
   }
 }
