@@ -68,7 +68,8 @@ export function createMockDeployment(options: MockOptions = {}): {
       secret,
       persistence: observed({
         restored,
-        attach: (target) => openStateFile(stateOptions, target, restored, lock, record),
+        attach: (target) =>
+          openStateFile({ options: stateOptions, target, restored, lock, secret: record }),
       }),
     }) as MockService;
     return { service, secret };

@@ -49,170 +49,229 @@ export interface StateFile extends CoreStateFile {
   compact(): Promise<void>;
 }
 
+/** What a state file is kept from: the file's options, the service, what was read, the lock held. */
+export interface StateFileParts {
+  readonly options: StateFileOptions;
+  /** The service whose state is kept. */
+  readonly target: PersistenceTarget;
+  /** What the file held at start-up (read under `lock`); `undefined` on a fresh start. */
+  readonly restored: RestoredFile | undefined;
+  /** The file's lock, released when the state file is closed. */
+  readonly lock: StateLock;
+  /** How the file names the secret: kept in it, or its fingerprint only. */
+  readonly secret: SecretRecord;
+}
+
 /**
- * Starts keeping `target` in the file (decisions/012): writes this start before the service answers
- * (fsync'd: the secret and the clock's resume position survive anything), then journals every
+ * Starts keeping `parts.target` in the file (decisions/012): writes this start before the service
+ * answers (fsync'd: the secret and the clock's resume position survive anything), then journals every
  * operation (durable ones fsync'd before their answer), every task created, and a real clock's lease.
  */
-export function openStateFile(
-  options: StateFileOptions,
-  target: PersistenceTarget,
-  restored: RestoredFile | undefined,
-  lock: StateLock,
-  secret: SecretRecord,
-): StateFile {
-  const { path } = options;
-  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+export function openStateFile(parts: StateFileParts): StateFile {
+  const leaseMs = parts.options.leaseMs ?? DEFAULT_LEASE_MS;
   if (!(leaseMs > 0 && Number.isFinite(leaseMs)))
     throw new RangeError(`leaseMs must be a positive number, got ${String(leaseMs)}`);
-  const { shared, store } = target;
-  const clock = shared.clock;
-  const realClock = clock.mode === 'real';
-  const leaseSpan = clock.mode === 'real' ? leaseMs * clock.speed : 0;
-  const journal = new JournalFile(path);
-  const starts = (restored?.starts ?? 0) + 1;
-  const report = (error: unknown): void => options.onError?.(error as Error);
-  let compaction: Promise<void> | undefined;
-  let closed = false;
+  const session = new StateFileSession(parts, leaseMs);
+  session.recordStart();
+  session.keepLease(leaseMs);
+  // A wasteful journal from an earlier run is compacted once the service runs.
+  if (parts.restored !== undefined) setImmediate(() => session.maybeCompact());
+  return session.stateFile();
+}
 
-  const ioError = (what: string, error: unknown): StateFileError =>
-    new StateFileError(path, undefined, `cannot ${what}: ${(error as Error).message}`);
+/** One run's keeping of a state file: its journal, the clock's lease and compactions, until closed. */
+class StateFileSession {
+  readonly #parts: StateFileParts;
+  readonly #path: string;
+  readonly #journal: JournalFile;
+  /** This start (1 on a fresh file). */
+  readonly #starts: number;
+  readonly #realClock: boolean;
+  /** Simulated ms a real clock's lease reaches ahead of it (0 for a manual clock). */
+  readonly #leaseSpan: number;
+  #renew: NodeJS.Timeout | undefined;
+  #compaction: Promise<void> | undefined;
+  #closed = false;
 
-  /** Where the clock may go until the next line: a manual clock's position, a real clock's lease. */
-  const position = (ms = 0): number => Math.min(TIME_BOUND_MS, target.clockNow() + ms + leaseSpan);
-  const holdClock = (at: number): void => {
-    if (realClock) target.setClockCeiling(at);
-  };
+  constructor(parts: StateFileParts, leaseMs: number) {
+    this.#parts = parts;
+    this.#path = parts.options.path;
+    const clock = parts.target.shared.clock;
+    this.#realClock = clock.mode === 'real';
+    this.#leaseSpan = clock.mode === 'real' ? leaseMs * clock.speed : 0;
+    this.#journal = new JournalFile(this.#path);
+    this.#starts = (parts.restored?.starts ?? 0) + 1;
+  }
 
-  const snapshot = () => ({
-    head: [headerLine(headerOf(target, secret, starts, position())), ...entryLines(shared)],
-    ids: store.ids(),
-  });
+  /** The session as a `StateFile`: a plain object of its own functions (`observedPersistence` copies it). */
+  stateFile(): StateFile {
+    return {
+      path: this.#path,
+      restored: this.#parts.restored,
+      keepsSecret: 'kept' in this.#parts.secret,
+      record: (operation) => this.#record(operation),
+      created: (id) => this.#created(id),
+      flush: () => {
+        if (!this.#closed) this.#journal.sync();
+      },
+      compact: () => this.#compact(),
+      close: () => this.#close(),
+    };
+  }
 
-  function compact(): Promise<void> {
-    compaction ??= compactStateFile(journal, snapshot(), () => closed)
+  /**
+   * Before the service answers: takes over what a killed compaction left, drops a torn last line and
+   * records this start (the secret and the clock's position durable).
+   */
+  recordStart(): void {
+    const { restored } = this.#parts;
+    try {
+      removeLeftovers(this.#path);
+      this.#journal.open();
+      this.#journal.lines = restored?.lines ?? 0;
+      const at = this.#position();
+      if (restored === undefined) {
+        this.#journal.append([headerLine(this.#header(at))], true);
+        syncDirectoryOf(this.#path);
+      } else {
+        if (restored.ignoredBytes > 0) this.#journal.truncate(restored.validBytes);
+        if (restored.missingNewline) this.#journal.append([''], false);
+        this.#journal.append([startLine(this.#starts, at)], true);
+      }
+      this.#holdClock(at);
+    } catch (error) {
+      this.#journal.close();
+      throw error instanceof StateFileError ? error : this.#ioError('write it', error);
+    }
+  }
+
+  /** A real clock's lease: renewed every half of `leaseMs` (a timer that keeps no process alive). */
+  keepLease(leaseMs: number): void {
+    if (!this.#realClock) return;
+    this.#renew = setInterval(() => this.#renewLease(), leaseMs / 2);
+    this.#renew.unref();
+  }
+
+  /** Compacts once the file holds many more lines than a compaction would write. */
+  maybeCompact(): void {
+    if (this.#closed || this.#compaction !== undefined) return;
+    const live = this.#liveLines();
+    const after = this.#parts.options.compactAfter ?? DEFAULT_COMPACT_AFTER;
+    if (this.#journal.lines - live > Math.max(after, live))
+      this.#compact().catch((error: unknown) => this.#report(this.#ioError('compact it', error)));
+  }
+
+  #record(operation: Operation): void {
+    if (this.#closed) {
+      if (isDurable(operation)) throw new StateNotSavedError(`state file ${this.#path} is closed`);
+      return;
+    }
+    const at = operation.op === 'advance' ? this.#position(operation.ms) : undefined;
+    const line = at === undefined ? operationLine(operation) : clockLine(at);
+    try {
+      this.#journal.append([line], isDurable(operation));
+    } catch (error) {
+      const problem = this.#ioError('write it', error);
+      // Only what an answer depends on refuses the change; a query count or request ID is bookkeeping.
+      if (isDurable(operation)) throw new StateNotSavedError(problem.message);
+      this.#report(problem);
+    }
+    if (at !== undefined) this.#holdClock(at);
+    this.maybeCompact();
+  }
+
+  #created(id: string): void {
+    if (this.#closed) return;
+    try {
+      this.#journal.append([taskLine(id)], false);
+    } catch (error) {
+      this.#report(
+        this.#ioError(`list task ${id} in it (the task itself is kept in its ID)`, error),
+      );
+    }
+  }
+
+  #renewLease(): void {
+    const at = this.#position();
+    try {
+      this.#journal.append([clockLine(at)], true);
+      this.#holdClock(at);
+      this.maybeCompact();
+    } catch (error) {
+      const waits = `the clock waits at ${new Date(at).toISOString()}`;
+      this.#report(this.#ioError(`renew the clock's lease (${waits})`, error));
+    }
+  }
+
+  /** Rewrites the file as the current state, without pausing the server (one at a time). */
+  #compact(): Promise<void> {
+    this.#compaction ??= compactStateFile(this.#journal, this.#snapshot(), () => this.#closed)
       .then(() => undefined)
       .finally(() => {
-        compaction = undefined;
+        this.#compaction = undefined;
       });
-    return compaction;
+    return this.#compaction;
+  }
+
+  #snapshot(): { head: string[]; ids: readonly string[] } {
+    const { shared, store } = this.#parts.target;
+    return {
+      head: [headerLine(this.#header(this.#position())), ...entryLines(shared)],
+      ids: store.ids(),
+    };
   }
 
   /** The lines a compaction would write: it starts when the file holds many more. */
-  const liveLines = (): number =>
-    1 +
-    store.size +
-    shared.forced.size +
-    shared.extras.size +
-    shared.queries.size +
-    shared.requestIds.size;
-  function maybeCompact(): void {
-    if (closed || compaction !== undefined) return;
-    const live = liveLines();
-    if (journal.lines - live > Math.max(options.compactAfter ?? DEFAULT_COMPACT_AFTER, live))
-      compact().catch((error: unknown) => report(ioError('compact it', error)));
+  #liveLines(): number {
+    const { shared, store } = this.#parts.target;
+    return (
+      1 +
+      store.size +
+      shared.forced.size +
+      shared.extras.size +
+      shared.queries.size +
+      shared.requestIds.size
+    );
   }
 
-  // Before the service answers: drop a torn last line, record this start (the secret and the clock's
-  // position durable), and take over what a killed compaction left.
-  try {
-    removeLeftovers(path);
-    journal.open();
-    journal.lines = restored?.lines ?? 0;
-    const at = position();
-    if (restored === undefined) {
-      journal.append([headerLine(headerOf(target, secret, starts, at))], true);
-      syncDirectoryOf(path);
-    } else {
-      if (restored.ignoredBytes > 0) journal.truncate(restored.validBytes);
-      if (restored.missingNewline) journal.append([''], false);
-      journal.append([startLine(starts, at)], true);
-    }
-    holdClock(at);
-  } catch (error) {
-    journal.close();
-    throw error instanceof StateFileError ? error : ioError('write it', error);
-  }
-
-  const renew = setInterval(() => {
-    const at = position();
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#renew);
     try {
-      journal.append([clockLine(at)], true);
-      holdClock(at);
-      maybeCompact();
-    } catch (error) {
-      report(
-        ioError(
-          `renew the clock's lease (the clock waits at ${new Date(at).toISOString()})`,
-          error,
-        ),
-      );
+      this.#journal.sync();
+    } finally {
+      this.#journal.close();
+      this.#parts.lock.release();
     }
-  }, leaseMs / 2);
-  renew.unref();
-  if (!realClock) clearInterval(renew);
-  if (restored !== undefined) setImmediate(maybeCompact); // a wasteful journal from an earlier run
+  }
 
-  return {
-    path,
-    restored,
-    keepsSecret: 'kept' in secret,
-    record(operation: Operation) {
-      if (closed) {
-        if (isDurable(operation)) throw new StateNotSavedError(`state file ${path} is closed`);
-        return;
-      }
-      const at = operation.op === 'advance' ? position(operation.ms) : undefined;
-      const line = at === undefined ? operationLine(operation) : clockLine(at);
-      try {
-        journal.append([line], isDurable(operation));
-      } catch (error) {
-        const problem = ioError('write it', error);
-        // Only what an answer depends on refuses the change; a query count or request ID is bookkeeping.
-        if (isDurable(operation)) throw new StateNotSavedError(problem.message);
-        report(problem);
-      }
-      if (at !== undefined) holdClock(at);
-      maybeCompact();
-    },
-    created(id: string) {
-      if (closed) return;
-      try {
-        journal.append([taskLine(id)], false);
-      } catch (error) {
-        report(ioError(`list task ${id} in it (the task itself is kept in its ID)`, error));
-      }
-    },
-    flush() {
-      if (!closed) journal.sync();
-    },
-    compact,
-    close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(renew);
-      try {
-        journal.sync();
-      } finally {
-        journal.close();
-        lock.release();
-      }
-    },
-  };
-}
+  /** Where the clock may go until the next line: a manual clock's position, a real clock's lease. */
+  #position(ms = 0): number {
+    return Math.min(TIME_BOUND_MS, this.#parts.target.clockNow() + ms + this.#leaseSpan);
+  }
 
-function headerOf(
-  target: PersistenceTarget,
-  secret: SecretRecord,
-  starts: number,
-  clock: number,
-): Header {
-  return {
-    seed: target.seed,
-    secret,
-    starts,
-    clock,
-    generation: target.shared.generation,
-    familyBound: target.shared.familyBound,
-  };
+  #holdClock(at: number): void {
+    if (this.#realClock) this.#parts.target.setClockCeiling(at);
+  }
+
+  #header(clock: number): Header {
+    const { target, secret } = this.#parts;
+    return {
+      seed: target.seed,
+      secret,
+      starts: this.#starts,
+      clock,
+      generation: target.shared.generation,
+      familyBound: target.shared.familyBound,
+    };
+  }
+
+  #report(error: unknown): void {
+    this.#parts.options.onError?.(error as Error);
+  }
+
+  #ioError(what: string, error: unknown): StateFileError {
+    return new StateFileError(this.#path, undefined, `cannot ${what}: ${(error as Error).message}`);
+  }
 }

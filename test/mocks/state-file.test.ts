@@ -150,4 +150,24 @@ describe('the state file, in-process', () => {
       plan: { scenario: 'succeed' },
     });
   });
+
+  it('is the whole state file when watched (a cluster primary): compacts, closes, frees the lock', async () => {
+    const path = join(dir, 'observed.state');
+    const told: string[] = [];
+    const observer = { operation: (o: { op: string }) => told.push(o.op), ceiling: () => {} };
+    const a = open(path, { secret: undefined, observer, stateFile: { path, compactAfter: 1e6 } });
+    const file = a.service.stateFile!;
+    expect([file.path, file.keepsSecret, file.restored]).toEqual([path, true, undefined]);
+    const id = a.submit();
+    for (let i = 0; i < 20; i++) a.service.clock.advance(10);
+    expect(told.filter((op) => op === 'advance')).toHaveLength(20);
+    await file.compact();
+    expect(lines(path).length).toBeLessThan(5);
+    file.flush();
+    file.close();
+    closedByTest(a);
+    const b = open(path, { secret: undefined });
+    expect(b.service.stateFile!.restored).toMatchObject({ starts: 1, tasks: [id] });
+    expect(b.service.clock.now()).toBe(a.service.clock.now());
+  });
 });
