@@ -12,7 +12,9 @@ function spec(
   return {
     openapi: '3.1.0',
     info: { title: 't', version: '1' },
-    paths: { '/x/{id}': { get: { operationId: 'getX', security, responses: {} } } },
+    paths: {
+      '/x/{id}': { get: { operationId: 'getX', responses: {}, ...(security && { security }) } },
+    },
     components: { securitySchemes: schemes as never },
   };
 }
