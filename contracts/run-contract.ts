@@ -2,6 +2,7 @@ import { realSleep } from '../src/client/sleep.ts';
 import { serviceContract } from '../src/spec/index.ts';
 import { CHECKS } from './checks/definitions.ts';
 import { probeCatalog, probeMissingTask } from './checks/probes.ts';
+import { routeRequest } from './matrix/index.ts';
 import { probeSubmissionRefusals } from './checks/submission-probes.ts';
 import { computeCoverage } from './coverage.ts';
 import { CoverageNotes } from './coverage-notes.ts';
@@ -210,7 +211,7 @@ function skipLifecycle(ctx: RunContext, why: string): void {
 }
 
 async function preflight(recorder: HttpRecorder, target: ContractTarget): Promise<void> {
-  const probe = await recorder.send('preflight', 'GET', '/v1/models');
+  const probe = await recorder.send('preflight', ...routeRequest('listModels'));
   if (probe.networkError !== undefined)
     throw new TargetError(
       `cannot reach ${target.baseUrl}: ${probe.networkError}. Check --base-url and that the service is up.`,

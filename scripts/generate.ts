@@ -3,7 +3,8 @@
  * their TypeScript types (openapi-typescript --enum-values) to src/generated/, embeds the sample
  * video's bytes in mocks/media/sample-video.ts (the mock's core reads no files: it runs in a browser),
  * writes what the typed client needs of the service spec as src/generated/client-contract.ts
- * (scripts/client-contract.ts), and writes the statement table (spec/statements.yaml, checked entry by
+ * (scripts/client-contract.ts), every operation of both specs as the route table src/generated/routes.ts
+ * (scripts/routes-module.ts), and writes the statement table (spec/statements.yaml, checked entry by
  * entry) as src/generated/statements.json and as its page for readers, docs/statements.md.
  * `npm run generate -- --check`: writes nothing, exits 1 naming every committed file that is stale.
  */
@@ -16,6 +17,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { load as loadYaml } from 'js-yaml';
 import { createHash } from 'node:crypto';
 import { clientContractModule } from './client-contract.ts';
+import { routesModule } from './routes-module.ts';
 import type { OpenApiDocument } from '../src/spec/spec-types.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -84,6 +86,7 @@ async function statementFiles(): Promise<{ json: string; page: string }> {
 try {
   const stale: string[] = [];
   update(join(root, 'mocks/media/sample-video.ts'), sampleVideoModule(), stale);
+  const documents: { yaml: string; document: OpenApiDocument }[] = [];
   for (const { yaml, base } of specs) {
     const path = join(root, yaml);
     const api = await SwaggerParser.validate(path).catch((error: Error) => {
@@ -100,11 +103,12 @@ try {
     });
     for (const file of [`${base}.json`, `${base}.ts`])
       update(join(outDir, file), readFileSync(join(work, file), 'utf8'), stale);
-    if (base === 'openapi') {
-      const module = clientContractModule(dereferenced as unknown as OpenApiDocument, yaml);
-      update(join(outDir, 'client-contract.ts'), module, stale);
-    }
+    const document = dereferenced as unknown as OpenApiDocument;
+    documents.push({ yaml, document });
+    if (base === 'openapi')
+      update(join(outDir, 'client-contract.ts'), clientContractModule(document, yaml), stale);
   }
+  update(join(outDir, 'routes.ts'), routesModule(documents), stale);
   const { json, page } = await statementFiles();
   update(join(outDir, 'statements.json'), json, stale);
   update(join(root, 'docs/statements.md'), page, stale);

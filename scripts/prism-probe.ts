@@ -5,15 +5,21 @@
  * (Prism `--errors` over mock-control.yaml) or `direct` (the mock itself: binary bodies and invalid
  * JSON, which Prism corrupts or hangs on; judged by our own check only).
  */
+import { OPERATIONS, type OperationId } from '../src/generated/routes.ts';
+import { fillTemplate } from '../src/spec/routes.ts';
+
 export type Via = 'strict' | 'lenient' | 'control' | 'direct';
 /** Task IDs (and temporary addresses) saved by earlier probes. */
 export type Ids = Readonly<Record<string, string>>;
 type Path = string | ((ids: Ids) => string);
+/** An operation's path parameters, or how to read them from the saved IDs. */
+type Params = Readonly<Record<string, string>> | ((ids: Ids) => Readonly<Record<string, string>>);
 
 export interface Probe {
   readonly name: string;
   readonly via: Via;
-  readonly operationId: string;
+  readonly operationId: OperationId;
+  /** The operation's (src/generated/routes.ts: the spec's). */
   readonly method: string;
   readonly path: Path;
   /** The API key; `null` sends none. Default `sk-mock-alice` (none on control routes). */
@@ -30,69 +36,75 @@ export interface Probe {
   readonly profile?: 'documented' | 'observed';
 }
 
-type More = Partial<Omit<Probe, 'name' | 'operationId' | 'expect'>>;
+type More = Partial<Omit<Probe, 'name' | 'operationId' | 'expect' | 'method' | 'path'>> & {
+  /** Path parameters besides the builder's (a plugin nobody declares). */
+  readonly params?: Readonly<Record<string, string>>;
+  /** A query string: `?owner=alice`. */
+  readonly search?: string;
+  /** A path the mock answered (a temporary address), in place of the operation's template. */
+  readonly path?: (ids: Ids) => string;
+};
 
 export const VIP = 'sk-mock-vip';
 export const MISSING = 'task_00000000000000000000000000000000';
 export const KITE = { model: 'video-pro-v1', prompt: 'a red kite' };
 export const BOAT = { model: 'alt-video-v2', content: [{ type: 'text', text: 'a paper boat' }] };
-export const NATIVE = '/alt-video/api/v3/contents/generations/tasks';
-const SUBMIT_PATHS: Record<string, string> = {
-  createVideoGeneration: '/v1/video/generations',
-  createVideo: '/v1/videos',
-  createPluginTask: NATIVE,
-};
+/** The task plugin of the second family, on the native path (§4.5). */
+const PLUGIN = 'alt-video';
 
-/** A GET (or another method in `more`) through the strict Prism. */
+/** The probe of an operation: its method and path from the generated route table (decisions/030). */
+function probe(
+  base: { name: string; via: Via; operationId: OperationId; params: Params; expect: number },
+  { params: extra, search = '', path, ...more }: More,
+): Probe {
+  const { name, via, operationId, params, expect } = base;
+  const { method, template } = OPERATIONS[operationId];
+  const filled = (ids: Ids) => {
+    const own = typeof params === 'function' ? params(ids) : params;
+    return `${fillTemplate(template, { plugin_name: PLUGIN, ...own, ...extra })}${search}`;
+  };
+  const at = path ?? (typeof params === 'function' ? filled : filled({}));
+  return { name, via, operationId, method, path: at, expect, ...more };
+}
+
+/** A request without a body (GET, HEAD: the operation's method) through the strict Prism. */
 export function query(
   name: string,
-  operationId: string,
-  path: Path,
+  operationId: OperationId,
+  params: Params,
   expect: number,
   more: More = {},
 ): Probe {
-  return { name, via: 'strict', operationId, method: 'GET', path, expect, ...more };
+  return probe({ name, via: 'strict', operationId, params, expect }, more);
 }
 
 /** A JSON submission to the operation's path through the strict Prism. */
 export function submit(
   name: string,
-  operationId: string,
+  operationId: OperationId,
   body: unknown,
   expect: number,
   more: More = {},
 ): Probe {
-  return {
-    name,
-    via: 'strict',
-    operationId,
-    method: 'POST',
-    path: SUBMIT_PATHS[operationId]!,
-    body,
-    expect,
-    ...more,
-  };
+  return probe({ name, via: 'strict', operationId, params: {}, expect }, { body, ...more });
 }
 
-/**
- * A request of the control API or a temporary address, through the Prism over mock-control.yaml. The
- * request is `[method, path]`, as a route table row reads.
- */
+/** A request of the control API or a temporary address, through the Prism over mock-control.yaml. */
 export function control(
   name: string,
-  operationId: string,
-  [method, path]: readonly [string, Path],
+  operationId: OperationId,
+  params: Params,
   expect: number,
   more: More = {},
 ): Probe {
-  return { name, via: 'control', operationId, method, path, expect, key: null, ...more };
+  return probe({ name, via: 'control', operationId, params, expect }, { key: null, ...more });
 }
 
 export const scenario = (value: string) => ({ headers: { 'x-mock-scenario': value } });
-export const video = (name: string) => (ids: Ids) => `/v1/videos/${ids[name]}`;
-export const wrapper = (name: string) => (ids: Ids) => `/v1/video/generations/${ids[name]}`;
-export const content = (name: string) => (ids: Ids) => `/v1/videos/${ids[name]}/content`;
-export const native = (name: string) => (ids: Ids) => `${NATIVE}/${ids[name]}`;
+/** The task an earlier probe saved as `name`, as path parameters. */
+export const task = (name: string) => (ids: Ids) => ({ task_id: ids[name]! });
+/** A task no deployment has issued. */
+export const MISSING_TASK = { task_id: MISSING };
 
 /** A multipart/form-data body with boundary `F` and its content type. */
 export function form(fields: readonly (readonly [string, string])[]): More {

@@ -7,8 +7,8 @@ const OBSERVED = { profile: 'observed' } as const;
 
 /** The catalog, and well-formed submissions the service refuses. */
 export const REFUSALS: P.Probe[] = [
-  P.query('catalog', 'listModels', '/v1/models', 200),
-  P.query('catalog of a vip key, family bound', 'listModels', '/v1/models', 200, { key: P.VIP }),
+  P.query('catalog', 'listModels', {}, 200),
+  P.query('catalog of a vip key, family bound', 'listModels', {}, 200, { key: P.VIP }),
   P.submit('unknown model: no channel', 'createVideo', { ...P.KITE, model: 'video-ultra' }, 503),
   P.submit('token without the model (§5)', 'createVideoGeneration', P.KITE, 403, {
     key: 'sk-mock-limited',
@@ -74,16 +74,16 @@ export const REFUSALS: P.Probe[] = [
 const LENIENT = { via: 'lenient' } as const;
 /** Deliberately invalid requests: a strict Prism would answer them itself, so they go through a lenient one. */
 export const INVALID: P.Probe[] = [
-  P.query('no key, catalog (§5)', 'listModels', '/v1/models', 401, { ...LENIENT, key: null }),
-  P.query('bad key, query (§5)', 'getVideo', P.video('done'), 401, {
+  P.query('no key, catalog (§5)', 'listModels', {}, 401, { ...LENIENT, key: null }),
+  P.query('bad key, query (§5)', 'getVideo', P.task('done'), 401, {
     ...LENIENT,
     key: 'sk-not-a-key',
   }),
-  P.query('no key, content (§5)', 'getVideoContent', P.content('done'), 401, {
+  P.query('no key, content (§5)', 'getVideoContent', P.task('done'), 401, {
     ...LENIENT,
     key: null,
   }),
-  P.query('bad key, native query', 'getPluginTask', P.native('boat'), 401, {
+  P.query('bad key, native query', 'getPluginTask', P.task('boat'), 401, {
     ...LENIENT,
     key: 'sk-bad',
   }),
@@ -141,7 +141,7 @@ export const INVALID: P.Probe[] = [
   P.submit('native: a plugin name nobody declares', 'createPluginTask', P.BOAT, 404, {
     ...LENIENT,
     key: P.VIP,
-    path: '/no-plugin/api/v3/contents/generations/tasks',
+    params: { plugin_name: 'no-plugin' },
   }),
   P.submit('invalid JSON (Prism hangs on it)', 'createVideo', undefined, 400, {
     via: 'direct',
@@ -150,73 +150,50 @@ export const INVALID: P.Probe[] = [
   }),
 ];
 
-const artifact = (change: (url: URL) => void) => (ids: P.Ids) => {
-  const url = new URL(ids['done.url']!, 'http://mock');
-  change(url);
-  return `${url.pathname}${url.search}`;
-};
+/** The temporary address the completed task `done` answered (`metadata.url`), changed by `change`. */
+const artifact = (change: (url: URL) => void = () => undefined) => ({
+  path: (ids: P.Ids) => {
+    const url = new URL(ids['done.url']!, 'http://mock');
+    change(url);
+    return `${url.pathname}${url.search}`;
+  },
+});
 /** The control API and the temporary result addresses (mock-control.yaml). */
 export const CONTROL: P.Probe[] = [
-  P.control('health', 'getMockHealth', ['GET', '/__mock/health'], 200),
-  P.control('clock', 'getMockClock', ['GET', '/__mock/clock'], 200),
-  P.control("alice's tasks", 'listMockTasks', ['GET', '/__mock/tasks?owner=alice'], 200),
-  P.control('one task', 'getMockTask', ['GET', (ids) => `/__mock/tasks/${ids['running']}`], 200),
-  P.control('a missing task', 'getMockTask', ['GET', `/__mock/tasks/${P.MISSING}`], 404),
-  P.control('scenarios', 'listMockScenarios', ['GET', '/__mock/scenarios'], 200),
-  P.control('family', 'getMockFamily', ['GET', '/__mock/family'], 200),
-  P.control(
-    'force an outcome',
-    'forceMockTaskOutcome',
-    ['POST', (ids) => `/__mock/tasks/${ids['running']}/outcome`],
-    200,
-    { body: { outcome: 'fail', code: 'Forced' } },
-  ),
-  P.control(
-    'force a finished task',
-    'forceMockTaskOutcome',
-    ['POST', (ids) => `/__mock/tasks/${ids['done']}/outcome`],
-    409,
-    { body: { outcome: 'fail' } },
-  ),
-  P.control('a bad clock move', 'advanceMockClock', ['POST', '/__mock/clock/advance'], 400, {
+  P.control('health', 'getMockHealth', {}, 200),
+  P.control('clock', 'getMockClock', {}, 200),
+  P.control("alice's tasks", 'listMockTasks', {}, 200, {
+    search: '?owner=alice',
+  }),
+  P.control('one task', 'getMockTask', P.task('running'), 200),
+  P.control('a missing task', 'getMockTask', P.MISSING_TASK, 404),
+  P.control('scenarios', 'listMockScenarios', {}, 200),
+  P.control('family', 'getMockFamily', {}, 200),
+  P.control('force an outcome', 'forceMockTaskOutcome', P.task('running'), 200, {
+    body: { outcome: 'fail', code: 'Forced' },
+  }),
+  P.control('force a finished task', 'forceMockTaskOutcome', P.task('done'), 409, {
+    body: { outcome: 'fail' },
+  }),
+  P.control('a bad clock move', 'advanceMockClock', {}, 400, {
     via: 'direct',
     body: { ms: -1 },
   }),
-  P.control(
-    'temporary address',
-    'getMockArtifact',
-    ['GET', artifact(() => undefined)],
-    200,
-    DOCUMENTED,
-  ),
-  P.control(
-    'temporary address, a range',
-    'getMockArtifact',
-    ['GET', artifact(() => undefined)],
-    206,
-    { headers: { range: 'bytes=0-9' }, ...DOCUMENTED },
-  ),
-  P.control(
-    'temporary address, forged',
-    'getMockArtifact',
-    ['GET', artifact((u) => u.searchParams.set('sig', '0'.repeat(32)))],
-    403,
-    DOCUMENTED,
-  ),
-  P.control(
-    'move the clock two hours',
-    'advanceMockClock',
-    ['POST', '/__mock/clock/advance'],
-    200,
-    {
-      body: { ms: 7_200_000 },
-    },
-  ),
-  P.control(
-    'temporary address, expired',
-    'getMockArtifact',
-    ['GET', artifact(() => undefined)],
-    410,
-    DOCUMENTED,
-  ),
+  P.control('temporary address', 'getMockArtifact', {}, 200, { ...artifact(), ...DOCUMENTED }),
+  P.control('temporary address, a range', 'getMockArtifact', {}, 206, {
+    ...artifact(),
+    headers: { range: 'bytes=0-9' },
+    ...DOCUMENTED,
+  }),
+  P.control('temporary address, forged', 'getMockArtifact', {}, 403, {
+    ...artifact((u) => u.searchParams.set('sig', '0'.repeat(32))),
+    ...DOCUMENTED,
+  }),
+  P.control('move the clock two hours', 'advanceMockClock', {}, 200, {
+    body: { ms: 7_200_000 },
+  }),
+  P.control('temporary address, expired', 'getMockArtifact', {}, 410, {
+    ...artifact(),
+    ...DOCUMENTED,
+  }),
 ];

@@ -1,18 +1,14 @@
 import {
   BOAT,
   KITE,
-  MISSING,
-  NATIVE,
+  MISSING_TASK,
   VIP,
-  content,
   control,
   form,
-  native,
   query,
   scenario,
   submit,
-  video,
-  wrapper,
+  task,
   type Probe,
 } from './prism-probe.ts';
 import { CONTROL, INVALID, REFUSALS } from './prism-probes-errors.ts';
@@ -20,8 +16,7 @@ import { CONTROL, INVALID, REFUSALS } from './prism-probes-errors.ts';
 const ALT = { model: 'alt-video-v2', prompt: 'p' };
 const IMAGE = { type: 'image_url', image_url: { url: 'https://x.test/b.png' } };
 const BOB = { key: 'sk-mock-bob' };
-const HEAD = { method: 'HEAD' };
-const DIRECT_HEAD = { method: 'HEAD', via: 'direct' } as const;
+const DIRECT = { via: 'direct' } as const;
 const DOCUMENTED = { profile: 'documented' } as const;
 const OBSERVED = { profile: 'observed' } as const;
 
@@ -55,7 +50,7 @@ const SETUP: Probe[] = [
     key: VIP,
   }),
   submit('native path while unbound: no channel', 'createPluginTask', BOAT, 503, { key: VIP }),
-  control('bind the second family', 'setMockFamily', ['PUT', '/__mock/family'], 200, {
+  control('bind the second family', 'setMockFamily', {}, 200, {
     body: { bound: true },
   }),
   submit(
@@ -85,57 +80,39 @@ const SETUP: Probe[] = [
       ['size', '720x1280'],
     ]),
   }),
-  control(
-    'move the clock ten minutes',
-    'advanceMockClock',
-    ['POST', '/__mock/clock/advance'],
-    200,
-    {
-      body: { ms: 600_000 },
-    },
-  ),
+  control('move the clock ten minutes', 'advanceMockClock', {}, 200, {
+    body: { ms: 600_000 },
+  }),
 ];
 
 /** Both query forms and the native form in every state, missing and foreign tasks. */
 const QUERIES: Probe[] = [
-  query('OpenAI form, completed', 'getVideo', video('done'), 200, { save: 'done' }),
-  query('wrapper, completed', 'getVideoGeneration', wrapper('done'), 200),
-  query('OpenAI form, in_progress', 'getVideo', video('running'), 200),
-  query('wrapper, in_progress', 'getVideoGeneration', wrapper('running'), 200),
-  query('OpenAI form, failed', 'getVideo', video('failed'), 200),
-  query('wrapper, failed', 'getVideoGeneration', wrapper('failed'), 200),
-  query('flaky: a temporary 503 (§7)', 'getVideo', video('flaky'), 503),
-  query('flaky: the wrapper too', 'getVideoGeneration', wrapper('flaky'), 503),
-  query('native query, succeeded', 'getPluginTask', native('boat'), 200, { key: VIP }),
-  query('native query, missing', 'getPluginTask', `${NATIVE}/${MISSING}`, 404, { key: VIP }),
-  query('native query of a primary-family task', 'getPluginTask', native('done'), 404),
-  query('missing task, OpenAI form', 'getVideo', `/v1/videos/${MISSING}`, 404, DOCUMENTED),
-  query(
-    'missing task, wrapper',
-    'getVideoGeneration',
-    `/v1/video/generations/${MISSING}`,
-    404,
-    DOCUMENTED,
-  ),
-  query(
-    'missing task, OpenAI form (the gateway: 400)',
-    'getVideo',
-    `/v1/videos/${MISSING}`,
-    400,
-    OBSERVED,
-  ),
+  query('OpenAI form, completed', 'getVideo', task('done'), 200, { save: 'done' }),
+  query('wrapper, completed', 'getVideoGeneration', task('done'), 200),
+  query('OpenAI form, in_progress', 'getVideo', task('running'), 200),
+  query('wrapper, in_progress', 'getVideoGeneration', task('running'), 200),
+  query('OpenAI form, failed', 'getVideo', task('failed'), 200),
+  query('wrapper, failed', 'getVideoGeneration', task('failed'), 200),
+  query('flaky: a temporary 503 (§7)', 'getVideo', task('flaky'), 503),
+  query('flaky: the wrapper too', 'getVideoGeneration', task('flaky'), 503),
+  query('native query, succeeded', 'getPluginTask', task('boat'), 200, { key: VIP }),
+  query('native query, missing', 'getPluginTask', MISSING_TASK, 404, { key: VIP }),
+  query('native query of a primary-family task', 'getPluginTask', task('done'), 404),
+  query('missing task, OpenAI form', 'getVideo', MISSING_TASK, 404, DOCUMENTED),
+  query('missing task, wrapper', 'getVideoGeneration', MISSING_TASK, 404, DOCUMENTED),
+  query('missing task, OpenAI form (the gateway: 400)', 'getVideo', MISSING_TASK, 400, OBSERVED),
   query(
     'missing task, wrapper (the gateway: 400)',
     'getVideoGeneration',
-    `/v1/video/generations/${MISSING}`,
+    MISSING_TASK,
     400,
     OBSERVED,
   ),
-  query("another user's task, OpenAI form (§5)", 'getVideo', video('done'), 404, {
+  query("another user's task, OpenAI form (§5)", 'getVideo', task('done'), 404, {
     ...BOB,
     ...DOCUMENTED,
   }),
-  query("another user's task, wrapper (§5)", 'getVideoGeneration', wrapper('done'), 404, {
+  query("another user's task, wrapper (§5)", 'getVideoGeneration', task('done'), 404, {
     ...BOB,
     ...DOCUMENTED,
   }),
@@ -143,58 +120,51 @@ const QUERIES: Probe[] = [
 
 /** Content (§4.4): before completion, failed, missing, foreign, bytes, ranges, HEAD, redirects. */
 const CONTENT: Probe[] = [
-  query('content before completion', 'getVideoContent', content('running'), 400),
-  query('content of a failed task', 'getVideoContent', content('failed'), 400),
-  query('content of a missing task', 'getVideoContent', `/v1/videos/${MISSING}/content`, 404),
-  query("content of another user's task", 'getVideoContent', content('done'), 404, BOB),
-  query('content, completed: the bytes', 'getVideoContent', content('done'), 200, {
+  query('content before completion', 'getVideoContent', task('running'), 400),
+  query('content of a failed task', 'getVideoContent', task('failed'), 400),
+  query('content of a missing task', 'getVideoContent', MISSING_TASK, 404),
+  query("content of another user's task", 'getVideoContent', task('done'), 404, BOB),
+  query('content, completed: the bytes', 'getVideoContent', task('done'), 200, {
     via: 'direct',
     ...DOCUMENTED,
   }),
   query(
     'content, completed: status and headers',
     'getVideoContent',
-    content('done2'),
+    task('done2'),
     200,
     DOCUMENTED,
   ),
-  query('content, a range', 'getVideoContent', content('done'), 206, {
+  query('content, a range', 'getVideoContent', task('done'), 206, {
     headers: { range: 'bytes=0-99' },
     ...DOCUMENTED,
   }),
-  query('content, a range outside the video', 'getVideoContent', content('done'), 416, {
+  query('content, a range outside the video', 'getVideoContent', task('done'), 416, {
     headers: { range: 'bytes=999999-' },
     ...DOCUMENTED,
   }),
   // Prism's forwarder follows redirects itself, so a 302 is seen only directly.
-  query('content, redirected (--content-redirect)', 'getVideoContent', content('done'), 302, {
+  query('content, redirected (--content-redirect)', 'getVideoContent', task('done'), 302, {
     via: 'direct',
     ...OBSERVED,
   }),
-  query('HEAD content, completed', 'headVideoContent', content('done'), 200, {
-    ...HEAD,
+  query('HEAD content, completed', 'headVideoContent', task('done'), 200, {
     ...DOCUMENTED,
   }),
   query(
     'HEAD content with Range (ignored, RFC 9110 §14.2)',
     'headVideoContent',
-    content('done'),
+    task('done'),
     200,
-    { ...HEAD, headers: { range: 'bytes=0-99' }, ...DOCUMENTED },
+    { headers: { range: 'bytes=0-99' }, ...DOCUMENTED },
   ),
-  query('HEAD content, redirected', 'headVideoContent', content('done'), 302, {
-    ...DIRECT_HEAD,
+  query('HEAD content, redirected', 'headVideoContent', task('done'), 302, {
+    ...DIRECT,
     ...OBSERVED,
   }),
   // Prism parses a HEAD error's JSON content type as a body, finds none and answers 500 itself.
-  query('HEAD content before completion', 'headVideoContent', content('running'), 400, DIRECT_HEAD),
-  query(
-    'HEAD content of a missing task',
-    'headVideoContent',
-    `/v1/videos/${MISSING}/content`,
-    404,
-    DIRECT_HEAD,
-  ),
+  query('HEAD content before completion', 'headVideoContent', task('running'), 400, DIRECT),
+  query('HEAD content of a missing task', 'headVideoContent', MISSING_TASK, 404, DIRECT),
 ];
 
 /** Every request of the review, in order. */

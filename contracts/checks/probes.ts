@@ -2,7 +2,7 @@ import { catalogModelIds } from '../../src/client/catalog-ids.ts';
 import { maskKey } from '../../src/redaction/redactor.ts';
 import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
-import { routePath, type RouteId } from '../matrix/index.ts';
+import { routeRequest, type RouteId } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
 import { SECOND_FAMILY } from '../target.ts';
 import { judgeable } from './answered.ts';
@@ -13,6 +13,7 @@ import { notProbed } from './submission-probes.ts';
 import { SUBMIT_ROUTES } from './submission.ts';
 
 const { validators } = serviceContract();
+const CATALOG = routeRequest('listModels');
 /** A well-formed task ID that no deployment has issued. */
 export const UNKNOWN_TASK_ID = 'task_videotaskContractUnknown000000';
 
@@ -24,10 +25,10 @@ export const UNKNOWN_TASK_ID = 'task_videotaskContractUnknown000000';
  */
 export async function probeCatalog(ctx: RunContext): Promise<void> {
   const { recorder } = ctx;
-  const exchange = await recorder.send('catalog', 'GET', '/v1/models');
+  const exchange = await recorder.send('catalog', ...CATALOG);
   const cell = { route: 'listModels', state: 'n/a', caller: 'owner' } as const;
   const keyless = (['none', 'invalid'] as const).map(async (caller) => {
-    const refused = await recorder.send(`catalog, ${caller} key`, 'GET', '/v1/models', {
+    const refused = await recorder.send(`catalog, ${caller} key`, ...CATALOG, {
       as: caller,
     });
     judgeRefusal(ctx, refused, { route: 'listModels', state: 'n/a', caller });
@@ -47,7 +48,7 @@ export async function probeCatalog(ctx: RunContext): Promise<void> {
 async function checkOtherKey(ctx: RunContext, primary: Exchange): Promise<void> {
   const key = ctx.target.otherApiKey;
   if (key === undefined) return;
-  const exchange = await ctx.recorder.send('catalog, other key', 'GET', '/v1/models', {
+  const exchange = await ctx.recorder.send('catalog, other key', ...CATALOG, {
     as: 'other',
   });
   const refused = exchange.status === 401 || (exchange.status === 403 && is2xx(primary));
@@ -209,8 +210,8 @@ export async function probeMissingTask(ctx: RunContext): Promise<void> {
   );
   await Promise.all(
     cells.map(async ({ route, caller }) => {
-      const path = routePath(route, UNKNOWN_TASK_ID, ctx.native?.plugin);
-      const exchange = await ctx.recorder.send(`missing task, ${caller}`, 'GET', path, {
+      const request = routeRequest(route, UNKNOWN_TASK_ID, ctx.native?.plugin);
+      const exchange = await ctx.recorder.send(`missing task, ${caller}`, ...request, {
         as: keyOf(caller),
       });
       judgeRefusal(ctx, exchange, { route, state: 'missing', caller }, { taskId: UNKNOWN_TASK_ID });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
-import { routePath, type Caller, type Cell, type RouteId } from '../matrix/index.ts';
+import { routePath, routeRequest, type Caller, type Cell, type RouteId } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
 import type { Evidence } from '../verdicts.ts';
 import { judgeIdentifiers } from './body-rules.ts';
@@ -48,8 +48,7 @@ export async function submit(
   if (!ctx.budget.reserve()) return undefined;
   const exchange = await ctx.recorder.send(
     `submit via ${route}`,
-    'POST',
-    routePath(route, '', ctx.native?.plugin),
+    ...routeRequest(route, '', ctx.native?.plugin),
     { ...payload, as: keyOf(caller), requestId: `videotask-contract-${randomUUID()}` },
   );
   ctx.budget.settle(submissionOutcome(exchange));

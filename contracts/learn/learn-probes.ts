@@ -1,6 +1,7 @@
 import { PROBE } from '../checks/submission-probes.ts';
 import { submissionOutcome } from '../checks/submission-outcome.ts';
 import { HttpRecorder, type SendInit } from '../http-recorder.ts';
+import { routeRequest } from '../matrix/index.ts';
 import type { ContractReport } from '../report.ts';
 import type { ContractTarget } from '../target.ts';
 import { UNKNOWN_MODEL, type RunObserver } from './run-observer.ts';
@@ -65,7 +66,7 @@ export async function sendLearnProbes(
       skipped.push(`${label}: no budget left (--budget ${target.budget + 1} would allow it)`);
       continue;
     }
-    const exchange = await recorder.send(label, 'POST', '/v1/videos', {
+    const exchange = await recorder.send(label, ...routeRequest('createVideo'), {
       ...init,
       requestId: `videotask-learn-${Math.random().toString(36).slice(2)}`,
     });

@@ -4,23 +4,12 @@
  * The second family's native path (§4.5) is observed only when the run names a family model and the
  * plugin that declares the path.
  */
-export type RouteId =
-  | 'createVideoGeneration'
-  | 'createVideo'
-  | 'getVideo'
-  | 'getVideoGeneration'
-  | 'getVideoContent'
-  | 'listModels'
-  | 'createPluginTask'
-  | 'getPluginTask';
+import { OPERATIONS, type OperationId } from '../../src/generated/routes.ts';
+import { fillTemplate } from '../../src/spec/routes.ts';
 
 export type RouteKind = 'submit' | 'query' | 'content' | 'catalog';
 
-export interface MatrixRoute {
-  readonly id: RouteId;
-  readonly method: 'GET' | 'POST';
-  /** The path template of spec/openapi.yaml. */
-  readonly template: string;
+interface RouteRole {
   readonly kind: RouteKind;
   /** The section of the service document that declares the route. */
   readonly source: string;
@@ -28,72 +17,32 @@ export interface MatrixRoute {
   readonly family: boolean;
 }
 
-export const MATRIX_ROUTES: readonly MatrixRoute[] = [
-  {
-    id: 'createVideoGeneration',
-    method: 'POST',
-    template: '/v1/video/generations',
-    kind: 'submit',
-    source: '§4.1',
-    family: false,
-  },
-  {
-    id: 'createVideo',
-    method: 'POST',
-    template: '/v1/videos',
-    kind: 'submit',
-    source: '§4.1',
-    family: false,
-  },
-  {
-    id: 'getVideo',
-    method: 'GET',
-    template: '/v1/videos/{task_id}',
-    kind: 'query',
-    source: '§4.2',
-    family: false,
-  },
-  {
-    id: 'getVideoGeneration',
-    method: 'GET',
-    template: '/v1/video/generations/{task_id}',
-    kind: 'query',
-    source: '§4.3',
-    family: false,
-  },
-  {
-    id: 'getVideoContent',
-    method: 'GET',
-    template: '/v1/videos/{task_id}/content',
-    kind: 'content',
-    source: '§4.4',
-    family: false,
-  },
-  {
-    id: 'listModels',
-    method: 'GET',
-    template: '/v1/models',
-    kind: 'catalog',
-    source: '§4',
-    family: false,
-  },
-  {
-    id: 'createPluginTask',
-    method: 'POST',
-    template: '/{plugin_name}/api/v3/contents/generations/tasks',
-    kind: 'submit',
-    source: '§4.5',
-    family: true,
-  },
-  {
-    id: 'getPluginTask',
-    method: 'GET',
-    template: '/{plugin_name}/api/v3/contents/generations/tasks/{task_id}',
-    kind: 'query',
-    source: '§4.5',
-    family: true,
-  },
-];
+/** What each route of the space is to the suite; its method and template are the spec's. */
+const ROLES = {
+  createVideoGeneration: { kind: 'submit', source: '§4.1', family: false },
+  createVideo: { kind: 'submit', source: '§4.1', family: false },
+  getVideo: { kind: 'query', source: '§4.2', family: false },
+  getVideoGeneration: { kind: 'query', source: '§4.3', family: false },
+  getVideoContent: { kind: 'content', source: '§4.4', family: false },
+  listModels: { kind: 'catalog', source: '§4', family: false },
+  createPluginTask: { kind: 'submit', source: '§4.5', family: true },
+  getPluginTask: { kind: 'query', source: '§4.5', family: true },
+} as const satisfies Partial<Record<OperationId, RouteRole>>;
+
+export type RouteId = keyof typeof ROLES;
+
+export interface MatrixRoute extends RouteRole {
+  readonly id: RouteId;
+  readonly method: (typeof OPERATIONS)[RouteId]['method'];
+  /** The path template of spec/openapi.yaml. */
+  readonly template: string;
+}
+
+/** The routes, their method and template read from the spec (src/generated/routes.ts, decisions/030). */
+export const MATRIX_ROUTES: readonly MatrixRoute[] = Object.entries(ROLES).map(([id, role]) => {
+  const { method, template } = OPERATIONS[id as RouteId];
+  return { id: id as RouteId, method, template, ...role };
+});
 
 const BY_ID = new Map(MATRIX_ROUTES.map((r) => [r.id, r]));
 
@@ -107,10 +56,14 @@ export const hasTask = (route: MatrixRoute): boolean =>
 
 /** The path of a route for a task (and the plugin's name on the native path). */
 export function routePath(id: RouteId, taskId = '', plugin = ''): string {
-  return matrixRoute(id)
-    .template.replace('{task_id}', encodeURIComponent(taskId))
-    .replace('{plugin_name}', encodeURIComponent(plugin));
+  return fillTemplate(matrixRoute(id).template, { task_id: taskId, plugin_name: plugin });
 }
+
+/** A route's method and path, as `HttpRecorder.send` takes them. */
+export const routeRequest = (id: RouteId, taskId = '', plugin = ''): [string, string] => [
+  matrixRoute(id).method,
+  routePath(id, taskId, plugin),
+];
 
 /** `GET /v1/videos/{task_id}`: how reports name a route. */
 export const routeLabel = (id: RouteId): string => {

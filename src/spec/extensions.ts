@@ -3,18 +3,21 @@ import { readClientRules } from './client-rules.ts';
 import { readErrorCodes } from './error-codes.ts';
 import { readLifecycle } from './lifecycle.ts';
 import { readPolling } from './polling.ts';
+import { readRoutes } from './routes.ts';
 import { readSecondFamily } from './second-family.ts';
 import { HTTP_METHODS, type OpenApiDocument } from './spec-types.ts';
 
 /**
  * Reads every project extension a spec carries (`x-lifecycle`, `x-polling`, `x-second-family`,
- * `x-error-codes`, `x-client-rules`), so that `videotask lint-spec` refuses a spec the code could
- * not load. In a spec with `x-lifecycle` (the service's), every operation an error code names must
- * exist, and the client request-ID headers the mock bounds must be declared; the mock's table may name
- * the service's. Throws naming the first problem.
+ * `x-error-codes`, `x-client-rules`, the security schemes' `x-access` each operation's route reads),
+ * so that `videotask lint-spec` refuses a spec the code could not load. In a spec with `x-lifecycle`
+ * (the service's), every operation an error code names must exist, and the client request-ID headers
+ * the mock bounds must be declared; the mock's table may name the service's. Throws naming the first
+ * problem.
  */
 export function checkExtensions(document: OpenApiDocument): void {
   const rows = readErrorCodes(document);
+  readRoutes(document);
   if (document['x-polling'] !== undefined) readPolling(document);
   if (document['x-second-family'] !== undefined) readSecondFamily(document);
   if (document['x-client-rules'] !== undefined) readClientRules(document);

@@ -32,9 +32,12 @@ export interface ParameterObject extends Marked {
   readonly schema?: JsonSchema;
 }
 
+/** One way to be let in: the security schemes it needs, each with its scopes (`{}` needs none). */
+export type SecurityRequirement = Readonly<Record<string, readonly string[]>>;
+
 export interface OperationObject extends Marked {
   readonly operationId: string;
-  readonly security?: readonly Record<string, readonly string[]>[];
+  readonly security?: readonly SecurityRequirement[];
   readonly parameters?: readonly ParameterObject[];
   readonly requestBody?: Marked & {
     readonly required?: boolean;
@@ -63,6 +66,7 @@ export interface OpenApiDocument {
   readonly openapi: string;
   readonly info: { readonly title: string; readonly version: string };
   readonly paths: Record<string, PathItemObject>;
+  readonly security?: readonly SecurityRequirement[];
   readonly components?: {
     readonly schemas?: Record<string, JsonSchema>;
     readonly securitySchemes?: Record<

@@ -12,6 +12,7 @@ import {
   type Situation,
   type TaskStatus,
 } from '../../../src/profile/index.ts';
+import { OPERATIONS } from '../../../src/generated/routes.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { ErrorKind } from '../errors.ts';
 import { JSON_TYPE, type CoreRequest, type CoreResponse } from '../http-types.ts';
@@ -72,8 +73,17 @@ const SUBMIT_ROUTES: ReadonlySet<ProfileRoute> = new Set(['createVideo', 'create
 const TASK_ROUTES = new Set(['getVideo', 'getVideoGeneration', 'getVideoContent', 'getPluginTask']);
 const SERVICE_ROUTES: ReadonlySet<string> = new Set(PROFILE_ROUTES);
 const UPSTREAM_CODES = new Set(UPSTREAM_FAILURES.map((f) => f.code));
-const TASK_PARAM =
-  /^\/(?:v1\/videos|v1\/video\/generations|__mock\/tasks|[^/]+\/api\/v3\/contents\/generations\/tasks)\/([^/]+)/;
+/** The task ID in a path: after the prefix of any route template naming `{task_id}` (decisions/030). */
+const TASK_PARAM = new RegExp(`^(?:${taskPathPrefixes().join('|')})/([^/]+)`);
+
+/** Each route template that names a task, up to the task, as a pattern: `/v1/videos`, `/[^/]+/api/…`. */
+function taskPathPrefixes(): string[] {
+  const prefixes = Object.values(OPERATIONS).flatMap(({ template }) => {
+    const at = template.indexOf('/{task_id}');
+    return at < 0 ? [] : [template.slice(0, at).replace(/\{[^}]+\}/g, '[^/]+')];
+  });
+  return [...new Set(prefixes)];
+}
 
 /**
  * A learned profile as the mock plays it (decisions/018), compiled once at load: every answer's
