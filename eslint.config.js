@@ -94,11 +94,10 @@ export default tseslint.config(
     // Issue 23, still to do: these functions are not yet split; warn until they are. Each is one
     // closure over shared mutable state (a class is the likely shape), on the request or durability
     // path, so it needs its own careful change and its e2e tests:
-    // - mocks/core/service.ts: createMockService (152 lines)
     // - mocks/node/cluster-primary.ts: startCluster (178 lines) and its message handler (91 lines)
     // - mocks/node/state-file.ts: openStateFile (133 lines, complexity 16)
     // Remove a file from this list when it passes; remove the block when the list is empty.
-    files: ['mocks/core/service.ts', 'mocks/node/cluster-primary.ts', 'mocks/node/state-file.ts'],
+    files: ['mocks/node/cluster-primary.ts', 'mocks/node/state-file.ts'],
     rules: { 'max-params': 'warn', 'max-lines-per-function': 'warn', complexity: 'warn' },
   },
   {
