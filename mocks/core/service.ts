@@ -180,15 +180,7 @@ interface Exchange {
 
 /** The simulated service: one engine behind both hosts. */
 class SimulatedService implements MockService {
-  readonly clock: Clock;
-  readonly store: TaskStore;
-  readonly tokens: TokenDirectory;
-  readonly family: FamilyState;
   readonly seed: number | string;
-  readonly profile: string;
-  readonly submissionsByRequestId: ReadonlyMap<string, number>;
-  readonly shared: Readonly<SharedState>;
-  readonly clientVerdicts: ClientVerdicts;
   readonly #state: ServiceState;
   readonly #router = new Router<RouteContext>(ROUTES);
   readonly #wrappers: readonly ServiceWrapper[];
@@ -205,15 +197,7 @@ class SimulatedService implements MockService {
   constructor(options: MockOptions) {
     const { state, seed, limiter } = assembleService(options);
     this.#state = state;
-    this.clock = state.clock;
-    this.store = state.store;
-    this.tokens = state.tokens;
-    this.family = state.family;
     this.seed = seed;
-    this.profile = state.profile.name;
-    this.submissionsByRequestId = state.shared.requestIds;
-    this.shared = state.shared;
-    this.clientVerdicts = state.clientVerdicts;
     this.#wrappers = options.wrap ?? [];
     this.#replay = state.profile.learned;
     this.#replayBase = replayBase(state);
@@ -229,6 +213,31 @@ class SimulatedService implements MockService {
       .slice(0, 14);
   }
 
+  // What the service shows of its state (MockService).
+  get clock(): Clock {
+    return this.#state.clock;
+  }
+  get store(): TaskStore {
+    return this.#state.store;
+  }
+  get tokens(): TokenDirectory {
+    return this.#state.tokens;
+  }
+  get family(): FamilyState {
+    return this.#state.family;
+  }
+  get profile(): string {
+    return this.#state.profile.name;
+  }
+  get submissionsByRequestId(): ReadonlyMap<string, number> {
+    return this.#state.shared.requestIds;
+  }
+  get shared(): Readonly<SharedState> {
+    return this.#state.shared;
+  }
+  get clientVerdicts(): ClientVerdicts {
+    return this.#state.clientVerdicts;
+  }
   get stateFile(): StateFile | undefined {
     return this.#state.stateFile;
   }
