@@ -2,7 +2,8 @@
  * videotask's simulated service, environment-neutral: the engine (`createMockService`) and its msw
  * handlers (`createHandlers`), for msw's `setupServer` in Node and `setupWorker` in a browser alike.
  * Nothing reachable from here touches a Node API (test/mocks/neutral-core.e2e.test.ts bundles it for the
- * browser to prove it). Node-only parts (node:http host, state file) are in `./index.ts`.
+ * browser to prove it). Node-only parts (node:http host, state file, defects by name: decisions/029)
+ * are in `./index.ts`.
  */
 export {
   createMockService,
@@ -10,6 +11,8 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   type MockOptions,
   type MockService,
+  type ServiceWrapper,
+  type WrapContext,
 } from './core/service.ts';
 export { createHandlers, type HandlerOptions } from './hosts/msw-handlers.ts';
 export {

@@ -4,7 +4,7 @@ import { createMockDeployment, type MockService } from '../../mocks/node/create-
 import { StateFileError } from '../../mocks/node/state-file.ts';
 import { WorkerHub } from '../../mocks/node/worker-hub.ts';
 import { listDefects } from '../../mocks/defects/registry.ts';
-import { mockBanner } from '../mock/banner.ts';
+import { mockBanner, type BannerService } from '../mock/banner.ts';
 import { PublicIds } from '../../mocks/core/profile/public-ids.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { TaskIdShare } from '../../mocks/core/task-id-share.ts';
@@ -304,6 +304,7 @@ function replicaLine(replica: TaskIdShare | undefined): string[] {
 }
 
 /** The service as the banner shows it: a cluster primary without --state keeps no state file. */
-function bannerView(service: MockService): MockService {
-  return service.stateFile?.path === '' ? { ...service, stateFile: undefined } : service;
+function bannerView(service: MockService): BannerService {
+  const { family, seed, tokens, stateFile } = service;
+  return { family, seed, tokens, stateFile: stateFile?.path === '' ? undefined : stateFile };
 }

@@ -15,11 +15,14 @@ export interface BannerFacts {
   readonly secretSource: string | undefined;
 }
 
+/** What the banner reads of the service. */
+export type BannerService = Pick<MockService, 'family' | 'seed' | 'tokens' | 'stateFile'>;
+
 /**
  * What `videotask mock` prints once listening; its first line is the readiness line scripts wait
  * for. Never a secret.
  */
-export function mockBanner(url: string, service: MockService, facts: BannerFacts): string[] {
+export function mockBanner(url: string, service: BannerService, facts: BannerFacts): string[] {
   const family = service.family.bound
     ? 'bound (type 61)'
     : 'not bound (type 54, plugin 1.0.5 enabled)';
@@ -46,7 +49,7 @@ export function mockBanner(url: string, service: MockService, facts: BannerFacts
   ];
 }
 
-function describeState(service: MockService): string {
+function describeState(service: BannerService): string {
   const file = service.stateFile!;
   const restored = file.restored;
   if (restored === undefined) return `${file.path} (new)`;
@@ -61,7 +64,7 @@ function describeState(service: MockService): string {
 }
 
 /** Where the secret comes from; never the secret itself. */
-function describeSecret(service: MockService, source: string | undefined): string {
+function describeSecret(service: BannerService, source: string | undefined): string {
   if (source !== undefined) return `from ${source}`;
   if (service.stateFile !== undefined) return `kept in the state file ${service.stateFile.path}`;
   return 'random, this process only (--secret-file or VIDEOTASK_MOCK_SECRET shares one with replicas)';

@@ -1,6 +1,4 @@
 import { SECOND_FAMILY, serviceContract } from '../../src/spec/index.ts';
-import type { Defect } from '../defects/defect.ts';
-import { resolveDefects } from '../defects/registry.ts';
 import { ArtifactSigner } from './artifacts.ts';
 import { BUILT_IN_MODELS, type CatalogModel, type FamilyState } from './catalog.ts';
 import { clockStateFrom, readClock, type ClockOptions } from './clock.ts';
@@ -30,6 +28,7 @@ import { TaskIdCodec } from './task-id-codec.ts';
 import { WHOLE_SHARE, shareProblem } from './task-id-share.ts';
 import { TaskLookup } from './task-lookup.ts';
 import { BUILT_IN_TOKENS, TokenDirectory } from './tokens.ts';
+import { wrapperNames } from './wrap.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_ARTIFACT_TTL_MS = 60 * 60 * 1000;
@@ -37,7 +36,6 @@ export const DEFAULT_ARTIFACT_TTL_MS = 60 * 60 * 1000;
 export interface AssembledService {
   readonly state: ServiceState;
   readonly seed: number | string;
-  readonly defects: readonly Defect[];
   readonly limiter: RateLimiter | undefined;
 }
 
@@ -116,7 +114,6 @@ function serviceParts(options: MockOptions) {
   const failureRate = checkedFailureRate(options.failureRate ?? 0);
   const profile = resolveProfile(options.profile);
   const replay = profile.learned;
-  const defects = resolveDefects(options.defects ?? []);
   const idShare = checkedShare(options.taskIdShare ?? WHOLE_SHARE);
   const seed = restored?.seed ?? options.seed ?? randomSeed();
   const keys = deploymentKeys(options.secret ?? randomSecret(), options.hmac ?? hmacSha256);
@@ -129,7 +126,6 @@ function serviceParts(options: MockOptions) {
     failureRate,
     profile,
     replay,
-    defects,
     idShare,
     seed,
     keys,
@@ -187,7 +183,7 @@ function persistenceTarget(
 /** Builds the service's state from its options (and what its persistence restored), then attaches it. */
 export function assembleService(options: MockOptions): AssembledService {
   const parts = serviceParts(options);
-  const { restored, profile, replay, defects, seed, keys, shared, tokens, plans } = parts;
+  const { restored, profile, replay, seed, keys, shared, tokens, plans } = parts;
   const startBound = options.familyBound ?? false;
   const codec = new TaskIdCodec({ mac: keys.idMac, stream: keys.idStream });
   const users = tokens.users();
@@ -229,7 +225,7 @@ export function assembleService(options: MockOptions): AssembledService {
     validators,
     wrapperStatuses: wrapperStatusesFor(lifecycle, replay),
     profile,
-    defectNames: defects.map((d) => d.name),
+    defectNames: wrapperNames(options.wrap ?? []),
     settings: serviceSettings(options, parts),
     error: errorsOf(profile),
     reset: () => apply({ op: 'reset', familyBound: startBound }),
@@ -242,5 +238,5 @@ export function assembleService(options: MockOptions): AssembledService {
     ceiling = ms;
   });
   stateFile = options.persistence?.attach(target);
-  return { state, seed, defects, limiter };
+  return { state, seed, limiter };
 }

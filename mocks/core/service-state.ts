@@ -43,7 +43,7 @@ export interface ServiceState {
   readonly validators: SpecValidators;
   readonly wrapperStatuses: Readonly<Record<VideoStatus, string>>;
   readonly profile: Profile;
-  /** The defects this mock plays (names). */
+  /** The named wrappers' names (`MockOptions.wrap`): the defects the Node entry resolved (decisions/029). */
   readonly defectNames: readonly string[];
   readonly settings: ServiceSettings;
   /** An error answer of a kind, as this profile words it. */

@@ -1,4 +1,3 @@
-import type { Defect, DefectContext } from '../defects/defect.ts';
 import { visibleModels, type FamilyState } from './catalog.ts';
 import { retryAfterSeconds, type Clock, type ClockOptions } from './clock.ts';
 import { errorResponse } from './errors.ts';
@@ -7,9 +6,10 @@ import { StateNotSavedError, type Persistence, type StateFile } from './persiste
 import type { Timing } from './plan.ts';
 import type { ProfileOption } from './profiles.ts';
 import { ROUTES } from './route-table.ts';
-import { Router, type RouteDefinition } from './router.ts';
+import { Router, type RouteDefinition, type RouteMatch } from './router.ts';
 import { controlRefusal } from './control-access.ts';
-import type { ReplayContext } from './profile/learned-replay.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import type { LearnedReplay, ReplayContext } from './profile/learned-replay.ts';
 import { controlError } from './routes/control.ts';
 import type { ClientVerdictOptions, ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import type { ClientReport } from './client-verdicts/client-report.ts';
@@ -19,10 +19,11 @@ import type { Operation, SharedState } from './shared-state.ts';
 import type { HmacFactory } from './sha256.ts';
 import type { TaskStore } from './store.ts';
 import type { TaskIdShare } from './task-id-share.ts';
-import { taskView } from './task-view.ts';
 import type { MockToken, TokenDirectory } from './tokens.ts';
+import { wrapContext, type ServiceWrapper } from './wrap.ts';
 
 export { DEFAULT_ARTIFACT_TTL_MS, DEFAULT_MAX_BODY_BYTES } from './service-assembly.ts';
+export type { ServiceWrapper, WrapContext } from './wrap.ts';
 
 export interface MockOptions {
   /** How to make the service's clock (`service.clock`). Default: real time. */
@@ -61,8 +62,12 @@ export interface MockOptions {
   readonly familyBound?: boolean | undefined;
   /** When set, the control API needs `Authorization: Bearer <adminToken>` (and is reachable from anywhere). */
   readonly adminToken?: string | undefined;
-  /** Deliberately broken behaviours: names (`videotask mock --list-defects`) or defect objects. */
-  readonly defects?: readonly (string | Defect)[] | undefined;
+  /**
+   * Wrappers around the core (decisions/029): each may rewrite a request before the core sees it and
+   * the answer after, told what the request names (`WrapContext`). A defect object is one; defects by
+   * name (`defects: ['no-progress']`) are the Node entry's (`videotask/mocks`).
+   */
+  readonly wrap?: readonly ServiceWrapper[] | undefined;
   /**
    * The request IDs (`X-Oneapi-Request-Id`) this service hands out are numbered `first`, `first + step`,
    * … after its start time (default 1, 1): the workers of one deployment take distinct `first`s and
@@ -98,7 +103,6 @@ export interface MockService {
   readonly seed: number | string;
   /** The profile's name: `documented`, `observed` or a learned profile's. */
   readonly profile: string;
-  readonly defects: readonly string[];
   /** Submissions seen per client request ID (`X-Request-Id` or `Idempotency-Key` header). */
   readonly submissionsByRequestId: ReadonlyMap<string, number>;
   /** What answers need beyond task IDs: the clock, forced outcomes, the binding… (decisions/010). */
@@ -138,167 +142,265 @@ export interface MockService {
  * service.clock.advance(60_000);
  */
 export function createMockService(options: MockOptions = {}): MockService {
-  if ((options as { stateFile?: unknown }).stateFile !== undefined)
+  refuseMisplacedOptions(options);
+  return new SimulatedService(options);
+}
+
+/** Options another entry takes, or a form the core does not: a clear error, not a silent default. */
+function refuseMisplacedOptions(options: MockOptions): void {
+  const given = options as { stateFile?: unknown; defects?: unknown };
+  if (given.stateFile !== undefined)
     throw new TypeError(
       "stateFile needs Node: use createMockService from 'videotask/mocks' " +
         '(mocks/index.ts), not the environment-neutral entry',
+    );
+  if (given.defects !== undefined)
+    throw new TypeError(
+      "defects are named and resolved in Node: use createMockService from 'videotask/mocks' " +
+        '(mocks/index.ts), or give the defect objects as wrap: [...] (decisions/029)',
     );
   if (typeof (options.clock as Partial<Clock> | undefined)?.now === 'function')
     throw new TypeError(
       "clock takes options ({ mode, speed, start }), not a Clock: use the service's own (service.clock)",
     );
-  const { state, seed, defects, limiter } = assembleService(options);
-  const { clock, tokens, profile } = state;
-  const replay = profile.learned;
-  const router = new Router(ROUTES);
-  const { first = 1, step = 1 } = options.requestIds ?? {};
-  let requestNumber = first - step;
-  const requestIdPrefix = new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14);
-  const verdicts = state.clientVerdicts;
-  // What the request being handled matched, for the client verdicts (handle is synchronous).
-  let route: RouteDefinition<RouteContext> | undefined;
-  let context: RouteContext | undefined;
-  const contextOf = (request: CoreRequest, token: MockToken, head: boolean): RouteContext =>
-    (context = {
-      request,
-      state,
-      token,
-      head,
-      taskId: undefined,
-      taskStatus: undefined,
-      at: undefined,
-      body: undefined,
-    });
+}
 
-  function dispatch(request: CoreRequest): CoreResponse {
-    const match = router.match(request.method, request.path);
+/** One request on its way through the core: what it matched, once, and what came of it. */
+interface Exchange {
+  /** The request the core was asked (`handle`'s, after a learned profile's `before`). */
+  readonly asked: CoreRequest;
+  /** The request as the wrappers left it (the core's input). */
+  request: CoreRequest;
+  /** The route match of `asked`, made once. */
+  readonly match: RouteMatch<RouteContext>;
+  /** The route it was dispatched to and what the route noted, for the replay and the client verdicts. */
+  route: RouteDefinition<RouteContext> | undefined;
+  routeContext: RouteContext | undefined;
+}
+
+/** The simulated service: one engine behind both hosts. */
+class SimulatedService implements MockService {
+  readonly seed: number | string;
+  readonly #state: ServiceState;
+  readonly #router = new Router<RouteContext>(ROUTES);
+  readonly #wrappers: readonly ServiceWrapper[];
+  readonly #replay: LearnedReplay | undefined;
+  /** What the replay reads of the service, the same for every request. */
+  readonly #replayBase: Omit<ReplayContext, 'route' | 'submitted'>;
+  readonly #limiter: RateLimiter | undefined;
+  readonly #rateLimit: RateLimit | undefined;
+  readonly #adminToken: string | undefined;
+  readonly #requestIdPrefix: string;
+  readonly #requestIdStep: number;
+  #requestNumber: number;
+
+  constructor(options: MockOptions) {
+    const { state, seed, limiter } = assembleService(options);
+    this.#state = state;
+    this.seed = seed;
+    this.#wrappers = options.wrap ?? [];
+    this.#replay = state.profile.learned;
+    this.#replayBase = replayBase(state);
+    this.#limiter = limiter;
+    this.#rateLimit = options.rateLimit;
+    this.#adminToken = options.adminToken;
+    const { first = 1, step = 1 } = options.requestIds ?? {};
+    this.#requestIdStep = step;
+    this.#requestNumber = first - step;
+    this.#requestIdPrefix = new Date(this.clock.now())
+      .toISOString()
+      .replace(/\D/g, '')
+      .slice(0, 14);
+  }
+
+  // What the service shows of its state (MockService).
+  get clock(): Clock {
+    return this.#state.clock;
+  }
+  get store(): TaskStore {
+    return this.#state.store;
+  }
+  get tokens(): TokenDirectory {
+    return this.#state.tokens;
+  }
+  get family(): FamilyState {
+    return this.#state.family;
+  }
+  get profile(): string {
+    return this.#state.profile.name;
+  }
+  get submissionsByRequestId(): ReadonlyMap<string, number> {
+    return this.#state.shared.requestIds;
+  }
+  get shared(): Readonly<SharedState> {
+    return this.#state.shared;
+  }
+  get clientVerdicts(): ClientVerdicts {
+    return this.#state.clientVerdicts;
+  }
+  get stateFile(): StateFile | undefined {
+    return this.#state.stateFile;
+  }
+
+  apply(operation: Operation): void {
+    this.#state.apply(operation);
+  }
+
+  reset(): void {
+    this.#state.reset();
+  }
+
+  clientReport(): ClientReport {
+    return this.clientVerdicts.report();
+  }
+
+  identify(response: CoreResponse): CoreResponse {
+    return this.#stamped(response, this.#nextRequestId());
+  }
+
+  handle(incoming: CoreRequest): CoreResponse {
+    const requestId = this.#nextRequestId();
+    // What the core is asked: a learned profile's IDs read back in the mock's own form.
+    const asked = this.#replay === undefined ? incoming : this.#replay.before(incoming);
+    const exchange: Exchange = {
+      asked,
+      request: asked,
+      match: this.#router.match(asked.method, asked.path),
+      route: undefined,
+      routeContext: undefined,
+    };
+    let response = this.#answer(exchange, requestId);
+    if (exchange.request.method === 'HEAD' && response.body !== undefined)
+      response = { status: response.status, headers: response.headers };
+    response = this.#stamped(response, requestId);
+    const { route, routeContext } = exchange;
+    const violations = this.clientVerdicts.observe(asked, response, route, routeContext);
+    return violations === undefined ? response : { ...response, clientViolations: violations };
+  }
+
+  /** The answer, or a JSON one when something failed (a full disk: the fuzz tests hunt for the rest). */
+  #answer(exchange: Exchange, requestId: string): CoreResponse {
+    try {
+      return this.#dispatch(exchange, requestId);
+    } catch (error) {
+      return error instanceof StateNotSavedError
+        ? notSaved(exchange.request, error)
+        : errorResponse('internal_error', { problem: (error as Error).message });
+    }
+  }
+
+  /**
+   * The wrappers' `before`s, the core's answer, the learned replay, the wrappers' `after`s. The
+   * wrappers' context is built here, once, from the match `handle` made (decisions/029).
+   */
+  #dispatch(exchange: Exchange, requestId: string): CoreResponse {
+    const wrappers = this.#wrappers;
+    const context =
+      wrappers.length === 0 ? undefined : wrapContext(exchange.asked, exchange.match, this.#state);
+    for (const wrapper of wrappers)
+      if (wrapper.before !== undefined)
+        exchange.request = wrapper.before(exchange.request, context!);
+    let response = this.#route(exchange);
+    if (this.#replay !== undefined)
+      response = this.#replay.after(exchange.request, response, requestId, {
+        ...this.#replayBase,
+        route: exchange.route,
+        submitted: exchange.routeContext?.body,
+      });
+    for (const wrapper of wrappers)
+      if (wrapper.after !== undefined)
+        response = wrapper.after(exchange.request, response, context!);
+    return response;
+  }
+
+  /** The core's own answer: the route the request names, once its caller may call it. */
+  #route(exchange: Exchange): CoreResponse {
+    const { request } = exchange;
+    const match = this.#matchNow(exchange);
     if (match.kind === 'not-found' || match.kind === 'bad-path')
-      return state.error('route_not_found', { method: request.method, path: request.path });
+      return this.#state.error('route_not_found', { method: request.method, path: request.path });
     if (match.kind === 'method-not-allowed')
-      return state.error(
+      return this.#state.error(
         'method_not_allowed',
         { method: request.method, path: request.path },
         { allow: match.allow.join(', ') },
       );
-    const { params } = match;
-    route = match.route;
-    const head = request.method === 'HEAD';
-    if (route.access === 'control') {
-      const refusal = controlRefusal(request, options.adminToken);
-      if (refusal !== undefined) return refusal;
-      return route.handle(contextOf(request, NO_TOKEN, head), params);
-    }
-    if (route.access === 'public') return route.handle(contextOf(request, NO_TOKEN, head), params);
+    const { route, params } = match;
+    exchange.route = route;
+    const admitted = this.#admit(route, request);
+    if ('status' in admitted) return admitted;
+    exchange.routeContext = {
+      request,
+      state: this.#state,
+      token: admitted,
+      head: request.method === 'HEAD',
+      taskId: undefined,
+      taskStatus: undefined,
+      at: undefined,
+      body: undefined,
+    };
+    return route.handle(exchange.routeContext, params);
+  }
+
+  /** The match `handle` made, unless a wrapper sent the request to another method or path. */
+  #matchNow(exchange: Exchange): RouteMatch<RouteContext> {
+    const { request, asked, match } = exchange;
+    const moved = request.method !== asked.method || request.path !== asked.path;
+    return moved ? this.#router.match(request.method, request.path) : match;
+  }
+
+  /** Who calls: the control API's rules (decisions/014), nobody for public routes, or a service key. */
+  #admit(route: RouteDefinition<RouteContext>, request: CoreRequest): MockToken | CoreResponse {
+    if (route.access === 'control') return controlRefusal(request, this.#adminToken) ?? NO_TOKEN;
+    if (route.access === 'public') return NO_TOKEN;
+    return this.#authenticate(request);
+  }
+
+  /** The caller's token (§5), within its request budget; else the refusal. */
+  #authenticate(request: CoreRequest): MockToken | CoreResponse {
     const authorization = request.headers['authorization'];
-    const token = tokens.authenticate(authorization);
+    const token = this.tokens.authenticate(authorization);
     if (token === undefined)
-      return state.error(
+      return this.#state.error(
         authorization === undefined ? 'missing_api_key' : 'invalid_api_key',
         {},
         { 'www-authenticate': 'Bearer' },
       );
-    const waitMs = limiter?.take(token.key, clock.now());
-    if (waitMs !== undefined) return rateLimited(state, options.rateLimit!, waitMs);
-    return route.handle(contextOf(request, token, head), params);
+    const waitMs = this.#limiter?.take(token.key, this.clock.now());
+    if (waitMs !== undefined) return rateLimited(this.#state, this.#rateLimit!, waitMs);
+    return token;
   }
 
-  /** What a defect is told about a request: its operation, its caller, the task it names now. */
-  function defectContext(request: CoreRequest): DefectContext {
-    const match = router.match(request.method, request.path);
-    const found = match.kind === 'found' ? match : undefined;
-    const taskId = found?.params['task_id'];
-    return {
-      request,
-      operationId: found?.route.access === 'service' ? found.route.operationId : undefined,
-      caller: tokens.authenticate(request.headers['authorization']),
-      taskId,
-      task: taskId === undefined ? undefined : taskView(state, taskId),
-      state,
-    };
-  }
-
-  /** What a learned profile's replay reads of the service for one request. */
-  function replayContext(request: CoreRequest): ReplayContext {
-    const match = router.match(request.method, request.path);
-    return {
-      route: match.kind === 'found' ? match.route : undefined,
-      task: (id) => state.store.get(id),
-      authenticate: (authorization) => tokens.authenticate(authorization),
-      models: (token) =>
-        token === undefined
-          ? []
-          : visibleModels(state.models.values(), state.family, token).map((m) => m.id),
-      knowsModel: (model) => state.models.has(model),
-      submitted: context?.body,
-      wrapperStatuses: state.wrapperStatuses,
-      now: () => clock.now(),
-    };
-  }
-
-  function nextRequestId(): string {
-    const ownId = `${requestIdPrefix}${(requestNumber += step).toString().padStart(8, '0')}`;
-    return replay === undefined ? ownId : replay.requestId(ownId);
+  #nextRequestId(): string {
+    this.#requestNumber += this.#requestIdStep;
+    const ownId = `${this.#requestIdPrefix}${this.#requestNumber.toString().padStart(8, '0')}`;
+    return this.#replay === undefined ? ownId : this.#replay.requestId(ownId);
   }
 
   /** The answer with its request ID: in the profile's header, and its error message's ending. */
-  function stamped(answer: CoreResponse, requestId: string): CoreResponse {
+  #stamped(answer: CoreResponse, requestId: string): CoreResponse {
     const response =
-      profile.requestIdSuffix && answer.status >= 400
+      this.#state.profile.requestIdSuffix && answer.status >= 400
         ? withRequestIdSuffix(answer, requestId)
         : answer;
-    if (replay === undefined) response.headers['x-oneapi-request-id'] = requestId;
-    else replay.stamp(response, requestId);
+    if (this.#replay === undefined) response.headers['x-oneapi-request-id'] = requestId;
+    else this.#replay.stamp(response, requestId);
     return response;
   }
+}
 
+/** What a learned profile's replay reads of the service, whatever the request. */
+function replayBase(state: ServiceState): Omit<ReplayContext, 'route' | 'submitted'> {
   return {
-    clock,
-    store: state.store,
-    tokens,
-    family: state.family,
-    seed,
-    profile: state.profile.name,
-    defects: state.defectNames,
-    submissionsByRequestId: state.shared.requestIds,
-    shared: state.shared,
-    get stateFile() {
-      return state.stateFile;
-    },
-    apply: (operation) => state.apply(operation),
-    reset: () => state.reset(),
-    clientVerdicts: verdicts,
-    clientReport: () => verdicts.report(),
-    identify: (response) => stamped(response, nextRequestId()),
-    handle(incoming) {
-      const requestId = nextRequestId();
-      route = undefined;
-      context = undefined;
-      // What the core is asked: a learned profile's IDs read back in the mock's own form.
-      const asked = replay === undefined ? incoming : replay.before(incoming);
-      let request = asked;
-      let response: CoreResponse;
-      try {
-        const context = defects.length === 0 ? undefined : defectContext(request);
-        for (const defect of defects)
-          if (defect.before !== undefined) request = defect.before(request, context!);
-        response = dispatch(request);
-        if (replay !== undefined)
-          response = replay.after(request, response, requestId, replayContext(request));
-        for (const defect of defects)
-          if (defect.after !== undefined) response = defect.after(request, response, context!);
-      } catch (error) {
-        // Never expected but a full disk: the fuzz tests hunt for this. A JSON answer beats a dropped connection.
-        response =
-          error instanceof StateNotSavedError
-            ? notSaved(request, error)
-            : errorResponse('internal_error', { problem: (error as Error).message });
-      }
-      if (request.method === 'HEAD' && response.body !== undefined)
-        response = { status: response.status, headers: response.headers };
-      response = stamped(response, requestId);
-      const violations = verdicts.observe(asked, response, route, context);
-      return violations === undefined ? response : { ...response, clientViolations: violations };
-    },
+    task: (id) => state.store.get(id),
+    authenticate: (authorization) => state.tokens.authenticate(authorization),
+    models: (token) =>
+      token === undefined
+        ? []
+        : visibleModels(state.models.values(), state.family, token).map((m) => m.id),
+    knowsModel: (model) => state.models.has(model),
+    wrapperStatuses: state.wrapperStatuses,
+    now: () => state.clock.now(),
   };
 }
 

@@ -10,7 +10,7 @@ export interface TaskView {
 
 /**
  * The task `id` names, whoever owns it, in its state at the clock's present; undefined when there is
- * no such task. The one lookup the defect hook makes (`createMockService` computes it for defects).
+ * no such task. The one lookup the wrapping hook makes (`wrapContext`, once per request).
  */
 export function taskView(
   state: { readonly store: TaskStore; readonly clock: Clock },

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
 import { errorResponse } from '../core/errors.ts';
-import { createMockService, type MockOptions, type MockService } from '../core/service.ts';
+import { createMockService, type MockOptions, type MockService } from './create-mock-service.ts';
 import type { Operation } from '../core/shared-state.ts';
 import type { ConnectionLimits } from '../hosts/connection-guard.ts';
 import { startMockServer, type RunningMockServer } from '../hosts/node-server.ts';

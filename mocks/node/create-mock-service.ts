@@ -1,4 +1,6 @@
 import { deploymentKeys, randomSecret } from '../core/secret.ts';
+import type { Defect } from '../defects/defect.ts';
+import { resolveDefects } from '../defects/registry.ts';
 import {
   createMockService as createCoreMockService,
   type MockOptions as CoreMockOptions,
@@ -14,6 +16,11 @@ import { openStateFile, type StateFile, type StateFileOptions } from './state-fi
 
 export interface MockOptions extends CoreMockOptions {
   /**
+   * Deliberately broken behaviours: names (`videotask mock --list-defects`) or defect objects. They wrap
+   * the core before `wrap`'s wrappers (decisions/029); an unknown name throws a `RangeError`.
+   */
+  readonly defects?: readonly (string | Defect)[] | undefined;
+  /**
    * Keep the state in this file across restarts, kill -9 included
    * ([decisions/012](../../decisions/012-state-file-v2.md)). What it holds wins over `seed`, `clock.start`
    * and `familyBound`; a random secret is kept in it. Call `service.stateFile.close()` when done.
@@ -24,14 +31,17 @@ export interface MockOptions extends CoreMockOptions {
 }
 
 export interface MockService extends CoreMockService {
+  /** The defects it plays (names), as `GET /__mock/health` lists them. */
+  readonly defects: readonly string[];
   /** The state file kept up to date (`stateFile` option), if any. */
   readonly stateFile: StateFile | undefined;
 }
 
 /**
- * The simulated service with what only Node has: a state file (`stateFile`), locked while in use.
- * Everything else is the environment-neutral core's `createMockService`. Throws a `StateFileError`
- * (nothing written to the file) when the file cannot be used.
+ * The simulated service with what only Node has: a state file (`stateFile`), locked while in use, and
+ * defects by name (`defects`, wrapped around the core). Everything else is the environment-neutral
+ * core's `createMockService`. Throws a `StateFileError` (nothing written to the file) when the file
+ * cannot be used.
  *
  * @example
  * const service = createMockService({ stateFile: 'mock-state.jsonl' });
@@ -47,14 +57,18 @@ export function createMockDeployment(options: MockOptions = {}): {
   service: MockService;
   secret: string;
 } {
-  const { stateFile, observer, ...core } = options;
+  const { stateFile, observer, defects: named = [], ...core } = options;
+  const defects = resolveDefects(named);
+  const wrapped = { ...core, wrap: [...defects, ...(core.wrap ?? [])] };
   const observed = (persistence: Persistence | undefined): Persistence | undefined =>
     observer === undefined ? persistence : observedPersistence(persistence, observer);
+  const withDefects = (service: CoreMockService): MockService =>
+    Object.assign(service, { defects: defects.map((d) => d.name) }) as MockService;
   if (stateFile === undefined) {
     const secret = core.secret ?? randomSecret();
     const persistence = observed(core.persistence);
-    const service = createCoreMockService({ ...core, secret, persistence }) as MockService;
-    return { service, secret };
+    const service = createCoreMockService({ ...wrapped, secret, persistence });
+    return { service: withDefects(service), secret };
   }
   const stateOptions = typeof stateFile === 'string' ? { path: stateFile } : stateFile;
   const { path } = stateOptions;
@@ -64,15 +78,15 @@ export function createMockDeployment(options: MockOptions = {}): {
     const restored = readStateFile(path);
     const { secret, record } = resolveSecret(path, core, restored);
     const service = createCoreMockService({
-      ...core,
+      ...wrapped,
       secret,
       persistence: observed({
         restored,
         attach: (target) =>
           openStateFile({ options: stateOptions, target, restored, lock, secret: record }),
       }),
-    }) as MockService;
-    return { service, secret };
+    });
+    return { service: withDefects(service), secret };
   } catch (error) {
     lock.release();
     throw error;

@@ -47,18 +47,16 @@ beforeAll(async () => {
   if (!runs) return;
   requireChromium();
   service = createMockService({ clock: { mode: 'manual' }, seed: 1 });
-  const spy: MockService = {
-    ...service,
-    handle(request) {
-      seen.push({
-        method: request.method,
-        path: request.path,
-        authorization: request.headers['authorization'],
-      });
-      return service.handle(request);
-    },
+  const handle = service.handle.bind(service);
+  service.handle = (request) => {
+    seen.push({
+      method: request.method,
+      path: request.path,
+      authorization: request.headers['authorization'],
+    });
+    return handle(request);
   };
-  server = await startMockServer({ port: 0, service: spy });
+  server = await startMockServer({ port: 0, service });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [...CHROMIUM_ARGS],

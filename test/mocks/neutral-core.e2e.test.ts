@@ -57,6 +57,8 @@ describe('the environment-neutral core', () => {
       expect(inputs.filter((path) => path.includes(`node_modules/${name}/`))).toEqual([]);
     expect(inputs.some((path) => path.includes('mocks/hosts/msw-handlers.ts'))).toBe(true);
     expect(inputs.some((path) => path.includes('mocks/node/'))).toBe(false);
+    // The core takes wrappers and knows no defect (decisions/029): the catalog stays on the Node side.
+    expect(inputs.filter((path) => path.includes('mocks/defects/'))).toEqual([]);
   });
 
   it('fails the bundle when a Node module is reachable (the check above can fail)', async () => {
