@@ -1,8 +1,8 @@
 import type { Defect, DefectContext } from '../defects/defect.ts';
 import { visibleModels, type FamilyState } from './catalog.ts';
 import { retryAfterSeconds, type Clock, type ClockOptions } from './clock.ts';
-import { errorResponse } from './errors.ts';
-import { JSON_TYPE, type CoreRequest, type CoreResponse } from './http-types.ts';
+import { controlError } from './errors.ts';
+import type { CoreRequest, CoreResponse } from './http-types.ts';
 import { StateNotSavedError, type Persistence, type StateFile } from './persistence.ts';
 import type { Timing } from './plan.ts';
 import type { ProfileOption } from './profiles.ts';
@@ -10,7 +10,6 @@ import { ROUTES } from './route-table.ts';
 import { Router, type RouteDefinition } from './router.ts';
 import { controlRefusal } from './control-access.ts';
 import type { ReplayContext } from './profile/learned-replay.ts';
-import { controlError } from './routes/control.ts';
 import type { ClientVerdictOptions, ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import type { ClientReport } from './client-verdicts/client-report.ts';
 import { assembleService } from './service-assembly.ts';
@@ -158,7 +157,12 @@ export function createMockService(options: MockOptions = {}): MockService {
   // What the request being handled matched, for the client verdicts (handle is synchronous).
   let route: RouteDefinition<RouteContext> | undefined;
   let context: RouteContext | undefined;
-  const contextOf = (request: CoreRequest, token: MockToken, head: boolean): RouteContext =>
+  const contextOf = (
+    request: CoreRequest,
+    token: MockToken,
+    head: boolean,
+    requestId: string,
+  ): RouteContext =>
     (context = {
       request,
       state,
@@ -168,14 +172,19 @@ export function createMockService(options: MockOptions = {}): MockService {
       taskStatus: undefined,
       at: undefined,
       body: undefined,
+      error: (kind, detail, headers) => state.error(requestId, kind, detail, headers),
     });
 
-  function dispatch(request: CoreRequest): CoreResponse {
+  function dispatch(request: CoreRequest, requestId: string): CoreResponse {
     const match = router.match(request.method, request.path);
     if (match.kind === 'not-found' || match.kind === 'bad-path')
-      return state.error('route_not_found', { method: request.method, path: request.path });
+      return state.error(requestId, 'route_not_found', {
+        method: request.method,
+        path: request.path,
+      });
     if (match.kind === 'method-not-allowed')
       return state.error(
+        requestId,
         'method_not_allowed',
         { method: request.method, path: request.path },
         { allow: match.allow.join(', ') },
@@ -186,20 +195,22 @@ export function createMockService(options: MockOptions = {}): MockService {
     if (route.access === 'control') {
       const refusal = controlRefusal(request, options.adminToken);
       if (refusal !== undefined) return refusal;
-      return route.handle(contextOf(request, NO_TOKEN, head), params);
+      return route.handle(contextOf(request, NO_TOKEN, head, requestId), params);
     }
-    if (route.access === 'public') return route.handle(contextOf(request, NO_TOKEN, head), params);
+    if (route.access === 'public')
+      return route.handle(contextOf(request, NO_TOKEN, head, requestId), params);
     const authorization = request.headers['authorization'];
     const token = tokens.authenticate(authorization);
     if (token === undefined)
       return state.error(
+        requestId,
         authorization === undefined ? 'missing_api_key' : 'invalid_api_key',
         {},
         { 'www-authenticate': 'Bearer' },
       );
     const waitMs = limiter?.take(token.key, clock.now());
-    if (waitMs !== undefined) return rateLimited(state, options.rateLimit!, waitMs);
-    return route.handle(contextOf(request, token, head), params);
+    if (waitMs !== undefined) return rateLimited(state, options.rateLimit!, waitMs, requestId);
+    return route.handle(contextOf(request, token, head, requestId), params);
   }
 
   /** What a defect is told about a request: its operation, its caller, the task it names now. */
@@ -240,12 +251,11 @@ export function createMockService(options: MockOptions = {}): MockService {
     return replay === undefined ? ownId : replay.requestId(ownId);
   }
 
-  /** The answer with its request ID: in the profile's header, and its error message's ending. */
-  function stamped(answer: CoreResponse, requestId: string): CoreResponse {
-    const response =
-      profile.requestIdSuffix && answer.status >= 400
-        ? withRequestIdSuffix(answer, requestId)
-        : answer;
+  /**
+   * The answer with its request ID in the profile's header. (Its error message's ending, where the
+   * profile has one, was built in by `state.error`: mocks/core/errors.ts.)
+   */
+  function stamped(response: CoreResponse, requestId: string): CoreResponse {
     if (replay === undefined) response.headers['x-oneapi-request-id'] = requestId;
     else replay.stamp(response, requestId);
     return response;
@@ -281,7 +291,7 @@ export function createMockService(options: MockOptions = {}): MockService {
         const context = defects.length === 0 ? undefined : defectContext(request);
         for (const defect of defects)
           if (defect.before !== undefined) request = defect.before(request, context!);
-        response = dispatch(request);
+        response = dispatch(request, requestId);
         if (replay !== undefined)
           response = replay.after(request, response, requestId, replayContext(request));
         for (const defect of defects)
@@ -290,8 +300,8 @@ export function createMockService(options: MockOptions = {}): MockService {
         // Never expected but a full disk: the fuzz tests hunt for this. A JSON answer beats a dropped connection.
         response =
           error instanceof StateNotSavedError
-            ? notSaved(request, error)
-            : errorResponse('internal_error', { problem: (error as Error).message });
+            ? notSaved(state, request, error, requestId)
+            : state.error(requestId, 'internal_error', { problem: (error as Error).message });
       }
       if (request.method === 'HEAD' && response.body !== undefined)
         response = { status: response.status, headers: response.headers };
@@ -306,34 +316,34 @@ export function createMockService(options: MockOptions = {}): MockService {
  * 429 for a key over its budget. The window is on the mock's clock; `Retry-After` is in real seconds
  * (`retryAfterSeconds`): at `--speed 100`, a key refused with 49 s of its window left is told 1 s.
  */
-function rateLimited(state: ServiceState, limit: RateLimit, waitMs: number): CoreResponse {
+function rateLimited(
+  state: ServiceState,
+  limit: RateLimit,
+  waitMs: number,
+  requestId: string,
+): CoreResponse {
   const wait = retryAfterSeconds(state.clock, waitMs);
   const clock =
     state.clock.speed === 1 ? '' : ` of the mock's clock (${state.clock.speed}× real time)`;
   const problem =
     `${limit.requests} requests per ${limit.windowMs / 1000} s${clock} for this key; ` +
     `retry after ${wait} s`;
-  return state.error('rate_limited', { problem }, { 'retry-after': String(wait) });
+  return state.error(requestId, 'rate_limited', { problem }, { 'retry-after': String(wait) });
 }
 
 /** Control and public routes have no service token; this placeholder never owns tasks. */
 const NO_TOKEN: MockToken = { key: '', user: '', group: '' };
 
 /** A change the state file could not keep was not made: 503, retry later. */
-function notSaved(request: CoreRequest, error: StateNotSavedError): CoreResponse {
+function notSaved(
+  state: ServiceState,
+  request: CoreRequest,
+  error: StateNotSavedError,
+  requestId: string,
+): CoreResponse {
   const response = request.path.startsWith('/__mock/')
     ? controlError(503, 'state_not_saved', error.message)
-    : errorResponse('temporarily_unavailable', {});
+    : state.error(requestId, 'temporarily_unavailable', {});
   response.headers['retry-after'] = '1';
   return response;
-}
-
-/** The deployed gateway ends OpenAI-style error messages with ` (request id: …)`. */
-function withRequestIdSuffix(response: CoreResponse, requestId: string): CoreResponse {
-  if (typeof response.body !== 'string' || response.headers['content-type'] !== JSON_TYPE)
-    return response;
-  const body = JSON.parse(response.body) as { error?: { message?: unknown; type?: unknown } };
-  if (typeof body.error?.message !== 'string' || body.error.type === undefined) return response;
-  body.error.message = `${body.error.message} (request id: ${requestId})`;
-  return { ...response, body: JSON.stringify(body) };
 }
