@@ -1,4 +1,4 @@
-import { jsonResponse, JSON_TYPE, type CoreResponse } from './http-types.ts';
+import { jsonResponse, type CoreResponse } from './http-types.ts';
 
 /**
  * Every error body the mock writes, built here and nowhere else: the service's errors as a table (one
@@ -339,21 +339,19 @@ export function controlError(status: number, code: string, message: string): Cor
  * a timeout, an `Expect` it cannot meet, a CONNECT, `/docs` (mocks/hosts/).
  */
 export function hostErrorJson(code: string, message: string): string {
-  return JSON.stringify(openAiEnvelope(code, message, 'invalid_request_error'));
+  return JSON.stringify(openAiEnvelope(code, message, HOST_ERROR_TYPE));
 }
 
-/** The same as an answer with its headers (`content-type` first). */
+/** The same as an answer with its headers. */
 export function hostErrorResponse(
   status: number,
   error: { readonly code: string; readonly message: string },
   headers: Record<string, string> = {},
 ): CoreResponse {
-  return {
-    status,
-    headers: { 'content-type': JSON_TYPE, ...headers },
-    body: hostErrorJson(error.code, error.message),
-  };
+  return jsonResponse(status, openAiEnvelope(error.code, error.message, HOST_ERROR_TYPE), headers);
 }
+
+const HOST_ERROR_TYPE = 'invalid_request_error';
 
 function openAiEnvelope(code: string, message: string, type: string): Record<string, unknown> {
   return { error: { message, type, code } };
