@@ -1,5 +1,5 @@
 import type { CoreRequest, CoreResponse } from './http-types.ts';
-import { controlError } from './routes/control.ts';
+import { controlError } from './errors.ts';
 
 /**
  * Whether the control API (`/__mock/*`) may answer this request; the refusal when it may not

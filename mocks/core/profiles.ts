@@ -26,8 +26,6 @@ export interface Profile {
   readonly emptyUrlUntilDone: boolean;
   /** The wrapper's `data` also carries the gateway's row fields (id, user_id, group, quota, …). */
   readonly wrapperRowFields: boolean;
-  /** OpenAI-style error messages end with ` (request id: …)`. */
-  readonly requestIdSuffix: boolean;
   /** The submission answer carries `X-New-Api-Other-Ratios`. */
   readonly otherRatiosHeader: boolean;
   /** Submissions may be `multipart/form-data` (the spec's `SubmitForm`), as the gateway accepts; otherwise 415. */
@@ -45,7 +43,6 @@ const DOCUMENTED: Profile = {
   completedAtWhileRunning: false,
   emptyUrlUntilDone: false,
   wrapperRowFields: false,
-  requestIdSuffix: false,
   otherRatiosHeader: false,
   multipartSubmissions: false,
   errors: {},

@@ -100,12 +100,19 @@ function wrapperStatusesFor(
     : learnedWrapperStatuses(wrapperStatuses(lifecycle), replay);
 }
 
-/** The profile's error answers: its own names for the kinds, or the learned deployment's answers. */
+/**
+ * The profile's error answers: its own names for the kinds, or the learned deployment's answers, whose
+ * messages end as the deployment's do (its request ID in them, decisions/031).
+ */
 function errorsOf(profile: Profile): ServiceState['error'] {
   const replay = profile.learned;
   return replay === undefined
-    ? (kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers)
-    : (kind, detail, headers) => replay.noteError(errorResponse(kind, detail, headers), kind);
+    ? (_id, kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers)
+    : (requestId, kind, detail, headers) =>
+        replay.noteError(
+          errorResponse(kind, detail, headers, replay.messageEnding(requestId)),
+          kind,
+        );
 }
 
 /** What the service is built from: its options checked, its profile, keys, and what was restored. */

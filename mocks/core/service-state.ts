@@ -46,8 +46,16 @@ export interface ServiceState {
   /** The named wrappers' names (`MockOptions.wrap`): the defects the Node entry resolved (decisions/029). */
   readonly defectNames: readonly string[];
   readonly settings: ServiceSettings;
-  /** An error answer of a kind, as this profile words it. */
-  error(kind: ErrorKind, detail?: ErrorDetail, headers?: Record<string, string>): CoreResponse;
+  /**
+   * An error answer of a kind to the request `requestId` names, as this profile words it: its kinds,
+   * and its message ending (a learned profile's ` (request id: …)`), built into the message.
+   */
+  error(
+    requestId: string,
+    kind: ErrorKind,
+    detail?: ErrorDetail,
+    headers?: Record<string, string>,
+  ): CoreResponse;
   /** Forgets every task and restores the start-up binding (the clock keeps its time). */
   reset(): void;
   /** Judges the callers by the client rules (docs/client-verdicts.md). */
@@ -86,4 +94,10 @@ export interface RouteContext {
   taskStatus: VideoStatus | undefined;
   /** A submission's body as the route read it (JSON, or multipart fields), for the client verdicts. */
   body: Record<string, unknown> | undefined;
+  /** An error answer to this request (`state.error` with its request ID). */
+  readonly error: (
+    kind: ErrorKind,
+    detail?: ErrorDetail,
+    headers?: Record<string, string>,
+  ) => CoreResponse;
 }

@@ -1,7 +1,7 @@
 import { visibleModels, type FamilyState } from './catalog.ts';
 import { retryAfterSeconds, type Clock, type ClockOptions } from './clock.ts';
-import { errorResponse } from './errors.ts';
-import { JSON_TYPE, type CoreRequest, type CoreResponse } from './http-types.ts';
+import { controlError } from './errors.ts';
+import type { CoreRequest, CoreResponse } from './http-types.ts';
 import { StateNotSavedError, type Persistence, type StateFile } from './persistence.ts';
 import type { Timing } from './plan.ts';
 import type { ProfileOption } from './profiles.ts';
@@ -10,7 +10,6 @@ import { Router, type RouteDefinition, type RouteMatch } from './router.ts';
 import { controlRefusal } from './control-access.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { LearnedReplay, ReplayContext } from './profile/learned-replay.ts';
-import { controlError } from './routes/control.ts';
 import type { ClientVerdictOptions, ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import type { ClientReport } from './client-verdicts/client-report.ts';
 import { assembleService } from './service-assembly.ts';
@@ -169,6 +168,8 @@ function refuseMisplacedOptions(options: MockOptions): void {
 interface Exchange {
   /** The request the core was asked (`handle`'s, after a learned profile's `before`). */
   readonly asked: CoreRequest;
+  /** The answer's request ID: its header, and the ending of its error message (decisions/031). */
+  readonly requestId: string;
   /** The request as the wrappers left it (the core's input). */
   request: CoreRequest;
   /** The route match of `asked`, made once. */
@@ -264,12 +265,13 @@ class SimulatedService implements MockService {
     const asked = this.#replay === undefined ? incoming : this.#replay.before(incoming);
     const exchange: Exchange = {
       asked,
+      requestId,
       request: asked,
       match: this.#router.match(asked.method, asked.path),
       route: undefined,
       routeContext: undefined,
     };
-    let response = this.#answer(exchange, requestId);
+    let response = this.#answer(exchange);
     if (exchange.request.method === 'HEAD' && response.body !== undefined)
       response = { status: response.status, headers: response.headers };
     response = this.#stamped(response, requestId);
@@ -279,13 +281,14 @@ class SimulatedService implements MockService {
   }
 
   /** The answer, or a JSON one when something failed (a full disk: the fuzz tests hunt for the rest). */
-  #answer(exchange: Exchange, requestId: string): CoreResponse {
+  #answer(exchange: Exchange): CoreResponse {
+    const { requestId } = exchange;
     try {
-      return this.#dispatch(exchange, requestId);
+      return this.#dispatch(exchange);
     } catch (error) {
       return error instanceof StateNotSavedError
-        ? notSaved(exchange.request, error)
-        : errorResponse('internal_error', { problem: (error as Error).message });
+        ? notSaved(this.#state, exchange.request, error, requestId)
+        : this.#state.error(requestId, 'internal_error', { problem: (error as Error).message });
     }
   }
 
@@ -293,7 +296,8 @@ class SimulatedService implements MockService {
    * The wrappers' `before`s, the core's answer, the learned replay, the wrappers' `after`s. The
    * wrappers' context is built here, once, from the match `handle` made (decisions/029).
    */
-  #dispatch(exchange: Exchange, requestId: string): CoreResponse {
+  #dispatch(exchange: Exchange): CoreResponse {
+    const { requestId } = exchange;
     const wrappers = this.#wrappers;
     const context =
       wrappers.length === 0 ? undefined : wrapContext(exchange.asked, exchange.match, this.#state);
@@ -315,29 +319,35 @@ class SimulatedService implements MockService {
 
   /** The core's own answer: the route the request names, once its caller may call it. */
   #route(exchange: Exchange): CoreResponse {
-    const { request } = exchange;
+    const { request, requestId } = exchange;
+    const state = this.#state;
     const match = this.#matchNow(exchange);
     if (match.kind === 'not-found' || match.kind === 'bad-path')
-      return this.#state.error('route_not_found', { method: request.method, path: request.path });
+      return state.error(requestId, 'route_not_found', {
+        method: request.method,
+        path: request.path,
+      });
     if (match.kind === 'method-not-allowed')
-      return this.#state.error(
+      return state.error(
+        requestId,
         'method_not_allowed',
         { method: request.method, path: request.path },
         { allow: match.allow.join(', ') },
       );
     const { route, params } = match;
     exchange.route = route;
-    const admitted = this.#admit(route, request);
+    const admitted = this.#admit(route, exchange);
     if ('status' in admitted) return admitted;
     exchange.routeContext = {
       request,
-      state: this.#state,
+      state,
       token: admitted,
       head: request.method === 'HEAD',
       taskId: undefined,
       taskStatus: undefined,
       at: undefined,
       body: undefined,
+      error: (kind, detail, headers) => state.error(requestId, kind, detail, headers),
     };
     return route.handle(exchange.routeContext, params);
   }
@@ -350,24 +360,27 @@ class SimulatedService implements MockService {
   }
 
   /** Who calls: the control API's rules (decisions/014), nobody for public routes, or a service key. */
-  #admit(route: RouteDefinition<RouteContext>, request: CoreRequest): MockToken | CoreResponse {
+  #admit(route: RouteDefinition<RouteContext>, exchange: Exchange): MockToken | CoreResponse {
+    const { request } = exchange;
     if (route.access === 'control') return controlRefusal(request, this.#adminToken) ?? NO_TOKEN;
     if (route.access === 'public') return NO_TOKEN;
-    return this.#authenticate(request);
+    return this.#authenticate(exchange);
   }
 
   /** The caller's token (§5), within its request budget; else the refusal. */
-  #authenticate(request: CoreRequest): MockToken | CoreResponse {
+  #authenticate({ request, requestId }: Exchange): MockToken | CoreResponse {
     const authorization = request.headers['authorization'];
     const token = this.tokens.authenticate(authorization);
     if (token === undefined)
       return this.#state.error(
+        requestId,
         authorization === undefined ? 'missing_api_key' : 'invalid_api_key',
         {},
         { 'www-authenticate': 'Bearer' },
       );
     const waitMs = this.#limiter?.take(token.key, this.clock.now());
-    if (waitMs !== undefined) return rateLimited(this.#state, this.#rateLimit!, waitMs);
+    if (waitMs !== undefined)
+      return rateLimited(this.#state, { limit: this.#rateLimit!, waitMs, requestId });
     return token;
   }
 
@@ -377,12 +390,8 @@ class SimulatedService implements MockService {
     return this.#replay === undefined ? ownId : this.#replay.requestId(ownId);
   }
 
-  /** The answer with its request ID: in the profile's header, and its error message's ending. */
-  #stamped(answer: CoreResponse, requestId: string): CoreResponse {
-    const response =
-      this.#state.profile.requestIdSuffix && answer.status >= 400
-        ? withRequestIdSuffix(answer, requestId)
-        : answer;
+  /** The answer with its request ID in the profile's header (error messages end with it already). */
+  #stamped(response: CoreResponse, requestId: string): CoreResponse {
     if (this.#replay === undefined) response.headers['x-oneapi-request-id'] = requestId;
     else this.#replay.stamp(response, requestId);
     return response;
@@ -408,34 +417,32 @@ function replayBase(state: ServiceState): Omit<ReplayContext, 'route' | 'submitt
  * 429 for a key over its budget. The window is on the mock's clock; `Retry-After` is in real seconds
  * (`retryAfterSeconds`): at `--speed 100`, a key refused with 49 s of its window left is told 1 s.
  */
-function rateLimited(state: ServiceState, limit: RateLimit, waitMs: number): CoreResponse {
+function rateLimited(
+  state: ServiceState,
+  { limit, waitMs, requestId }: { limit: RateLimit; waitMs: number; requestId: string },
+): CoreResponse {
   const wait = retryAfterSeconds(state.clock, waitMs);
   const clock =
     state.clock.speed === 1 ? '' : ` of the mock's clock (${state.clock.speed}× real time)`;
   const problem =
     `${limit.requests} requests per ${limit.windowMs / 1000} s${clock} for this key; ` +
     `retry after ${wait} s`;
-  return state.error('rate_limited', { problem }, { 'retry-after': String(wait) });
+  return state.error(requestId, 'rate_limited', { problem }, { 'retry-after': String(wait) });
 }
 
 /** Control and public routes have no service token; this placeholder never owns tasks. */
 const NO_TOKEN: MockToken = { key: '', user: '', group: '' };
 
 /** A change the state file could not keep was not made: 503, retry later. */
-function notSaved(request: CoreRequest, error: StateNotSavedError): CoreResponse {
+function notSaved(
+  state: ServiceState,
+  request: CoreRequest,
+  error: StateNotSavedError,
+  requestId: string,
+): CoreResponse {
   const response = request.path.startsWith('/__mock/')
     ? controlError(503, 'state_not_saved', error.message)
-    : errorResponse('temporarily_unavailable', {});
+    : state.error(requestId, 'temporarily_unavailable', {});
   response.headers['retry-after'] = '1';
   return response;
-}
-
-/** The deployed gateway ends OpenAI-style error messages with ` (request id: …)`. */
-function withRequestIdSuffix(response: CoreResponse, requestId: string): CoreResponse {
-  if (typeof response.body !== 'string' || response.headers['content-type'] !== JSON_TYPE)
-    return response;
-  const body = JSON.parse(response.body) as { error?: { message?: unknown; type?: unknown } };
-  if (typeof body.error?.message !== 'string' || body.error.type === undefined) return response;
-  body.error.message = `${body.error.message} (request id: ${requestId})`;
-  return { ...response, body: JSON.stringify(body) };
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { serviceSpec } from '../../src/spec/load-spec.ts';
 import { SERVICE_SPEC_PATH } from '../../src/spec/load-spec-file.ts';
 import { JSON_TYPE, type CoreResponse } from '../core/http-types.ts';
+import { hostErrorResponse } from '../core/errors.ts';
 import { BUILT_IN_TOKENS, type MockToken } from '../core/tokens.ts';
 import { DOCS_CSS, INIT_JS, PAGE_CSP } from './docs-assets.ts';
 
@@ -197,12 +198,7 @@ function docsError(
   message: string,
   headers: Record<string, string> = {},
 ): CoreResponse {
-  const body = JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
-  return {
-    status,
-    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers },
-    body,
-  };
+  return hostErrorResponse(status, { code, message }, { 'cache-control': 'no-store', ...headers });
 }
 
 /**

@@ -1,22 +1,19 @@
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
+import { hostErrorJson, hostErrorResponse } from '../core/errors.ts';
 import { DROPPED_HEADERS, type CoreResponse } from '../core/http-types.ts';
 import { loseAnswer } from './lose-answer.ts';
 
 /**
- * A JSON error (OpenAI envelope) answered by the node host itself, for requests the core never
- * sees; closes the connection.
+ * A JSON error answered by the node host itself, for requests the core never sees (its body:
+ * mocks/core/errors.ts); closes the connection.
  */
 export function hostError(status: number, code: string, message: string): CoreResponse {
-  return {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
-    body: JSON.stringify({ error: { message, type: 'invalid_request_error', code } }),
-  };
+  return hostErrorResponse(status, { code, message }, { connection: 'close' });
 }
 
 /** The same, as raw bytes for a socket that has no ServerResponse (malformed HTTP, timeouts, CONNECT). */
 export function rawError(status: number, reason: string, code: string, message: string): string {
-  const body = JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
+  const body = hostErrorJson(code, message);
   return (
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; ` +
     `charset=utf-8\r\ncontent-length: ` +

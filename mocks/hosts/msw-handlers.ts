@@ -1,12 +1,8 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import type { ClientVerdict } from '../core/client-verdicts/client-report.ts';
 import { formatVerdict } from '../core/client-verdicts/report-text.ts';
-import {
-  DROPPED_HEADERS,
-  jsonResponse,
-  type CoreRequest,
-  type CoreResponse,
-} from '../core/http-types.ts';
+import { errorResponse } from '../core/errors.ts';
+import { DROPPED_HEADERS, type CoreRequest, type CoreResponse } from '../core/http-types.ts';
 import { ROUTES } from '../core/route-table.ts';
 import { Router } from '../core/router.ts';
 import { serviceContract } from '../../src/spec/index.ts';
@@ -119,9 +115,9 @@ function violated(
   const message =
     `Client rule ${first.rule} (${first.section}) violated: ${first.message}. ` +
     `Do instead: ${first.advice} (videotask mock, onClientViolation: 'error')`;
-  return jsonResponse(
-    400,
-    { error: { message, type: 'client_rule_violated', code: 'client_rule_violated' } },
+  return errorResponse(
+    'client_rule_violated',
+    { problem: message },
     { 'x-mock-client-rule': violations.map((v) => v.rule).join(', ') },
   );
 }

@@ -44,7 +44,6 @@ export function learnedProfile(input: unknown, source?: string): Profile {
     completedAtWhileRunning: running.some((f) => 'completed_at' in f),
     emptyUrlUntilDone: running.some((f) => 'metadata' in f),
     wrapperRowFields: wrapperData.some((f) => 'submit_time' in f || 'user_id' in f),
-    requestIdSuffix: false,
     otherRatiosHeader: submitted.some((h) => 'x-new-api-other-ratios' in h),
     multipartSubmissions: profile.submissions.multipart === true,
     errors: {},

@@ -131,6 +131,15 @@ export class LearnedReplay {
     this.#ignoresRange = profile.content?.range === false;
   }
 
+  /**
+   * What the deployment ends an error message with for the request `requestId` names (its ` (request
+   * id: …)`, learned as `errors.messageSuffix`), or nothing: the core builds it into the messages it
+   * writes for the service's routes (decisions/031).
+   */
+  messageEnding(requestId: string): string {
+    return this.#suffix === undefined ? '' : this.#suffix({ requestId } as RenderFacts, '');
+  }
+
   /** Remembers which error kind the core answered (the service's `error` calls it). */
   noteError(response: CoreResponse, kind: ErrorKind): CoreResponse {
     this.#kinds.set(response, kind);
@@ -179,7 +188,7 @@ export class LearnedReplay {
     if (route?.operationId === 'getMockArtifact' && this.#redirects && response.status < 300)
       return this.#download(request, response, requestId, context);
     if (route?.access !== 'service' || !SERVICE_ROUTES.has(route.operationId))
-      return this.#habits(response, requestId);
+      return this.#habits(response);
     const operation = route.operationId as ProfileRoute;
     const task = taskOf(operation, request, context);
     const token = context.authenticate(request.headers['authorization']);
@@ -191,7 +200,7 @@ export class LearnedReplay {
         ? undefined
         : this.#table.get(tableKey(operation, state, caller, situation));
     if (compiled === undefined || (response.status >= 300 && response.status < 400))
-      return this.#habits(response, requestId);
+      return this.#habits(response);
     const answering = situation === 'ok' || situation === 'range' || situation === 'head';
     const source = answering ? this.#source(response, task, context.now()) : undefined;
     const facts = this.#facts(request, requestId, task, createdIdOf(operation, source), context);
@@ -311,21 +320,13 @@ export class LearnedReplay {
     };
   }
 
-  /** An answer the profile has no reading for: the core's, with the deployment's IDs and error habits. */
-  #habits(response: CoreResponse, requestId: string): CoreResponse {
+  /**
+   * An answer the profile has no reading for: the core's, with the deployment's IDs. (Its error
+   * messages already end as the deployment's do: `messageEnding`, built in where the core made them.)
+   */
+  #habits(response: CoreResponse): CoreResponse {
     if (typeof response.body !== 'string') return response;
-    let body = this.ids.inText(response.body);
-    if (
-      this.#suffix !== undefined &&
-      response.status >= 400 &&
-      response.headers['content-type'] === JSON_TYPE
-    ) {
-      const parsed = JSON.parse(body) as { error?: { message?: unknown }; message?: unknown };
-      const ending = this.#suffix({ requestId } as RenderFacts, '');
-      if (typeof parsed.error?.message === 'string') parsed.error.message += ending;
-      else if (typeof parsed.message === 'string') parsed.message += ending;
-      body = JSON.stringify(parsed);
-    }
+    const body = this.ids.inText(response.body);
     return body === response.body ? response : { ...response, body };
   }
 }

@@ -12,14 +12,14 @@ import { ownedTask } from './query.ts';
 export function getContent(context: RouteContext, taskId: string): CoreResponse {
   const found = ownedTask(context, taskId);
   if (found === undefined)
-    return withoutBodyOnHead(context, context.state.error('task_not_found', { taskId }));
+    return withoutBodyOnHead(context, context.error('task_not_found', { taskId }));
   const { task, snap } = found;
   context.taskId = task.id;
   context.taskStatus = snap.status;
   if (snap.status !== 'completed') {
     return withoutBodyOnHead(
       context,
-      context.state.error('task_not_completed', {
+      context.error('task_not_completed', {
         status: context.state.wrapperStatuses[snap.status],
       }),
     );
@@ -33,14 +33,18 @@ export function getContent(context: RouteContext, taskId: string): CoreResponse 
     );
     return { status: 302, headers: { location, 'cache-control': 'private, no-store' } };
   }
-  return serveMedia(state.media, request.headers['range'], context.head);
+  return serveMedia(state.media, request.headers['range'], context.head, context.error);
 }
 
-/** The bytes of a video with `Range` on GET (206/416), `HEAD`, and the headers a download needs. */
+/**
+ * The bytes of a video with `Range` on GET (206/416), `HEAD`, and the headers a download needs. `error`
+ * builds the 416: the request's own (`context.error`) on the service's route, the plain one elsewhere.
+ */
 export function serveMedia(
   media: MediaAsset,
   range: string | undefined,
   head: boolean,
+  error: RouteContext['error'] = errorResponse,
 ): CoreResponse {
   const size = media.bytes.byteLength;
   const base = {
@@ -53,12 +57,11 @@ export function serveMedia(
   // RFC 9110 §14.2: range handling is defined for GET only, so HEAD ignores Range (spec: headVideoContent).
   const wanted = parseRange(head ? undefined : range, size);
   if (wanted.kind === 'unsatisfiable') {
-    const error = errorResponse(
+    return error(
       'range_not_satisfiable',
       { range, size },
       { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' },
     );
-    return error;
   }
   if (wanted.kind === 'partial') {
     const { start, end } = wanted;

@@ -1,5 +1,6 @@
 import type { components } from '../../../src/generated/mock-control.ts';
 import { advanceProblem } from '../clock.ts';
+import { controlError } from '../errors.ts';
 import { jsonResponse, type CoreResponse } from '../http-types.ts';
 import { forcePlan, snapshot } from '../snapshot.ts';
 import { UPSTREAM_FAILURES } from '../plan.ts';
@@ -11,10 +12,8 @@ import type { TaskRecord } from '../store.ts';
 
 type Schemas = components['schemas'];
 
-/** Control API errors (`spec/mock-control.yaml` `ControlError`). */
-export function controlError(status: number, code: string, message: string): CoreResponse {
-  return jsonResponse(status, { error: { code, message } });
-}
+/** Built in mocks/core/errors.ts; named here too for the route table and the cluster primary. */
+export { controlError };
 
 export function clockState(state: ServiceState): Schemas['ClockState'] {
   return { now: state.clock.now(), mode: state.clock.mode, speed: state.clock.speed };

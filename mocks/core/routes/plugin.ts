@@ -15,15 +15,15 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
   const notPlugin = checkPluginName(context, pluginName);
   if (notPlugin !== undefined) return notPlugin;
   const parsed = parseJsonBody(context);
-  if ('kind' in parsed) return state.error(parsed.kind, parsed.detail);
+  if ('kind' in parsed) return context.error(parsed.kind, parsed.detail);
   const body = parsed.value;
   context.body = body;
   const model = body['model'];
   if (typeof model !== 'string' || model === '')
-    return state.error('plugin_invalid_request', { problem: 'model is required' });
+    return context.error('plugin_invalid_request', { problem: 'model is required' });
   const mixed = openAiFieldsIn(context, body);
   if (mixed.length > 0)
-    return state.error('plugin_invalid_request', {
+    return context.error('plugin_invalid_request', {
       problem:
         `This is the native path: send the upstream format (content[] with a ` +
         `text item), not the OpenAI form (${mixed.join(', ')}); OpenAI-form ` +
@@ -35,13 +35,13 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
 
   const schema = state.validators.request('createPluginTask')!.validateFull(body);
   if (!schema.valid)
-    return state.error('plugin_invalid_request', {
+    return context.error('plugin_invalid_request', {
       problem: schema.errors.map(readablePointer).join('; '),
     });
   const content = body['content'] as Record<string, unknown>[];
   const itemsProblem = checkContentItems(content, 'content');
   if (itemsProblem !== undefined)
-    return state.error('plugin_invalid_request', { problem: itemsProblem });
+    return context.error('plugin_invalid_request', { problem: itemsProblem });
   const prompt = content
     .filter((c) => c['type'] === 'text')
     .map((c) => String(c['text']))
@@ -56,10 +56,10 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
   const admitted = admit(context, 'createVideo', { model, prompt, metadata });
   if ('kind' in admitted) {
     if (admitted.kind === 'prompt_required')
-      return state.error('plugin_invalid_request', {
+      return context.error('plugin_invalid_request', {
         problem: 'content must contain a text item with the prompt',
       });
-    return state.error(admitted.kind, admitted.detail, admitted.headers);
+    return context.error(admitted.kind, admitted.detail, admitted.headers);
   }
   context.taskId = admitted.task.id; // the native answer tells no status
   return { ...jsonResponse(200, { id: admitted.task.id }), lost: admitted.lost };
@@ -70,12 +70,12 @@ function modelRefusal(context: RouteContext, model: string): CoreResponse | unde
   const { state } = context;
   const catalogModel = state.models.get(model);
   if (!state.family.bound || catalogModel === undefined || catalogModel.family !== 'second')
-    return state.error('model_not_found', { model, group: context.token.group });
+    return context.error('model_not_found', { model, group: context.token.group });
   if (
     !catalogModel.groups.includes(context.token.group) ||
     (context.token.models !== undefined && !context.token.models.includes(model))
   )
-    return state.error('plugin_permission_denied', { model });
+    return context.error('plugin_permission_denied', { model });
   return undefined;
 }
 
@@ -90,7 +90,7 @@ export function getPluginTask(
   const found = ownedTask(context, taskId);
   const model = found === undefined ? undefined : context.state.models.get(found.task.model);
   if (found === undefined || model?.family !== 'second')
-    return context.state.error('plugin_task_not_found', { taskId });
+    return context.error('plugin_task_not_found', { taskId });
   context.taskId = found.task.id;
   context.taskStatus = found.snap.status;
   return jsonResponse(
@@ -115,5 +115,5 @@ function openAiFieldsIn(context: RouteContext, body: Record<string, unknown>): s
 function checkPluginName(context: RouteContext, pluginName: string): CoreResponse | undefined {
   if (pluginName === context.state.family.pluginName) return undefined;
   const { method, path } = context.request;
-  return context.state.error('route_not_found', { method, path });
+  return context.error('route_not_found', { method, path });
 }

@@ -34,7 +34,7 @@ function statusQuery(
   render: (task: TaskRecord, snap: TaskSnapshot) => unknown,
 ): CoreResponse {
   const found = ownedTask(context, taskId);
-  if (found === undefined) return context.state.error('status_task_not_found', { taskId });
+  if (found === undefined) return context.error('status_task_not_found', { taskId });
   const { task, snap } = found;
   context.taskId = task.id;
   const every = task.plan.flakyEvery;
@@ -42,7 +42,7 @@ function statusQuery(
     const answered = task.queries;
     context.state.apply({ op: 'query', task: task.id });
     if (answered % every === 0)
-      return context.state.error('temporarily_unavailable', {}, { 'retry-after': '1' });
+      return context.error('temporarily_unavailable', {}, { 'retry-after': '1' });
   }
   context.taskStatus = snap.status;
   return jsonResponse(200, render(task, snap));

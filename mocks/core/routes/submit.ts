@@ -28,7 +28,7 @@ export function submitTask(
 ): CoreResponse {
   const refusalOrTask = admit(context, operationId);
   if ('kind' in refusalOrTask)
-    return context.state.error(refusalOrTask.kind, refusalOrTask.detail, refusalOrTask.headers);
+    return context.error(refusalOrTask.kind, refusalOrTask.detail, refusalOrTask.headers);
   const { task, lost } = refusalOrTask;
   const { state } = context;
   // The answer is the lifecycle's initial state, whatever the plan says next (§4.1: normally queued).
