@@ -2,7 +2,7 @@ import type { Defect, DefectContext } from '../defects/defect.ts';
 import { visibleModels, type FamilyState } from './catalog.ts';
 import { retryAfterSeconds, type Clock, type ClockOptions } from './clock.ts';
 import { errorResponse } from './errors.ts';
-import { JSON_TYPE, type CoreRequest, type CoreResponse } from './http-types.ts';
+import { answerTo, JSON_TYPE, type CoreRequest, type CoreResponse } from './http-types.ts';
 import { StateNotSavedError, type Persistence, type StateFile } from './persistence.ts';
 import type { Timing } from './plan.ts';
 import type { ProfileOption } from './profiles.ts';
@@ -293,9 +293,7 @@ export function createMockService(options: MockOptions = {}): MockService {
             ? notSaved(request, error)
             : errorResponse('internal_error', { problem: (error as Error).message });
       }
-      if (request.method === 'HEAD' && response.body !== undefined)
-        response = { status: response.status, headers: response.headers };
-      response = stamped(response, requestId);
+      response = stamped(answerTo(request.method, response), requestId);
       const violations = verdicts.observe(asked, response, route, context);
       return violations === undefined ? response : { ...response, clientViolations: violations };
     },
