@@ -227,7 +227,14 @@ async function toCoreRequest(request: Request, address: Addressed): Promise<Core
       ? undefined
       : new Uint8Array(await request.arrayBuffer());
   const { method } = request;
-  return { method, path: address.path, query: address.query, headers, body, origin: address.origin };
+  return {
+    method,
+    path: address.path,
+    query: address.query,
+    headers,
+    body,
+    origin: address.origin,
+  };
 }
 
 /** A header name (RFC 9110 §5.1: a token) and a value (a ByteString without NUL or a line break) Fetch takes. */
