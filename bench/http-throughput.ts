@@ -23,7 +23,7 @@ import { ratios, samplesTable, summarize, summaryTable } from './lib/throughput-
 import { measure, type Sample, type TargetName } from './lib/throughput-sample.ts';
 import { get, startBare, startMock, type Started } from './lib/throughput-servers.ts';
 
-const targetRatio = 0.7;
+const targetRatio = 0.8;
 
 const usage = `Usage: npx tsx bench/http-throughput.ts [options]
   --rounds N         rounds, each measuring bare and mock once, in alternating order (default 5)

@@ -67,3 +67,15 @@ export function jsonResponse(
  * (a learned profile's header echoing the model asked for, "vidéo€"): both hosts, the same name.
  */
 export const DROPPED_HEADERS = 'x-mock-dropped-headers';
+
+/**
+ * The answer as sent to a request with this method: a HEAD answer has the GET's status and headers
+ * and never a body (RFC 9110 §9.3.2). The one place a body is taken off: the service's `handle` for
+ * its every answer, and the msw host for the one it makes itself (`onClientViolation: 'error'`).
+ * The node host's own answers need nothing: node:http sends no body to a HEAD.
+ */
+export function answerTo(method: string, response: CoreResponse): CoreResponse {
+  if (method !== 'HEAD' || response.body === undefined) return response;
+  const { body: _dropped, ...headless } = response;
+  return headless;
+}

@@ -30,7 +30,14 @@ interface Compiled<Context> {
   readonly segments: readonly string[];
 }
 
-/** Matches method + path against the route table. `HEAD` matches `GET` routes (HTTP semantics). */
+const NOT_FOUND = { kind: 'not-found' } as const;
+const BAD_PATH = { kind: 'bad-path' } as const;
+
+/**
+ * Matches method + path against the route table. `HEAD` matches `GET` routes (HTTP semantics). Both
+ * hosts route through it: the node host hands every request to the core, and the msw host asks
+ * `declares` which requests are the service's before the core routes them.
+ */
 export class Router<Context> {
   readonly #bySegmentCount = new Map<number, Compiled<Context>[]>();
 
@@ -47,46 +54,75 @@ export class Router<Context> {
   }
 
   match(method: string, path: string): RouteMatch<Context> {
-    const parts = path.split('/');
-    parts.shift();
-    const candidates = this.#bySegmentCount.get(parts.length);
-    if (candidates === undefined) return { kind: 'not-found' };
+    const candidates = this.#bySegmentCount.get(slashes(path));
+    if (candidates === undefined) return NOT_FOUND;
     const wanted = method === 'HEAD' ? 'GET' : method;
-    const allow: string[] = [];
+    let allow: string[] | undefined;
     for (const { route, segments } of candidates) {
-      const params = matchSegments(segments, parts);
-      if (params === undefined) continue;
-      if (params === null) return { kind: 'bad-path' };
+      if (!sameShape(segments, path)) continue;
+      const params = paramsOf(segments, path);
+      if (params === undefined) return BAD_PATH;
       if (route.method === wanted) return { kind: 'found', route, params };
-      allow.push(route.method);
+      (allow ??= []).push(route.method);
     }
-    if (allow.length === 0) return { kind: 'not-found' };
+    if (allow === undefined) return NOT_FOUND;
     if (allow.includes('GET')) allow.push('HEAD');
     return { kind: 'method-not-allowed', allow };
   }
+
+  /**
+   * Whether a route has this path (with any method, its parameters however encoded): what the msw
+   * host answers, leaving every other path to the test's own handlers.
+   */
+  declares(path: string): boolean {
+    const candidates = this.#bySegmentCount.get(slashes(path));
+    return candidates !== undefined && candidates.some((c) => sameShape(c.segments, path));
+  }
 }
 
-/** The parameters, `undefined` when the path does not match, `null` when a parameter is badly encoded. */
-function matchSegments(
-  segments: readonly string[],
-  parts: readonly string[],
-): Record<string, string> | undefined | null {
-  let params: Record<string, string> | undefined;
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i]!;
-    const part = parts[i]!;
-    if (segment.charCodeAt(0) === 58 /* ':' */) {
-      if (part === '') return undefined;
-      let value = part;
-      if (part.includes('%')) {
-        try {
-          value = decodeURIComponent(part);
-        } catch {
-          return null;
-        }
-      }
-      (params ??= {})[segment.slice(1)] = value;
-    } else if (segment !== part) return undefined;
+// The path is read where it lies, without splitting it (the hot path: every request, both hosts). A
+// template's segments follow its first '/'; whatever a path has before its first '/' is not looked at.
+
+function slashes(path: string): number {
+  let count = 0;
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) count++;
+  return count;
+}
+
+/** The path has the template's literal segments and a non-empty segment for each parameter. */
+function sameShape(segments: readonly string[], path: string): boolean {
+  let start = path.indexOf('/') + 1;
+  for (const segment of segments) {
+    let end = path.indexOf('/', start);
+    if (end < 0) end = path.length;
+    const matches =
+      segment.charCodeAt(0) === 58 /* ':' */
+        ? end > start
+        : end - start === segment.length && path.startsWith(segment, start);
+    if (!matches) return false;
+    start = end + 1;
   }
-  return params ?? {};
+  return true;
+}
+
+/** The parameters of a path of the template's shape, decoded; `undefined` when one is badly encoded. */
+function paramsOf(segments: readonly string[], path: string): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  let start = path.indexOf('/') + 1;
+  for (const segment of segments) {
+    let end = path.indexOf('/', start);
+    if (end < 0) end = path.length;
+    if (segment.charCodeAt(0) === 58 /* ':' */) {
+      const part = path.slice(start, end);
+      if (!part.includes('%')) params[segment.slice(1)] = part;
+      else
+        try {
+          params[segment.slice(1)] = decodeURIComponent(part);
+        } catch {
+          return undefined;
+        }
+    }
+    start = end + 1;
+  }
+  return params;
 }

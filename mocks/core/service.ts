@@ -1,7 +1,7 @@
 import { visibleModels, type FamilyState } from './catalog.ts';
 import { retryAfterSeconds, type Clock, type ClockOptions } from './clock.ts';
 import { controlError } from './errors.ts';
-import type { CoreRequest, CoreResponse } from './http-types.ts';
+import { answerTo, type CoreRequest, type CoreResponse } from './http-types.ts';
 import { StateNotSavedError, type Persistence, type StateFile } from './persistence.ts';
 import type { Timing } from './plan.ts';
 import type { ProfileOption } from './profiles.ts';
@@ -271,10 +271,10 @@ class SimulatedService implements MockService {
       route: undefined,
       routeContext: undefined,
     };
-    let response = this.#answer(exchange);
-    if (exchange.request.method === 'HEAD' && response.body !== undefined)
-      response = { status: response.status, headers: response.headers };
-    response = this.#stamped(response, requestId);
+    const response = this.#stamped(
+      answerTo(exchange.request.method, this.#answer(exchange)),
+      requestId,
+    );
     const { route, routeContext } = exchange;
     const violations = this.clientVerdicts.observe(asked, response, route, routeContext);
     return violations === undefined ? response : { ...response, clientViolations: violations };

@@ -1,8 +1,20 @@
-import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import {
+  delay,
+  http,
+  HttpResponse,
+  type HttpCustomPredicate,
+  type HttpHandler,
+  type PathParams,
+} from 'msw';
 import type { ClientVerdict } from '../core/client-verdicts/client-report.ts';
 import { formatVerdict } from '../core/client-verdicts/report-text.ts';
 import { errorResponse } from '../core/errors.ts';
-import { DROPPED_HEADERS, type CoreRequest, type CoreResponse } from '../core/http-types.ts';
+import {
+  answerTo,
+  DROPPED_HEADERS,
+  type CoreRequest,
+  type CoreResponse,
+} from '../core/http-types.ts';
 import { ROUTES } from '../core/route-table.ts';
 import { Router } from '../core/router.ts';
 import { serviceContract } from '../../src/spec/index.ts';
@@ -30,13 +42,14 @@ export interface HandlerOptions {
 }
 
 /**
- * msw handlers for the simulated service: one per route (plus `HEAD` for each `GET`), and for every
- * path the service declares a fallback that answers other methods with its JSON 405, as the service
- * does. The mock's own namespaces (`/__mock/`, `/__artifacts/`) get its JSON 404 for unknown names.
- * Any other path — another `/v1` API, the application's own `/api/v1/…` — is not the mock's: it goes
- * on to the test's handlers or `onUnhandledRequest` (docs/mock.md, "Which requests the handlers
- * answer"). Paths match from their start, on any origin, or with `baseUrl` on that origin and base
- * path only. Pass a service to share it with the test (its clock, its store), or options to make one.
+ * msw handlers for the simulated service: one for the paths the service declares (whatever the
+ * method: another one gets the service's JSON 405, as over HTTP), one for each of the mock's own
+ * namespaces (`/__mock/`, `/__artifacts/`: an unknown name gets its JSON 404). The core routes what
+ * they take, as it does for the node host. Any other path — another `/v1` API, the application's own
+ * `/api/v1/…` — is not the mock's: it goes on to the test's handlers or `onUnhandledRequest`
+ * (docs/mock.md, "Which requests the handlers answer"). Paths match from their start, on any origin,
+ * or with `baseUrl` on that origin and base path only. Pass a service to share it with the test (its
+ * clock, its store), or options to make one.
  *
  * @example
  * const service = createMockService({ clock: { mode: 'manual' } });
@@ -53,42 +66,58 @@ export function createHandlers(
     'handle' in serviceOrOptions ? serviceOrOptions : createMockService(serviceOrOptions);
   const scope = scopeOf(options.baseUrl);
   const onViolation = options.onClientViolation ?? 'off';
-  const resolver = async ({ request }: { request: Request }) => {
-    const core = await toCoreRequest(request, scope.basePath);
-    const response = service.handle(core);
+  const answer = async ({ request, params }: { request: Request; params: PathParams }) => {
+    const core = await toCoreRequest(request, params as Addressed);
+    let response = service.handle(core);
     const violations = response.clientViolations;
-    if (violations === undefined || onViolation === 'off') return response;
-    return violated(core, response, violations(), onViolation);
+    if (violations !== undefined && onViolation !== 'off')
+      response = violated(core, response, violations(), onViolation);
+    return toFetchResponse(response);
   };
-  const respond = async (args: { request: Request }) => {
-    const response = await resolver(args);
-    // Scenario `lost-answer` (§7): the task exists; the answer is a network error, or comes too late.
-    const { lost } = response;
-    if (lost !== undefined) {
-      if (lost.holdMs === undefined) return HttpResponse.error();
-      await delay(lost.holdMs);
-    }
-    // HTTP never gives a HEAD response a body (node:http drops it; so must this host).
-    const body =
-      response.body === undefined || args.request.method === 'HEAD'
-        ? null
-        : (response.body as BodyInit);
-    return new HttpResponse(body, { status: response.status, headers: sendable(response.headers) });
-  };
-  const handlers: HttpHandler[] = [];
-  for (const route of ROUTES) {
-    const path = scope.match(templatePattern(route.template));
-    if (route.method === 'GET') handlers.push(http.get(path, respond), http.head(path, respond));
-    else if (route.method === 'POST') handlers.push(http.post(path, respond));
-    else if (route.method === 'PUT') handlers.push(http.put(path, respond));
-    else handlers.push(http.delete(path, respond));
+  return PREFIXES.map((owns) => http.all(scope.predicate(owns), answer));
+}
+
+const router = new Router(ROUTES);
+
+/**
+ * The paths the handlers take, one handler each (the path after the base path, as the core routes
+ * it, lower-cased: msw's paths match in any case, and the core answers a path of another case with
+ * its 404): the paths the service's routes declare, and the mock's own namespaces whole.
+ */
+const PREFIXES: readonly ((path: string) => boolean)[] = [
+  (path) => router.declares(withoutTrailingSlash(path)),
+  (path) => path.startsWith('/__mock/'),
+  (path) => path.startsWith('/__artifacts/'),
+];
+
+/** `/v1/models/` is `/v1/models` to msw (whose paths allow one trailing slash): the core answers it. */
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+/** What the predicate read of a request's URL, handed to the resolver as msw's `params`. */
+interface Addressed extends PathParams {
+  /** The path after the base path, as received (percent-encoded). */
+  readonly path: string;
+  /** The query without `?`. */
+  readonly query: string;
+  /** The origin and base path, as the client wrote them. */
+  readonly origin: string;
+}
+
+/**
+ * The core's answer as a Fetch Response. The core has already stripped a HEAD answer's body, host
+ * answers included (`onClientViolation: 'error'`'s 400 went through `violated`, which asks the core).
+ * Scenario `lost-answer` (§7): the task exists; the answer is a network error, or comes too late.
+ */
+async function toFetchResponse(response: CoreResponse): Promise<Response> {
+  const { lost } = response;
+  if (lost !== undefined) {
+    if (lost.holdMs === undefined) return HttpResponse.error();
+    await delay(lost.holdMs);
   }
-  // After every route: a declared path asked with another method (the core answers 405 with Allow),
-  // and the mock's own namespaces (the core answers 404 for a name it does not know).
-  const declared = [...new Set(ROUTES.map((r) => templatePattern(r.template)))];
-  handlers.push(http.all(scope.match(`(?:${declared.join('|')})`), respond));
-  handlers.push(http.all(scope.match(`/(?:__mock|__artifacts)/.*`), respond));
-  return handlers;
+  const body = response.body === undefined ? null : (response.body as BodyInit);
+  return new HttpResponse(body, { status: response.status, headers: sendable(response.headers) });
 }
 
 /** A response that violated client rules, as `onClientViolation` asks. */
@@ -115,14 +144,13 @@ function violated(
   const message =
     `Client rule ${first.rule} (${first.section}) violated: ${first.message}. ` +
     `Do instead: ${first.advice} (videotask mock, onClientViolation: 'error')`;
-  return errorResponse(
+  const refusal = errorResponse(
     'client_rule_violated',
     { problem: message },
     { 'x-mock-client-rule': violations.map((v) => v.rule).join(', ') },
   );
+  return answerTo(request.method, refusal);
 }
-
-const router = new Router(ROUTES);
 
 function declares400(request: CoreRequest): boolean {
   const match = router.match(request.method, request.path);
@@ -133,23 +161,39 @@ function declares400(request: CoreRequest): boolean {
 
 /** The part of every URL the handlers answer, and what the core is told of it. */
 interface Scope {
-  /** The base URL's path without its trailing slash ('' at the root); stripped before routing. */
-  readonly basePath: string;
-  /** A RegExp on the URL msw matches (origin and path, no query): the scope, then `pathPattern`. */
-  readonly match: (pathPattern: string) => RegExp;
+  /**
+   * An msw predicate: the request's URL is in the scope and `owns` its path (after the base path,
+   * lower-cased); what it read of the URL goes to the resolver as `params` (`Addressed`).
+   */
+  readonly predicate: (owns: (path: string) => boolean) => HttpCustomPredicate<Addressed>;
 }
 
-/** Any origin: a scheme, `//`, the authority; the path is matched from its first `/`. */
-const ANY_ORIGIN = '[a-z][a-z0-9+.-]*://[^/]+';
-
 function scopeOf(baseUrl: string | undefined): Scope {
-  if (baseUrl === undefined)
-    return { basePath: '', match: (path) => new RegExp(`^${ANY_ORIGIN}${path}/?$`, 'i') };
-  const url = parseBaseUrl(baseUrl);
-  const basePath = url.pathname.replace(/\/+$/, '');
-  const prefix = escapeRegExp(`${url.origin}${basePath}`);
   // Case-insensitive, as msw's path strings are (the origin is lower-case in both already).
-  return { basePath, match: (path) => new RegExp(`^${prefix}${path}/?$`, 'i') };
+  const base = baseUrl === undefined ? undefined : parseBaseUrl(baseUrl);
+  const prefix = base === undefined ? '' : `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+  const basePath = base === undefined ? 0 : prefix.length - base.origin.length;
+  const wanted = prefix.toLowerCase();
+  return {
+    predicate:
+      (owns) =>
+      ({ request }) => {
+        const url = new URL(request.url);
+        const { origin, pathname } = url;
+        if (base !== undefined && !`${origin}${pathname}`.toLowerCase().startsWith(wanted))
+          return false;
+        // The base path is followed by the service's path, from its first '/'.
+        const path = pathname.slice(basePath);
+        if (path.charCodeAt(0) !== 47 /* '/' */ || !owns(path.toLowerCase())) return false;
+        const params: Addressed = {
+          path,
+          query: url.search.slice(1),
+          // Absolute addresses the mock hands out (result URLs, redirects) keep the base path.
+          origin: `${origin}${pathname.slice(0, basePath)}`,
+        };
+        return { matches: true, params };
+      },
+  };
 }
 
 function parseBaseUrl(baseUrl: string): URL {
@@ -172,25 +216,8 @@ function parseBaseUrl(baseUrl: string): URL {
   return url;
 }
 
-/**
- * A route template as a RegExp source for its path (`{param}` is one segment). Not an msw path
- * string: msw decodes `:params` and `*` captures with decodeURIComponent, so a malformed escape
- * (`/v1/videos/%E0%A4%A`) threw inside msw's handler lookup (500) instead of reaching the core (404).
- * Hence no capturing group anywhere in the handlers' patterns either.
- */
-function templatePattern(template: string): string {
-  return template
-    .split(/\{\w+\}/)
-    .map(escapeRegExp)
-    .join('[^/]+');
-}
-
-function escapeRegExp(literal: string): string {
-  return literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
-async function toCoreRequest(request: Request, basePath: string): Promise<CoreRequest> {
-  const url = new URL(request.url);
+/** The core's view of a Fetch request, from what the predicate read of its URL. */
+async function toCoreRequest(request: Request, address: Addressed): Promise<CoreRequest> {
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
@@ -199,15 +226,14 @@ async function toCoreRequest(request: Request, basePath: string): Promise<CoreRe
     request.method === 'GET' || request.method === 'HEAD'
       ? undefined
       : new Uint8Array(await request.arrayBuffer());
+  const { method } = request;
   return {
-    method: request.method,
-    // The handlers matched the base path already (in any case); the service's routes start after it.
-    path: url.pathname.slice(basePath.length),
-    query: url.search.slice(1),
+    method,
+    path: address.path,
+    query: address.query,
     headers,
     body,
-    // Absolute addresses the mock hands out (result URLs, redirects) keep the base path.
-    origin: `${url.origin}${url.pathname.slice(0, basePath.length)}`,
+    origin: address.origin,
   };
 }
 

@@ -5,9 +5,13 @@ import type { HostView } from './host-names.ts';
 
 const EMPTY = new Uint8Array();
 
+/** What a request's body was to the host: its bytes (none for a GET), or too large to read. */
+export type ReadBody = Uint8Array | 'too-large';
+
 /**
- * The core's view of a node:http request. A class, so that every request has the same shape (the
- * core's property reads stay monomorphic) and building one allocates a single object.
+ * The core's view of a node:http request, built once per request, after its body is read. A class,
+ * so that every request has the same shape (the core's property reads stay monomorphic) and building
+ * one allocates a single object.
  */
 export class NodeCoreRequest implements CoreRequest {
   readonly method: string;
@@ -16,18 +20,21 @@ export class NodeCoreRequest implements CoreRequest {
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly origin: string;
   readonly hostAllowed: boolean;
-  body: Uint8Array = EMPTY;
-  bodyTooLarge = false;
+  readonly body: Uint8Array;
+  readonly bodyTooLarge: boolean;
   readonly #socket: Socket;
 
-  constructor(req: IncomingMessage, method: string, url: string, host: HostView) {
+  constructor(req: IncomingMessage, host: HostView, body: ReadBody = EMPTY) {
+    const url = req.url!;
     const q = url.indexOf('?');
-    this.method = method;
+    this.method = req.method!;
     this.path = q < 0 ? url : url.slice(0, q);
     this.query = q < 0 ? '' : url.slice(q + 1);
     this.headers = req.headers as Record<string, string | undefined>;
     this.origin = host.origin;
     this.hostAllowed = host.allowed;
+    this.body = body === 'too-large' ? EMPTY : body;
+    this.bodyTooLarge = body === 'too-large';
     this.#socket = req.socket;
   }
 

@@ -11,8 +11,8 @@ import { answerAndClose, guardConnections, type ConnectionLimits } from './conne
 import { allowsCors, preflight, withCors } from './cors.ts';
 import { docsResponse, isDocsPath } from './docs-page.ts';
 import { hostError, rawError, send } from './host-answers.ts';
-import { HostNames } from './host-names.ts';
-import { NodeCoreRequest, readBody } from './node-request.ts';
+import { HostNames, type HostView } from './host-names.ts';
+import { NodeCoreRequest, readBody, type ReadBody } from './node-request.ts';
 
 export interface MockServerOptions extends MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -150,8 +150,9 @@ function requestHandler(
       const { origin } = names.view(headers.host);
       return send(res, docsResponse(method, url, origin, service.tokens.list()));
     }
-    const request = new NodeCoreRequest(req, method, url, names.view(headers.host));
-    const cors = headers.origin !== undefined && allowsCors(request.path);
+    const host = names.view(headers.host);
+    // The path starts the URL: the control API's (no CORS) is known before the query is split off.
+    const cors = headers.origin !== undefined && allowsCors(url);
     if (cors && method === 'OPTIONS') return send(res, preflight(headers));
     // Whatever a GET or HEAD carries is left unread: node discards it once the answer is sent.
     const declared = headers['content-length'];
@@ -160,10 +161,11 @@ function requestHandler(
       method === 'HEAD' ||
       ((declared === undefined || declared === '0') && headers['transfer-encoding'] === undefined)
     ) {
+      const request = new NodeCoreRequest(req, host);
       if (answer === undefined) return send(res, respond(service, request, cors));
       return deliver(res, answer(request), cors);
     }
-    answerWithBody(req, res, { service, request, cors, maxBodyBytes, answer });
+    answerWithBody(req, res, { service, host, cors, maxBodyBytes, answer });
   };
 }
 
@@ -255,28 +257,22 @@ function answerWithBody(
   res: ServerResponse,
   to: {
     service: MockService;
-    request: NodeCoreRequest;
+    host: HostView;
     cors: boolean;
     maxBodyBytes: number;
     answer: Answerer | undefined;
   },
 ): void {
-  const { service, request, cors, maxBodyBytes, answer } = to;
-  const reply = (then?: () => void): void => {
+  const { service, host, cors, maxBodyBytes, answer } = to;
+  const reply = (body: ReadBody): void => {
+    const request = new NodeCoreRequest(req, host, body);
+    const then = body === 'too-large' ? () => req.destroy() : undefined;
     if (answer === undefined) send(res, respond(service, request, cors), then);
     else deliver(res, answer(request), cors, then);
   };
-  const tooLarge = (): void => {
-    request.bodyTooLarge = true;
-    reply(() => req.destroy());
-  };
-  if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return tooLarge();
+  if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return reply('too-large');
   readBody(req, maxBodyBytes).then(
-    (body) => {
-      if (body === undefined) return tooLarge();
-      request.body = body;
-      reply();
-    },
+    (body) => reply(body ?? 'too-large'),
     () => res.destroy(),
   );
 }
