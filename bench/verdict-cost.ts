@@ -4,10 +4,12 @@
 // so it breaks `poll-interval` and `poll-attempts` on every request: the verdicts' worst case. Rounds
 // alternate which goes first (on→off, off→on, …) so the machine's drift hits both; reported per round
 // and as the median with its spread: on ÷ off req/s, and on ÷ off answers per second of server CPU
-// (steadier when other processes share the machine).
+// (steadier when other processes share the machine). `--together` loads both at the same time, each
+// with its own wrk: the two then share every moment of the machine's noise, and on ÷ off per server
+// CPU-second is the figure to read on a busy machine.
 //
 //   npx tsx bench/verdict-cost.ts [--rounds 12] [--duration 4] [--warmup 1] [--connections 50]
-//        [--cli FILE] [--cpu-prof DIR] [--out FILE]
+//        [--together] [--cli FILE] [--cpu-prof DIR] [--out FILE]
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,6 +25,7 @@ const usage = `Usage: npx tsx bench/verdict-cost.ts [options]
   --duration S       measured seconds per sample (default 4)
   --warmup S         unmeasured seconds before each sample (default 1)
   --connections N    keep-alive connections (default 50)
+  --together         load both mocks at the same time (each its own wrk) instead of in turn
   --cli FILE         the videotask command measured (default: this checkout's bin/videotask.js)
   --cpu-prof DIR     write V8 CPU profiles of both mocks to DIR (slows them: for reading, not figures)
   --out FILE         JSON results (default bench/results/verdict-cost.json)`;
@@ -36,6 +39,7 @@ function config() {
       duration: { type: 'string', default: '4' },
       warmup: { type: 'string', default: '1' },
       connections: { type: 'string', default: '50' },
+      together: { type: 'boolean', default: false },
       cli: { type: 'string' },
       'cpu-prof': { type: 'string' },
       out: { type: 'string', default: 'bench/results/verdict-cost.json' },
@@ -56,6 +60,7 @@ function config() {
     durationS: Math.max(1, number('duration', values.duration)),
     warmupS: number('warmup', values.warmup),
     connections: Math.max(1, Math.round(number('connections', values.connections))),
+    together: values.together,
     cli: values.cli === undefined ? undefined : resolve(values.cli),
     nodeArgs: prof === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(prof)],
     out: pathToFileURL(resolve(values.out)),
@@ -78,13 +83,13 @@ async function rounds(
   const settings = { seconds: cfg.durationS, connections: cfg.connections, headers: authHeaders };
   const done: Round[] = [];
   for (let round = 1; round <= cfg.rounds; round++) {
-    const order: Mode[] = round % 2 === 1 ? ['on', 'off'] : ['off', 'on'];
-    const got: Partial<Record<Mode, Sample>> = {};
-    for (const mode of order) {
-      const where = { target: 'mock' as const, round, warmupS: cfg.warmupS };
-      got[mode] = await measure(generator, mocks[mode], where, settings);
-    }
-    const { on, off } = got as Record<Mode, Sample>;
+    const where = { target: 'mock' as const, round, warmupS: cfg.warmupS };
+    const one = (mode: Mode) => measure(generator, mocks[mode], where, settings);
+    let on: Sample;
+    let off: Sample;
+    if (cfg.together) [on, off] = await Promise.all([one('on'), one('off')]);
+    else if (round % 2 === 1) [on, off] = [await one('on'), await one('off')];
+    else [off, on] = [await one('off'), await one('on')];
     done.push({ round, on, off });
     console.error(
       `round ${round} on ${fixed(on.reqPerSec)} req/s, off ${fixed(off.reqPerSec)} req/s: ` +
@@ -150,7 +155,8 @@ async function main(): Promise<number> {
   const byCpu = spread(done.flatMap((r) => perCpu(r.on, r.off) ?? []));
   console.log(
     `\nClient verdicts on ÷ off, GET /v1/videos/{id} (two rules broken on every request), ` +
-      `${cfg.connections} connections, ${cfg.rounds} rounds of ${cfg.warmupS} + ${cfg.durationS} s; ` +
+      `${cfg.connections} connections, ${cfg.rounds} rounds of ${cfg.warmupS} + ${cfg.durationS} s` +
+      `${cfg.together ? ', both loaded at once' : ', in turn'}; ` +
       `${generator.label}; load average ${host.loadAverage1m} before\n` +
       `${line('req/s', byReq)}\n${line('per server CPU-s', byCpu)}\n(target: ≥ 0.95)`,
   );
