@@ -13,6 +13,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { positive } from './lib/cli-numbers.ts';
 import { loadGenerator, type LoadGenerator } from './lib/load-generator.ts';
 import { authHeaders } from './lib/mock-api.ts';
 import { runMain, watchdog } from './lib/processes.ts';
@@ -48,18 +49,12 @@ function config() {
     strict: true,
   });
   if (values.help) return undefined;
-  const number = (name: string, raw: string): number => {
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < 0)
-      throw new Error(`--${name} wants a number ≥ 0, got "${raw}"`);
-    return value;
-  };
   const prof = values['cpu-prof'];
   return {
-    rounds: Math.max(1, Math.round(number('rounds', values.rounds))),
-    durationS: Math.max(1, number('duration', values.duration)),
-    warmupS: number('warmup', values.warmup),
-    connections: Math.max(1, Math.round(number('connections', values.connections))),
+    rounds: Math.round(positive('rounds', values.rounds)),
+    durationS: positive('duration', values.duration),
+    warmupS: Math.max(0, Number(values.warmup) || 0),
+    connections: Math.round(positive('connections', values.connections)),
     together: values.together,
     cli: values.cli === undefined ? undefined : resolve(values.cli),
     nodeArgs: prof === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(prof)],
