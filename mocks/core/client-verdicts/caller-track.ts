@@ -36,8 +36,10 @@ export interface PollStream {
   status: number;
   /** The latest answer was a 2xx. */
   ok: boolean;
-  /** The latest status a 2xx answer showed. */
+  /** The latest status a 2xx answer showed, its `Judging.statusBits` and its situation bit on this form. */
   told: VideoStatus | undefined;
+  toldBits: number;
+  toldMet: number;
   /** The interval kept just before the first `unknown` of a streak (ms), or -1. */
   baseline: number;
   /**
@@ -112,6 +114,8 @@ export class CallerTrack implements VerdictHolder {
   readonly attempts = new Map<number, AttemptRun>();
   /** Tasks forgotten to stay within the limits. */
   forgotten = 0;
+  /** The task of its latest query: a polling loop asks the same one again, without hashing its ID. */
+  #lastTask: TaskTrack | undefined = undefined;
 
   constructor(
     /** `Observation.caller`: the Authorization header as sent (never shown). */
@@ -121,13 +125,16 @@ export class CallerTrack implements VerdictHolder {
 
   /** The track of a task the caller queried, made when the task is new to it. */
   task(id: string): TaskTrack {
-    return this.tasks.get(id) ?? this.remember(newTrack(id, undefined));
+    const last = this.#lastTask;
+    if (last !== undefined && last.id === id) return last;
+    return (this.#lastTask = this.tasks.get(id) ?? this.remember(newTrack(id, undefined)));
   }
 
   /** Remembers a task, forgetting the oldest past the limit. */
   remember(track: TaskTrack): TaskTrack {
     if (this.tasks.size >= this.limits.maxTasksPerCaller) this.#forgetOldest();
     this.tasks.set(track.id, track);
+    this.#lastTask = track;
     if (track.fingerprint !== 0) this.byFingerprint.set(track.fingerprint, track);
     if (track.requestId !== undefined) this.byRequestId.set(track.requestId, track);
     return track;
@@ -160,6 +167,7 @@ export class CallerTrack implements VerdictHolder {
   #forgetOldest(): void {
     const oldest = this.tasks.values().next().value!;
     this.tasks.delete(oldest.id);
+    if (this.#lastTask === oldest) this.#lastTask = undefined;
     if (this.byFingerprint.get(oldest.fingerprint) === oldest)
       this.byFingerprint.delete(oldest.fingerprint);
     if (oldest.requestId !== undefined && this.byRequestId.get(oldest.requestId) === oldest)
@@ -202,6 +210,8 @@ export function streamOf(track: TaskTrack, form: Form): PollStream {
     status: 0,
     ok: false,
     told: undefined,
+    toldBits: 0,
+    toldMet: 0,
     baseline: -1,
     flatRow: 0,
     flatShortest: 0,

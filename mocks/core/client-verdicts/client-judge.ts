@@ -7,7 +7,7 @@ import {
   type ClientLimits,
   type TaskTrack,
 } from './caller-track.ts';
-import type { Judging } from './judging.ts';
+import { running, STATUS, type Judging } from './judging.ts';
 import type { Observation } from './observation.ts';
 import { PendingRedirects } from './pending-redirects.ts';
 import { judgeQuery } from './polling-rules.ts';
@@ -37,6 +37,9 @@ export interface JudgeOptions {
 /** Timing noise of a real clock, in real ms: a timer fires late, a request waits in a queue. */
 const NOISE_REAL_MS = 25;
 
+/** No violation (shared, never written: a request that breaks nothing allocates no list). */
+const NONE: readonly VerdictEntry[] = Object.freeze([]);
+
 const MET = {
   unauthorized: situationBit('refused-401'),
   redirect: situationBit('content-redirect'),
@@ -59,10 +62,9 @@ export class ClientJudge implements Judging {
   readonly #options: JudgeOptions;
   readonly #callers = new Map<string, CallerTrack>();
   readonly #redirects: PendingRedirects;
-  readonly #breached: VerdictEntry[] = [];
-  readonly #stop: ReadonlySet<string>;
-  readonly #again: ReadonlySet<string>;
-  readonly #slowDown: ReadonlySet<string>;
+  /** The violations of the observation being judged: `NONE`, or a list of its own. */
+  #breached: readonly VerdictEntry[] = NONE;
+  readonly #statusBits: ReadonlyMap<string, number>;
   #generation = 0;
   /** Requests of callers past `maxCallers`, and situations met by requests of no caller. */
   #untracked = 0;
@@ -78,17 +80,22 @@ export class ClientJudge implements Judging {
     this.book = new VerdictBook(this.limits.maxVerdicts);
     this.#redirects = new PendingRedirects(this.limits.maxPendingRedirects);
     const { lifecycle } = options;
-    this.#stop = new Set(lifecycle.stopPolling.values);
-    this.#again = new Set(lifecycle.pollAgain.values);
-    this.#slowDown = new Set(lifecycle.slowDown.values);
+    const bits = new Map<string, number>();
+    const mark = (values: readonly string[], bit: number) => {
+      for (const status of values) bits.set(status, (bits.get(status) ?? 0) | bit);
+    };
+    mark(lifecycle.stopPolling.values, STATUS.stops);
+    mark(lifecycle.pollAgain.values, STATUS.again);
+    mark(lifecycle.slowDown.values, STATUS.slows);
+    this.#statusBits = bits;
   }
 
   /**
-   * Judges one observation. Returns the violations it made (a reused list: read it at once), for a
-   * host that fails the offending request.
+   * Judges one observation. Returns the violations it made (a list of its own, or a shared empty
+   * one), for a host that fails the offending request.
    */
   judge(o: Observation): readonly VerdictEntry[] {
-    if (this.#breached.length > 0) this.#breached.length = 0;
+    this.#breached = NONE;
     if (o.generation !== this.#generation) {
       if (o.generation < this.#generation) return this.#breached; // from before a reset
       this.clear(o.generation);
@@ -113,7 +120,7 @@ export class ClientJudge implements Judging {
     const entry = (task ?? caller).verdicts?.get(id);
     if (entry === undefined) return false;
     again(entry, at);
-    if (entry.rule.outcome === 'violation') this.#breached.push(entry);
+    if (entry.rule.outcome === 'violation') this.#violated(entry);
     return true;
   }
 
@@ -139,7 +146,12 @@ export class ClientJudge implements Judging {
       firstAt: at,
       lastAt: at,
     };
-    this.#breached.push(entry ?? { ...made, ...draft() });
+    this.#violated(entry ?? { ...made, ...draft() });
+  }
+
+  #violated(entry: VerdictEntry): void {
+    if (this.#breached === NONE) this.#breached = [entry];
+    else (this.#breached as VerdictEntry[]).push(entry);
   }
 
   measurable(ms: number): boolean {
@@ -152,20 +164,23 @@ export class ClientJudge implements Judging {
   }
 
   unfinished(taskId: string, at: number): boolean {
-    const status = this.#options.taskStatus(taskId, at);
-    return status !== undefined && this.#again.has(status);
+    return this.pollsAgain(this.#options.taskStatus(taskId, at));
+  }
+
+  statusBits(status: VideoStatus | undefined): number {
+    return status === undefined ? 0 : (this.#statusBits.get(status) ?? 0);
   }
 
   stopsPolling(status: VideoStatus): boolean {
-    return this.#stop.has(status);
+    return (this.statusBits(status) & STATUS.stops) !== 0;
   }
 
   isRunning(status: VideoStatus): boolean {
-    return this.#again.has(status) && !this.#slowDown.has(status);
+    return running(this.statusBits(status));
   }
 
   pollsAgain(status: VideoStatus | undefined): boolean {
-    return status !== undefined && this.#again.has(status);
+    return (this.statusBits(status) & STATUS.again) !== 0;
   }
 
   /** Judges what can be judged only later (unfollowed redirects); a report does this first. */

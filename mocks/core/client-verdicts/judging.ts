@@ -3,6 +3,14 @@ import type { CallerTrack, TaskTrack } from './caller-track.ts';
 import type { RuleId, RuleNumbers, RuleTable } from './rule-table.ts';
 import type { VerdictDraft } from './verdict-book.ts';
 
+/** A status's place in the lifecycle (`Judging.statusBits`): a bit per set it belongs to. */
+export const STATUS = { stops: 1, again: 2, slows: 4 } as const;
+
+/** §3 rule 1: polled again and not slowed down (`queued`, `in_progress`), from its `statusBits`. */
+export function running(bits: number): boolean {
+  return (bits & (STATUS.again | STATUS.slows)) === STATUS.again;
+}
+
 /** What the rules' judges need from the judge that runs them (`ClientJudge`). */
 export interface Judging {
   readonly rules: RuleTable;
@@ -32,6 +40,8 @@ export interface Judging {
   readonly noiseMs: number;
   /** Whether a task exists and had not finished at mock time `at`. */
   unfinished(taskId: string, at: number): boolean;
+  /** The lifecycle's sets a status is in (`STATUS` bits; 0 for `undefined`): one lookup for all three. */
+  statusBits(status: VideoStatus | undefined): number;
   /** §3: `completed`, `failed` (the lifecycle's `stopPolling`). */
   stopsPolling(status: VideoStatus): boolean;
   /** §3 rule 1: `queued`, `in_progress` (polled again, never resubmitted; `unknown` aside). */

@@ -7,7 +7,7 @@ import {
   type PollStream,
   type TaskTrack,
 } from './caller-track.ts';
-import type { Judging } from './judging.ts';
+import { running, STATUS, type Judging } from './judging.ts';
 import type { Observation } from './observation.ts';
 import { situationBit, stateBit } from './situations.ts';
 
@@ -28,9 +28,11 @@ export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): voi
     if (o.status === 400 || o.status === 404) caller.met |= NOT_FOUND;
     return;
   }
-  if (o.told !== undefined) caller.met |= stateBit(form, o.told);
   const track = caller.task(o.taskId);
   const stream = streamOf(track, form);
+  // The same answer as the stream's last (a polling loop): its bits are known, nothing looked up.
+  if (o.told !== undefined)
+    caller.met |= o.told === stream.told ? stream.toldMet : stateBit(form, o.told);
   // Arrived after a later query of the same loop (workers): nothing is judged on it.
   if (o.order < stream.order) return;
   limits(j, caller, track, o);
@@ -92,7 +94,7 @@ function pace(
 ): void {
   const interval = queryInterval(track, stream, o);
   const { minIntervalMs: minimum, slowerBy } = j.numbers;
-  if (j.pollsAgain(stream.told) && interval < minimum) {
+  if ((stream.toldBits & STATUS.again) !== 0 && interval < minimum) {
     if (!j.repeat('poll-interval', caller, track, o.at))
       j.breach('poll-interval', caller, track, o.at, () => ({
         message:
@@ -136,8 +138,7 @@ function growth(
   const noise = j.noiseMs;
   const counts =
     stream.ok &&
-    stream.told !== undefined &&
-    j.isRunning(stream.told) &&
+    running(stream.toldBits) &&
     j.measurable(interval) &&
     interval >= minIntervalMs &&
     interval + noise < ceilingMs;
@@ -179,9 +180,14 @@ function update(
     const startsUnknown = o.told === 'unknown' && stream.told !== 'unknown';
     if (startsUnknown) stream.baseline = j.measurable(interval) ? interval : -1;
     else if (o.told !== 'unknown') stream.baseline = -1;
-    stream.told = o.told;
-    if (j.isRunning(o.told)) track.seenRunning = true;
-    if (track.finished === undefined && j.stopsPolling(o.told)) track.finished = evidenceOf(o);
+    if (o.told !== stream.told) {
+      stream.told = o.told;
+      stream.toldBits = j.statusBits(o.told);
+      stream.toldMet = stateBit(stream.form, o.told);
+    }
+    const bits = stream.toldBits;
+    if (running(bits)) track.seenRunning = true;
+    if (track.finished === undefined && (bits & STATUS.stops) !== 0) track.finished = evidenceOf(o);
   }
   track.failsInRow = o.status >= 500 ? track.failsInRow + 1 : 0;
   stream.at = o.at;
