@@ -15,7 +15,7 @@ import { wrapperStatuses } from './render.ts';
 import { deploymentKeys, randomSecret } from './secret.ts';
 import { serviceClock } from './service-clock.ts';
 import type { ServiceState } from './service-state.ts';
-import type { MockOptions } from './service.ts';
+import type { MockOptions } from './mock-options.ts';
 import {
   applyOperation,
   emptySharedState,

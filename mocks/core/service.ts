@@ -1,97 +1,26 @@
 import { visibleModels, type FamilyState } from './catalog.ts';
-import { retryAfterSeconds, type Clock, type ClockOptions } from './clock.ts';
+import { retryAfterSeconds, type Clock } from './clock.ts';
 import { controlError } from './errors.ts';
 import { answerTo, type CoreRequest, type CoreResponse } from './http-types.ts';
-import { StateNotSavedError, type Persistence, type StateFile } from './persistence.ts';
-import type { Timing } from './plan.ts';
-import type { ProfileOption } from './profiles.ts';
+import { StateNotSavedError, type StateFile } from './persistence.ts';
 import { ROUTES } from './route-table.ts';
 import { Router, type RouteDefinition, type RouteMatch } from './router.ts';
 import { controlRefusal } from './control-access.ts';
+import type { MockOptions } from './mock-options.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { LearnedReplay, ReplayContext } from './profile/learned-replay.ts';
-import type { ClientVerdictOptions, ClientVerdicts } from './client-verdicts/client-verdicts.ts';
+import type { ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import type { ClientReport } from './client-verdicts/client-report.ts';
 import { assembleService } from './service-assembly.ts';
 import type { RateLimit, RouteContext, ServiceState } from './service-state.ts';
 import type { Operation, SharedState } from './shared-state.ts';
-import type { HmacFactory } from './sha256.ts';
 import type { TaskStore } from './store.ts';
-import type { TaskIdShare } from './task-id-share.ts';
 import type { MockToken, TokenDirectory } from './tokens.ts';
 import { wrapContext, type ServiceWrapper } from './wrap.ts';
 
 export { DEFAULT_ARTIFACT_TTL_MS, DEFAULT_MAX_BODY_BYTES } from './service-assembly.ts';
 export type { ServiceWrapper, WrapContext } from './wrap.ts';
-
-export interface MockOptions {
-  /** How to make the service's clock (`service.clock`). Default: real time. */
-  readonly clock?: ClockOptions | undefined;
-  /** Shorthand for a real clock running this many times faster. */
-  readonly speed?: number | undefined;
-  /** Makes plans reproducible (IDs too, with the same `secret`). Default: a random seed (`service.seed`). */
-  readonly seed?: number | string | undefined;
-  /**
-   * The deployment's secret: task IDs carry their task under it, and result URLs are signed with it
-   * (decisions/010). Processes with the same secret answer each other's tasks. Default: random.
-   */
-  readonly secret?: string | undefined;
-  /**
-   * `documented` (default): the document, silences filled by the spec's assumptions. `observed`:
-   * the deployed gateway's habits. Or a learned profile (the parsed JSON `videotask learn` wrote,
-   * decisions/018): the mock answers as that deployment reads, on top of the documented behaviour.
-   */
-  readonly profile?: ProfileOption | undefined;
-  /** Extra API keys; with `replaceBuiltInTokens` they replace the built-in ones. */
-  readonly tokens?: readonly MockToken[] | undefined;
-  readonly replaceBuiltInTokens?: boolean | undefined;
-  /** `/content` answers a 302 to the temporary address instead of streaming. */
-  readonly contentRedirect?: boolean | undefined;
-  /** How long a temporary result address works after completion (simulated ms). Default 1 h. */
-  readonly artifactTtlMs?: number | undefined;
-  /** Largest accepted request body. Default 1 MiB. */
-  readonly maxBodyBytes?: number | undefined;
-  /** Queue and run time ranges (simulated ms). */
-  readonly timing?: Partial<Timing> | undefined;
-  /** Probability that a task without an explicit scenario fails. Default 0. */
-  readonly failureRate?: number | undefined;
-  /** Per-key request budget per window (simulated time). Default: no limit. */
-  readonly rateLimit?: RateLimit | undefined;
-  /** Start with the second family bound to its plugin channel. Default false (the document's state, §1). */
-  readonly familyBound?: boolean | undefined;
-  /** When set, the control API needs `Authorization: Bearer <adminToken>` (and is reachable from anywhere). */
-  readonly adminToken?: string | undefined;
-  /**
-   * Wrappers around the core (decisions/029): each may rewrite a request before the core sees it and
-   * the answer after, told what the request names (`WrapContext`). A defect object is one; defects by
-   * name (`defects: ['no-progress']`) are the Node entry's (`videotask/mocks`).
-   */
-  readonly wrap?: readonly ServiceWrapper[] | undefined;
-  /**
-   * The request IDs (`X-Oneapi-Request-Id`) this service hands out are numbered `first`, `first + step`,
-   * … after its start time (default 1, 1): the workers of one deployment take distinct `first`s and
-   * `step` = their number, so no two of them answer with the same ID.
-   */
-  readonly requestIds?: { readonly first: number; readonly step: number } | undefined;
-  /**
-   * The plan seeds this service mints task IDs from: those ≡ `index` (mod `of`); default all. Services
-   * of one deployment that take distinct indexes of one `of` never mint the same task ID (a cluster's
-   * workers, replicas with `--replica K/N`: decisions/010). One service never mints an ID twice.
-   */
-  readonly taskIdShare?: TaskIdShare | undefined;
-  /** HMAC-SHA-256 (task IDs, signed result URLs). Default: the core's own, synchronous and environment-neutral. */
-  readonly hmac?: HmacFactory | undefined;
-  /**
-   * Where a host keeps the state across restarts. The Node entry's `createMockService` makes one from
-   * its `stateFile` option (`mocks/node/`); what it restores wins over `seed`, `clock.start` and `familyBound`.
-   */
-  readonly persistence?: Persistence | undefined;
-  /**
-   * Judge every caller's traffic by the document's rules for clients (docs/client-verdicts.md).
-   * Default on; `false` turns it off; an object sets its memory limits.
-   */
-  readonly clientVerdicts?: boolean | ClientVerdictOptions | undefined;
-}
+export type { MockOptions } from './mock-options.ts';
 
 /** The simulated service: one engine behind both hosts. */
 export interface MockService {

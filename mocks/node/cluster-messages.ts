@@ -1,5 +1,4 @@
 import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
-import type { ObservationBatch } from './cluster-observations.ts';
 import type { Operation, SharedState } from '../core/shared-state.ts';
 import { WHOLE_SHARE, shareWithin, type TaskIdShare } from '../core/task-id-share.ts';
 
@@ -112,6 +111,18 @@ export type FromWorker =
       readonly batch: ObservationBatch;
       readonly n?: number | undefined;
     };
+
+/**
+ * Observations as they cross the IPC channel: columns, not objects (a structured clone of thousands
+ * of small objects cost the primary more than judging them). Per observation, `NUMBERS` numbers and
+ * `STRINGS` strings, in the order `encode` writes them
+ * (cluster-observations.ts).
+ */
+export interface ObservationBatch {
+  readonly count: number;
+  readonly numbers: Float64Array;
+  readonly strings: readonly (string | undefined)[];
+}
 
 /** A request as plain data (a host's request object may compute fields on demand). */
 export function plainRequest(request: CoreRequest): CoreRequest {

@@ -4,7 +4,7 @@ import type { VideoStatus } from '../../src/spec/lifecycle.ts';
 import { wallNow } from '../core/clock.ts';
 import type { ClientVerdicts } from '../core/client-verdicts/client-verdicts.ts';
 import type { Form, Kind, Observation } from '../core/client-verdicts/observation.ts';
-import type { FromWorker } from './cluster-messages.ts';
+import type { FromWorker, ObservationBatch } from './cluster-messages.ts';
 import { post } from './worker-hub.ts';
 
 /**
@@ -22,17 +22,6 @@ const BATCH_SIZE = 512;
 const HOLD_MS = 200;
 /** How long a report waits for the workers' last observations (ms). */
 const GATHER_TIMEOUT_MS = 2_000;
-
-/**
- * Observations as they cross the IPC channel: columns, not objects (a structured clone of thousands
- * of small objects cost the primary more than judging them). Per observation, `NUMBERS` numbers and
- * `STRINGS` strings, in the order `encode` writes them.
- */
-export interface ObservationBatch {
-  readonly count: number;
-  readonly numbers: Float64Array;
-  readonly strings: readonly (string | undefined)[];
-}
 
 const NUMBERS = 8;
 const STRINGS = 6;
