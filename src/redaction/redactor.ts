@@ -115,10 +115,10 @@ export class Redactor {
     const found = (part: KeyPart) => spans.push(part);
     const plain = plainReading(text);
     const readings = [plain, ...(ESCAPES.test(text) ? decodedReadings(plain) : [])];
-    // Base64 and hex are read in every reading, not only the most decoded one: decoding `%21` before
-    // `2121…` would cut the hex of a key of `!`s short (test/regressions/redaction-hex-after-percent.test.ts).
-    for (const reading of readings) {
-      this.#parts.find(reading, found);
+    for (const reading of readings) this.#parts.find(reading, found);
+    // Base64 and hex are read as the text is and as it decodes in full: decoding `%21` before `2121…`
+    // cuts the hex of a key of `!`s short (test/regressions/redaction-hex-after-percent.test.ts).
+    for (const reading of new Set([plain, readings.at(-1)!])) {
       const scan = this.#parts.scan(found);
       decodeBase64(reading, Math.ceil((this.#shortest * 4) / 3), scan);
       decodeHex(reading, this.#shortest * 2, scan);
