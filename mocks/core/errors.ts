@@ -338,8 +338,8 @@ export function controlError(status: number, code: string, message: string): Cor
  * The JSON body (OpenAI envelope) of a host's own answer to what no operation covers: malformed HTTP,
  * a timeout, an `Expect` it cannot meet, a CONNECT, `/docs` (mocks/hosts/).
  */
-export function hostErrorJson(code: string, message: string): string {
-  return JSON.stringify(openAiEnvelope(code, message, HOST_ERROR_TYPE));
+export function hostErrorJson(status: number, code: string, message: string): string {
+  return JSON.stringify(openAiEnvelope(code, message, hostErrorType(status)));
 }
 
 /** The same as an answer with its headers. */
@@ -348,10 +348,16 @@ export function hostErrorResponse(
   error: { readonly code: string; readonly message: string },
   headers: Record<string, string> = {},
 ): CoreResponse {
-  return jsonResponse(status, openAiEnvelope(error.code, error.message, HOST_ERROR_TYPE), headers);
+  return jsonResponse(
+    status,
+    openAiEnvelope(error.code, error.message, hostErrorType(status)),
+    headers,
+  );
 }
 
-const HOST_ERROR_TYPE = 'invalid_request_error';
+/** The type the table gives answers of that class: the client's error, or the server's (a 503, a 500). */
+const hostErrorType = (status: number): string =>
+  status >= 500 ? 'server_error' : 'invalid_request_error';
 
 function openAiEnvelope(code: string, message: string, type: string): Record<string, unknown> {
   return { error: { message, type, code } };

@@ -13,7 +13,7 @@ export function hostError(status: number, code: string, message: string): CoreRe
 
 /** The same, as raw bytes for a socket that has no ServerResponse (malformed HTTP, timeouts, CONNECT). */
 export function rawError(status: number, reason: string, code: string, message: string): string {
-  const body = hostErrorJson(code, message);
+  const body = hostErrorJson(status, code, message);
   return (
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; ` +
     `charset=utf-8\r\ncontent-length: ` +

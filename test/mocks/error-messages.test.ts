@@ -124,7 +124,8 @@ describe('error messages and the request-ID ending', () => {
     expect(JSON.parse(answer.body as string)).toEqual({
       error: {
         message: 'try later',
-        type: 'invalid_request_error',
+        // A host's 5xx is the server's error, as the table's temporarily_unavailable row says.
+        type: 'server_error',
         code: 'temporarily_unavailable',
       },
     });
