@@ -3,12 +3,33 @@
  * two hosts (`createHandlers` for msw, `startMockServer` for node:http). The environment-neutral part
  * alone (browsers, msw's `setupWorker`) is `./neutral.ts`.
  */
-export * from './neutral.ts';
-export {
+import type { HttpHandler } from 'msw';
+import { createHandlers as handlersOf, type HandlerOptions } from './hosts/msw-handlers.ts';
+import {
   createMockService,
   type MockOptions,
   type MockService,
 } from './node/create-mock-service.ts';
+
+export * from './neutral.ts';
+export { createMockService, type MockOptions, type MockService };
+
+/**
+ * `createHandlers` with Node's options: given options, it makes its service with this entry's
+ * `createMockService`, so defects by name and a state file work here as they do for
+ * `startMockServer` (the neutral entry's takes the core's options only, decisions/029).
+ *
+ * @example
+ * setupServer(...createHandlers({ defects: ['no-progress'], clock: { mode: 'manual' } }));
+ */
+export function createHandlers(
+  serviceOrOptions: MockService | MockOptions = {},
+  options: HandlerOptions = {},
+): HttpHandler[] {
+  const service =
+    'handle' in serviceOrOptions ? serviceOrOptions : createMockService(serviceOrOptions);
+  return handlersOf(service, options);
+}
 export {
   startMockServer,
   type MockServerOptions,
