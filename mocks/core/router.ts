@@ -26,8 +26,10 @@ export type RouteMatch<Context> =
 
 interface Compiled<Context> {
   readonly route: RouteDefinition<Context>;
-  /** A literal segment, or a parameter name prefixed with ':' . */
-  readonly segments: readonly string[];
+  /** Per segment: its literal text, or `undefined` where the template has a parameter. */
+  readonly literals: readonly (string | undefined)[];
+  /** Per segment: the parameter's name, or `undefined` where the template has a literal. */
+  readonly names: readonly (string | undefined)[];
 }
 
 const NOT_FOUND = { kind: 'not-found' } as const;
@@ -43,12 +45,12 @@ export class Router<Context> {
 
   constructor(readonly routes: readonly RouteDefinition<Context>[]) {
     for (const route of routes) {
-      const segments = route.template
-        .split('/')
-        .slice(1)
-        .map((s) => (s.startsWith('{') ? `:${s.slice(1, -1)}` : s));
+      const segments = route.template.split('/').slice(1);
+      const parameter = (s: string): boolean => s.startsWith('{');
+      const literals = segments.map((s) => (parameter(s) ? undefined : s));
+      const names = segments.map((s) => (parameter(s) ? s.slice(1, -1) : undefined));
       const list = this.#bySegmentCount.get(segments.length) ?? [];
-      list.push({ route, segments });
+      list.push({ route, literals, names });
       this.#bySegmentCount.set(segments.length, list);
     }
   }
@@ -58,9 +60,10 @@ export class Router<Context> {
     if (candidates === undefined) return NOT_FOUND;
     const wanted = method === 'HEAD' ? 'GET' : method;
     let allow: string[] | undefined;
-    for (const { route, segments } of candidates) {
-      if (!sameShape(segments, path)) continue;
-      const params = paramsOf(segments, path);
+    for (const compiled of candidates) {
+      if (!sameShape(compiled.literals, path)) continue;
+      const { route } = compiled;
+      const params = paramsOf(compiled.names, path);
       if (params === undefined) return BAD_PATH;
       if (route.method === wanted) return { kind: 'found', route, params };
       (allow ??= []).push(route.method);
@@ -76,7 +79,7 @@ export class Router<Context> {
    */
   declares(path: string): boolean {
     const candidates = this.#bySegmentCount.get(slashes(path));
-    return candidates !== undefined && candidates.some((c) => sameShape(c.segments, path));
+    return candidates !== undefined && candidates.some((c) => sameShape(c.literals, path));
   }
 }
 
@@ -90,15 +93,15 @@ function slashes(path: string): number {
 }
 
 /** The path has the template's literal segments and a non-empty segment for each parameter. */
-function sameShape(segments: readonly string[], path: string): boolean {
+function sameShape(literals: readonly (string | undefined)[], path: string): boolean {
   let start = path.indexOf('/') + 1;
-  for (const segment of segments) {
+  for (const literal of literals) {
     let end = path.indexOf('/', start);
     if (end < 0) end = path.length;
     const matches =
-      segment.charCodeAt(0) === 58 /* ':' */
+      literal === undefined
         ? end > start
-        : end - start === segment.length && path.startsWith(segment, start);
+        : end - start === literal.length && path.startsWith(literal, start);
     if (!matches) return false;
     start = end + 1;
   }
@@ -106,18 +109,21 @@ function sameShape(segments: readonly string[], path: string): boolean {
 }
 
 /** The parameters of a path of the template's shape, decoded; `undefined` when one is badly encoded. */
-function paramsOf(segments: readonly string[], path: string): Record<string, string> | undefined {
+function paramsOf(
+  names: readonly (string | undefined)[],
+  path: string,
+): Record<string, string> | undefined {
   const params: Record<string, string> = {};
   let start = path.indexOf('/') + 1;
-  for (const segment of segments) {
+  for (const name of names) {
     let end = path.indexOf('/', start);
     if (end < 0) end = path.length;
-    if (segment.charCodeAt(0) === 58 /* ':' */) {
+    if (name !== undefined) {
       const part = path.slice(start, end);
-      if (!part.includes('%')) params[segment.slice(1)] = part;
+      if (!part.includes('%')) params[name] = part;
       else
         try {
-          params[segment.slice(1)] = decodeURIComponent(part);
+          params[name] = decodeURIComponent(part);
         } catch {
           return undefined;
         }

@@ -1,6 +1,7 @@
 import { visibleModels, type FamilyState } from './catalog.ts';
+import type { VideoStatus } from '../../src/spec/lifecycle.ts';
 import { retryAfterSeconds, type Clock } from './clock.ts';
-import { controlError } from './errors.ts';
+import { controlError, type ErrorDetail, type ErrorKind } from './errors.ts';
 import { answerTo, type CoreRequest, type CoreResponse } from './http-types.ts';
 import { StateNotSavedError, type StateFile } from './persistence.ts';
 import { ROUTES } from './route-table.ts';
@@ -267,17 +268,7 @@ class SimulatedService implements MockService {
     exchange.route = route;
     const admitted = this.#admit(route, exchange);
     if ('status' in admitted) return admitted;
-    exchange.routeContext = {
-      request,
-      state,
-      token: admitted,
-      head: request.method === 'HEAD',
-      taskId: undefined,
-      taskStatus: undefined,
-      at: undefined,
-      body: undefined,
-      error: (kind, detail, headers) => state.error(requestId, kind, detail, headers),
-    };
+    exchange.routeContext = new RouteCall(request, state, admitted, requestId);
     return route.handle(exchange.routeContext, params);
   }
 
@@ -324,6 +315,31 @@ class SimulatedService implements MockService {
     if (this.#replay === undefined) response.headers['x-oneapi-request-id'] = requestId;
     else this.#replay.stamp(response, requestId);
     return response;
+  }
+}
+
+/**
+ * A route's view of the request it answers. A class: one allocation per request and the same shape
+ * for every route (no closure per request for `error`).
+ */
+class RouteCall implements RouteContext {
+  readonly head: boolean;
+  taskId: string | undefined = undefined;
+  at: number | undefined = undefined;
+  taskStatus: VideoStatus | undefined = undefined;
+  body: Record<string, unknown> | undefined = undefined;
+
+  constructor(
+    readonly request: CoreRequest,
+    readonly state: ServiceState,
+    readonly token: MockToken,
+    readonly requestId: string,
+  ) {
+    this.head = request.method === 'HEAD';
+  }
+
+  error(kind: ErrorKind, detail?: ErrorDetail, headers?: Record<string, string>): CoreResponse {
+    return this.state.error(this.requestId, kind, detail, headers);
   }
 }
 

@@ -33,7 +33,9 @@ export function getContent(context: RouteContext, taskId: string): CoreResponse 
     );
     return { status: 302, headers: { location, 'cache-control': 'private, no-store' } };
   }
-  return serveMedia(state.media, request.headers['range'], context.head, context.error);
+  return serveMedia(state.media, request.headers['range'], context.head, (kind, detail, headers) =>
+    context.error(kind, detail, headers),
+  );
 }
 
 /**
