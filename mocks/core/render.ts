@@ -5,7 +5,7 @@ import {
   type Lifecycle,
   type VideoStatus,
 } from '../../src/spec/lifecycle.ts';
-import type { Profile } from './profiles.ts';
+import type { Profile } from './profile/core-profile.ts';
 import type { TaskSnapshot } from './snapshot.ts';
 import type { TaskRecord } from './task-record.ts';
 

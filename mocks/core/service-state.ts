@@ -10,7 +10,7 @@ import type { CoreRequest, CoreResponse } from './http-types.ts';
 import type { MediaAsset } from './media.ts';
 import type { Timing } from './plan.ts';
 import type { StateFile } from './persistence.ts';
-import type { Profile } from './profiles.ts';
+import type { Profile } from './profile/core-profile.ts';
 import type { Random } from './random.ts';
 import type { Operation, SharedState } from './shared-state.ts';
 import type { TaskStore } from './store.ts';
