@@ -21,20 +21,6 @@ import {
   type ObservedService,
 } from './observation.ts';
 
-/**
- * What the client verdicts read of the service they judge (decisions/033): what the observer reads,
- * the lifecycle, a task's status now, and the user behind a key. `ServiceState` is one; the verdicts
- * never import it (the service holds its verdicts, not the other way round).
- */
-export interface JudgedService extends ObservedService {
-  readonly clock: Clock;
-  readonly lifecycle: Lifecycle;
-  /** The task an observation names (its status now: `snapshot`). */
-  readonly store: Pick<TaskStore, 'get'>;
-  /** The user behind a key: reports name users, never keys. */
-  readonly tokens: Pick<TokenDirectory, 'authenticate'>;
-}
-
 /** `MockOptions.clientVerdicts`: `false` turns the judging off (nothing observed, empty reports). */
 export interface ClientVerdictOptions {
   /** What is remembered per caller (docs/client-verdicts.md: memory). */
@@ -65,6 +51,20 @@ export interface ClientVerdicts {
   report(): ClientReport;
   /** Forgets them (a reset does too). */
   clear(): void;
+}
+
+/**
+ * What the client verdicts read of the service they judge (decisions/033): what the observer reads,
+ * the lifecycle, a task's status now, and the user behind a key. `ServiceState` is one; the verdicts
+ * never import it (the service holds its verdicts, not the other way round).
+ */
+export interface JudgedService extends ObservedService {
+  readonly clock: Clock;
+  readonly lifecycle: Lifecycle;
+  /** The task an observation names (its status now: `snapshot`). */
+  readonly store: Pick<TaskStore, 'get'>;
+  /** The user behind a key: reports name users, never keys. */
+  readonly tokens: Pick<TokenDirectory, 'authenticate'>;
 }
 
 /** The judging of one service: observe here and judge here, or observe here and forward. */

@@ -8,32 +8,6 @@ import type { RouteDefinition } from '../router.ts';
 import type { SharedState } from '../shared-state.ts';
 import { submissionFingerprint } from './fingerprint.ts';
 
-/**
- * What the observer reads of the service it watches (decisions/033): its clock, the shared state's
- * generation and family binding, and the spec's native-only fields. `ServiceState` is one: the service
- * holds its verdicts, and the verdicts know the service only through this view.
- */
-export interface ObservedService {
-  readonly clock: Pick<Clock, 'now'>;
-  readonly shared: Readonly<Pick<SharedState, 'generation' | 'familyBound'>>;
-  readonly validators: Pick<SpecValidators, 'document'>;
-}
-
-/** What the observer reads of the route a request matched: which operation it serves. */
-export type ObservedRoute = Pick<RouteDefinition<never>, 'operationId'>;
-
-/**
- * What the route that answered an exchange notes for the client verdicts (a `RouteContext` carries
- * them): what the answer told about a task, and when (mock ms), and a submission's body as read.
- */
-export interface ExchangeNotes {
-  taskId: string | undefined;
-  at: number | undefined;
-  taskStatus: VideoStatus | undefined;
-  /** A submission's body as the route read it (JSON, or multipart fields). */
-  body: Record<string, unknown> | undefined;
-}
-
 /** What a client's request was, as the verdicts tell them apart. */
 export type Kind = 'submit' | 'query' | 'content' | 'catalog' | 'artifact';
 /** The query forms (§2.2, §2.3, §4.5); for a submission, the native path or the OpenAI form. */
@@ -134,6 +108,32 @@ export function emptyObservation(): Observation {
     secondFamily: false,
     location: undefined,
   };
+}
+
+/**
+ * What the observer reads of the service it watches (decisions/033): its clock, the shared state's
+ * generation and family binding, and the spec's native-only fields. `ServiceState` is one: the service
+ * holds its verdicts, and the verdicts know the service only through this view.
+ */
+export interface ObservedService {
+  readonly clock: Pick<Clock, 'now'>;
+  readonly shared: Readonly<Pick<SharedState, 'generation' | 'familyBound'>>;
+  readonly validators: Pick<SpecValidators, 'document'>;
+}
+
+/** What the observer reads of the route a request matched: which operation it serves. */
+export type ObservedRoute = Pick<RouteDefinition<never>, 'operationId'>;
+
+/**
+ * What the route that answered an exchange notes for the client verdicts (a `RouteContext` carries
+ * them): what the answer told about a task, and when (mock ms), and a submission's body as read.
+ */
+export interface ExchangeNotes {
+  taskId: string | undefined;
+  at: number | undefined;
+  taskStatus: VideoStatus | undefined;
+  /** A submission's body as the route read it (JSON, or multipart fields). */
+  body: Record<string, unknown> | undefined;
 }
 
 /**
