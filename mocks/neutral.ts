@@ -40,10 +40,11 @@ export { maskKey } from '../src/redaction/redactor.ts';
 export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/catalog.ts';
 export { snapshot, type TaskSnapshot } from './core/snapshot.ts';
 export { DEFAULT_TIMING, type TaskPlan, type Timing, type Outcome } from './core/plan.ts';
-export { TaskStore, TaskRecord } from './core/store.ts';
+export { TaskStore } from './core/store.ts';
+export { TaskRecord, type MintedAt } from './core/task-record.ts';
 export { sampleVideo } from './core/media.ts';
 export { hmacSha256, sha256, type HmacFactory, type MacFunction } from './core/sha256.ts';
-export type { MintedAt, Persistence, StateFile as PersistedState } from './core/persistence.ts';
+export type { Persistence, StateFile as PersistedState } from './core/persistence.ts';
 export { StateNotSavedError } from './core/persistence.ts';
 export {
   applyOperation,

@@ -2,7 +2,7 @@ import type { CatalogModel } from './catalog.ts';
 import { drawPlan } from './plan.ts';
 import type { ServiceState } from './service-state.ts';
 import type { TaskExtras } from './shared-state.ts';
-import type { TaskRecord } from './store.ts';
+import type { TaskRecord } from './task-record.ts';
 import { fieldsOf, planRandom, type PlanRecipe, type TaskBlueprint } from './task-blueprint.ts';
 import { drawIn } from './task-id-share.ts';
 

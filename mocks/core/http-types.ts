@@ -1,4 +1,4 @@
-import type { ClientVerdict } from './client-verdicts/client-report.ts';
+import type { components } from '../../src/generated/mock-control.ts';
 
 /** A request as the service core sees it, whichever host received it. */
 export interface CoreRequest {
@@ -34,9 +34,10 @@ export interface CoreResponse {
   readonly lost?: LostAnswer | undefined;
   /**
    * Client rules this request violated (docs/client-verdicts.md): a host may fail it loudly. Built
-   * when asked (a masked, readable verdict per rule), so a host that does not ask pays nothing.
+   * when asked (a masked, readable verdict per rule, as `spec/mock-control.yaml` words it: the
+   * report's `ClientVerdict`), so a host that does not ask pays nothing.
    */
-  readonly clientViolations?: (() => readonly ClientVerdict[]) | undefined;
+  readonly clientViolations?: (() => readonly components['schemas']['ClientVerdict'][]) | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Operation, SharedState } from './shared-state.ts';
 import type { TaskStore } from './store.ts';
+import type { MintedAt } from './task-record.ts';
 
 /**
  * How a host keeps a deployment's state across restarts (the Node state file, `mocks/node/`). The core
@@ -29,12 +30,6 @@ export interface RestoredState {
    * worker's: those of the clock's current instant in its share, decisions/016).
    */
   readonly taken?: readonly string[] | undefined;
-}
-
-/** When and with which plan seed a task was minted (what a cluster primary tracks, decisions/016). */
-export interface MintedAt {
-  readonly createdAt: number;
-  readonly draw: number;
 }
 
 export interface PersistenceTarget {

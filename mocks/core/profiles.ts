@@ -1,40 +1,9 @@
 import type { LearnedProfile } from '../../src/profile/index.ts';
-import type { VideoStatus } from '../../src/spec/lifecycle.ts';
-import type { ErrorKind } from './errors.ts';
-import { learnedProfile } from './profile/core-profile.ts';
-import type { LearnedReplay } from './profile/learned-replay.ts';
+import { learnedProfile, type Profile } from './profile/core-profile.ts';
 import OBSERVED from '../profiles/observed.json' with { type: 'json' };
 
 /** The built-in profiles; a learned profile (decisions/018) has the name it was given. */
 export type ProfileName = 'documented' | 'observed';
-
-/**
- * How the mock fills what the document leaves open. `documented`: the document, its silences filled
- * by the spec's marked assumptions. A learned profile (`observed`, or one `videotask learn` wrote):
- * how one deployment reads, replayed by `learned` on top of the core, with the flags below read from
- * what it learned (docs/mock.md, "Learned profiles").
- */
-export interface Profile {
-  readonly name: string;
-  /** A new task reads `unknown` for this long (ms range) before `queued` (the gateway stores NOT_START first). */
-  readonly unknownFirstMs: readonly [number, number];
-  /** Progress shown per state instead of the smooth curve (the gateway's 10 queued, 50 running). */
-  readonly progressSteps?: Readonly<Partial<Record<VideoStatus, number>>> | undefined;
-  /** `completed_at` carries the row's update time while the task is not done. */
-  readonly completedAtWhileRunning: boolean;
-  /** `metadata.url` is present as `""` until the task completes. */
-  readonly emptyUrlUntilDone: boolean;
-  /** The wrapper's `data` also carries the gateway's row fields (id, user_id, group, quota, …). */
-  readonly wrapperRowFields: boolean;
-  /** The submission answer carries `X-New-Api-Other-Ratios`. */
-  readonly otherRatiosHeader: boolean;
-  /** Submissions may be `multipart/form-data` (the spec's `SubmitForm`), as the gateway accepts; otherwise 415. */
-  readonly multipartSubmissions: boolean;
-  /** Error kinds this profile answers differently. */
-  readonly errors: Readonly<Partial<Record<ErrorKind, ErrorKind>>>;
-  /** A learned profile's replay: how each answer reads (mocks/core/profile/). */
-  readonly learned?: LearnedReplay | undefined;
-}
 
 /** The document, its silences filled by the spec's marked assumptions. */
 const DOCUMENTED: Profile = {

@@ -5,9 +5,9 @@ import {
   type Lifecycle,
   type VideoStatus,
 } from '../../src/spec/lifecycle.ts';
-import type { Profile } from './profiles.ts';
+import type { Profile } from './profile/core-profile.ts';
 import type { TaskSnapshot } from './snapshot.ts';
-import type { TaskRecord } from './store.ts';
+import type { TaskRecord } from './task-record.ts';
 
 type VideoTask = components['schemas']['VideoTask'];
 type TaskWrapper = components['schemas']['TaskWrapper'];

@@ -2,6 +2,7 @@ import type { Lifecycle, VideoStatus } from '../../src/spec/lifecycle.ts';
 import type { SpecValidators } from '../../src/spec/validators.ts';
 import type { ArtifactSigner } from './artifacts.ts';
 import type { ClientVerdicts } from './client-verdicts/client-verdicts.ts';
+import type { ExchangeNotes } from './client-verdicts/observation.ts';
 import type { CatalogModel, FamilyState } from './catalog.ts';
 import type { Clock } from './clock.ts';
 import type { ErrorDetail, ErrorKind } from './errors.ts';
@@ -9,7 +10,7 @@ import type { CoreRequest, CoreResponse } from './http-types.ts';
 import type { MediaAsset } from './media.ts';
 import type { Timing } from './plan.ts';
 import type { StateFile } from './persistence.ts';
-import type { Profile } from './profiles.ts';
+import type { Profile } from './profile/core-profile.ts';
 import type { Random } from './random.ts';
 import type { Operation, SharedState } from './shared-state.ts';
 import type { TaskStore } from './store.ts';
@@ -81,19 +82,16 @@ export interface ServiceSettings {
   readonly taskIdShare: TaskIdShare;
 }
 
-/** One request being handled: the request, the shared state and the caller's token (service routes). */
-export interface RouteContext {
+/**
+ * One request being handled: the request, the shared state and the caller's token (service routes),
+ * and what the task routes note for the client verdicts (`ExchangeNotes`).
+ */
+export interface RouteContext extends ExchangeNotes {
   readonly request: CoreRequest;
   readonly state: ServiceState;
   /** Set for `service` routes once authenticated. */
   readonly token: MockToken;
   readonly head: boolean;
-  /** What the answer told about a task, and when (mock ms), set by the task routes for the client verdicts. */
-  taskId: string | undefined;
-  at: number | undefined;
-  taskStatus: VideoStatus | undefined;
-  /** A submission's body as the route read it (JSON, or multipart fields), for the client verdicts. */
-  body: Record<string, unknown> | undefined;
   /** An error answer to this request (`state.error` with its request ID). */
   readonly error: (
     kind: ErrorKind,

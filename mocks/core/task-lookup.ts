@@ -1,6 +1,4 @@
-import type { MintedAt } from './persistence.ts';
 import type { SharedState } from './shared-state.ts';
-import { TaskRecord } from './store.ts';
 import {
   blueprintOf,
   planFromRecipe,
@@ -11,6 +9,7 @@ import {
 } from './task-blueprint.ts';
 import type { OpenedId, TaskIdCodec } from './task-id-codec.ts';
 import { unpackFields } from './task-id-layout.ts';
+import { TaskRecord, type MintedAt } from './task-record.ts';
 
 /** Decoded tasks kept for repeated queries (a client polls its tasks): about 20 MB at most. */
 export const DEFAULT_CACHE_SIZE = 50_000;

@@ -1,6 +1,7 @@
 import type { Clock } from './clock.ts';
 import { snapshot, type TaskSnapshot } from './snapshot.ts';
-import type { TaskRecord, TaskStore } from './store.ts';
+import type { TaskStore } from './store.ts';
+import type { TaskRecord } from './task-record.ts';
 
 /** A task and its state at one instant. */
 export interface TaskView {

@@ -1,4 +1,4 @@
-import type { MintedAt } from '../core/persistence.ts';
+import type { MintedAt } from '../core/task-record.ts';
 import { inShare, type TaskIdShare } from '../core/task-id-share.ts';
 
 /**

@@ -8,7 +8,7 @@ import {
   type MockOptions,
   type MockService,
 } from '../../mocks/core/service.ts';
-import type { TaskRecord } from '../../mocks/core/store.ts';
+import type { TaskRecord } from '../../mocks/core/task-record.ts';
 import {
   ADMIN_TOKEN,
   BUILT_IN_KEYS,

@@ -1,8 +1,9 @@
+import type { Lifecycle } from '../../../src/spec/lifecycle.ts';
 import type { CoreRequest, CoreResponse } from '../http-types.ts';
-import type { RouteDefinition } from '../router.ts';
-import type { RouteContext, ServiceState } from '../service-state.ts';
 import { snapshot } from '../snapshot.ts';
-import { wallNow } from '../clock.ts';
+import type { TaskStore } from '../store.ts';
+import type { TokenDirectory } from '../tokens.ts';
+import { wallNow, type Clock } from '../clock.ts';
 import type { ClientLimits } from './caller-track.ts';
 import { ClientJudge } from './client-judge.ts';
 import {
@@ -12,7 +13,13 @@ import {
   type ClientVerdict,
   type ReportSources,
 } from './client-report.ts';
-import { ExchangeObserver, type Observation } from './observation.ts';
+import {
+  ExchangeObserver,
+  type ExchangeNotes,
+  type Observation,
+  type ObservedRoute,
+  type ObservedService,
+} from './observation.ts';
 
 /** `MockOptions.clientVerdicts`: `false` turns the judging off (nothing observed, empty reports). */
 export interface ClientVerdictOptions {
@@ -35,8 +42,8 @@ export interface ClientVerdicts {
   observe(
     request: CoreRequest,
     response: CoreResponse,
-    route: RouteDefinition<RouteContext> | undefined,
-    context: RouteContext | undefined,
+    route: ObservedRoute | undefined,
+    context: Readonly<ExchangeNotes> | undefined,
   ): (() => readonly ClientVerdict[]) | undefined;
   /** Judges observations made by other processes of this deployment (a cluster's workers). */
   judge(observations: Iterable<Observation>): void;
@@ -46,9 +53,23 @@ export interface ClientVerdicts {
   clear(): void;
 }
 
+/**
+ * What the client verdicts read of the service they judge (decisions/033): what the observer reads,
+ * the lifecycle, a task's status now, and the user behind a key. `ServiceState` is one; the verdicts
+ * never import it (the service holds its verdicts, not the other way round).
+ */
+export interface JudgedService extends ObservedService {
+  readonly clock: Clock;
+  readonly lifecycle: Lifecycle;
+  /** The task an observation names (its status now: `snapshot`). */
+  readonly store: Pick<TaskStore, 'get'>;
+  /** The user behind a key: reports name users, never keys. */
+  readonly tokens: Pick<TokenDirectory, 'authenticate'>;
+}
+
 /** The judging of one service: observe here and judge here, or observe here and forward. */
 export function createClientVerdicts(
-  state: ServiceState,
+  state: JudgedService,
   options: boolean | ClientVerdictOptions | undefined,
 ): ClientVerdicts {
   const settings = typeof options === 'object' ? options : {};

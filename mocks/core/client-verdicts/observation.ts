@@ -1,9 +1,11 @@
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
+import type { SpecValidators } from '../../../src/spec/validators.ts';
 import { SECOND_FAMILY_MODELS } from '../catalog.ts';
+import type { Clock } from '../clock.ts';
 import type { CoreRequest, CoreResponse } from '../http-types.ts';
 import { parseForm } from '../multipart.ts';
 import type { RouteDefinition } from '../router.ts';
-import type { RouteContext, ServiceState } from '../service-state.ts';
+import type { SharedState } from '../shared-state.ts';
 import { submissionFingerprint } from './fingerprint.ts';
 
 /** What a client's request was, as the verdicts tell them apart. */
@@ -109,19 +111,45 @@ export function emptyObservation(): Observation {
 }
 
 /**
+ * What the observer reads of the service it watches (decisions/033): its clock, the shared state's
+ * generation and family binding, and the spec's native-only fields. `ServiceState` is one: the service
+ * holds its verdicts, and the verdicts know the service only through this view.
+ */
+export interface ObservedService {
+  readonly clock: Pick<Clock, 'now'>;
+  readonly shared: Readonly<Pick<SharedState, 'generation' | 'familyBound'>>;
+  readonly validators: Pick<SpecValidators, 'document'>;
+}
+
+/** What the observer reads of the route a request matched: which operation it serves. */
+export type ObservedRoute = Pick<RouteDefinition<never>, 'operationId'>;
+
+/**
+ * What the route that answered an exchange notes for the client verdicts (a `RouteContext` carries
+ * them): what the answer told about a task, and when (mock ms), and a submission's body as read.
+ */
+export interface ExchangeNotes {
+  taskId: string | undefined;
+  at: number | undefined;
+  taskStatus: VideoStatus | undefined;
+  /** A submission's body as the route read it (JSON, or multipart fields). */
+  body: Record<string, unknown> | undefined;
+}
+
+/**
  * Reduces exchanges to observations, into one reused object (the hot path allocates nothing for a
  * status query). Control routes and unknown paths are not a client's traffic: `undefined`.
  */
 export class ExchangeObserver {
-  readonly #state: ServiceState;
+  readonly #state: ObservedService;
   readonly #order: () => number;
   readonly #scratch = emptyObservation();
   readonly #nativeOnly: ReadonlySet<string>;
   /** The route of the last exchange and what it is: a polling loop asks the same route again. */
-  #route: RouteDefinition<RouteContext> | undefined;
+  #route: ObservedRoute | undefined;
   #known: { kind: Kind; form: Form | undefined } | undefined;
 
-  constructor(state: ServiceState, order: () => number) {
+  constructor(state: ObservedService, order: () => number) {
     this.#state = state;
     this.#order = order;
     const schema = state.validators.document.components?.schemas?.['NativeFormatOnly'];
@@ -131,8 +159,8 @@ export class ExchangeObserver {
   observe(
     request: CoreRequest,
     response: CoreResponse,
-    route: RouteDefinition<RouteContext> | undefined,
-    context: RouteContext | undefined,
+    route: ObservedRoute | undefined,
+    context: Readonly<ExchangeNotes> | undefined,
   ): Observation | undefined {
     if (route !== this.#route) {
       this.#route = route;
@@ -169,7 +197,7 @@ export class ExchangeObserver {
   }
 
   /** What a request with a body shows: its media type, and for a submission what makes it itself. */
-  #body(o: Observation, request: CoreRequest, context: RouteContext | undefined): void {
+  #body(o: Observation, request: CoreRequest, context: Readonly<ExchangeNotes> | undefined): void {
     const headers = request.headers;
     const media = mediaType(headers['content-type']);
     const hasBody = request.body !== undefined && request.body.byteLength > 0;

@@ -19,7 +19,7 @@ import { JSON_TYPE, type CoreRequest, type CoreResponse } from '../http-types.ts
 import { UPSTREAM_FAILURES, type Timing } from '../plan.ts';
 import { createRandom } from '../random.ts';
 import { snapshot } from '../snapshot.ts';
-import type { TaskRecord } from '../store.ts';
+import type { TaskRecord } from '../task-record.ts';
 import type { MockToken } from '../tokens.ts';
 import { answerTable, tableKey } from './answer-table.ts';
 import { PublicIds } from './public-ids.ts';

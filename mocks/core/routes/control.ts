@@ -8,7 +8,7 @@ import { SCENARIOS } from '../scenarios.ts';
 import { SECOND_FAMILY_MODELS, type FamilyState } from '../catalog.ts';
 import { SECOND_FAMILY } from '../../../src/spec/second-family.ts';
 import type { ServiceState } from '../service-state.ts';
-import type { TaskRecord } from '../store.ts';
+import type { TaskRecord } from '../task-record.ts';
 
 type Schemas = components['schemas'];
 

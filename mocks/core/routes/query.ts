@@ -1,7 +1,7 @@
 import { jsonResponse, type CoreResponse } from '../http-types.ts';
 import { renderVideoTask, renderWrapper } from '../render.ts';
 import { snapshot, type TaskSnapshot } from '../snapshot.ts';
-import type { TaskRecord } from '../store.ts';
+import type { TaskRecord } from '../task-record.ts';
 import type { RouteContext } from '../service-state.ts';
 
 /** The caller's task at this instant, or `undefined` when it is missing or someone else's (§5). */

@@ -10,7 +10,7 @@ import {
   scenarioNames,
   type ScenarioChoice,
 } from '../scenarios.ts';
-import type { TaskRecord } from '../store.ts';
+import type { TaskRecord } from '../task-record.ts';
 import type { RouteContext } from '../service-state.ts';
 import { checkContentItems } from './content-items.ts';
 import { parseSubmissionBody, type Refusal } from './request-body.ts';
