@@ -93,9 +93,5 @@ export interface RouteContext extends ExchangeNotes {
   readonly token: MockToken;
   readonly head: boolean;
   /** An error answer to this request (`state.error` with its request ID). */
-  readonly error: (
-    kind: ErrorKind,
-    detail?: ErrorDetail,
-    headers?: Record<string, string>,
-  ) => CoreResponse;
+  error(kind: ErrorKind, detail?: ErrorDetail, headers?: Record<string, string>): CoreResponse;
 }
