@@ -89,8 +89,10 @@ class ClusterPrimary {
   /** This start of the deployment (1 on a fresh state): it names the workers' seeds. */
   readonly #start: number;
   readonly #timeoutMs: number;
-  /** Workers that have listened (a dead one stays: a later exit is then a restart, not a failed start). */
+  /** Workers that listen now (a dead one leaves: the primary keeps nothing per restart). */
   readonly #listened = new Set<Worker>();
+  /** Once every worker has listened: an exit is then a restart, never a failed start. */
+  #started = false;
   readonly #handoffs = new ConnectionHandoffs();
   /** Connections a dead worker never took, until a worker can take them. */
   readonly #orphans: ConnectionHandle[] = [];
@@ -194,11 +196,12 @@ class ClusterPrimary {
   #exited(worker: Worker, life: { slot: number; born: number; how: string }): void {
     this.#hub.leave(worker);
     this.#slots.delete(worker);
+    const listened = this.#listened.delete(worker);
     this.#orphans.push(...this.#handoffs.left(worker));
     if (this.#stopping) return this.#closeOrphans();
     this.#rehome();
-    const { workers, log } = this.#options;
-    if (!this.#listened.has(worker) && this.#listened.size < workers)
+    const { log } = this.#options;
+    if (!this.#started && !listened)
       return this.#failStartup(
         new ClusterStartError(`a worker exited ${life.how} while starting`, undefined),
       );
@@ -256,7 +259,9 @@ class ClusterPrimary {
     this.#listened.add(worker);
     this.#url = url;
     this.#rehome();
-    if (this.#listened.size === this.#options.workers) this.#startup?.resolve(this.#running());
+    if (this.#started || this.#listened.size < this.#options.workers) return;
+    this.#started = true;
+    this.#startup?.resolve(this.#running());
   }
 
   #failStartup(error: ClusterStartError): void {
