@@ -1,14 +1,16 @@
 // HTTP throughput of `videotask mock` against a bare node:http server answering the same bytes, in one run:
 //   mock   `node bin/videotask.js mock --port 0 --seed N`, GET /v1/videos/{id} of a task that stays in_progress
 //   bare   node:http answering the mock's own answer (headers and body) to every request: the ceiling
+//   host   (--host) the mock's node host answering those bytes in place of its core: host ÷ bare is
+//          what the host costs, mock ÷ host what the core costs
 //   prism  (--prism) Prism 5.14.2 mocking spec/openapi.yaml, measured once after the rounds
-// Both servers run for the whole benchmark, each in a child process; rounds alternate their order
-// (bare→mock, mock→bare, …) so the machine's drift hits both. The load generator is wrk (installed
+// The servers run for the whole benchmark, each in a child process; rounds alternate their order
+// (bare→mock, mock→bare, …) so the machine's drift hits each. The load generator is wrk (installed
 // with apt-get when missing; autocannon only as a labelled fallback). Reported: every sample, the
 // median req/s and p99 per server, and the median of the per-round mock/bare ratios.
 //
 //   npx tsx bench/http-throughput.ts [--rounds 5] [--duration 5] [--warmup 1] [--connections 50]
-//        [--seed 1] [--quiet-wait S] [--prism] [--prism-log warn] [--loader wrk|autocannon]
+//        [--seed 1] [--quiet-wait S] [--host] [--prism] [--prism-log warn] [--loader wrk|autocannon]
 //        [--cli FILE] [--mock-arg ARG…] [--cpu-prof DIR] [--strict] [--out FILE]
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -21,7 +23,14 @@ import { runMain, waitForQuiet, watchdog } from './lib/processes.ts';
 import { fixed, machine, writeJson } from './lib/report.ts';
 import { ratios, samplesTable, summarize, summaryTable } from './lib/throughput-report.ts';
 import { measure, type Sample, type TargetName } from './lib/throughput-sample.ts';
-import { get, startBare, startMock, type Started } from './lib/throughput-servers.ts';
+import {
+  get,
+  startBare,
+  startHost,
+  startMock,
+  type Answer,
+  type Started,
+} from './lib/throughput-servers.ts';
 
 const targetRatio = 0.8;
 
@@ -32,6 +41,7 @@ const usage = `Usage: npx tsx bench/http-throughput.ts [options]
   --connections N    keep-alive connections (default 50; wrk runs one thread)
   --seed N           the mock's --seed (default 1)
   --quiet-wait S     before each round, wait up to S s for the machine to be under 15% busy (default 0)
+  --host             also measure the mock's node host answering the same bytes without its core
   --prism            also measure Prism 5.14.2 once (installed into bench/peers on first use)
   --prism-log LEVEL  Prism's --verboseLevel (default warn: no log line per request)
   --loader NAME      wrk (default; apt-get installs it when missing) or autocannon
@@ -57,6 +67,7 @@ function config() {
       connections: { type: 'string', default: '50' },
       seed: { type: 'string', default: '1' },
       'quiet-wait': { type: 'string', default: '0' },
+      host: { type: 'boolean', default: false },
       prism: { type: 'boolean', default: false },
       'prism-log': { type: 'string', default: 'warn' },
       loader: { type: 'string', default: 'wrk' },
@@ -81,6 +92,7 @@ function config() {
     connections: Math.round(positive('connections', values.connections)),
     seed: Number(values.seed),
     quietWaitS: Math.max(0, Number(values['quiet-wait']) || 0),
+    host: values.host,
     prism: values.prism,
     prismLog: values['prism-log'],
     loader,
@@ -94,12 +106,10 @@ function config() {
 
 type Config = NonNullable<ReturnType<typeof config>>;
 
-/** The rounds: bare and mock back to back, the first of the pair alternating. */
-async function rounds(
-  cfg: Config,
-  generator: LoadGenerator,
-  servers: Record<'bare' | 'mock', Started>,
-): Promise<Sample[]> {
+type Measured = { readonly [target in 'bare' | 'host' | 'mock']?: Started | undefined };
+
+/** The rounds: the servers back to back, in an order that reverses from one round to the next. */
+async function rounds(cfg: Config, generator: LoadGenerator, servers: Measured): Promise<Sample[]> {
   const settings: LoadSettings = {
     seconds: cfg.durationS,
     connections: cfg.connections,
@@ -108,10 +118,11 @@ async function rounds(
   const samples: Sample[] = [];
   for (let round = 1; round <= cfg.rounds; round++) {
     if (cfg.quietWaitS > 0) await waitForQuiet(15, cfg.quietWaitS, `round ${round}`);
-    const order: ('bare' | 'mock')[] = round % 2 === 1 ? ['bare', 'mock'] : ['mock', 'bare'];
+    const targets = (['bare', 'host', 'mock'] as const).filter((t) => servers[t] !== undefined);
+    const order = round % 2 === 1 ? targets : [...targets].reverse();
     for (const target of order) {
       const where = { target, round, warmupS: cfg.warmupS };
-      const sample = await measure(generator, servers[target], where, settings);
+      const sample = await measure(generator, servers[target]!, where, settings);
       console.error(
         `round ${round} ${target.padEnd(4)} ${fixed(sample.reqPerSec)} req/s, ` +
           `p99 ${fixed(sample.latencyP99Ms, 2)} ms, other CPU ${fixed(sample.otherCpuPercent)}%`,
@@ -155,6 +166,12 @@ function reportRatios(ratio: ReturnType<typeof ratios>, met: boolean | undefined
       `${fixed(ratio.mockToBarePerCpuMedian, 3)}` +
       (ratio.prismToBare === undefined ? '' : `; prism / bare: ${fixed(ratio.prismToBare, 3)}`),
   );
+  if (ratio.hostToBareMedian !== undefined)
+    console.log(
+      `host (fixed answer) / bare by round: ${ratio.hostToBareByRound.map((r) => fixed(r, 3)).join(', ')}\n` +
+        `host / bare median: ${fixed(ratio.hostToBareMedian, 3)} (what the host costs); ` +
+        `mock / host median: ${fixed(ratio.mockToHostMedian, 3)} (what the core costs)`,
+    );
 }
 
 /** Prism skipped, samples a busy machine made low, samples with errors. */
@@ -170,6 +187,31 @@ function reportWarnings(samples: readonly Sample[], prism: Sample | string | und
     console.log('warning: some samples had errors or ≥ 400 answers (see the table)');
 }
 
+/** Starts the servers, runs the rounds (and Prism's sample), stops them: the samples and the answer. */
+async function measureServers(
+  cfg: Config,
+  generator: LoadGenerator,
+): Promise<{ samples: Sample[]; prism: Sample | string | undefined; answer: Answer }> {
+  const mock = await startMock(cfg.seed, cfg.nodeArgs, cfg.cli, cfg.mockArgs);
+  let bare: Started | undefined;
+  let hostOnly: Started | undefined;
+  let prism: Sample | string | undefined;
+  const answer = await get(`${mock.url}${mock.path}`);
+  try {
+    if (answer.status !== 200)
+      throw new Error(`GET ${mock.path} answered ${answer.status}: ${answer.body.toString()}`);
+    bare = await startBare(answer, cfg.nodeArgs);
+    if (cfg.host) hostOnly = await startHost(answer, cfg.nodeArgs);
+    const samples = await rounds(cfg, generator, { bare, host: hostOnly, mock });
+    const after = await get(`${mock.url}${mock.path}`);
+    if (after.status !== 200) throw new Error(`after the rounds the mock answered ${after.status}`);
+    if (cfg.prism) prism = await prismSample(cfg, generator);
+    return { samples, prism, answer };
+  } finally {
+    await Promise.all([mock.stop(), bare?.stop(), hostOnly?.stop()]);
+  }
+}
+
 async function main(): Promise<number> {
   const cfg = config();
   if (cfg === undefined) {
@@ -178,29 +220,14 @@ async function main(): Promise<number> {
   }
   const host = machine(); // before any load of ours, for its load average
   const perSample = cfg.warmupS + cfg.durationS + 15;
-  watchdog(cfg.rounds * 2 * (perSample + cfg.quietWaitS) + 600, 'http-throughput');
+  watchdog(cfg.rounds * (cfg.host ? 3 : 2) * (perSample + cfg.quietWaitS) + 600, 'http-throughput');
   const generator = await loadGenerator(cfg.loader);
   console.error(`load generator: ${generator.label}; load average ${host.loadAverage1m}`);
 
-  const mock = await startMock(cfg.seed, cfg.nodeArgs, cfg.cli, cfg.mockArgs);
-  let bare: Started | undefined;
-  let samples: Sample[] = [];
-  let prism: Sample | string | undefined;
-  const answer = await get(`${mock.url}${mock.path}`);
-  try {
-    if (answer.status !== 200)
-      throw new Error(`GET ${mock.path} answered ${answer.status}: ${answer.body.toString()}`);
-    bare = await startBare(answer, cfg.nodeArgs);
-    samples = await rounds(cfg, generator, { bare, mock });
-    const after = await get(`${mock.url}${mock.path}`);
-    if (after.status !== 200) throw new Error(`after the rounds the mock answered ${after.status}`);
-    if (cfg.prism) prism = await prismSample(cfg, generator);
-  } finally {
-    await Promise.all([mock.stop(), bare?.stop()]);
-  }
+  const { samples, prism, answer } = await measureServers(cfg, generator);
   if (prism !== undefined && typeof prism !== 'string') samples.push(prism);
 
-  const summaries = (['bare', 'mock', 'prism'] as const).flatMap(
+  const summaries = (['bare', 'host', 'mock', 'prism'] as const).flatMap(
     (t) => summarize(samples, t) ?? [],
   );
   const ratio = ratios(samples);

@@ -1,11 +1,15 @@
-// Entry point of the bare server child of bench/http-throughput.ts (forked with tsx's loader):
+// Entry point of the fixed-answer server children of bench/http-throughput.ts (forked with tsx's loader):
 //   server-child.ts bare <base64 body> <headers as JSON> [workers]
 // a bare node:http server answering one fixed answer to every request: the ceiling for any Node server.
 // With workers > 1, that many node:cluster workers share its port (bench/workers-throughput.ts).
+//   server-child.ts host <base64 body> <headers as JSON>
+// the mock's node host (mocks/hosts/node-server.ts) with the core replaced by that fixed answer: what
+// the host costs on top of node:http, apart from what the core costs.
 // Reports { type: 'ready', url } over IPC, stops on { type: 'stop' } or when the parent goes away.
 import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startMockServer } from '../../mocks/hosts/node-server.ts';
 
 export type ChildMessage = { type: 'ready'; url: string } | { type: 'error'; message: string };
 export type ParentMessage = { type: 'stop' };
@@ -44,6 +48,21 @@ async function startBare(
   };
 }
 
+/** The node host answering the fixed answer in place of the core, as the core would hand it over. */
+async function startHost(
+  bodyBase64: string,
+  headersJson: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const body = Buffer.from(bodyBase64, 'base64').toString('utf8');
+  const headers = JSON.parse(headersJson) as Record<string, string>;
+  const server = await startMockServer({
+    port: 0,
+    host,
+    answer: () => ({ status: 200, headers: { ...headers }, body }),
+  });
+  return { url: server.url, close: () => server.close() };
+}
+
 /** The primary of `workers` bare servers on one port: ready once each listens. */
 async function startWorkers(workers: number): Promise<{ url: string; close(): Promise<void> }> {
   const forked = Array.from({ length: workers }, () => cluster.fork());
@@ -72,6 +91,9 @@ async function main(): Promise<void> {
     if (Number(workers) > 1 && cluster.isPrimary) running = await startWorkers(Number(workers));
     else running = await startBare(bodyBase64, headersJson);
     if (cluster.isWorker) return; // its primary reports for it, and stops it by exiting
+  } else if (mode === 'host') {
+    const [bodyBase64 = '', headersJson = '{}'] = args;
+    running = await startHost(bodyBase64, headersJson);
   } else {
     throw new Error(`unknown mode ${String(mode)}`);
   }

@@ -1,5 +1,6 @@
 // What bench/http-throughput.ts prints and saves: every sample, then per server the medians, and the
-// mock/bare ratio taken round by round (the two samples of a round ran back to back) and its median.
+// mock/bare ratio taken round by round (the samples of a round ran back to back) and its median; with
+// the fixed-answer host measured too, the gap split into the host's share and the core's.
 import { fixed, median, table } from './report.ts';
 import type { Sample, TargetName } from './throughput-sample.ts';
 
@@ -23,6 +24,11 @@ export interface Ratios {
   readonly mockToBareMedian: number | undefined;
   /** The same per second of server CPU: what each request costs the server, whatever else runs. */
   readonly mockToBarePerCpuMedian: number | undefined;
+  /** With `--host`: the node host with a fixed answer ÷ bare (the host's cost), per round and median. */
+  readonly hostToBareByRound: readonly number[];
+  readonly hostToBareMedian: number | undefined;
+  /** With `--host`: mock ÷ the host with a fixed answer (what the core costs), median of the rounds. */
+  readonly mockToHostMedian: number | undefined;
   readonly prismToBare: number | undefined;
 }
 
@@ -56,25 +62,36 @@ export function summarize(
   };
 }
 
-export function ratios(samples: readonly Sample[]): Ratios {
+/** `top ÷ bottom` of each round that measured both: req/s, or answers per server CPU-second. */
+function perRound(
+  samples: readonly Sample[],
+  top: TargetName,
+  bottom: TargetName,
+  perCpu = false,
+): (number | undefined)[] {
   const rounds = [...new Set(samples.map((s) => s.round))].filter((r) => r > 0);
-  const pairs = rounds.flatMap((round) => {
-    const bare = samples.find((s) => s.round === round && s.target === 'bare');
-    const mock = samples.find((s) => s.round === round && s.target === 'mock');
-    return bare === undefined || mock === undefined ? [] : [{ bare, mock }];
+  return rounds.flatMap((round) => {
+    const a = samples.find((s) => s.round === round && s.target === top);
+    const b = samples.find((s) => s.round === round && s.target === bottom);
+    if (a === undefined || b === undefined) return [];
+    if (!perCpu) return [a.reqPerSec / b.reqPerSec];
+    const [x, y] = [a.reqPerServerCpuS, b.reqPerServerCpuS];
+    return [x === undefined || y === undefined ? undefined : x / y];
   });
-  const byRound = pairs.map(({ bare, mock }) => mock.reqPerSec / bare.reqPerSec);
-  const perCpu = pairs.map(({ bare, mock }) =>
-    mock.reqPerServerCpuS === undefined || bare.reqPerServerCpuS === undefined
-      ? undefined
-      : mock.reqPerServerCpuS / bare.reqPerServerCpuS,
-  );
+}
+
+export function ratios(samples: readonly Sample[]): Ratios {
+  const byRound = defined(perRound(samples, 'mock', 'bare'));
+  const hostByRound = defined(perRound(samples, 'host', 'bare'));
   const prism = samples.find((s) => s.target === 'prism');
   const bareMedian = summarize(samples, 'bare')?.reqPerSecMedian;
   return {
     mockToBareByRound: byRound,
     mockToBareMedian: medianOrUndefined(byRound),
-    mockToBarePerCpuMedian: medianOrUndefined(perCpu),
+    mockToBarePerCpuMedian: medianOrUndefined(perRound(samples, 'mock', 'bare', true)),
+    hostToBareByRound: hostByRound,
+    hostToBareMedian: medianOrUndefined(hostByRound),
+    mockToHostMedian: medianOrUndefined(perRound(samples, 'mock', 'host')),
     prismToBare:
       prism === undefined || bareMedian === undefined ? undefined : prism.reqPerSec / bareMedian,
   };

@@ -5,7 +5,7 @@ import type { LoadGenerator, LoadResult, LoadSettings } from './load-generator.t
 import { busyCores, cpuSeconds, cpuTimes, exitedChildrenCpuSeconds } from './processes.ts';
 import type { Started } from './throughput-servers.ts';
 
-export type TargetName = 'bare' | 'mock' | 'prism';
+export type TargetName = 'bare' | 'host' | 'mock' | 'prism';
 
 export interface Sample extends LoadResult {
   readonly target: TargetName;

@@ -1,6 +1,7 @@
 // The servers bench/http-throughput.ts loads, each in a child process of its own:
 //   mock   `node bin/videotask.js mock` (the command users run), with one task that stays in_progress
 //   bare   a bare node:http server answering the same bytes as the mock's GET /v1/videos/{id}
+//   host   the mock's node host answering those bytes in place of its core (the host's own cost)
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { authHeaders, model } from './mock-api.ts';
@@ -126,13 +127,27 @@ export async function startMock(
  * A bare node:http server (bench/lib/server-child.ts) answering `answer`, headers and body, to every
  * request; with `workers` > 1, that many node:cluster workers on its port.
  */
-export async function startBare(
+export function startBare(
   answer: Answer,
   nodeArgs: readonly string[],
   workers = 1,
 ): Promise<Started> {
+  return startFixed('bare', answer, nodeArgs, workers);
+}
+
+/** The mock's node host (bench/lib/server-child.ts `host`) answering `answer` in place of its core. */
+export function startHost(answer: Answer, nodeArgs: readonly string[]): Promise<Started> {
+  return startFixed('host', answer, nodeArgs, 1);
+}
+
+async function startFixed(
+  mode: 'bare' | 'host',
+  answer: Answer,
+  nodeArgs: readonly string[],
+  workers: number,
+): Promise<Started> {
   const body = answer.body.toString('base64');
-  const args = ['bare', body, JSON.stringify(answer.headers), String(workers)];
+  const args = [mode, body, JSON.stringify(answer.headers), String(workers)];
   const child = track(
     fork(serverChild, args, {
       cwd: rootDir,
@@ -141,7 +156,10 @@ export async function startBare(
     }),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('bare server not ready within 30 s')), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${mode} server not ready within 30 s`)),
+      30_000,
+    );
     child.on('message', (message: ChildMessage) => {
       clearTimeout(timer);
       if (message.type === 'ready') resolve(message.url);
@@ -149,17 +167,17 @@ export async function startBare(
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`bare server exited with code ${code} before it was ready`));
+      reject(new Error(`${mode} server exited with code ${code} before it was ready`));
     });
   }).catch(async (error: unknown) => {
     await stop(child, 'SIGKILL');
     throw error;
   });
-  const stopBare = async (): Promise<void> => {
+  const stopFixed = async (): Promise<void> => {
     if (child.connected) child.send({ type: 'stop' } satisfies ParentMessage);
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     await waitForExit(child);
     clearTimeout(timer);
   };
-  return { url, path: '/', child, stop: stopBare };
+  return { url, path: '/', child, stop: stopFixed };
 }
