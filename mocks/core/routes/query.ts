@@ -27,12 +27,11 @@ export function resultUrl(
   return signer.url(context.request.origin, task.id, snap.finishedAt! + signer.ttlMs);
 }
 
+/** How a status route renders a task's state (§4.2, §4.3): a module-level function, no closure per query. */
+type Render = (context: RouteContext, task: TaskRecord, snap: TaskSnapshot) => unknown;
+
 /** A status query of the caller's task, or the error it gets (missing/foreign, or `flaky`'s temporary 503, §7). */
-function statusQuery(
-  context: RouteContext,
-  taskId: string,
-  render: (task: TaskRecord, snap: TaskSnapshot) => unknown,
-): CoreResponse {
+function statusQuery(context: RouteContext, taskId: string, render: Render): CoreResponse {
   const found = ownedTask(context, taskId);
   if (found === undefined) return context.error('status_task_not_found', { taskId });
   const { task, snap } = found;
@@ -45,20 +44,29 @@ function statusQuery(
       return context.error('temporarily_unavailable', {}, { 'retry-after': '1' });
   }
   context.taskStatus = snap.status;
-  return jsonResponse(200, render(task, snap));
+  return jsonResponse(200, render(context, task, snap));
 }
+
+const openAiTask: Render = (context, task, snap) =>
+  renderVideoTask(task, snap, resultUrl(context, task, snap), context.state.profile);
+
+const wrapperTask: Render = (context, task, snap) => {
+  const { state } = context;
+  return renderWrapper(
+    task,
+    snap,
+    resultUrl(context, task, snap),
+    state.wrapperStatuses,
+    state.profile,
+  );
+};
 
 /** `GET /v1/videos/{task_id}` (§4.2). */
 export function getVideo(context: RouteContext, taskId: string): CoreResponse {
-  return statusQuery(context, taskId, (task, snap) =>
-    renderVideoTask(task, snap, resultUrl(context, task, snap), context.state.profile),
-  );
+  return statusQuery(context, taskId, openAiTask);
 }
 
 /** `GET /v1/video/generations/{task_id}` (§4.3): the same story in the wrapper's words. */
 export function getVideoGeneration(context: RouteContext, taskId: string): CoreResponse {
-  const { state } = context;
-  return statusQuery(context, taskId, (task, snap) =>
-    renderWrapper(task, snap, resultUrl(context, task, snap), state.wrapperStatuses, state.profile),
-  );
+  return statusQuery(context, taskId, wrapperTask);
 }
