@@ -1,6 +1,6 @@
 import {
-  chmodSync,
   closeSync,
+  fchmodSync,
   fsyncSync,
   linkSync,
   mkdirSync,
@@ -85,11 +85,12 @@ export function writeTextAtomicallySync(
   if (options.createFolder === true) mkdirSync(dir, { recursive: true });
   const temp =
     options.temp ?? join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.part`);
+  // Outside the try: a file already at `temp` is not ours to remove.
+  const fd = openSync(temp, 'wx', options.mode ?? 0o666);
   try {
-    writeFileSync(temp, text, { flag: 'wx', mode: options.mode ?? 0o666 });
-    if (options.mode !== undefined) chmodSync(temp, options.mode);
-    const fd = openSync(temp, 'r');
     try {
+      writeFileSync(fd, text);
+      if (options.mode !== undefined) fchmodSync(fd, options.mode);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -29,3 +29,17 @@ it('exclusive: creates a missing file, refuses (EEXIST) an existing one and leav
   expect(readdirSync(dir)).toEqual(['lock']);
   rmSync(target);
 });
+
+it('leaves a file already at the temporary path alone, and the target as it was', () => {
+  const target = join(dir, 'kept.txt');
+  const temp = join(dir, 'kept.txt.taken.tmp');
+  writeFileSync(target, 'old');
+  writeFileSync(temp, 'not ours');
+  expect(() => writeTextAtomicallySync(target, 'new', { temp })).toThrow(
+    expect.objectContaining({ code: 'EEXIST' }),
+  );
+  expect(readFileSync(temp, 'utf8')).toBe('not ours');
+  expect(readFileSync(target, 'utf8')).toBe('old');
+  rmSync(temp);
+  rmSync(target);
+});
