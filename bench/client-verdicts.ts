@@ -16,6 +16,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createMockService, type MockService } from '../mocks/index.ts';
+import { count } from './lib/cli-numbers.ts';
 import { fixed } from './lib/report.ts';
 
 const { values } = parseArgs({
@@ -24,8 +25,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '11' },
   },
 });
-const TASKS = Number(values.tasks);
-const ROUNDS = Number(values.rounds);
+const TASKS = count('tasks', values.tasks);
+const ROUNDS = count('rounds', values.rounds);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined)
   throw new Error('Run with node --expose-gc --import tsx bench/client-verdicts.ts');

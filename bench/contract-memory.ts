@@ -11,6 +11,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startMockServer } from '../mocks/hosts/node-server.ts';
+import { positive } from './lib/cli-numbers.ts';
 import { startPaddingProxy } from './lib/padding-proxy.ts';
 import { runMain, watchdog } from './lib/processes.ts';
 import { fixed, machine, table, writeJson } from './lib/report.ts';
@@ -38,7 +39,7 @@ interface Run {
 
 /** One contract run through a proxy padding every JSON answer to `padBytes` (0: none). */
 async function run(padBytes: number): Promise<Run> {
-  const mock = await startMockServer({ port: 0, speed: Number(values.speed) });
+  const mock = await startMockServer({ port: 0, speed: positive('speed', values.speed) });
   const proxy = await startPaddingProxy(mock.url, padBytes);
   const args = ['--import', REPORTER, CLI, 'contract', '--base-url', proxy.url]
     .concat(['--api-key', 'sk-mock-alice', '--other-api-key', 'sk-mock-bob'])
@@ -60,7 +61,7 @@ async function run(padBytes: number): Promise<Run> {
 async function main(): Promise<number> {
   watchdog(900, 'contract-memory');
   const plain = await run(0);
-  const padded = await run(Number(values.pad) * 2 ** 20);
+  const padded = await run(positive('pad', values.pad) * 2 ** 20);
   const ratio = padded.peakRssMb / plain.peakRssMb;
   console.log(
     table([

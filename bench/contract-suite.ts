@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { listDefects } from '../mocks/defects/registry.ts';
 import { judgeDefect, MUTANTS } from '../test/contracts/support/mutant-run.ts';
+import { count } from './lib/cli-numbers.ts';
 import { runMain, track, watchdog } from './lib/processes.ts';
 import { machine, median, writeJson } from './lib/report.ts';
 
@@ -20,7 +21,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, 'no-mutants': { type: 'boolean' } },
 });
-const RUNS = Number(values.runs);
+const RUNS = count('runs', values.runs);
 watchdog(600, 'contract-suite');
 
 function timed(args: string[]): Promise<{ ms: number; code: number; summary: string }> {

@@ -15,7 +15,8 @@
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchFlags } from './lib/cli-flags.ts';
+import { count, nonNegative, positive } from './lib/cli-numbers.ts';
 import { loadGenerator, type LoadGenerator, type LoadSettings } from './lib/load-generator.ts';
 import { authHeaders } from './lib/mock-api.ts';
 import { ensurePrism, startPrism } from './lib/prism-server.ts';
@@ -51,16 +52,10 @@ const usage = `Usage: npx tsx bench/http-throughput.ts [options]
   --strict           exit 1 when the median mock/bare ratio is below ${targetRatio}
   --out FILE         JSON results (default bench/results/http-throughput.json)`;
 
-function positive(name: string, raw: string): number {
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`--${name} wants a positive number, got "${raw}"`);
-  return value;
-}
-
 function config() {
-  const { values } = parseArgs({
-    options: {
+  const values = benchFlags(
+    { name: 'http-throughput', usage },
+    {
       rounds: { type: 'string', default: '5' },
       duration: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '1' },
@@ -75,23 +70,19 @@ function config() {
       cli: { type: 'string' },
       'mock-arg': { type: 'string', multiple: true, default: [] },
       strict: { type: 'boolean', default: false },
-      out: { type: 'string', default: 'bench/results/http-throughput.json' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
-    strict: true,
-  });
-  if (values.help) return undefined;
+  );
   const loader: 'wrk' | 'autocannon' = values.loader === 'autocannon' ? 'autocannon' : 'wrk';
   if (values.loader !== loader)
     throw new Error(`--loader wants wrk or autocannon, got "${values.loader}"`);
   const cpuProfDir = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
   return {
-    rounds: Math.round(positive('rounds', values.rounds)),
+    rounds: count('rounds', values.rounds),
     durationS: positive('duration', values.duration),
-    warmupS: Math.max(0, Number(values.warmup) || 0),
-    connections: Math.round(positive('connections', values.connections)),
-    seed: Number(values.seed),
-    quietWaitS: Math.max(0, Number(values['quiet-wait']) || 0),
+    warmupS: nonNegative('warmup', values.warmup),
+    connections: count('connections', values.connections),
+    seed: Number(values.seed), // checked by the mock's --seed
+    quietWaitS: nonNegative('quiet-wait', values['quiet-wait']),
     host: values.host,
     prism: values.prism,
     prismLog: values['prism-log'],
@@ -214,10 +205,6 @@ async function measureServers(
 
 async function main(): Promise<number> {
   const cfg = config();
-  if (cfg === undefined) {
-    console.log(usage);
-    return 0;
-  }
   const host = machine(); // before any load of ours, for its load average
   const perSample = cfg.warmupS + cfg.durationS + 15;
   watchdog(cfg.rounds * (cfg.host ? 3 : 2) * (perSample + cfg.quietWaitS) + 600, 'http-throughput');

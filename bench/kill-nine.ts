@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { count, positive } from './lib/cli-numbers.ts';
 import { runMain, sleep, stop, track, waitForExit, watchdog } from './lib/processes.ts';
 import { machine, table, writeJson } from './lib/report.ts';
 
@@ -25,10 +26,10 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench/results/kill-nine.json' },
   },
 });
-const SUBMITTERS = Number(values.submitters);
-const ROUNDS = Number(values.rounds);
-const RUN_MS = Number(values['run-ms']);
-const SPEED = Number(values.speed);
+const SUBMITTERS = count('submitters', values.submitters);
+const ROUNDS = count('rounds', values.rounds);
+const RUN_MS = positive('run-ms', values['run-ms']);
+const SPEED = positive('speed', values.speed);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const KEYS = ['sk-mock-alice', 'sk-mock-bob', 'sk-mock-vip'];
 const ORDER = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];

@@ -13,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CACHE_SIZE } from '../mocks/core/task-lookup.ts';
 import { createMockService } from '../mocks/index.ts';
+import { count } from './lib/cli-numbers.ts';
 import { fixed } from './lib/report.ts';
 
 const { values } = parseArgs({
@@ -22,8 +23,8 @@ const { values } = parseArgs({
     state: { type: 'boolean', default: false },
   },
 });
-const TOTAL = Number(values.tasks);
-const OPS = Number(values.ops);
+const TOTAL = count('tasks', values.tasks);
+const OPS = count('ops', values.ops);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined)
   throw new Error('Run with node --expose-gc --import tsx bench/million-tasks.ts');

@@ -9,10 +9,11 @@
 //                                  [--out bench/results/msw-inprocess.json]
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createHandlers, createMockService } from '../mocks/index.ts';
+import { benchFlags } from './lib/cli-flags.ts';
+import { count } from './lib/cli-numbers.ts';
 import { authHeaders, model } from './lib/mock-api.ts';
 import { runMain, watchdog } from './lib/processes.ts';
 import { fixed, machine, median, table, writeJson } from './lib/report.ts';
@@ -29,28 +30,20 @@ const usage = `Usage: npx tsx bench/msw-inprocess.ts [options]
   --out FILE        JSON results (default bench/results/msw-inprocess.json)`;
 
 function config() {
-  const { values } = parseArgs({
-    options: {
+  const values = benchFlags(
+    { name: 'msw-inprocess', usage },
+    {
       rounds: { type: 'string', default: '9' },
       requests: { type: 'string', default: '6000' },
       batch: { type: 'string', default: '50' },
       concurrency: { type: 'string', default: '1' },
-      out: { type: 'string', default: 'bench/results/msw-inprocess.json' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
-    strict: true,
-  });
-  if (values.help) return undefined;
-  const whole = (name: string, raw: string): number => {
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} wants a positive integer`);
-    return n;
-  };
+  );
   return {
-    rounds: whole('rounds', values.rounds),
-    requests: whole('requests', values.requests),
-    batch: whole('batch', values.batch),
-    concurrency: whole('concurrency', values.concurrency),
+    rounds: count('rounds', values.rounds),
+    requests: count('requests', values.requests),
+    batch: count('batch', values.batch),
+    concurrency: count('concurrency', values.concurrency),
     out: pathToFileURL(resolve(values.out)),
   };
 }
@@ -152,10 +145,6 @@ async function measureRounds(urls: readonly [string, string], cfg: Cfg): Promise
 
 async function main(): Promise<number> {
   const cfg = config();
-  if (cfg === undefined) {
-    console.log(usage);
-    return 0;
-  }
   const host = machine();
   watchdog(600, 'msw-inprocess');
   const service = createMockService({ seed: 1 });

@@ -18,7 +18,8 @@
 //                         [--max-growth 3] [--out bench/results/soak.json]
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchFlags } from './lib/cli-flags.ts';
+import { count, nonNegative, positive } from './lib/cli-numbers.ts';
 import { startMockChild } from './lib/mock-child.ts';
 import { pollingLoad } from './lib/polling-load.ts';
 import { busyCores, cpuSeconds, cpuTimes, sleep, stop, watchdog } from './lib/processes.ts';
@@ -40,34 +41,22 @@ const usage = `Usage: npx tsx bench/soak.ts [options]
                     still "flat" (default 3)
   --out FILE        JSON results (default bench/results/soak.json)`;
 
-const { values } = parseArgs({
-  options: {
+const values = benchFlags(
+  { name: 'soak', usage },
+  {
     duration: { type: 'string', default: '60' },
     tasks: { type: 'string', default: '10000' },
     clients: { type: 'string', default: '100' },
     speed: { type: 'string', default: '1' },
     warmup: { type: 'string', default: '20' },
     'max-growth': { type: 'string', default: '3' },
-    out: { type: 'string', default: 'bench/results/soak.json' },
-    help: { type: 'boolean', short: 'h', default: false },
   },
-  strict: true,
-});
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
-const positive = (name: string, raw: string): number => {
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`--${name} wants a positive number, got "${raw}"`);
-  return value;
-};
-const durationS = Math.round(positive('duration', values.duration));
-const taskCount = Math.round(positive('tasks', values.tasks));
-const clients = Math.round(positive('clients', values.clients));
+);
+const durationS = count('duration', values.duration);
+const taskCount = count('tasks', values.tasks);
+const clients = count('clients', values.clients);
 const speed = positive('speed', values.speed);
-const warmupS = Math.max(0, Number(values.warmup) || 0);
+const warmupS = nonNegative('warmup', values.warmup);
 const maxGrowth = positive('max-growth', values['max-growth']);
 const out = pathToFileURL(resolve(values.out));
 

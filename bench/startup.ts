@@ -9,7 +9,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchFlags } from './lib/cli-flags.ts';
+import { count, positive } from './lib/cli-numbers.ts';
 import { authHeaders } from './lib/mock-api.ts';
 import { sleep, stop, track, waitForExit, watchdog, runMain } from './lib/processes.ts';
 import { fixed, machine, median, table, writeJson, type MachineInfo } from './lib/report.ts';
@@ -213,24 +214,18 @@ function measured(s: { [K in keyof Summaries]-?: Summary | undefined }): Summari
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
+  const values = benchFlags(
+    { name: 'startup', usage },
+    {
       runs: { type: 'string', default: '5' },
       timeout: { type: 'string', default: '15' },
       'no-baseline': { type: 'boolean', default: false },
-      out: { type: 'string', default: 'bench/results/startup.json' },
       strict: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
     },
-    strict: true,
-  });
-  if (values.help) {
-    console.log(usage);
-    return 0;
-  }
+  );
   const host = machine(); // before any load of ours, for its load average
-  const runs = Math.max(1, Math.round(Number(values.runs)) || 5);
-  const timeoutS = Math.max(1, Number(values.timeout) || 15);
+  const runs = count('runs', values.runs);
+  const timeoutS = positive('timeout', values.timeout);
   watchdog(runs * 2 * (timeoutS + 12) + 60, 'startup');
 
   const { nodeOnly, version } = values['no-baseline'] ? NO_FLOORS : await floors(runs);

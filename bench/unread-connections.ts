@@ -12,29 +12,29 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchFlags } from './lib/cli-flags.ts';
+import { count, positive } from './lib/cli-numbers.ts';
 import { authHeaders } from './lib/mock-api.ts';
 import { runMain, sleep, stop, track, watchdog } from './lib/processes.ts';
 import { fixed, machine, table, writeJson } from './lib/report.ts';
 
 const cli = fileURLToPath(new URL('../bin/videotask.js', import.meta.url));
 
+const usage = 'Usage: npx tsx bench/unread-connections.ts [--connections N] [--addresses N]';
+
 function config() {
-  const { values } = parseArgs({
-    options: {
+  const values = benchFlags(
+    { name: 'unread-connections', usage },
+    {
       connections: { type: 'string', default: '12000' },
       addresses: { type: 'string', default: '12' },
       'max-seconds': { type: 'string', default: '90' },
-      out: { type: 'string', default: 'bench/results/unread-connections.json' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
-    strict: true,
-  });
-  if (values.help) return undefined;
+  );
   return {
-    connections: Number(values.connections),
-    addresses: Math.max(1, Math.min(250, Number(values.addresses))),
-    maxSeconds: Number(values['max-seconds']),
+    connections: count('connections', values.connections),
+    addresses: Math.min(250, count('addresses', values.addresses)),
+    maxSeconds: positive('max-seconds', values['max-seconds']),
     out: pathToFileURL(resolve(values.out)),
   };
 }
@@ -175,10 +175,6 @@ type Cfg = NonNullable<ReturnType<typeof config>>;
 
 async function main(): Promise<number> {
   const cfg = config();
-  if (cfg === undefined) {
-    console.log('Usage: npx tsx bench/unread-connections.ts [--connections N] [--addresses N]');
-    return 0;
-  }
   watchdog(cfg.maxSeconds + 120, 'unread-connections');
   const host = machine();
   const mock = track(spawn(process.execPath, [cli, 'mock', '--port', '0'], { stdio: 'pipe' }));

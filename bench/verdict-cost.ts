@@ -12,8 +12,8 @@
 //        [--together] [--cli FILE] [--cpu-prof DIR] [--out FILE]
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import { positive } from './lib/cli-numbers.ts';
+import { benchFlags } from './lib/cli-flags.ts';
+import { count, nonNegative, positive } from './lib/cli-numbers.ts';
 import { loadGenerator, type LoadGenerator } from './lib/load-generator.ts';
 import { authHeaders } from './lib/mock-api.ts';
 import { runMain, watchdog } from './lib/processes.ts';
@@ -34,8 +34,9 @@ const usage = `Usage: npx tsx bench/verdict-cost.ts [options]
 type Mode = 'on' | 'off';
 
 function config() {
-  const { values } = parseArgs({
-    options: {
+  const values = benchFlags(
+    { name: 'verdict-cost', usage },
+    {
       rounds: { type: 'string', default: '12' },
       duration: { type: 'string', default: '4' },
       warmup: { type: 'string', default: '1' },
@@ -43,18 +44,14 @@ function config() {
       together: { type: 'boolean', default: false },
       cli: { type: 'string' },
       'cpu-prof': { type: 'string' },
-      out: { type: 'string', default: 'bench/results/verdict-cost.json' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
-    strict: true,
-  });
-  if (values.help) return undefined;
+  );
   const prof = values['cpu-prof'];
   return {
-    rounds: Math.round(positive('rounds', values.rounds)),
+    rounds: count('rounds', values.rounds),
     durationS: positive('duration', values.duration),
-    warmupS: Math.max(0, Number(values.warmup) || 0),
-    connections: Math.round(positive('connections', values.connections)),
+    warmupS: nonNegative('warmup', values.warmup),
+    connections: count('connections', values.connections),
     together: values.together,
     cli: values.cli === undefined ? undefined : resolve(values.cli),
     nodeArgs: prof === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(prof)],
@@ -138,10 +135,6 @@ async function measureBoth(cfg: Config, generator: LoadGenerator): Promise<Round
 
 async function main(): Promise<number> {
   const cfg = config();
-  if (cfg === undefined) {
-    console.log(usage);
-    return 0;
-  }
   const host = machine();
   watchdog(cfg.rounds * 2 * (cfg.warmupS + cfg.durationS + 15) + 300, 'verdict-cost');
   const generator = await loadGenerator('wrk');

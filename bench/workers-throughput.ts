@@ -12,7 +12,8 @@
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchFlags } from './lib/cli-flags.ts';
+import { count, nonNegative, positive } from './lib/cli-numbers.ts';
 import { loadGenerator, type LoadResult, type LoadSettings } from './lib/load-generator.ts';
 import { authHeaders } from './lib/mock-api.ts';
 import { runMain, watchdog } from './lib/processes.ts';
@@ -27,27 +28,28 @@ interface Sample extends LoadResult {
   readonly round: number;
 }
 
+const usage = `Usage: npx tsx bench/workers-throughput.ts [options]
+  --rounds N         rounds, each measuring the four servers once, the order rotating (default 3)
+  --duration S       measured seconds per sample (default 5)
+  --warmup S         unmeasured seconds before each sample (default 1)
+  --connections N    keep-alive connections (default 50)
+  --out FILE         JSON results (default bench/results/workers-throughput.json)`;
+
 function config() {
-  const { values } = parseArgs({
-    options: {
+  const values = benchFlags(
+    { name: 'workers-throughput', usage },
+    {
       rounds: { type: 'string', default: '3' },
       duration: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '1' },
       connections: { type: 'string', default: '50' },
-      out: { type: 'string', default: 'bench/results/workers-throughput.json' },
     },
-    strict: true,
-  });
-  const positive = (name: string, raw: string): number => {
-    const value = Number(raw);
-    if (!(value > 0)) throw new Error(`--${name} wants a positive number, got "${raw}"`);
-    return value;
-  };
+  );
   return {
-    rounds: Math.round(positive('rounds', values.rounds)),
+    rounds: count('rounds', values.rounds),
     durationS: positive('duration', values.duration),
-    warmupS: Math.max(0, Number(values.warmup) || 0),
-    connections: Math.round(positive('connections', values.connections)),
+    warmupS: nonNegative('warmup', values.warmup),
+    connections: count('connections', values.connections),
     out: pathToFileURL(resolve(values.out)),
   };
 }

@@ -11,6 +11,12 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** The one TASK_ID a command takes, or a `UsageError` showing how to call it (`usage`). */
+export function oneTaskId(positionals: readonly string[], usage: string): string {
+  if (positionals.length !== 1) throw new UsageError(`give exactly one task ID: ${usage}`);
+  return positionals[0]!;
+}
+
 /** A numeric flag's value, or `undefined` when absent; a bad value is a `UsageError` naming the flag. */
 export function numberOption(
   flag: string,

@@ -3,8 +3,7 @@
  * two hosts (`createHandlers` for msw, `startMockServer` for node:http). The environment-neutral part
  * alone (browsers, msw's `setupWorker`) is `./neutral.ts`.
  */
-import type { HttpHandler } from 'msw';
-import { createHandlers as handlersOf, type HandlerOptions } from './hosts/msw-handlers.ts';
+import { handlersMadeWith } from './hosts/msw-handlers.ts';
 import {
   createMockService,
   type MockOptions,
@@ -22,14 +21,7 @@ export { createMockService, type MockOptions, type MockService };
  * @example
  * setupServer(...createHandlers({ defects: ['no-progress'], clock: { mode: 'manual' } }));
  */
-export function createHandlers(
-  serviceOrOptions: MockService | MockOptions = {},
-  options: HandlerOptions = {},
-): HttpHandler[] {
-  const service =
-    'handle' in serviceOrOptions ? serviceOrOptions : createMockService(serviceOrOptions);
-  return handlersOf(service, options);
-}
+export const createHandlers = handlersMadeWith(createMockService);
 export {
   startMockServer,
   type MockServerOptions,

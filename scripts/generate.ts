@@ -9,7 +9,7 @@
  * `npm run generate -- --check`: writes nothing, exits 1 naming every committed file that is stale.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ import { load as loadYaml } from 'js-yaml';
 import { createHash } from 'node:crypto';
 import { clientContractModule } from './client-contract.ts';
 import { routesModule } from './routes-module.ts';
+import { writeTextAtomicallySync } from '../src/node/atomic-file.ts';
 import type { OpenApiDocument } from '../src/spec/spec-types.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -38,8 +39,7 @@ function update(target: string, fresh: string, stale: string[]): void {
   if (current === fresh) return;
   if (check) stale.push(relative(root, target));
   else {
-    writeFileSync(`${target}.tmp`, fresh);
-    renameSync(`${target}.tmp`, target);
+    writeTextAtomicallySync(target, fresh);
     console.log(`wrote ${relative(root, target)}`);
   }
 }

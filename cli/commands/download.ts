@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_DOWNLOAD_BYTES, downloadContent } from '../../src/node/index.ts';
 import type { Command } from '../command.ts';
 import { explain } from '../explain.ts';
-import { numberOption, parseFlags, UsageError } from '../options.ts';
+import { numberOption, oneTaskId, parseFlags, UsageError } from '../options.ts';
 import { printErr, printOut, ProgressLine } from '../output.ts';
 import { clientFrom, SERVICE_FLAGS, SERVICE_HELP } from '../service-options.ts';
 import { StopSignals } from '../signals.ts';
@@ -37,12 +37,10 @@ export const downloadCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if (positionals.length !== 1)
-      throw new UsageError('give exactly one task ID: videotask download TASK_ID -o FILE');
+    const taskId = oneTaskId(positionals, 'videotask download TASK_ID -o FILE');
     const output = values.output;
     if (output === undefined || output === '')
       throw new UsageError('-o FILE is required (or -o - for standard output)');
-    const taskId = positionals[0]!;
     await checkDownloadTarget(output, { force: values.force === true, taskId });
     const toStdout = output === STDOUT;
     const maxBytes = numberOption('--max-bytes', values['max-bytes'], {

@@ -1,6 +1,6 @@
 import type { TaskWrapper } from '../../src/client/index.ts';
 import type { Command } from '../command.ts';
-import { parseFlags, UsageError } from '../options.ts';
+import { oneTaskId, parseFlags } from '../options.ts';
 import { explain } from '../explain.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
 import { describeTask, printErr, printOut } from '../output.ts';
@@ -23,9 +23,7 @@ export const statusCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if (positionals.length !== 1)
-      throw new UsageError('give exactly one task ID: videotask status TASK_ID');
-    const taskId = positionals[0]!;
+    const taskId = oneTaskId(positionals, 'videotask status TASK_ID');
     const client = clientFrom(values);
     try {
       if (values.wrapper) {

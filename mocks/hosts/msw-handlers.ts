@@ -58,12 +58,29 @@ export interface HandlerOptions {
  * );
  * server.listen({ onUnhandledRequest: 'error' });
  */
-export function createHandlers(
-  serviceOrOptions: MockService | MockOptions = {},
-  options: HandlerOptions = {},
-): HttpHandler[] {
-  const service =
-    'handle' in serviceOrOptions ? serviceOrOptions : createMockService(serviceOrOptions);
+export const createHandlers = handlersMadeWith(createMockService);
+
+/**
+ * `createHandlers` for an entry whose services `makeService` makes from options: the core's
+ * `createMockService` (above), or the Node entry's, which adds defects by name and a state file
+ * (decisions/029). A service passed in is used as it is.
+ */
+export function handlersMadeWith<O extends MockOptions, S extends MockService>(
+  makeService: (options: O) => S,
+): (serviceOrOptions?: S | O, options?: HandlerOptions) => HttpHandler[] {
+  return (serviceOrOptions = {} as O, options = {}) =>
+    handlersFor(
+      isService(serviceOrOptions) ? serviceOrOptions : makeService(serviceOrOptions),
+      options,
+    );
+}
+
+function isService<S extends MockService>(value: S | MockOptions): value is S {
+  return 'handle' in value;
+}
+
+/** The handlers serving `service`. */
+function handlersFor(service: MockService, options: HandlerOptions): HttpHandler[] {
   const scope = scopeOf(options.baseUrl);
   const onViolation = options.onClientViolation ?? 'off';
   const answer = async ({ request, params }: { request: Request; params: PathParams }) => {

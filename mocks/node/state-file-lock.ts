@@ -1,14 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import {
-  linkSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { writeTextAtomicallySync } from '../../src/node/atomic-file.ts';
 import { StateFileError } from './state-file-format.ts';
 
 /** A held lock on a state file: `FILE.lock`, holding the owner's process ID and host. */
@@ -100,11 +94,10 @@ function acquire(lock: string, mine: string, depth: number): void {
   throw new Error(`${lock} keeps reappearing`);
 }
 
-/** Creates `path` holding `content`, unless it exists (false). */
+/** Creates `path` holding `content`, whole (linked in place), unless it exists (false). */
 function createWhole(path: string, content: string): boolean {
-  const temp = writeTemp(path, content);
   try {
-    linkSync(temp, path);
+    writeTextAtomicallySync(path, content, { mode: 0o600, exclusive: true, temp: tempPath(path) });
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -118,27 +111,17 @@ function createWhole(path: string, content: string): boolean {
       if ((inPlace as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw inPlace;
     }
-  } finally {
-    removeQuietly(temp);
   }
 }
 
 /** Replaces `path` with a file holding `content`, atomically. */
 function replaceWhole(path: string, content: string): void {
-  const temp = writeTemp(path, content);
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    removeQuietly(temp);
-    throw error;
-  }
+  writeTextAtomicallySync(path, content, { mode: 0o600, temp: tempPath(path) });
 }
 
-/** A new file next to `path` holding `content`: `PATH.PID-RANDOM.tmp` (removed by `removeLeftovers`). */
-function writeTemp(path: string, content: string): string {
-  const temp = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(temp, content, { flag: 'wx', mode: 0o600 });
-  return temp;
+/** The temporary file beside `path`: `PATH.PID-RANDOM.tmp` (its PID lets `removeLeftovers` judge it). */
+function tempPath(path: string): string {
+  return `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
 }
 
 function readContent(path: string): string | undefined {

@@ -1,7 +1,8 @@
 import {
-  chmodSync,
   closeSync,
+  fchmodSync,
   fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
   renameSync,
@@ -50,33 +51,57 @@ export async function writeTextAtomically(
   await writeAtomically(target, [new TextEncoder().encode(text)], () => undefined, options);
 }
 
+/** How `writeTextAtomicallySync` writes (see there). */
+export interface SyncWriteOptions {
+  /** The file's permissions, set whatever the umask (default 0o666 less the umask). */
+  readonly mode?: number;
+  /** Make the target's folder first. */
+  readonly createFolder?: boolean;
+  /**
+   * Create `target` only if it does not exist: the whole file is linked in place (O_EXCL semantics
+   * without a half-written file), else the call throws the `EEXIST` error. A file system without hard
+   * links throws its own error (EPERM, ENOTSUP, ENOSYS) and leaves `target` untouched.
+   */
+  readonly exclusive?: boolean;
+  /**
+   * The temporary file's path (default `.<name>.<random>.part` beside `target`), for a caller whose
+   * clean-up recognises its own leftovers by name. It must be in `target`'s folder and unique.
+   */
+  readonly temp?: string;
+}
+
 /**
- * `writeTextAtomically` for code that cannot wait (a report written as a run ends): the same
- * temporary file beside `target`, fsynced and renamed, removed on failure. `mode` is set whatever the
- * umask, even over a stale file; `createFolder` makes the target's folder first.
+ * `writeTextAtomically` for code that cannot wait (a report written as a run ends, a lock taken): the
+ * same temporary file beside `target`, fsynced and renamed (or, `exclusive`, linked), removed on
+ * failure. `mode` is set whatever the umask, even over a stale file; `createFolder` makes the target's
+ * folder first.
  */
 export function writeTextAtomicallySync(
   target: string,
   text: string,
-  options: { readonly mode?: number; readonly createFolder?: boolean } = {},
+  options: SyncWriteOptions = {},
 ): void {
   const dir = dirname(target);
   if (options.createFolder === true) mkdirSync(dir, { recursive: true });
-  const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.part`);
+  const temp =
+    options.temp ?? join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.part`);
+  // Outside the try: a file already at `temp` is not ours to remove.
+  const fd = openSync(temp, 'wx', options.mode ?? 0o666);
   try {
-    writeFileSync(temp, text, { flag: 'wx', mode: options.mode ?? 0o666 });
-    if (options.mode !== undefined) chmodSync(temp, options.mode);
-    const fd = openSync(temp, 'r');
     try {
+      writeFileSync(fd, text);
+      if (options.mode !== undefined) fchmodSync(fd, options.mode);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    renameSync(temp, target);
+    if (options.exclusive === true) linkSync(temp, target);
+    else renameSync(temp, target);
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
   }
+  if (options.exclusive === true) rmSync(temp, { force: true });
 }
 
 export async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {

@@ -64,10 +64,12 @@ describe('the environment-neutral entry', () => {
   });
 
   it('refuses defects (names or objects): naming and resolving them is the Node entry’s', () => {
-    for (const defects of [['no-progress'], [stamping('x')]])
-      expect(() =>
-        neutral.createMockService({ defects } as unknown as neutral.MockOptions),
-      ).toThrow(/defects are named and resolved in Node.*'videotask\/mocks'.*wrap: \[/);
+    for (const defects of [['no-progress'], [stamping('x')]]) {
+      const options = { defects } as unknown as neutral.MockOptions;
+      const where = /defects are named and resolved in Node.*'videotask\/mocks'.*wrap: \[/;
+      expect(() => neutral.createMockService(options)).toThrow(where);
+      expect(() => neutral.createHandlers(options)).toThrow(where);
+    }
   });
 });
 
