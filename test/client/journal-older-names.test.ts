@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { VideoTask } from '../../src/client/index.ts';
 import { resumeJournal } from '../../src/node/resume.ts';
+import { fakeTime } from './fake-time.ts';
 import { journalFixture } from './journal-fixture.ts';
 
 const { file, withJournal } = journalFixture();
@@ -80,7 +81,11 @@ describe('a journal written with the older name requestId', () => {
 
   it('resumes: the active task is polled and finished under the new name, the unconfirmed one listed', async () => {
     await writeFile(file(), OLDER_JOURNAL);
-    const summary = await withJournal((journal) => resumeJournal(journal, completed));
+    // Fake time: the poll's first wait (§8: 5 s) passes at once.
+    const { sleep, now } = fakeTime();
+    const summary = await withJournal((journal) =>
+      resumeJournal(journal, completed, { sleep, now }),
+    );
     expect(summary.results).toMatchObject([{ clientRequestId: 'vt-1', outcome: 'completed' }]);
     expect(summary.needsCheck.map((c) => c.record.clientRequestId)).toEqual(['vt-2']);
     const lines = (await readFile(file(), 'utf8')).trimEnd().split('\n');

@@ -5,6 +5,11 @@ import type { ResolvedCall } from './world.ts';
 export const DEFAULT_FUZZ_SEED = 20261122;
 /** No single request may take longer (a hang is a failure, not a slow test). */
 export const REQUEST_TIMEOUT_MS = 5000;
+/**
+ * A bounded fuzz suite's vitest time limit. Its bound is its run count, not a time: on 2 shared cores
+ * under other work the same runs take several times as long (20 s, vitest's limit here, was hit).
+ */
+export const FUZZ_TIMEOUT_MS = 180_000;
 /** How long a request asking for `lost-answer:S` is given: a held answer is not waited out. */
 
 export function fuzzSeed(): number {

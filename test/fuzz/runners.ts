@@ -5,7 +5,13 @@
  * Each throws an Error naming the seed, the layer and the cases run when a property fails.
  */
 export { coreCase, fuzzCore, runCoreCase, type CoreCase, type CoreStep } from './core-layer.ts';
-export { DEFAULT_FUZZ_SEED, fuzzSeed, REQUEST_TIMEOUT_MS, within } from './fuzz-support.ts';
+export {
+  DEFAULT_FUZZ_SEED,
+  FUZZ_TIMEOUT_MS,
+  fuzzSeed,
+  REQUEST_TIMEOUT_MS,
+  within,
+} from './fuzz-support.ts';
 export { fuzzSocket, runSocketCase, SOCKET_MAX_BODY, type SocketTarget } from './socket-layer.ts';
 export { encodeRequest } from './wire-encoding.ts';
 export { socketCase, wireSpec, type SocketCase, type WireSpec } from './wire-spec.ts';

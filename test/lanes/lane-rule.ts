@@ -1,8 +1,10 @@
 /**
  * The two test lanes (docs/architecture.md#tests), decided by a file's name so that a new file lands
  * in one without anyone editing a list:
- *  - e2e: `test/**\/*.e2e.test.ts`, tests that start a process, a server or a browser;
- *  - unit: every other `test/**\/*.test.ts`; test/lanes/unit-lane-guard.ts fails one that starts any.
+ *  - e2e: `test/**\/*.e2e.test.ts`, tests that start a process, a server or a browser, and whole-system
+ *    runs too heavy for the unit lane's budget (hundreds of contract runs: decisions/034);
+ *  - unit: every other `test/**\/*.test.ts`, under 60 s in all; test/lanes/unit-lane-guard.ts fails
+ *    one that starts a process or a server.
  */
 export const TESTS = 'test/**/*.test.ts';
 export const E2E_TESTS = 'test/**/*.e2e.test.ts';

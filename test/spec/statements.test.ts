@@ -50,7 +50,7 @@ describe('spec/statements.yaml', () => {
   });
 
   it('gives every server rule a check has one the self-proof can break', () => {
-    // test/contracts/mutants.test.ts and self-proof.test.ts then show one of its checks killing it.
+    // test/contracts/mutants.e2e.test.ts and self-proof.test.ts then show one of its checks killing it.
     const unprovable = JUDGED_SERVER_RULES.filter((s) => proofOf(s) === undefined);
     expect(unprovable.map((s) => `${s.id}: ${s.checks.join(', ')}`)).toEqual([]);
   });

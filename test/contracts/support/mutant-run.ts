@@ -1,4 +1,9 @@
-import { CHECKS, type ContractReport } from '../../../contracts/index.ts';
+import {
+  CHECKS,
+  type CellCoverage,
+  type ContractReport,
+  type ContractTarget,
+} from '../../../contracts/index.ts';
 import { cellKey, RULE_CELL_PAIRS, type Cell } from '../../../contracts/matrix/index.ts';
 import { checkBasis } from '../../../contracts/verdicts.ts';
 import type { Defect } from '../../../mocks/defects/defect.ts';
@@ -37,9 +42,10 @@ const isDocumentedCheck = (id: string) =>
 export async function judgeDefect(defect: Defect, cell?: Cell): Promise<Verdict> {
   const strict =
     !defect.breaks.some(isDocumented) && !(defect.checks ?? []).some(isDocumentedCheck);
+  const target = cell === undefined ? FULL_TARGET : await targetJudging(cell);
   const { report } = await checkInProcess(
     { ...FULL_MOCK, defects: [defect] },
-    { ...FULL_TARGET, strict },
+    { ...target, strict },
   );
   return verdictOf(defect, report, strict, cell);
 }
@@ -78,3 +84,49 @@ export const MUTANTS = RULE_CELL_PAIRS.map(({ rule, cell }) => ({
   cell,
   make: () => mutantFor(rule, cell),
 }));
+
+/**
+ * The full run's target narrowed to fewer tasks, cheapest first (a clean run sends 17, ~120, 180, 233
+ * and 260 requests; the full one 396): the free probes only; the first task; both documented submit
+ * paths; with the task expected to fail; with the native path.
+ */
+const NARROWER: readonly Partial<ContractTarget>[] = [
+  { ...FULL_TARGET, tier: 'free', budget: 0 },
+  { ...FULL_TARGET, failing: undefined, family: undefined, budget: 1 },
+  { ...FULL_TARGET, failing: undefined, family: undefined, budget: 2 },
+  { ...FULL_TARGET, family: undefined, budget: 3 },
+  { ...FULL_TARGET, failing: undefined, budget: 3 },
+];
+
+/** What a clean run judges in a cell: its rules and checks (a cell it does not observe judges none). */
+const judgedIn = (coverage: CellCoverage | undefined) =>
+  JSON.stringify([Object.keys(coverage?.rules ?? {}).sort(), coverage?.checks ?? []]);
+
+let cleanRuns: Promise<Map<string, CellCoverage>[]> | undefined;
+
+/** The coverage of a clean run (no defect) of the full target and of each narrower one, by cell. */
+function cleanCoverage(): Promise<Map<string, CellCoverage>[]> {
+  cleanRuns ??= (async () => {
+    const runs: Map<string, CellCoverage>[] = [];
+    for (const target of [FULL_TARGET, ...NARROWER]) {
+      const { report } = await checkInProcess(FULL_MOCK, target);
+      runs.push(new Map(report.coverage.cells.map((c) => [cellKey(c), c])));
+    }
+    return runs;
+  })();
+  return cleanRuns;
+}
+
+/**
+ * The cheapest target whose clean run judges in `cell` exactly what the full run judges there: the
+ * same rules and the same checks. A mutant breaks its rule in that cell only, so the narrower run
+ * meets it with every check the full run would; the tasks it leaves out add answers in other cells (or
+ * more answers in this one, judged by the same checks). The mock is deterministic for its seed: a clean
+ * run says once what each target observes. A mutant the narrower run let survive fails the test.
+ */
+async function targetJudging(cell: Cell): Promise<Partial<ContractTarget>> {
+  const [full, ...narrower] = await cleanCoverage();
+  const wanted = judgedIn(full!.get(cellKey(cell)));
+  const index = narrower.findIndex((run) => judgedIn(run.get(cellKey(cell))) === wanted);
+  return index < 0 ? FULL_TARGET : NARROWER[index]!;
+}
