@@ -61,13 +61,16 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 interface Run {
   readonly code: number | string;
   readonly output: string;
+  /** What a failure shows: the ends of both streams (the last command's verdict is at the end). */
+  readonly ends: string;
 }
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve) => {
     execFile(command, args, { cwd, env, timeout: BLOCK_TIMEOUT_MS }, (error, stdout, stderr) => {
       const code = error === null ? 0 : (error.code ?? error.signal ?? 'killed');
-      resolve({ code, output: `${stdout}${stderr}` });
+      const ends = `stdout ends:\n${stdout.slice(-4000)}\nstderr ends:\n${stderr.slice(-2000)}`;
+      resolve({ code, output: `${stdout}${stderr}`, ends });
     });
   });
 }
@@ -102,7 +105,7 @@ describe.concurrent('runnable blocks of the docs', () => {
       const cwd = mkdtempSync(join(tmpdir(), 'videotask-doc-'));
       folders.push(cwd);
       const result = await runBlock(block, cwd, await mockFor(block.mockFlags));
-      expect(result.code, `${block.where} exited ${result.code}:\n${result.output}`).toBe(0);
+      expect(result.code, `${block.where} exited ${result.code}; ${result.ends}`).toBe(0);
       for (const promised of promises(block)) expect(result.output).toContain(promised);
     },
     BLOCK_TIMEOUT_MS + 30_000,
