@@ -62,21 +62,18 @@ export function summarize(
   };
 }
 
-/** `top ÷ bottom` of each round that measured both: req/s, or answers per server CPU-second. */
+/** `top ÷ bottom` of each round that measured both, in req/s or in answers per server CPU-second. */
 function perRound(
   samples: readonly Sample[],
   top: TargetName,
   bottom: TargetName,
-  perCpu = false,
-): (number | undefined)[] {
+  metric: 'reqPerSec' | 'reqPerServerCpuS' = 'reqPerSec',
+): number[] {
   const rounds = [...new Set(samples.map((s) => s.round))].filter((r) => r > 0);
   return rounds.flatMap((round) => {
-    const a = samples.find((s) => s.round === round && s.target === top);
-    const b = samples.find((s) => s.round === round && s.target === bottom);
-    if (a === undefined || b === undefined) return [];
-    if (!perCpu) return [a.reqPerSec / b.reqPerSec];
-    const [x, y] = [a.reqPerServerCpuS, b.reqPerServerCpuS];
-    return [x === undefined || y === undefined ? undefined : x / y];
+    const a = samples.find((s) => s.round === round && s.target === top)?.[metric];
+    const b = samples.find((s) => s.round === round && s.target === bottom)?.[metric];
+    return a === undefined || b === undefined ? [] : [a / b];
   });
 }
 
@@ -88,7 +85,9 @@ export function ratios(samples: readonly Sample[]): Ratios {
   return {
     mockToBareByRound: byRound,
     mockToBareMedian: medianOrUndefined(byRound),
-    mockToBarePerCpuMedian: medianOrUndefined(perRound(samples, 'mock', 'bare', true)),
+    mockToBarePerCpuMedian: medianOrUndefined(
+      perRound(samples, 'mock', 'bare', 'reqPerServerCpuS'),
+    ),
     hostToBareByRound: hostByRound,
     hostToBareMedian: medianOrUndefined(hostByRound),
     mockToHostMedian: medianOrUndefined(perRound(samples, 'mock', 'host')),
