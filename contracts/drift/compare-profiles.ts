@@ -2,6 +2,7 @@ import {
   parseCellKey,
   parseForm,
   type LearnedAnswer,
+  type LearnedLifecycle,
   type LearnedProfile,
   type ProgressReading,
   type ShapeNode,
@@ -108,8 +109,9 @@ export function compareProfiles(
       differences.push(...compareAnswers(cell, situation, x, y, context));
     }
   }
-  differences.push(...compareLifecycle(a, b), ...compareContent(a, b), ...compareIds(a, b));
-  notes.push(...statesNotes(shownA, shownB, a, b));
+  const lifecycle = compareLifecycle(a, b);
+  differences.push(...lifecycle.differences, ...compareContent(a, b), ...compareIds(a, b));
+  notes.push(...lifecycle.notes, ...statesNotes(shownA, shownB, a, b));
   return { differences, notes };
 }
 
@@ -288,38 +290,34 @@ function compareHeaders(
   return found;
 }
 
-function compareLifecycle(a: LearnedProfile, b: LearnedProfile): Difference[] {
+/** A difference of the whole lifecycle, read from the owner's polls. */
+const lifecycleDiff = (where: string, x: string, y: string): Difference => ({
+  aspect: 'lifecycle',
+  cell: 'lifecycle',
+  situation: '',
+  where,
+  a: x,
+  b: y,
+  steps: ['poll'],
+});
+
+function compareLifecycle(
+  a: LearnedProfile,
+  b: LearnedProfile,
+): { differences: Difference[]; notes: string[] } {
   const found: Difference[] = [];
-  const diff = (where: string, x: string, y: string): Difference => ({
-    aspect: 'lifecycle',
-    cell: 'lifecycle',
-    situation: '',
-    where,
-    a: x,
-    b: y,
-    steps: ['poll'],
-  });
-  if (a.lifecycle.tasks === 0 || b.lifecycle.tasks === 0) return found;
+  if (a.lifecycle.tasks === 0 || b.lifecycle.tasks === 0) return { differences: found, notes: [] };
   for (const phase of ['unknown', 'queued', 'running'] as const) {
     const x = a.lifecycle.phases[phase];
     const y = b.lifecycle.phases[phase];
     if (timingDiffers(x, y))
       found.push({
-        ...diff(`${phase} phase`, describeRange(x), describeRange(y)),
+        ...lifecycleDiff(`${phase} phase`, describeRange(x), describeRange(y)),
         aspect: 'timing',
       });
   }
-  for (const state of new Set([
-    ...Object.keys(a.lifecycle.progress),
-    ...Object.keys(b.lifecycle.progress),
-  ]) as Set<keyof LearnedProfile['lifecycle']['progress']>) {
-    const x = a.lifecycle.progress[state];
-    const y = b.lifecycle.progress[state];
-    // Where a task ended says little of the next one (a failed render stops anywhere).
-    if (state === 'completed' || state === 'failed') continue;
-    if (x !== undefined && y !== undefined && progressDiffers(x, y))
-      found.push(diff(`progress while ${state}`, describeProgress(x), describeProgress(y)));
-  }
+  const progress = compareProgressByState(a.lifecycle, b.lifecycle);
+  found.push(...progress.differences);
   for (const state of new Set([
     ...Object.keys(a.lifecycle.wrapperStatuses),
     ...Object.keys(b.lifecycle.wrapperStatuses),
@@ -327,26 +325,76 @@ function compareLifecycle(a: LearnedProfile, b: LearnedProfile): Difference[] {
     const x = a.lifecycle.wrapperStatuses[state];
     const y = b.lifecycle.wrapperStatuses[state];
     if (x !== undefined && y !== undefined && x !== y)
-      found.push(diff(`wrapper status while ${state}`, x, y));
+      found.push(lifecycleDiff(`wrapper status while ${state}`, x, y));
   }
-  return found;
+  return { differences: found, notes: progress.notes };
 }
 
-const describeProgress = (p: ProgressReading) => ('steps' in p ? `fixed ${p.steps[0]}` : 'moving');
+/** Progress per state both sides showed; a comparison one look cannot settle is a note. */
+function compareProgressByState(
+  a: LearnedLifecycle,
+  b: LearnedLifecycle,
+): { differences: Difference[]; notes: string[] } {
+  const differences: Difference[] = [];
+  const notes: string[] = [];
+  const states = new Set([...Object.keys(a.progress), ...Object.keys(b.progress)]) as Set<
+    keyof LearnedLifecycle['progress']
+  >;
+  for (const state of states) {
+    const x = a.progress[state];
+    const y = b.progress[state];
+    // Where a task ended says little of the next one (a failed render stops anywhere).
+    if (state === 'completed' || state === 'failed') continue;
+    if (x === undefined || y === undefined) continue;
+    const where = `progress while ${state}`;
+    const verdict = compareProgress(x, y);
+    if (verdict === 'differs')
+      differences.push(lifecycleDiff(where, describeProgress(x), describeProgress(y)));
+    if (verdict === 'too few looks')
+      notes.push(
+        `${where}: A ${describeProgress(x)} · B ${describeProgress(y)} ` +
+          '(one look does not show whether progress stays: not compared)',
+      );
+  }
+  return { differences, notes };
+}
+
+/** `fixed 50`, `moving`; a fixed value seen in one look says so: `fixed 41 (1 look)`. */
+const describeProgress = (p: ProgressReading) =>
+  'curve' in p ? 'moving' : `fixed ${p.steps[0]}${oneLook(p) ? ' (1 look)' : ''}`;
+
+type FixedReading = Extract<ProgressReading, { steps: readonly number[] }>;
+type MovingReading = Extract<ProgressReading, { curve: readonly [number, number] }>;
 
 /**
- * Fixed steps that differ, or a fixed step against a progress that moves — unless it barely moved
- * around that step (a look that caught the task as it left the state: 0 then 5).
+ * A fixed value the run saw in one look only (decisions/035): what one poll showed, no evidence that
+ * progress stays there (§2.2 says only 0 to 100; a loaded machine or a short phase polls a moving
+ * progress once). A reading of an older profile, without a count, is taken as it reads.
  */
-function progressDiffers(x: ProgressReading, y: ProgressReading): boolean {
-  if ('steps' in x && 'steps' in y) return x.steps[0] !== y.steps[0];
-  if ('curve' in x && 'curve' in y) return false;
-  const [fixed, moving] = ('steps' in x ? [x, y] : [y, x]) as [
-    { steps: readonly number[] },
-    { curve: readonly [number, number] },
-  ];
+const oneLook = (p: FixedReading) => p.looks === 1;
+
+/**
+ * Whether two runs' progress in a state differs: fixed steps that differ, or a fixed step against a
+ * progress that moves — unless it barely moved around that step (a look that caught the task as it
+ * left the state: 0 then 5). A value seen in one look is weighed as one reading of a progress that
+ * may move: against a moving one it differs only outside the values that one showed, against another
+ * single look never (`too few looks`: a note), against a fixed value seen in many looks when it is
+ * another value (a fixed progress shows one value).
+ */
+function compareProgress(
+  x: ProgressReading,
+  y: ProgressReading,
+): 'same' | 'differs' | 'too few looks' {
+  if ('curve' in x && 'curve' in y) return 'same';
+  if ('steps' in x && 'steps' in y) {
+    if (x.steps[0] === y.steps[0]) return 'same';
+    return oneLook(x) && oneLook(y) ? 'too few looks' : 'differs';
+  }
+  const [fixed, moving] = ('steps' in x ? [x, y] : [y, x]) as [FixedReading, MovingReading];
   const [low, high] = moving.curve;
-  return high - low > BARELY_MOVED || fixed.steps.some((v) => v < low || v > high);
+  if (fixed.steps.some((v) => v < low || v > high)) return 'differs';
+  if (high - low <= BARELY_MOVED) return 'same';
+  return oneLook(fixed) ? 'too few looks' : 'differs';
 }
 
 /** Points of progress within which a moving reading may still be one step caught mid-change. */

@@ -67,18 +67,20 @@ function phasesOf(task: TaskTimeline): {
  * Fixed steps when every task showed the same one or two values in a state (the gateway's 10 queued,
  * 50 running), each seen at least twice in all, or the one value of a state seen once (a short phase:
  * what was seen is what it shows); a curve when a task's progress moved in the state or tasks showed
- * different values (where a failed render stopped).
+ * different values (where a failed render stopped). Each reading counts the looks it rests on: one
+ * look at a value is no evidence that progress stays there (decisions/035; drift weighs it).
  */
 function progressOf(perTask: readonly (readonly number[])[]): ProgressReading | undefined {
   const values = perTask.flat();
-  if (values.length === 0) return undefined;
+  const looks = values.length;
+  if (looks === 0) return undefined;
   const counts = new Map<number, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   const steps = [...counts].sort((a, b) => b[1] - a[1]).map(([v]) => v);
   const shared = perTask.every((task) => task.every((v) => perTask[0]!.includes(v)));
-  if (values.length === 1) return { steps };
-  if (shared && counts.size <= 2 && values.length >= 2 * counts.size) return { steps };
-  return { curve: [Math.min(...values), Math.max(...values)] };
+  if (looks === 1) return { steps, looks };
+  if (shared && counts.size <= 2 && looks >= 2 * counts.size) return { steps, looks };
+  return { curve: [Math.min(...values), Math.max(...values)], looks };
 }
 
 const { lifecycle: LIFECYCLE } = serviceContract();

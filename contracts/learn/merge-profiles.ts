@@ -104,15 +104,23 @@ function mergeLifecycles(a: LearnedLifecycle, b: LearnedLifecycle): LearnedLifec
   };
 }
 
-/** Steps stay steps while there are two at most; anything else moves. */
+/**
+ * Steps stay steps while there are two at most, and, where both runs counted their looks, while the
+ * looks give each step two on average (the learner's own rule: one look at 41 and one at 63 moved);
+ * anything else moves. The looks add up; a reading of an older profile (no count) leaves the sum
+ * unknown (decisions/035).
+ */
 function mergeProgress(a: ProgressReading, b: ProgressReading): ProgressReading {
+  const looks = a.looks === undefined || b.looks === undefined ? undefined : a.looks + b.looks;
+  const counted = looks === undefined ? {} : { looks };
   if ('steps' in a && 'steps' in b) {
     const steps = [...new Set([...a.steps, ...b.steps])];
-    if (steps.length <= 2) return { steps };
+    const enough = looks === undefined || looks >= 2 * steps.length;
+    if (steps.length <= 2 && enough) return { steps, ...counted };
   }
   const range = (p: ProgressReading): readonly [number, number] =>
     'curve' in p ? p.curve : [Math.min(...p.steps), Math.max(...p.steps)];
-  return { curve: widen(range(a), range(b))! };
+  return { curve: widen(range(a), range(b))!, ...counted };
 }
 
 function mergeContent(a: LearnedContent | null, b: LearnedContent | null): LearnedContent | null {

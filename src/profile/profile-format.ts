@@ -182,8 +182,15 @@ export interface LearnedPhases {
   readonly running: readonly [number, number];
 }
 
+/**
+ * Progress shown in a state (§2.2: an integer 0 to 100): fixed `steps` (the gateway's 10 queued, 50
+ * running), or a `curve` (the lowest and highest value seen) when it moved. `looks` counts the polls
+ * it rests on (decisions/035): a fixed value seen in one look is no evidence that progress stays
+ * there. Absent in profiles learned before it was recorded; a reader then takes the reading as is.
+ */
 export type ProgressReading =
-  { readonly steps: readonly number[] } | { readonly curve: readonly [number, number] };
+  | { readonly steps: readonly number[]; readonly looks?: number }
+  | { readonly curve: readonly [number, number]; readonly looks?: number };
 
 export interface FailureReading {
   readonly code?: string;

@@ -79,7 +79,11 @@ export function learnedProfile(input: unknown, source?: string): Profile {
   };
 }
 
-/** Fixed progress per state, where the run saw steps rather than a curve. */
+/**
+ * Fixed progress per state, where the run saw steps rather than a curve. A value seen in one look
+ * (`looks: 1`, decisions/035) is replayed as that value too: it is what the deployment showed, where
+ * a curve would invent values it never showed (drift alone weighs how much a reading rests on).
+ */
 function progressSteps(profile: LearnedProfile): Partial<Record<VideoStatus, number>> | undefined {
   const steps: Partial<Record<VideoStatus, number>> = {};
   for (const [state, reading] of Object.entries(profile.lifecycle.progress) as [
