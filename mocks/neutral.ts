@@ -14,7 +14,7 @@ export {
   type ServiceWrapper,
   type WrapContext,
 } from './core/service.ts';
-export { createHandlers, type HandlerOptions } from './hosts/msw-handlers.ts';
+export { createHandlers, type HandlerOptions } from './msw/handlers.ts';
 export {
   assertNoClientViolations,
   ClientVerdictError,

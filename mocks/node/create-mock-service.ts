@@ -9,10 +9,10 @@ import {
 import type { Persistence } from '../core/persistence.ts';
 import { hmacSha256 } from '../core/sha256.ts';
 import { observedPersistence, type StateObserver } from './observed-persistence.ts';
-import { StateFileError, type SecretRecord } from './state-file-format.ts';
-import { lockStateFile } from './state-file-lock.ts';
-import { checkStateFileKind, readStateFile, type RestoredFile } from './state-file-reader.ts';
-import { openStateFile, type StateFile, type StateFileOptions } from './state-file.ts';
+import { StateFileError, type SecretRecord } from './state-file/format.ts';
+import { lockStateFile } from './state-file/lock.ts';
+import { checkStateFileKind, readStateFile, type RestoredFile } from './state-file/reader.ts';
+import { openStateFile, type StateFile, type StateFileOptions } from './state-file/writer.ts';
 
 export interface MockOptions extends CoreMockOptions {
   /**

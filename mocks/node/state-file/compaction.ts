@@ -1,9 +1,9 @@
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { JournalFile } from './journal-file.ts';
-import { syncDirectoryOf } from './journal-file.ts';
-import { taskLine } from './state-file-format.ts';
-import { compactionTempPath } from './state-file-lock.ts';
+import type { JournalFile } from './appender.ts';
+import { syncDirectoryOf } from './appender.ts';
+import { taskLine } from './format.ts';
+import { compactionTempPath } from './lock.ts';
 
 const BATCH_LINES = 8192;
 

@@ -2,11 +2,11 @@ import {
   StateNotSavedError,
   type PersistenceTarget,
   type StateFile as CoreStateFile,
-} from '../core/persistence.ts';
-import { isDurable, type Operation } from '../core/shared-state.ts';
-import { TIME_BOUND_MS } from '../core/task-id-layout.ts';
-import { JournalFile, syncDirectoryOf } from './journal-file.ts';
-import { compactStateFile } from './state-file-compaction.ts';
+} from '../../core/persistence.ts';
+import { isDurable, type Operation } from '../../core/shared-state.ts';
+import { TIME_BOUND_MS } from '../../core/task-id-layout.ts';
+import { JournalFile, syncDirectoryOf } from './appender.ts';
+import { compactStateFile } from './compaction.ts';
 import {
   StateFileError,
   clockLine,
@@ -17,12 +17,12 @@ import {
   taskLine,
   type Header,
   type SecretRecord,
-} from './state-file-format.ts';
-import { removeLeftovers, type StateLock } from './state-file-lock.ts';
-import type { RestoredFile } from './state-file-reader.ts';
+} from './format.ts';
+import { removeLeftovers, type StateLock } from './lock.ts';
+import type { RestoredFile } from './reader.ts';
 
-export { StateFileError } from './state-file-format.ts';
-export { readStateFile, type RestoredFile as RestoredState } from './state-file-reader.ts';
+export { StateFileError } from './format.ts';
+export { readStateFile, type RestoredFile as RestoredState } from './reader.ts';
 
 /** Real ms a real clock's lease reaches ahead of it (decisions/012). */
 export const DEFAULT_LEASE_MS = 2000;

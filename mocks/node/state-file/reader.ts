@@ -1,12 +1,12 @@
 import { closeSync, fstatSync, openSync, statSync, type Stats } from 'node:fs';
-import { READ_WITHOUT_WAITING, notRegularFile } from '../../src/node/file-kind.ts';
-import type { RestoredState } from '../core/persistence.ts';
+import { READ_WITHOUT_WAITING, notRegularFile } from '../../../src/node/file-kind.ts';
+import type { RestoredState } from '../../core/persistence.ts';
 import {
   applyOperation,
   countRequestId,
   emptySharedState,
   type SharedState,
-} from '../core/shared-state.ts';
+} from '../../core/shared-state.ts';
 import {
   extrasFromJson,
   finite,
@@ -17,16 +17,16 @@ import {
   planFromJson,
   taskIdOf,
   type Fail,
-} from '../core/shared-state-json.ts';
-import { TIME_BOUND_MS } from '../core/task-id-layout.ts';
+} from '../../core/shared-state-json.ts';
+import { TIME_BOUND_MS } from '../../core/task-id-layout.ts';
 import {
   STATE_FORMAT,
   STATE_VERSION,
   StateFileError,
   type Header,
   type SecretRecord,
-} from './state-file-format.ts';
-import { MAX_LINE_BYTES, readLines } from './state-file-lines.ts';
+} from './format.ts';
+import { MAX_LINE_BYTES, readLines } from './lines.ts';
 
 /** What a state file held (decisions/012), with what its reader saw of the file itself. */
 export interface RestoredFile extends RestoredState {

@@ -1,7 +1,7 @@
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
-import { hostErrorJson, hostErrorResponse } from '../core/errors.ts';
-import { DROPPED_HEADERS, type CoreResponse } from '../core/http-types.ts';
-import { loseAnswer } from './lose-answer.ts';
+import { hostErrorJson, hostErrorResponse } from '../../core/errors.ts';
+import { DROPPED_HEADERS, type CoreResponse } from '../../core/http-types.ts';
+import { loseAnswer } from '../../hosts/lose-answer.ts';
 
 /**
  * A JSON error answered by the node host itself, for requests the core never sees (its body:
