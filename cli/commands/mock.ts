@@ -3,7 +3,7 @@ import { WORKER_ENV, requestIdsOf, taskIdShareOf } from '../../mocks/node/cluste
 import { createMockDeployment, type MockService } from '../../mocks/node/create-mock-service.ts';
 import { StateFileError } from '../../mocks/node/state-file/writer.ts';
 import { WorkerHub } from '../../mocks/node/cluster/worker-hub.ts';
-import { listDefects } from '../../mocks/defects/registry.ts';
+import { listDefects } from '../../mocks/defects/catalog.ts';
 import { mockBanner, type BannerService } from '../mock/banner.ts';
 import { PublicIds } from '../../mocks/core/profile/public-ids.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';

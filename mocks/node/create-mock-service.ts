@@ -1,6 +1,6 @@
 import { deploymentKeys, randomSecret } from '../core/secret.ts';
 import type { Defect } from '../defects/defect.ts';
-import { resolveDefects } from '../defects/registry.ts';
+import { resolveDefects } from '../defects/catalog.ts';
 import {
   createMockService as createCoreMockService,
   type MockOptions as CoreMockOptions,

@@ -2,11 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Socket, type AddressInfo } from 'node:net';
 import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
 import { DEFAULT_MAX_BODY_BYTES } from '../../core/service.ts';
-import {
-  createMockService,
-  type MockOptions,
-  type MockService,
-} from '../create-mock-service.ts';
+import { createMockService, type MockOptions, type MockService } from '../create-mock-service.ts';
 import { answerAndClose, guardConnections, type ConnectionLimits } from './connection-guard.ts';
 import { allowsCors, preflight, withCors } from './cors.ts';
 import { docsResponse, isDocsPath } from './docs-page.ts';
