@@ -5,7 +5,7 @@ export * from './cells.ts';
 export * from './routes.ts';
 export * from './rule-cells.ts';
 export { refusalStatuses } from './refusal-status.ts';
-export { describeCell } from './describe.ts';
+export { describeCell } from './cells.ts';
 
 /** Every (rule, cell) pair the matrix declares, rules in declaration order. */
 export const RULE_CELL_PAIRS: readonly { readonly rule: CellRuleId; readonly cell: Cell }[] = (

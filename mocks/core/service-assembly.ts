@@ -1,7 +1,7 @@
 import { SECOND_FAMILY, serviceContract } from '../../src/spec/index.ts';
 import { ArtifactSigner } from './artifacts.ts';
 import { BUILT_IN_MODELS, type CatalogModel, type FamilyState } from './catalog.ts';
-import { clockStateFrom, readClock, type ClockOptions } from './clock.ts';
+import { clockStateFrom, readClock, serviceClock, type ClockOptions } from './clock.ts';
 import { createClientVerdicts, type ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import { errorResponse } from './errors.ts';
 import { sampleVideo } from './media.ts';
@@ -14,7 +14,7 @@ import { createRandom, randomSeed } from './random.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { wrapperStatuses } from './render.ts';
 import { deploymentKeys, randomSecret } from './secret.ts';
-import { serviceClock } from './service-clock.ts';
+
 import type { ServiceState } from './service-state.ts';
 import type { MockOptions } from './mock-options.ts';
 import {
