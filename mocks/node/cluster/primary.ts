@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
 import { StateNotSavedError } from '../../core/persistence.ts';
-import { controlError } from '../../core/routes/control.ts';
+import { controlError } from '../../core/errors.ts';
 import type { TaskIdShare } from '../../core/task-id-share.ts';
 import {
   WORKER_COUNT_ENV,
