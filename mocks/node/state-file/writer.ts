@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import {
   StateNotSavedError,
   type PersistenceTarget,
@@ -5,7 +6,8 @@ import {
 } from '../../core/persistence.ts';
 import { isDurable, type Operation } from '../../core/shared-state.ts';
 import { TIME_BOUND_MS } from '../../core/task-id-layout.ts';
-import { JournalFile, syncDirectoryOf } from './appender.ts';
+import { syncDirectorySync } from '../../../src/node/atomic-file.ts';
+import { StateFileAppender } from './appender.ts';
 import { compactStateFile } from './compaction.ts';
 import {
   StateFileError,
@@ -83,7 +85,7 @@ export function openStateFile(parts: StateFileParts): StateFile {
 class StateFileSession {
   readonly #parts: StateFileParts;
   readonly #path: string;
-  readonly #journal: JournalFile;
+  readonly #journal: StateFileAppender;
   /** This start (1 on a fresh file). */
   readonly #starts: number;
   readonly #realClock: boolean;
@@ -99,7 +101,7 @@ class StateFileSession {
     const clock = parts.target.shared.clock;
     this.#realClock = clock.mode === 'real';
     this.#leaseSpan = clock.mode === 'real' ? leaseMs * clock.speed : 0;
-    this.#journal = new JournalFile(this.#path);
+    this.#journal = new StateFileAppender(this.#path);
     this.#starts = (parts.restored?.starts ?? 0) + 1;
   }
 
@@ -132,7 +134,7 @@ class StateFileSession {
       const at = this.#position();
       if (restored === undefined) {
         this.#journal.append([headerLine(this.#header(at))], true);
-        syncDirectoryOf(this.#path);
+        syncDirectorySync(dirname(this.#path));
       } else {
         if (restored.ignoredBytes > 0) this.#journal.truncate(restored.validBytes);
         if (restored.missingNewline) this.#journal.append([''], false);
