@@ -1,7 +1,7 @@
 import { startMockServer } from '../../mocks/node/http/server.ts';
 import { WORKER_ENV, requestIdsOf, taskIdShareOf } from '../../mocks/node/cluster/messages.ts';
 import { createMockDeployment, type MockService } from '../../mocks/node/create-mock-service.ts';
-import { StateFileError } from '../../mocks/node/state-file/writer.ts';
+import { StateFileError } from '../../mocks/node/state-file/format.ts';
 import { WorkerHub } from '../../mocks/node/cluster/worker-hub.ts';
 import { listDefects } from '../../mocks/defects/catalog.ts';
 import { mockBanner, type BannerService } from '../mock/banner.ts';

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import {
   StateNotSavedError,
   type PersistenceTarget,
-  type StateFile as CoreStateFile,
+  type PersistedState,
 } from '../../core/persistence.ts';
 import { isDurable, type Operation } from '../../core/shared-state.ts';
 import { TIME_BOUND_MS } from '../../core/task-id-layout.ts';
@@ -21,10 +21,7 @@ import {
   type SecretRecord,
 } from './format.ts';
 import { removeLeftovers, type StateLock } from './lock.ts';
-import type { RestoredFile } from './reader.ts';
-
-export { StateFileError } from './format.ts';
-export { readStateFile, type RestoredFile as RestoredState } from './reader.ts';
+import type { RestoredState } from './reader.ts';
 
 /** Real ms a real clock's lease reaches ahead of it (decisions/012). */
 export const DEFAULT_LEASE_MS = 2000;
@@ -42,9 +39,9 @@ export interface StateFileOptions {
 }
 
 /** A state file being kept up to date (`MockService.stateFile` from the Node entry). */
-export interface StateFile extends CoreStateFile {
+export interface StateFile extends PersistedState {
   /** What was read at start-up; `undefined` on a fresh start. */
-  readonly restored: RestoredFile | undefined;
+  readonly restored: RestoredState | undefined;
   /** The file keeps the secret (a random one) rather than only its fingerprint (one given from outside). */
   readonly keepsSecret: boolean;
   /** Rewrites the file as the current state, without pausing the server; resolves when done. */
@@ -57,7 +54,7 @@ export interface StateFileParts {
   /** The service whose state is kept. */
   readonly target: PersistenceTarget;
   /** What the file held at start-up (read under `lock`); `undefined` on a fresh start. */
-  readonly restored: RestoredFile | undefined;
+  readonly restored: RestoredState | undefined;
   /** The file's lock, released when the state file is closed. */
   readonly lock: StateLock;
   /** How the file names the secret: kept in it, or its fingerprint only. */
