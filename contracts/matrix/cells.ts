@@ -65,8 +65,6 @@ export const ALL_CELLS: readonly Cell[] = MATRIX_ROUTES.flatMap((route) => {
   );
 });
 
-const KEYS = new Set(ALL_CELLS.map(cellKey));
-
 /** A set of cells, as rules declare where they apply: every combination of the listed values. */
 export interface CellPattern {
   readonly routes: readonly RouteId[];
@@ -82,10 +80,6 @@ export function cellsOf(pattern: CellPattern): Cell[] {
       pattern.states.includes(c.state) &&
       pattern.callers.includes(c.caller),
   );
-}
-
-export function isCell(cell: Cell): boolean {
-  return KEYS.has(cellKey(cell));
 }
 
 const CALLER_PHRASE: Readonly<Record<Caller, string>> = {
