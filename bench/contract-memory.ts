@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startMockServer } from '../mocks/hosts/node-server.ts';
+import { startMockServer } from '../mocks/node/http/server.ts';
 import { positive } from './lib/cli-numbers.ts';
 import { startPaddingProxy } from './lib/padding-proxy.ts';
 import { runMain, watchdog } from './lib/processes.ts';

@@ -11,7 +11,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { listDefects } from '../mocks/defects/registry.ts';
+import { listDefects } from '../mocks/defects/catalog.ts';
 import { judgeDefect, MUTANTS } from '../test/contracts/support/mutant-run.ts';
 import { count } from './lib/cli-numbers.ts';
 import { runMain, track, watchdog } from './lib/processes.ts';

@@ -41,7 +41,7 @@ export interface RoundOptions {
   readonly retryDelaysMs?: readonly number[] | undefined;
 }
 
-export const NOT_LISTED_HINT =
+const NOT_LISTED_HINT =
   'the administrator checks §9 steps 1–2: the binding to a plugin channel ' +
   '(type 61) with the enabled plugin version, the group opening, the ' +
   "token's permission, the price";

@@ -114,7 +114,7 @@ export function withFlagNames(
 }
 
 /** The largest file an option names (a token, a secret, a config, a spec): far above any real one. */
-export const MAX_OPTION_FILE_BYTES = 16 * 2 ** 20;
+const MAX_OPTION_FILE_BYTES = 16 * 2 ** 20;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

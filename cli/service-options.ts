@@ -14,7 +14,7 @@ export const SERVICE_HELP =
   `[VIDEOTASK_BASE_URL]
   --api-key KEY         the API key [VIDEOTASK_API_KEY]`;
 
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 /** A client for the service named by flags or `VIDEOTASK_*` variables. */
 export function clientFrom(values: {

@@ -22,7 +22,7 @@ export function stopWhenOutputCloses(): void {
 }
 
 /** The exit code of a process stopped by a signal, as a shell reports it: 128 + its number. */
-export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 export type StopSignal = keyof typeof SIGNAL_EXIT;
 
 /**

@@ -3,7 +3,7 @@
  * two hosts (`createHandlers` for msw, `startMockServer` for node:http). The environment-neutral part
  * alone (browsers, msw's `setupWorker`) is `./neutral.ts`.
  */
-import { handlersMadeWith } from './hosts/msw-handlers.ts';
+import { handlersMadeWith } from './msw/handlers.ts';
 import {
   createMockService,
   type MockOptions,
@@ -26,11 +26,7 @@ export {
   startMockServer,
   type MockServerOptions,
   type RunningMockServer,
-} from './hosts/node-server.ts';
-export {
-  readStateFile,
-  StateFileError,
-  type StateFile,
-  type StateFileOptions,
-  type RestoredState,
-} from './node/state-file.ts';
+} from './node/http/server.ts';
+export { type StateFile, type StateFileOptions } from './node/state-file/writer.ts';
+export { readStateFile, type RestoredState } from './node/state-file/reader.ts';
+export { StateFileError } from './node/state-file/format.ts';

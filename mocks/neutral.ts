@@ -14,7 +14,7 @@ export {
   type ServiceWrapper,
   type WrapContext,
 } from './core/service.ts';
-export { createHandlers, type HandlerOptions } from './hosts/msw-handlers.ts';
+export { createHandlers, type HandlerOptions } from './msw/handlers.ts';
 export {
   assertNoClientViolations,
   ClientVerdictError,
@@ -44,7 +44,7 @@ export { TaskStore } from './core/store.ts';
 export { TaskRecord, type MintedAt } from './core/task-record.ts';
 export { sampleVideo } from './core/media.ts';
 export { hmacSha256, sha256, type HmacFactory, type MacFunction } from './core/sha256.ts';
-export type { Persistence, StateFile as PersistedState } from './core/persistence.ts';
+export type { Persistence, PersistedState } from './core/persistence.ts';
 export { StateNotSavedError } from './core/persistence.ts';
 export {
   applyOperation,

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
-/** What mocks/hosts/docs-page.ts serves of swagger-ui-dist, and the licence that must travel with it. */
+/** What mocks/node/http/docs-page.ts serves of swagger-ui-dist, and the licence that must travel with it. */
 const SWAGGER_UI_FILES = [
   'swagger-ui-bundle.js',
   'swagger-ui.css',

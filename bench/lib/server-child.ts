@@ -3,13 +3,13 @@
 // a bare node:http server answering one fixed answer to every request: the ceiling for any Node server.
 // With workers > 1, that many node:cluster workers share its port (bench/workers-throughput.ts).
 //   server-child.ts host <base64 body> <headers as JSON>
-// the mock's node host (mocks/hosts/node-server.ts) with the core replaced by that fixed answer: what
+// the mock's node host (mocks/node/http/server.ts) with the core replaced by that fixed answer: what
 // the host costs on top of node:http, apart from what the core costs.
 // Reports { type: 'ready', url } over IPC, stops on { type: 'stop' } or when the parent goes away.
 import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startMockServer } from '../../mocks/hosts/node-server.ts';
+import { startMockServer } from '../../mocks/node/http/server.ts';
 
 export type ChildMessage = { type: 'ready'; url: string } | { type: 'error'; message: string };
 export type ParentMessage = { type: 'stop' };

@@ -9,7 +9,7 @@ import {
   writeReports,
   type ContractTarget,
 } from '../../contracts/index.ts';
-import { startMockServer } from '../../mocks/hosts/node-server.ts';
+import { startMockServer } from '../../mocks/node/http/server.ts';
 import type { Command } from '../command.ts';
 import { parseFlags, UsageError } from '../options.ts';
 import { POLL_FLAGS, pollHelp } from '../poll-options.ts';

@@ -103,7 +103,7 @@ function parse(argv: readonly string[]) {
 }
 
 /** `-o -`: the video goes to standard output. */
-export const STDOUT = '-';
+const STDOUT = '-';
 
 /**
  * `download -o FILE`, checked before anything is downloaded: a mistake in the target must not cost a
@@ -112,7 +112,7 @@ export const STDOUT = '-';
  * `--force`; its directory exists and is writable. `-o -` writes to standard output, unless that is
  * a terminal.
  */
-export async function checkDownloadTarget(
+async function checkDownloadTarget(
   path: string,
   options: { force: boolean; taskId: string },
 ): Promise<void> {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Redactor, TargetError, type ContractTarget } from '../../contracts/index.ts';
 import { renderDriftSummary, runDrift, writeDriftReports } from '../../contracts/drift/index.ts';
 import { BUILT_IN_MODELS, type MockToken } from '../../mocks/index.ts';
-import { startMockServer } from '../../mocks/hosts/node-server.ts';
+import { startMockServer } from '../../mocks/node/http/server.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { Command } from '../command.ts';
 import { flagOrEnv, parseFlags, type Sourced, UsageError } from '../options.ts';

@@ -125,7 +125,7 @@ function listing(title: string, items: readonly AccountLine[]): string[] {
   return items.length === 0 ? [] : ['', `${title} (${items.length}):`, ...items.flatMap(itemLines)];
 }
 
-export function renderAccount(account: StatementAccount, tableName: string): string {
+function renderAccount(account: StatementAccount, tableName: string): string {
   const kinds = STATEMENT_KINDS.filter((k) => account.byKind[k] > 0)
     .map((k) => kindCount(account.byKind[k], k))
     .join(', ');

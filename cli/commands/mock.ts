@@ -1,9 +1,9 @@
-import { startMockServer } from '../../mocks/hosts/node-server.ts';
-import { WORKER_ENV, requestIdsOf, taskIdShareOf } from '../../mocks/node/cluster-messages.ts';
+import { startMockServer } from '../../mocks/node/http/server.ts';
+import { WORKER_ENV, requestIdsOf, taskIdShareOf } from '../../mocks/node/cluster/messages.ts';
 import { createMockDeployment, type MockService } from '../../mocks/node/create-mock-service.ts';
-import { StateFileError } from '../../mocks/node/state-file.ts';
-import { WorkerHub } from '../../mocks/node/worker-hub.ts';
-import { listDefects } from '../../mocks/defects/registry.ts';
+import { StateFileError } from '../../mocks/node/state-file/format.ts';
+import { WorkerHub } from '../../mocks/node/cluster/worker-hub.ts';
+import { listDefects } from '../../mocks/defects/catalog.ts';
 import { mockBanner, type BannerService } from '../mock/banner.ts';
 import { PublicIds } from '../../mocks/core/profile/public-ids.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
@@ -85,7 +85,7 @@ export const mockCommand: Command = {
     const { port, host, limits } = numbers;
     const log = (line: string) => console.error(`videotask mock: ${line}`);
     if (process.env[WORKER_ENV] === '1') {
-      const { runClusterWorker } = await import('../../mocks/node/cluster-worker.ts');
+      const { runClusterWorker } = await import('../../mocks/node/cluster/worker.ts');
       await runClusterWorker({ service: settings.options, port, host, limits, log });
       return 0;
     }
@@ -173,7 +173,7 @@ async function listen(input: {
   const { service } = deployment;
   try {
     if (hub === undefined) return await startMockServer({ port, host, service, limits, log });
-    const { startCluster } = await import('../../mocks/node/cluster-primary.ts');
+    const { startCluster } = await import('../../mocks/node/cluster/primary.ts');
     return await startCluster({
       workers,
       service,

@@ -8,7 +8,7 @@ import {
 } from '../../mocks/core/client-verdicts/report-text.ts';
 
 /** The files `videotask mock --client-report DIR` writes on exit. */
-export const CLIENT_REPORT_FILES = {
+const CLIENT_REPORT_FILES = {
   json: 'client-report.json',
   summary: 'client-report.txt',
   junit: 'client-report.junit.xml',

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import type { TaskIdShare } from '../../mocks/core/task-id-share.ts';
 import { tokensFromConfig } from '../../mocks/core/tokens.ts';
 import { isProfileName } from '../../mocks/core/profiles.ts';
-import { resolveDefects } from '../../mocks/defects/registry.ts';
+import { resolveDefects } from '../../mocks/defects/catalog.ts';
 import { numberOption, parseFlags, readOptionFile, UsageError } from '../options.ts';
 import { readProfileFile } from '../profile-file.ts';
 
@@ -15,7 +15,7 @@ import { readProfileFile } from '../profile-file.ts';
 const MAX_WORKERS = 256;
 
 /** `--workers N|auto`: how many processes serve the port (default 1: no cluster at all). */
-export function workersOption(raw: string | undefined): number {
+function workersOption(raw: string | undefined): number {
   if (raw === undefined) return 1;
   const cores = availableParallelism();
   if (raw === 'auto') return cores;
@@ -36,7 +36,7 @@ const MAX_REPLICAS = 256;
  * `--replica K/N`: this mock is replica K of N of one deployment (K from 1), and mints task IDs from
  * the K-th share of N (decisions/010), so replicas given distinct Ks never mint the same ID.
  */
-export function replicaOption(raw: string | undefined): TaskIdShare | undefined {
+function replicaOption(raw: string | undefined): TaskIdShare | undefined {
   if (raw === undefined) return undefined;
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw);
   const [k, n] = match === null ? [Number.NaN, Number.NaN] : [Number(match[1]), Number(match[2])];
@@ -58,7 +58,7 @@ export function reportOnce(): (error: Error) => void {
   };
 }
 
-export function parseRateLimit(raw: string): { requests: number; windowMs: number } {
+function parseRateLimit(raw: string): { requests: number; windowMs: number } {
   const match = /^(\d+)\/(\d+(?:\.\d+)?)s?$/.exec(raw.trim());
   if (match === null || Number(match[1]) < 1 || Number(match[2]) <= 0)
     throw new UsageError(
@@ -67,7 +67,7 @@ export function parseRateLimit(raw: string): { requests: number; windowMs: numbe
   return { requests: Number(match[1]), windowMs: Number(match[2]) * 1000 };
 }
 
-export function readConfig(file: string): ReturnType<typeof tokensFromConfig> {
+function readConfig(file: string): ReturnType<typeof tokensFromConfig> {
   const { text } = readOptionFile('--config', file);
   try {
     return tokensFromConfig(JSON.parse(text));
@@ -140,7 +140,7 @@ const TOKEN_TEXT = /^[\x21-\x7e]+$/;
  * unreadable or empty file, or a token that cannot travel in a header are usage errors (exit 2) that
  * never include the token.
  */
-export function adminTokenFrom(
+function adminTokenFrom(
   flag: string | undefined,
   file: string | undefined,
   env: NodeJS.ProcessEnv,

@@ -13,7 +13,7 @@ import {
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
 
 /** The enabled plugin version, as the service document states it (§1). */
-export const PLUGIN_VERSION = SECOND_FAMILY.pluginVersion;
+const PLUGIN_VERSION = SECOND_FAMILY.pluginVersion;
 const PLUGIN_CHANNEL = SECOND_FAMILY.pluginChannelType;
 const BUILT_IN_CHANNEL = SECOND_FAMILY.builtInChannelType;
 

@@ -10,7 +10,7 @@ export const OTHER_RATIOS_HEADER = 'X-New-Api-Other-Ratios';
 
 export type StepOutcome = 'passed' | 'failed' | 'skipped';
 
-export const STEPS = {
+const STEPS = {
   catalog: { step: 3, name: 'catalog lists the model' },
   submit: { step: 3, name: 'submit one short task' },
   poll: { step: 4, name: 'poll to the final state' },
@@ -69,10 +69,10 @@ export interface ModelVerification {
 }
 
 /** The detail of a step that an earlier failure kept from running, until a reason is known. */
-export const NOT_REACHED = 'not reached: an earlier step failed';
+const NOT_REACHED = 'not reached: an earlier step failed';
 
 /** A record with every step skipped, before anything is checked. */
-export function emptyRecord(model: string, baseUrl: string, dryRun: boolean): ModelVerification {
+function emptyRecord(model: string, baseUrl: string, dryRun: boolean): ModelVerification {
   const steps = Object.values(STEPS).map((s): StepResult => ({
     step: s.step,
     name: s.name,

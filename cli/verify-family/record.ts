@@ -48,7 +48,7 @@ export interface VerificationRun {
  * `verification-2026-11-22T101530Z`: sortable, one per run (the time of day keeps two runs of one day
  * apart).
  */
-export function recordStem(date: Date): string {
+function recordStem(date: Date): string {
   return `verification-${date
     .toISOString()
     .replace(/\.\d+Z$/, 'Z')
@@ -165,7 +165,7 @@ export function markRecorded(
 }
 
 /** The `.md` half of a verification record (§9 step 5): for people, one section per model. */
-export function renderMarkdown(run: VerificationRun): string {
+function renderMarkdown(run: VerificationRun): string {
   const lines: string[] = [...header(run), ...overview(run)];
   for (const m of run.models) lines.push(...modelSection(m));
   lines.push('## Next (§9 step 5)', '', nextStep(run), '');

@@ -10,12 +10,11 @@ import { documentedPolling, POLL_FLAGS, type PollNumbers, pollOptions } from '..
 import { SERVICE_FLAGS } from '../service-options.ts';
 
 export const DEFAULT_SECONDS = 4;
-export const DEFAULT_PROMPT =
-  'videotask verify-family: a short test clip of a red kite over the sea';
+const DEFAULT_PROMPT = 'videotask verify-family: a short test clip of a red kite over the sea';
 export const DEFAULT_TIMEOUT_S = 1800;
 export const DEFAULT_REPORT_DIR = 'verification-records';
 
-export const VERIFY_FAMILY_FLAGS = {
+const VERIFY_FAMILY_FLAGS = {
   ...SERVICE_FLAGS,
   model: { type: 'string', multiple: true },
   seconds: { type: 'string' },

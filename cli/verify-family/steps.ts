@@ -120,7 +120,7 @@ function preview(ids: readonly string[]): string {
 }
 
 /** §9 step 3: `/v1/models` lists the model for this token. Returns whether the run goes on. */
-export function checkCatalog(r: StepRecorder, model: string, catalog: CatalogCheck): boolean {
+function checkCatalog(r: StepRecorder, model: string, catalog: CatalogCheck): boolean {
   if (!catalog.ok) {
     const forbidden = catalog.error instanceof PermissionDeniedError;
     const advice = forbidden ? ADVICE.catalogForbidden : ADVICE.catalogUnreadable;
@@ -249,7 +249,7 @@ function refused(r: StepRecorder, error: unknown, signal: AbortSignal): void {
  * failed, §3), or `undefined` when it reached none (the failure is recorded). A failed task fails the
  * step; it is never resubmitted.
  */
-export async function pollToFinal(
+async function pollToFinal(
   client: VideoTaskClient,
   r: StepRecorder,
   task: VideoTask,
@@ -323,7 +323,7 @@ const HEAD_BYTES = 512;
  * §9 step 4: the video downloaded through `/content` (§4.4), counted and hashed but not kept, and its
  * first bytes checked for a video container signature.
  */
-export async function downloadVideo(
+async function downloadVideo(
   client: VideoTaskClient,
   r: StepRecorder,
   taskId: string,
@@ -366,7 +366,7 @@ export async function downloadVideo(
 }
 
 /** A sink that keeps the first `limit` bytes (for the container signature) and drops the rest. */
-export class HeadSink extends Writable {
+class HeadSink extends Writable {
   readonly #chunks: Buffer[] = [];
   #kept = 0;
 
@@ -392,7 +392,7 @@ export class HeadSink extends Writable {
   }
 }
 
-export const NO_USAGE =
+const NO_USAGE =
   "the service exposes no usage or charge information (the document doesn't show it, §4; §2.3 " +
   'names quota without showing its fields): check actual usage and the final charge in the ' +
   'administrator console (§9 step 4)';
@@ -408,7 +408,7 @@ const USAGE_KEYS = /^(usage|quota|cost|charge|charges|billing|price)$/i;
 const MAX_DEPTH = 4;
 
 /** §9 step 4: whatever usage or charge information the service exposes, read raw and recorded. */
-export async function usageStep(
+async function usageStep(
   client: VideoTaskClient,
   r: StepRecorder,
   final: VideoTask,

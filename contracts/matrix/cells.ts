@@ -1,5 +1,5 @@
 import type { VideoStatus } from '../../src/spec/index.ts';
-import { hasTask, MATRIX_ROUTES, matrixRoute, type RouteId } from './routes.ts';
+import { hasTask, MATRIX_ROUTES, matrixRoute, routeLabel, type RouteId } from './routes.ts';
 
 /**
  * The three axes of the observation space and its cells. A cell is one route, asked about a task in one
@@ -65,8 +65,6 @@ export const ALL_CELLS: readonly Cell[] = MATRIX_ROUTES.flatMap((route) => {
   );
 });
 
-const KEYS = new Set(ALL_CELLS.map(cellKey));
-
 /** A set of cells, as rules declare where they apply: every combination of the listed values. */
 export interface CellPattern {
   readonly routes: readonly RouteId[];
@@ -84,6 +82,20 @@ export function cellsOf(pattern: CellPattern): Cell[] {
   );
 }
 
-export function isCell(cell: Cell): boolean {
-  return KEYS.has(cellKey(cell));
+const CALLER_PHRASE: Readonly<Record<Caller, string>> = {
+  owner: "with the owner's key",
+  other: "with another user's key",
+  none: 'with no key',
+  invalid: 'with an invalid key',
+};
+
+function statePhrase(state: CellState): string {
+  if (state === 'n/a') return '';
+  if (state === 'missing') return ' for a task that does not exist';
+  return ` for a${state === 'unknown' || state === 'in_progress' ? 'n' : ''} ${state} task`;
+}
+
+/** "GET /v1/videos/{task_id}/content with no key for a queued task": a cell in words, for messages. */
+export function describeCell(cell: Cell): string {
+  return `${routeLabel(cell.route)} ${CALLER_PHRASE[cell.caller]}${statePhrase(cell.state)}`;
 }

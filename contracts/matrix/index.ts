@@ -5,7 +5,6 @@ export * from './cells.ts';
 export * from './routes.ts';
 export * from './rule-cells.ts';
 export { refusalStatuses } from './refusal-status.ts';
-export { describeCell } from './describe.ts';
 
 /** Every (rule, cell) pair the matrix declares, rules in declaration order. */
 export const RULE_CELL_PAIRS: readonly { readonly rule: CellRuleId; readonly cell: Cell }[] = (
@@ -25,6 +24,3 @@ for (const { rule, cell } of RULE_CELL_PAIRS) RULES_BY_CELL.get(cellKey(cell))!.
 export function rulesIn(cell: Cell): readonly CellRuleId[] {
   return RULES_BY_CELL.get(cellKey(cell)) ?? [];
 }
-
-/** Whether a rule applies in a cell. */
-export const appliesIn = (rule: CellRuleId, cell: Cell): boolean => rulesIn(cell).includes(rule);

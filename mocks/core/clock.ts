@@ -1,4 +1,9 @@
-import { advancedClock, type ClockState } from './shared-state.ts';
+import {
+  advancedClock,
+  type ClockState,
+  type Operation,
+  type SharedState,
+} from './shared-state.ts';
 import { TIME_BOUND_MS } from './task-id-layout.ts';
 
 /**
@@ -86,4 +91,27 @@ export function createClock(options: ClockOptions = {}): Clock {
 export function retryAfterSeconds(clock: Pick<Clock, 'speed'>, simulatedMs: number): number {
   if (!(simulatedMs > 0)) return 0;
   return Math.max(1, Math.ceil(simulatedMs / clock.speed / 1000));
+}
+
+/**
+ * A service's clock: reads the shared state's clock (never past a ceiling: a real clock's durable lease,
+ * decisions/012) and moves it only through the `advance` operation, so that a state file keeps it.
+ */
+export function serviceClock(
+  shared: Readonly<SharedState>,
+  ceiling: () => number | undefined,
+  apply: (operation: Operation) => void,
+): Clock {
+  const { clock } = shared;
+  const now = (): number => readClock(shared.clock, ceiling());
+  return {
+    mode: clock.mode,
+    speed: clock.mode === 'manual' ? 1 : clock.speed,
+    now,
+    advance(ms) {
+      const problem = advanceProblem(now(), ms);
+      if (problem !== undefined) throw new RangeError(`Cannot advance the clock: ${problem}`);
+      apply({ op: 'advance', ms });
+    },
+  };
 }

@@ -336,7 +336,7 @@ export function controlError(status: number, code: string, message: string): Cor
 
 /**
  * The JSON body (OpenAI envelope) of a host's own answer to what no operation covers: malformed HTTP,
- * a timeout, an `Expect` it cannot meet, a CONNECT, `/docs` (mocks/hosts/).
+ * a timeout, an `Expect` it cannot meet, a CONNECT, `/docs` (mocks/node/http/).
  */
 export function hostErrorJson(status: number, code: string, message: string): string {
   return JSON.stringify(openAiEnvelope(code, message, hostErrorType(status)));

@@ -9,13 +9,13 @@ import type { MintedAt } from './task-record.ts';
  */
 export interface Persistence {
   /** What was kept from an earlier run; `undefined` on a fresh start. */
-  readonly restored: RestoredState | undefined;
+  readonly restored: KeptState | undefined;
   /** Starts keeping the service's state (called once, before the service answers anything). */
-  attach(target: PersistenceTarget): StateFile;
+  attach(target: PersistenceTarget): PersistedState;
 }
 
 /** What a restarted service resumes from. */
-export interface RestoredState {
+export interface KeptState {
   readonly seed: number | string;
   /** Times a mock has started on this state before. */
   readonly starts: number;
@@ -45,7 +45,7 @@ export interface PersistenceTarget {
 }
 
 /** A state being kept (`MockService.stateFile`). */
-export interface StateFile {
+export interface PersistedState {
   readonly path: string;
   /**
    * Keeps an operation before it is applied; durable operations (`isDurable`) are on disk (fsync'd)

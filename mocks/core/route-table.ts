@@ -1,4 +1,5 @@
 import { OPERATIONS, type OperationId } from '../../src/generated/routes.ts';
+import { controlError } from './errors.ts';
 import { jsonResponse } from './http-types.ts';
 import type { RouteDefinition } from './router.ts';
 import type { RouteContext } from './service-state.ts';
@@ -7,13 +8,16 @@ import { listModels } from './routes/catalog.ts';
 import { getContent } from './routes/content.ts';
 import {
   advanceClock,
+  clearClientReport,
   clockState,
-  controlError,
   familyState,
   forceOutcome,
-  inspectTask,
+  getTask,
   listScenarios,
   listTasks,
+  mockHealth,
+  resetMock,
+  setFamily,
 } from './routes/control.ts';
 import { createPluginTask, getPluginTask } from './routes/plugin.ts';
 import { getVideo, getVideoGeneration } from './routes/query.ts';
@@ -42,44 +46,18 @@ const HANDLERS: Readonly<Record<Exclude<OperationId, HeadOperation>, Handler>> =
   getPluginTask: (c, p) => getPluginTask(c, p['plugin_name']!, p['task_id']!),
   getMockArtifact: (c, p) =>
     getArtifact(c.state, p['token']!, c.request.query, c.request.headers['range'], c.head),
-  getMockHealth: ({ state }) =>
-    jsonResponse(200, {
-      status: 'ok',
-      profile: state.profile.name,
-      clock: clockState(state),
-      tasks: state.store.size,
-      family: familyState(state.family),
-      defects: state.defectNames,
-    }),
+  getMockHealth: ({ state }) => mockHealth(state),
   getMockClock: ({ state }) => jsonResponse(200, clockState(state)),
   advanceMockClock: (c) => withJson(c, (body) => advanceClock(c.state, body)),
   listMockTasks: (c) => listTasks(c.state, c.request.query),
-  getMockTask: ({ state }, p) => {
-    const task = state.store.get(p['task_id']!);
-    return task === undefined
-      ? controlError(404, 'task_not_found', `No task ${p['task_id']}`)
-      : jsonResponse(200, inspectTask(state, task));
-  },
+  getMockTask: ({ state }, p) => getTask(state, p['task_id']!),
   forceMockTaskOutcome: (c, p) => withJson(c, (body) => forceOutcome(c.state, p['task_id']!, body)),
   listMockScenarios: () => listScenarios(),
   getMockFamily: ({ state }) => jsonResponse(200, familyState(state.family)),
-  setMockFamily: (c) =>
-    withJson(c, (body) => {
-      const bound = (body as { bound?: unknown } | null)?.bound;
-      if (typeof bound !== 'boolean')
-        return controlError(400, 'invalid_request', 'Send {"bound": true} or {"bound": false}');
-      c.state.apply({ op: 'bind', bound });
-      return jsonResponse(200, familyState(c.state.family));
-    }),
+  setMockFamily: (c) => withJson(c, (body) => setFamily(c.state, body)),
   getMockClientReport: ({ state }) => jsonResponse(200, state.clientVerdicts.report()),
-  clearMockClientReport: ({ state }) => {
-    state.clientVerdicts.clear();
-    return jsonResponse(200, { cleared: true });
-  },
-  resetMock: ({ state }) => {
-    state.reset();
-    return jsonResponse(200, { reset: true });
-  },
+  clearMockClientReport: ({ state }) => clearClientReport(state),
+  resetMock: ({ state }) => resetMock(state),
 };
 
 /**

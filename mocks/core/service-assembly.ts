@@ -1,11 +1,11 @@
 import { SECOND_FAMILY, serviceContract } from '../../src/spec/index.ts';
 import { ArtifactSigner } from './artifacts.ts';
 import { BUILT_IN_MODELS, type CatalogModel, type FamilyState } from './catalog.ts';
-import { clockStateFrom, readClock, type ClockOptions } from './clock.ts';
+import { clockStateFrom, readClock, serviceClock, type ClockOptions } from './clock.ts';
 import { createClientVerdicts, type ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import { errorResponse } from './errors.ts';
 import { sampleVideo } from './media.ts';
-import type { PersistenceTarget, RestoredState, StateFile } from './persistence.ts';
+import type { PersistenceTarget, KeptState, PersistedState } from './persistence.ts';
 import { DEFAULT_TIMING } from './plan.ts';
 import { learnedWrapperStatuses } from './profile/learned-replay.ts';
 import type { Profile } from './profile/core-profile.ts';
@@ -14,7 +14,7 @@ import { createRandom, randomSeed } from './random.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { wrapperStatuses } from './render.ts';
 import { deploymentKeys, randomSecret } from './secret.ts';
-import { serviceClock } from './service-clock.ts';
+
 import type { ServiceState } from './service-state.ts';
 import type { MockOptions } from './mock-options.ts';
 import {
@@ -41,20 +41,14 @@ export interface AssembledService {
 }
 
 /** The seed of the random source for this start: the saved seed, varied per restart (new draws). */
-function randomSeedFor(
-  seed: number | string,
-  restored: RestoredState | undefined,
-): number | string {
+function randomSeedFor(seed: number | string, restored: KeptState | undefined): number | string {
   return restored === undefined || restored.starts === 0
     ? seed
     : `${seed}/start-${restored.starts + 1}`;
 }
 
 /** A fresh shared state, or the restored one with its clock resuming where the file says. */
-function initialSharedState(
-  options: MockOptions,
-  restored: RestoredState | undefined,
-): SharedState {
+function initialSharedState(options: MockOptions, restored: KeptState | undefined): SharedState {
   const clockOptions: ClockOptions = {
     ...options.clock,
     ...(options.speed !== undefined ? { speed: options.speed } : {}),
@@ -87,7 +81,7 @@ function tokenDirectory(options: MockOptions): TokenDirectory {
 }
 
 /** The tasks a state file restored, and the IDs it says were taken. */
-function restoreTasks(store: TaskStore, restored: RestoredState | undefined): void {
+function restoreTasks(store: TaskStore, restored: KeptState | undefined): void {
   for (const id of restored?.tasks ?? []) store.add(id);
   store.avoid(restored?.taken ?? []);
 }
@@ -201,7 +195,7 @@ export function assembleService(options: MockOptions): AssembledService {
   const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
   const { validators, lifecycle } = serviceContract();
   let ceiling: number | undefined;
-  let stateFile: StateFile | undefined = undefined;
+  let stateFile: PersistedState | undefined = undefined;
 
   const apply = (operation: Operation): void => {
     stateFile?.record(operation);

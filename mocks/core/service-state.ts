@@ -9,7 +9,7 @@ import type { ErrorDetail, ErrorKind } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http-types.ts';
 import type { MediaAsset } from './media.ts';
 import type { Timing } from './plan.ts';
-import type { StateFile } from './persistence.ts';
+import type { PersistedState } from './persistence.ts';
 import type { Profile } from './profile/core-profile.ts';
 import type { Random } from './random.ts';
 import type { Operation, SharedState } from './shared-state.ts';
@@ -34,7 +34,7 @@ export interface ServiceState {
   /** Keeps (`stateFile`) and applies one operation; throws `StateNotSavedError` when it cannot keep it. */
   apply(operation: Operation): void;
   /** Where the state is kept, if anywhere. */
-  readonly stateFile: StateFile | undefined;
+  readonly stateFile: PersistedState | undefined;
   readonly tokens: TokenDirectory;
   readonly models: ReadonlyMap<string, CatalogModel>;
   readonly family: FamilyState;

@@ -3,7 +3,7 @@ import type { VideoStatus } from '../../src/spec/lifecycle.ts';
 import { retryAfterSeconds, type Clock } from './clock.ts';
 import { controlError, type ErrorDetail, type ErrorKind } from './errors.ts';
 import { answerTo, type CoreRequest, type CoreResponse } from './http-types.ts';
-import { StateNotSavedError, type StateFile } from './persistence.ts';
+import { StateNotSavedError, type PersistedState } from './persistence.ts';
 import { ROUTES } from './route-table.ts';
 import { Router, type RouteDefinition, type RouteMatch } from './router.ts';
 import { controlRefusal } from './control-access.ts';
@@ -37,7 +37,7 @@ export interface MockService {
   /** What answers need beyond task IDs: the clock, forced outcomes, the binding… (decisions/010). */
   readonly shared: Readonly<SharedState>;
   /** Where the state is kept (the Node entry's `stateFile` option), if anywhere. */
-  readonly stateFile: StateFile | undefined;
+  readonly stateFile: PersistedState | undefined;
   /** Answers one request. Synchronous: all state is in memory. */
   handle(request: CoreRequest): CoreResponse;
   /**
@@ -169,7 +169,7 @@ class SimulatedService implements MockService {
   get clientVerdicts(): ClientVerdicts {
     return this.#state.clientVerdicts;
   }
-  get stateFile(): StateFile | undefined {
+  get stateFile(): PersistedState | undefined {
     return this.#state.stateFile;
   }
 

@@ -1,6 +1,6 @@
 import { deploymentKeys, randomSecret } from '../core/secret.ts';
 import type { Defect } from '../defects/defect.ts';
-import { resolveDefects } from '../defects/registry.ts';
+import { resolveDefects } from '../defects/catalog.ts';
 import {
   createMockService as createCoreMockService,
   type MockOptions as CoreMockOptions,
@@ -9,10 +9,10 @@ import {
 import type { Persistence } from '../core/persistence.ts';
 import { hmacSha256 } from '../core/sha256.ts';
 import { observedPersistence, type StateObserver } from './observed-persistence.ts';
-import { StateFileError, type SecretRecord } from './state-file-format.ts';
-import { lockStateFile } from './state-file-lock.ts';
-import { checkStateFileKind, readStateFile, type RestoredFile } from './state-file-reader.ts';
-import { openStateFile, type StateFile, type StateFileOptions } from './state-file.ts';
+import { StateFileError, type SecretRecord } from './state-file/format.ts';
+import { lockStateFile } from './state-file/lock.ts';
+import { checkStateFileKind, readStateFile, type RestoredState } from './state-file/reader.ts';
+import { openStateFile, type StateFile, type StateFileOptions } from './state-file/writer.ts';
 
 export interface MockOptions extends CoreMockOptions {
   /**
@@ -101,7 +101,7 @@ export function createMockDeployment(options: MockOptions = {}): {
 function resolveSecret(
   path: string,
   options: CoreMockOptions,
-  restored: RestoredFile | undefined,
+  restored: RestoredState | undefined,
 ): { secret: string; record: SecretRecord } {
   const given = options.secret;
   const fingerprint = (secret: string) =>

@@ -1,4 +1,4 @@
-import type { Persistence, PersistenceTarget, StateFile } from '../core/persistence.ts';
+import type { Persistence, PersistenceTarget, PersistedState } from '../core/persistence.ts';
 import type { Operation } from '../core/shared-state.ts';
 
 /**
@@ -33,7 +33,7 @@ export function observedPersistence(
   };
 }
 
-function observedFile<F extends StateFile>(file: F, observer: StateObserver): F {
+function observedFile<F extends PersistedState>(file: F, observer: StateObserver): F {
   return {
     ...file,
     record(operation: Operation) {
@@ -44,7 +44,7 @@ function observedFile<F extends StateFile>(file: F, observer: StateObserver): F 
 }
 
 /** No file: only the observer (its `path` is empty, and the service shows no state file). */
-function observerOnly(observer: StateObserver): StateFile {
+function observerOnly(observer: StateObserver): PersistedState {
   return {
     path: '',
     record: (operation) => observer.operation(operation),

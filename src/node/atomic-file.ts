@@ -8,6 +8,7 @@ import {
   renameSync,
   rmSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -104,11 +105,20 @@ export function writeTextAtomicallySync(
   if (options.exclusive === true) rmSync(temp, { force: true });
 }
 
+/** Writes every byte of `chunk` (a write may take fewer than it was given). */
 export async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
   let offset = 0;
   while (offset < chunk.byteLength) {
     const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
     offset += bytesWritten;
+  }
+}
+
+/** `writeAll` for code that cannot wait: every byte of `bytes`, at `position` onwards if given. */
+export function writeAllSync(fd: number, bytes: Uint8Array, position?: number): void {
+  for (let offset = 0; offset < bytes.byteLength;) {
+    const at = position === undefined ? null : position + offset;
+    offset += writeSync(fd, bytes, offset, bytes.byteLength - offset, at);
   }
 }
 
@@ -122,5 +132,18 @@ export async function syncDirectory(dir: string): Promise<void> {
     // Durability of the directory entry is a bonus, not a condition of success.
   } finally {
     await handle?.close().catch(() => undefined);
+  }
+}
+
+/** `syncDirectory` for code that cannot wait (a rename that must end in one synchronous step). */
+export function syncDirectorySync(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Windows and some file systems refuse: the rename is still atomic, only its durability is the OS's.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

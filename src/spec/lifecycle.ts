@@ -242,12 +242,6 @@ export function missingFields(value: unknown, fields: readonly string[]): string
   });
 }
 
-export function lifecycleRule(lifecycle: Lifecycle, id: string): LifecycleRule {
-  const rule = lifecycle.rules.get(id);
-  if (rule === undefined) throw new Error(`x-lifecycle.rules has no rule "${id}"`);
-  return rule;
-}
-
 function object(value: unknown, where: string): Raw {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new Error(`${where} must be an object`);

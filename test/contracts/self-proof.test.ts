@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { listDefects } from '../../mocks/defects/registry.ts';
+import { listDefects } from '../../mocks/defects/catalog.ts';
 import { failures } from './helpers.ts';
 import { checkInProcess, FULL_MOCK, FULL_TARGET } from './support/in-process.ts';
 import { judgeDefect, type Verdict } from './support/mutant-run.ts';

@@ -1,6 +1,6 @@
 // The socket fuzz layer: the real node:http host over TCP on 127.0.0.1, for what only a socket shows.
 import fc from 'fast-check';
-import { startMockServer, type MockServerOptions } from '../../mocks/hosts/node-server.ts';
+import { startMockServer, type MockServerOptions } from '../../mocks/node/http/server.ts';
 import type { PreludeTask } from './arbitraries.ts';
 import { failure, REQUEST_TIMEOUT_MS, show, within } from './fuzz-support.ts';
 import { checkExchange, text, type Exchange, type FuzzStats } from './oracle.ts';

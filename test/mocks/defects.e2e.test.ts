@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../contracts/checks/definitions.ts';
-import { listDefects, resolveDefects } from '../../mocks/defects/registry.ts';
+import { listDefects, resolveDefects } from '../../mocks/defects/catalog.ts';
 import { ACCESS_CASES } from './defect-cases/access.ts';
 import { lifecycle } from './defect-cases/client.ts';
 import { GATEWAY_CASES } from './defect-cases/gateway.ts';

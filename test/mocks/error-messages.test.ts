@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorBody, errorResponse } from '../../mocks/core/errors.ts';
 import type { Defect } from '../../mocks/defects/defect.ts';
-import { hostError } from '../../mocks/hosts/host-answers.ts';
+import { hostError } from '../../mocks/node/http/host-answers.ts';
 import type { CoreResponse } from '../../mocks/core/http-types.ts';
 import type { MockService } from '../../mocks/core/service.ts';
 import { expectConformant, expectControlConformant, seen } from '../helpers/conformance.ts';

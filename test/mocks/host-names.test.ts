@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { HostNames } from '../../mocks/hosts/host-names.ts';
+import { HostNames } from '../../mocks/node/http/host-names.ts';
 
 function names(listenHost: string, port: number): HostNames {
   const hostNames = new HostNames(listenHost);

@@ -1,7 +1,11 @@
 // What a cluster primary hands a starting worker so that it never draws a task ID made before it at the
 // clock's current instant (decisions/010, 016): the IDs of the latest instant, in the worker's share.
 import { describe, expect, it } from 'vitest';
-import { LatestTaskIds, RESTORE_WINDOW, latestOf } from '../../mocks/node/latest-task-ids.ts';
+import {
+  LatestTaskIds,
+  RESTORE_WINDOW,
+  latestOf,
+} from '../../mocks/node/cluster/latest-task-ids.ts';
 
 const share = (index: number, of: number) => ({ index, of });
 const WHOLE = share(0, 1);

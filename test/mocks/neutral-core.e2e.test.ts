@@ -55,7 +55,7 @@ describe('the environment-neutral core', () => {
     const inputs = Object.keys(metafile.inputs);
     for (const name of NODE_ONLY_PACKAGES)
       expect(inputs.filter((path) => path.includes(`node_modules/${name}/`))).toEqual([]);
-    expect(inputs.some((path) => path.includes('mocks/hosts/msw-handlers.ts'))).toBe(true);
+    expect(inputs.some((path) => path.includes('mocks/msw/handlers.ts'))).toBe(true);
     expect(inputs.some((path) => path.includes('mocks/node/'))).toBe(false);
     // The core takes wrappers and knows no defect (decisions/029): the catalog stays on the Node side.
     expect(inputs.filter((path) => path.includes('mocks/defects/'))).toEqual([]);

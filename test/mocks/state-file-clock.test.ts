@@ -4,7 +4,7 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { readStateFile } from '../../mocks/node/state-file.ts';
+import { readStateFile } from '../../mocks/node/state-file/reader.ts';
 import { stateFileServices } from '../helpers/state-file-services.ts';
 
 const { dir, open, closedByTest } = stateFileServices('videotask-state-clock-');

@@ -4,7 +4,8 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readStateFile, StateFileError } from '../../mocks/node/state-file.ts';
+import { StateFileError } from '../../mocks/node/state-file/format.ts';
+import { readStateFile } from '../../mocks/node/state-file/reader.ts';
 import { coreClient } from '../helpers/core-client.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { stateFileServices } from '../helpers/state-file-services.ts';

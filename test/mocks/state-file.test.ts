@@ -3,7 +3,7 @@
 import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readStateFile } from '../../mocks/node/state-file.ts';
+import { readStateFile } from '../../mocks/node/state-file/reader.ts';
 import { expectControlConformant } from '../helpers/conformance.ts';
 import { stateFileServices } from '../helpers/state-file-services.ts';
 

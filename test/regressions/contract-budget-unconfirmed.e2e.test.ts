@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../contracts/index.ts';
 import type { Defect } from '../../mocks/defects/defect.ts';
-import { startMockServer } from '../../mocks/hosts/node-server.ts';
+import { startMockServer } from '../../mocks/node/http/server.ts';
 import { runVideotask } from '../helpers/cli.ts';
 import {
   CREATED_THEN_500,

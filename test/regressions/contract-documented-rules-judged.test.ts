@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveDefects } from '../../mocks/defects/registry.ts';
+import { resolveDefects } from '../../mocks/defects/catalog.ts';
 import { mutantFor } from '../../mocks/defects/mutants/index.ts';
 import type { Defect } from '../../mocks/defects/defect.ts';
 import { describeBody } from '../../src/media/video-signature.ts';

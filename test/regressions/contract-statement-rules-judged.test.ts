@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exitStatus } from '../../cli/commands/contract-target.ts';
 import { targetUsageProblem, type ContractReport } from '../../contracts/index.ts';
-import { resolveDefects } from '../../mocks/defects/registry.ts';
+import { resolveDefects } from '../../mocks/defects/catalog.ts';
 import type { Defect } from '../../mocks/defects/defect.ts';
 import { failures } from '../contracts/helpers.ts';
 import { checkInProcess, FULL_MOCK, FULL_TARGET } from '../contracts/support/in-process.ts';

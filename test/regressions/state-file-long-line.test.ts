@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { readStateFile, StateFileError } from '../../mocks/node/state-file.ts';
+import { StateFileError } from '../../mocks/node/state-file/format.ts';
+import { readStateFile } from '../../mocks/node/state-file/reader.ts';
 import { cpuMs } from '../helpers/cpu-time.ts';
 import { stateFileHeader } from '../helpers/state-file-services.ts';
 

@@ -19,7 +19,7 @@ import {
   shareWithin,
   type TaskIdShare,
 } from '../../mocks/core/task-id-share.ts';
-import { taskIdShareOf } from '../../mocks/node/cluster-messages.ts';
+import { taskIdShareOf } from '../../mocks/node/cluster/messages.ts';
 import { coreClient } from '../helpers/core-client.ts';
 import { exitCode, killMockProcesses } from '../helpers/mock-process.ts';
 import { stateFileServices } from '../helpers/state-file-services.ts';

@@ -8,12 +8,9 @@ import { SCENARIOS } from '../scenarios.ts';
 import { SECOND_FAMILY_MODELS, type FamilyState } from '../catalog.ts';
 import { SECOND_FAMILY } from '../../../src/spec/second-family.ts';
 import type { ServiceState } from '../service-state.ts';
-import type { TaskRecord } from '../task-record.ts';
+import { TaskRecord } from '../task-record.ts';
 
 type Schemas = components['schemas'];
-
-/** Built in mocks/core/errors.ts; named here too for the route table and the cluster primary. */
-export { controlError };
 
 export function clockState(state: ServiceState): Schemas['ClockState'] {
   return { now: state.clock.now(), mode: state.clock.mode, speed: state.clock.speed };
@@ -54,10 +51,33 @@ export function listScenarios(): CoreResponse {
   });
 }
 
+/** The mock's health: its profile, clock, task count, family binding and defects (getMockHealth). */
+export function mockHealth(state: ServiceState): CoreResponse {
+  return jsonResponse(200, {
+    status: 'ok',
+    profile: state.profile.name,
+    clock: clockState(state),
+    tasks: state.store.size,
+    family: familyState(state.family),
+    defects: state.defectNames,
+  });
+}
+
+/** The task `taskId`, or the control API's 404 naming it. */
+function taskOr404(state: ServiceState, taskId: string): TaskRecord | CoreResponse {
+  return state.store.get(taskId) ?? controlError(404, 'task_not_found', `No task ${taskId}`);
+}
+
+/** One task as the mock sees it (getMockTask). */
+export function getTask(state: ServiceState, taskId: string): CoreResponse {
+  const task = taskOr404(state, taskId);
+  return task instanceof TaskRecord ? jsonResponse(200, inspectTask(state, task)) : task;
+}
+
 /** Forces a task's outcome from now on (`spec/mock-control.yaml` forceMockTaskOutcome). */
 export function forceOutcome(state: ServiceState, taskId: string, body: unknown): CoreResponse {
-  const task = state.store.get(taskId);
-  if (task === undefined) return controlError(404, 'task_not_found', `No task ${taskId}`);
+  const task = taskOr404(state, taskId);
+  if (!(task instanceof TaskRecord)) return task;
   const b = (body ?? {}) as Record<string, unknown>;
   const outcome = b['outcome'];
   if (outcome !== 'succeed' && outcome !== 'fail' && outcome !== 'stuck')
@@ -112,6 +132,27 @@ export function familyState(family: FamilyState): Schemas['FamilyBinding'] {
     pluginVersion: family.pluginVersion,
     models: [...SECOND_FAMILY_MODELS],
   };
+}
+
+/** Binds or unbinds the second model family (setMockFamily). */
+export function setFamily(state: ServiceState, body: unknown): CoreResponse {
+  const bound = (body as { bound?: unknown } | null)?.bound;
+  if (typeof bound !== 'boolean')
+    return controlError(400, 'invalid_request', 'Send {"bound": true} or {"bound": false}');
+  state.apply({ op: 'bind', bound });
+  return jsonResponse(200, familyState(state.family));
+}
+
+/** Forgets the client verdicts so far (clearMockClientReport). */
+export function clearClientReport(state: ServiceState): CoreResponse {
+  state.clientVerdicts.clear();
+  return jsonResponse(200, { cleared: true });
+}
+
+/** Back to a fresh mock: no task, the clock and family as started (resetMock). */
+export function resetMock(state: ServiceState): CoreResponse {
+  state.reset();
+  return jsonResponse(200, { reset: true });
 }
 
 export function listTasks(state: ServiceState, query: string): CoreResponse {

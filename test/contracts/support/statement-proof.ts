@@ -1,6 +1,6 @@
 import { CHECKS } from '../../../contracts/checks/definitions.ts';
 import { RULE_CELL_PAIRS } from '../../../contracts/matrix/index.ts';
-import { listDefects } from '../../../mocks/defects/registry.ts';
+import { listDefects } from '../../../mocks/defects/catalog.ts';
 import { mutantFor } from '../../../mocks/defects/mutants/index.ts';
 import { documentStatements, type Statement } from '../../../src/spec/statements.ts';
 import { judgeDefect, type Verdict } from './mutant-run.ts';

@@ -1,12 +1,12 @@
 import { closeSync, fstatSync, openSync, statSync, type Stats } from 'node:fs';
-import { READ_WITHOUT_WAITING, notRegularFile } from '../../src/node/file-kind.ts';
-import type { RestoredState } from '../core/persistence.ts';
+import { READ_WITHOUT_WAITING, notRegularFile } from '../../../src/node/file-kind.ts';
+import type { KeptState } from '../../core/persistence.ts';
 import {
   applyOperation,
   countRequestId,
   emptySharedState,
   type SharedState,
-} from '../core/shared-state.ts';
+} from '../../core/shared-state.ts';
 import {
   extrasFromJson,
   finite,
@@ -17,19 +17,19 @@ import {
   planFromJson,
   taskIdOf,
   type Fail,
-} from '../core/shared-state-json.ts';
-import { TIME_BOUND_MS } from '../core/task-id-layout.ts';
+} from '../../core/shared-state-json.ts';
+import { TIME_BOUND_MS } from '../../core/task-id-layout.ts';
 import {
   STATE_FORMAT,
   STATE_VERSION,
   StateFileError,
   type Header,
   type SecretRecord,
-} from './state-file-format.ts';
-import { MAX_LINE_BYTES, readLines } from './state-file-lines.ts';
+} from './format.ts';
+import { MAX_LINE_BYTES, readLines } from './lines.ts';
 
 /** What a state file held (decisions/012), with what its reader saw of the file itself. */
-export interface RestoredFile extends RestoredState {
+export interface RestoredState extends KeptState {
   readonly secret: SecretRecord;
   /** Complete lines read (header included). */
   readonly lines: number;
@@ -46,7 +46,7 @@ export interface RestoredFile extends RestoredState {
  * not parse throws a `StateFileError` naming the line (never a silent fresh start over a file with data),
  * and so does anything that is not a regular file (a FIFO is never waited on, a device never read).
  */
-export function readStateFile(path: string): RestoredFile | undefined {
+export function readStateFile(path: string): RestoredState | undefined {
   let fd: number;
   try {
     fd = openSync(path, READ_WITHOUT_WAITING);
@@ -88,7 +88,7 @@ function refuseOddFile(path: string, stats: Stats): void {
     );
 }
 
-function parse(path: string, fd: number, size: number): RestoredFile {
+function parse(path: string, fd: number, size: number): RestoredState {
   let lineNumber = 0;
   const fail: Fail = (problem) => {
     throw new StateFileError(path, lineNumber, problem);
@@ -191,7 +191,7 @@ class Restoring {
     else this.shared.queries.set(task, integer(data, 'queries[1]', 1, fail));
   }
 
-  result(): Omit<RestoredFile, 'lines' | 'validBytes' | 'ignoredBytes' | 'missingNewline'> {
+  result(): Omit<RestoredState, 'lines' | 'validBytes' | 'ignoredBytes' | 'missingNewline'> {
     const { header } = this;
     return {
       seed: header.seed,

@@ -1,18 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
-import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
-import { DEFAULT_MAX_BODY_BYTES } from '../core/service.ts';
-import {
-  createMockService,
-  type MockOptions,
-  type MockService,
-} from '../node/create-mock-service.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
+import { DEFAULT_MAX_BODY_BYTES } from '../../core/service.ts';
+import { createMockService, type MockOptions, type MockService } from '../create-mock-service.ts';
 import { answerAndClose, guardConnections, type ConnectionLimits } from './connection-guard.ts';
 import { allowsCors, preflight, withCors } from './cors.ts';
 import { docsResponse, isDocsPath } from './docs-page.ts';
 import { hostError, rawError, send } from './host-answers.ts';
 import { HostNames, type HostView } from './host-names.ts';
-import { NodeCoreRequest, readBody, type ReadBody } from './node-request.ts';
+import { NodeCoreRequest, readBody, type ReadBody } from './request.ts';
 
 export interface MockServerOptions extends MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -27,7 +23,7 @@ export interface MockServerOptions extends MockOptions {
   /** Where the host reports what an operator should know (connections refused). Default: nowhere. */
   readonly log?: ((line: string) => void) | undefined;
   /**
-   * Answers in place of `service.handle` (a cluster worker, mocks/node/cluster-worker.ts); a promise
+   * Answers in place of `service.handle` (a cluster worker, mocks/node/cluster/worker.ts); a promise
    * holds the answer until it settles (a rejected one answers 503). Default: the service answers.
    */
   readonly answer?: Answerer | undefined;

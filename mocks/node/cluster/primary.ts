@@ -1,8 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
-import { StateNotSavedError } from '../core/persistence.ts';
-import { controlError } from '../core/routes/control.ts';
-import type { TaskIdShare } from '../core/task-id-share.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
+import { StateNotSavedError } from '../../core/persistence.ts';
+import { controlError } from '../../core/errors.ts';
+import type { TaskIdShare } from '../../core/task-id-share.ts';
 import {
   WORKER_COUNT_ENV,
   WORKER_ENV,
@@ -10,11 +10,11 @@ import {
   isClientReportPath,
   taskIdShareOf,
   type FromWorker,
-} from './cluster-messages.ts';
+} from './messages.ts';
 import { ConnectionHandoffs, type ConnectionHandle } from './connection-handoffs.ts';
-import { ObservationMerger } from './cluster-observations.ts';
+import { ObservationMerger } from './observations.ts';
 import { latestOf, type LatestTaskIds } from './latest-task-ids.ts';
-import type { MockService } from './create-mock-service.ts';
+import type { MockService } from '../create-mock-service.ts';
 import type { WorkerHub } from './worker-hub.ts';
 import { post } from './worker-hub.ts';
 

@@ -1,12 +1,14 @@
+import { dirname } from 'node:path';
 import {
   StateNotSavedError,
   type PersistenceTarget,
-  type StateFile as CoreStateFile,
-} from '../core/persistence.ts';
-import { isDurable, type Operation } from '../core/shared-state.ts';
-import { TIME_BOUND_MS } from '../core/task-id-layout.ts';
-import { JournalFile, syncDirectoryOf } from './journal-file.ts';
-import { compactStateFile } from './state-file-compaction.ts';
+  type PersistedState,
+} from '../../core/persistence.ts';
+import { isDurable, type Operation } from '../../core/shared-state.ts';
+import { TIME_BOUND_MS } from '../../core/task-id-layout.ts';
+import { syncDirectorySync } from '../../../src/node/atomic-file.ts';
+import { StateFileAppender } from './appender.ts';
+import { compactStateFile } from './compaction.ts';
 import {
   StateFileError,
   clockLine,
@@ -17,12 +19,9 @@ import {
   taskLine,
   type Header,
   type SecretRecord,
-} from './state-file-format.ts';
-import { removeLeftovers, type StateLock } from './state-file-lock.ts';
-import type { RestoredFile } from './state-file-reader.ts';
-
-export { StateFileError } from './state-file-format.ts';
-export { readStateFile, type RestoredFile as RestoredState } from './state-file-reader.ts';
+} from './format.ts';
+import { removeLeftovers, type StateLock } from './lock.ts';
+import type { RestoredState } from './reader.ts';
 
 /** Real ms a real clock's lease reaches ahead of it (decisions/012). */
 export const DEFAULT_LEASE_MS = 2000;
@@ -40,9 +39,9 @@ export interface StateFileOptions {
 }
 
 /** A state file being kept up to date (`MockService.stateFile` from the Node entry). */
-export interface StateFile extends CoreStateFile {
+export interface StateFile extends PersistedState {
   /** What was read at start-up; `undefined` on a fresh start. */
-  readonly restored: RestoredFile | undefined;
+  readonly restored: RestoredState | undefined;
   /** The file keeps the secret (a random one) rather than only its fingerprint (one given from outside). */
   readonly keepsSecret: boolean;
   /** Rewrites the file as the current state, without pausing the server; resolves when done. */
@@ -55,7 +54,7 @@ export interface StateFileParts {
   /** The service whose state is kept. */
   readonly target: PersistenceTarget;
   /** What the file held at start-up (read under `lock`); `undefined` on a fresh start. */
-  readonly restored: RestoredFile | undefined;
+  readonly restored: RestoredState | undefined;
   /** The file's lock, released when the state file is closed. */
   readonly lock: StateLock;
   /** How the file names the secret: kept in it, or its fingerprint only. */
@@ -83,7 +82,7 @@ export function openStateFile(parts: StateFileParts): StateFile {
 class StateFileSession {
   readonly #parts: StateFileParts;
   readonly #path: string;
-  readonly #journal: JournalFile;
+  readonly #journal: StateFileAppender;
   /** This start (1 on a fresh file). */
   readonly #starts: number;
   readonly #realClock: boolean;
@@ -99,7 +98,7 @@ class StateFileSession {
     const clock = parts.target.shared.clock;
     this.#realClock = clock.mode === 'real';
     this.#leaseSpan = clock.mode === 'real' ? leaseMs * clock.speed : 0;
-    this.#journal = new JournalFile(this.#path);
+    this.#journal = new StateFileAppender(this.#path);
     this.#starts = (parts.restored?.starts ?? 0) + 1;
   }
 
@@ -132,7 +131,7 @@ class StateFileSession {
       const at = this.#position();
       if (restored === undefined) {
         this.#journal.append([headerLine(this.#header(at))], true);
-        syncDirectoryOf(this.#path);
+        syncDirectorySync(dirname(this.#path));
       } else {
         if (restored.ignoredBytes > 0) this.#journal.truncate(restored.validBytes);
         if (restored.missingNewline) this.#journal.append([''], false);

@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { writeTextAtomicallySync } from '../../src/node/atomic-file.ts';
-import { StateFileError } from './state-file-format.ts';
+import { writeTextAtomicallySync } from '../../../src/node/atomic-file.ts';
+import { StateFileError } from './format.ts';
 
 /** A held lock on a state file: `FILE.lock`, holding the owner's process ID and host. */
 export interface StateLock {

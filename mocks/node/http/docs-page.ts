@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serviceSpec } from '../../src/spec/load-spec.ts';
-import { SERVICE_SPEC_PATH } from '../../src/spec/load-spec-file.ts';
-import { JSON_TYPE, type CoreResponse } from '../core/http-types.ts';
-import { hostErrorResponse } from '../core/errors.ts';
-import { BUILT_IN_TOKENS, type MockToken } from '../core/tokens.ts';
+import { serviceSpec } from '../../../src/spec/load-spec.ts';
+import { SERVICE_SPEC_PATH } from '../../../src/spec/load-spec-file.ts';
+import { JSON_TYPE, type CoreResponse } from '../../core/http-types.ts';
+import { hostErrorResponse } from '../../core/errors.ts';
+import { BUILT_IN_TOKENS, type MockToken } from '../../core/tokens.ts';
 import { DOCS_CSS, INIT_JS, PAGE_CSP } from './docs-assets.ts';
 
 /**
@@ -55,7 +55,7 @@ let libraryDirectory: string | undefined;
  * from the swagger-ui-dist devDependency.
  */
 function swaggerUiDirectory(): string {
-  const vendored = fileURLToPath(new URL('../../vendor/swagger-ui/', import.meta.url));
+  const vendored = fileURLToPath(new URL('../../../vendor/swagger-ui/', import.meta.url));
   if (existsSync(vendored)) return vendored;
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }

@@ -1,11 +1,12 @@
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync } from 'node:fs';
+import { writeAllSync } from '../../../src/node/atomic-file.ts';
 
 /**
- * A file appended to line by line with plain `write(2)`s (in the kernel once written: a kill -9 of
- * the process loses nothing), fsync'd when a caller needs the lines to survive the machine too.
+ * The state file's appender: the file appended to line by line with plain `write(2)`s (in the kernel
+ * once written: a kill -9 of the process loses nothing), fsync'd when a caller needs the lines to
+ * survive the machine too. (The client's task journal is another thing: src/node/file-journal.ts.)
  */
-export class JournalFile {
+export class StateFileAppender {
   #fd: number | undefined;
   #size = 0;
   /** While a compaction copies the state, the lines appended meanwhile (it adds them to its copy). */
@@ -38,8 +39,7 @@ export class JournalFile {
     const fd = this.#fd!;
     const bytes = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
     try {
-      for (let offset = 0; offset < bytes.length;)
-        offset += writeSync(fd, bytes, offset, bytes.length - offset, this.#size + offset);
+      writeAllSync(fd, bytes, this.#size);
       if (durable) fsyncSync(fd);
     } catch (error) {
       try {
@@ -61,18 +61,5 @@ export class JournalFile {
   close(): void {
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
-  }
-}
-
-/** Makes a new or renamed entry of a directory durable. Not every platform can open one: skipped there. */
-export function syncDirectoryOf(file: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dirname(file), 'r');
-    fsyncSync(fd);
-  } catch {
-    // Windows and some file systems refuse: the rename is still atomic, only its durability is the OS's.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -1,9 +1,10 @@
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { JournalFile } from './journal-file.ts';
-import { syncDirectoryOf } from './journal-file.ts';
-import { taskLine } from './state-file-format.ts';
-import { compactionTempPath } from './state-file-lock.ts';
+import { dirname } from 'node:path';
+import { syncDirectorySync, writeAllSync } from '../../../src/node/atomic-file.ts';
+import type { StateFileAppender } from './appender.ts';
+import { taskLine } from './format.ts';
+import { compactionTempPath } from './lock.ts';
 
 const BATCH_LINES = 8192;
 
@@ -16,7 +17,7 @@ const BATCH_LINES = 8192;
  * removed at the next start). Resolves `false` when `cancelled()` stopped it.
  */
 export async function compactStateFile(
-  journal: JournalFile,
+  journal: StateFileAppender,
   snapshot: { readonly head: readonly string[]; readonly ids: readonly string[] },
   cancelled: () => boolean,
 ): Promise<boolean> {
@@ -54,14 +55,10 @@ export async function compactStateFile(
 }
 
 /** The synchronous end of a compaction: nothing can be appended between its steps. */
-function switchTo(journal: JournalFile, tmp: string, tail: readonly string[]): void {
+function switchTo(journal: StateFileAppender, tmp: string, tail: readonly string[]): void {
   const fd = openSync(tmp, 'a');
   try {
-    if (tail.length > 0) {
-      const bytes = Buffer.from(`${tail.join('\n')}\n`, 'utf8');
-      for (let offset = 0; offset < bytes.length;)
-        offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    }
+    if (tail.length > 0) writeAllSync(fd, Buffer.from(`${tail.join('\n')}\n`, 'utf8'));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -70,7 +67,7 @@ function switchTo(journal: JournalFile, tmp: string, tail: readonly string[]): v
   journal.close();
   try {
     renameSync(tmp, journal.path);
-    syncDirectoryOf(journal.path);
+    syncDirectorySync(dirname(journal.path));
   } finally {
     journal.open();
   }

@@ -1,7 +1,6 @@
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
-import { hostErrorJson, hostErrorResponse } from '../core/errors.ts';
-import { DROPPED_HEADERS, type CoreResponse } from '../core/http-types.ts';
-import { loseAnswer } from './lose-answer.ts';
+import { hostErrorJson, hostErrorResponse } from '../../core/errors.ts';
+import { DROPPED_HEADERS, type CoreResponse, type LostAnswer } from '../../core/http-types.ts';
 
 /**
  * A JSON error answered by the node host itself, for requests the core never sees (its body:
@@ -100,4 +99,19 @@ function holdOrDrop(res: ServerResponse, response: CoreResponse, then?: () => vo
   const { lost, ...answer } = response;
   if (lost?.holdMs !== undefined) res.socket?.setTimeout(0);
   loseAnswer(res, lost!, () => send(res, answer, then));
+}
+
+/**
+ * The node:http side of the `lost-answer` scenario (§7 "submission connection times out"): the task
+ * exists, and its answer never arrives. Without `holdMs` the connection is destroyed unanswered;
+ * with it, `deliver` runs after `holdMs` unless the client has gone by then.
+ */
+function loseAnswer(res: ServerResponse, lost: LostAnswer, deliver: () => void): void {
+  if (lost.holdMs === undefined) {
+    res.socket?.destroy();
+    return;
+  }
+  const timer = setTimeout(deliver, lost.holdMs);
+  timer.unref();
+  res.once('close', () => clearTimeout(timer));
 }

@@ -1,10 +1,10 @@
 import cluster from 'node:cluster';
-import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
-import { errorResponse } from '../core/errors.ts';
-import { createMockService, type MockOptions, type MockService } from './create-mock-service.ts';
-import type { Operation } from '../core/shared-state.ts';
-import type { ConnectionLimits } from '../hosts/connection-guard.ts';
-import { startMockServer, type RunningMockServer } from '../hosts/node-server.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
+import { errorResponse } from '../../core/errors.ts';
+import { createMockService, type MockOptions, type MockService } from '../create-mock-service.ts';
+import type { Operation } from '../../core/shared-state.ts';
+import type { ConnectionLimits } from '../http/connection-guard.ts';
+import { startMockServer, type RunningMockServer } from '../http/server.ts';
 import {
   WORKER_COUNT_ENV,
   WORKER_HEADER,
@@ -14,9 +14,9 @@ import {
   type FromWorker,
   type ToWorker,
   type WorkerInit,
-} from './cluster-messages.ts';
+} from './messages.ts';
 import type { ConnectionHandle } from './connection-handoffs.ts';
-import { ObservationRelay } from './cluster-observations.ts';
+import { ObservationRelay } from './observations.ts';
 import { PrimaryLink } from './primary-link.ts';
 
 export interface WorkerOptions {

@@ -1,6 +1,6 @@
-import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
-import type { Operation, SharedState } from '../core/shared-state.ts';
-import { WHOLE_SHARE, shareWithin, type TaskIdShare } from '../core/task-id-share.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
+import type { Operation, SharedState } from '../../core/shared-state.ts';
+import { WHOLE_SHARE, shareWithin, type TaskIdShare } from '../../core/task-id-share.ts';
 
 /**
  * The messages between a cluster primary and its workers (decisions/016), over node's IPC channel
@@ -116,7 +116,7 @@ export type FromWorker =
  * Observations as they cross the IPC channel: columns, not objects (a structured clone of thousands
  * of small objects cost the primary more than judging them). Per observation, `NUMBERS` numbers and
  * `STRINGS` strings, in the order `encode` writes them
- * (cluster-observations.ts).
+ * (observations.ts).
  */
 export interface ObservationBatch {
   readonly count: number;

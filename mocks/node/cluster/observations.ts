@@ -1,10 +1,10 @@
 import type { Worker } from 'node:cluster';
-import { videoStatusValues } from '../../src/generated/openapi.ts';
-import type { VideoStatus } from '../../src/spec/lifecycle.ts';
-import { wallNow } from '../core/clock.ts';
-import type { ClientVerdicts } from '../core/client-verdicts/client-verdicts.ts';
-import type { Form, Kind, Observation } from '../core/client-verdicts/observation.ts';
-import type { FromWorker, ObservationBatch } from './cluster-messages.ts';
+import { videoStatusValues } from '../../../src/generated/openapi.ts';
+import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
+import { wallNow } from '../../core/clock.ts';
+import type { ClientVerdicts } from '../../core/client-verdicts/client-verdicts.ts';
+import type { Form, Kind, Observation } from '../../core/client-verdicts/observation.ts';
+import type { FromWorker, ObservationBatch } from './messages.ts';
 import { post } from './worker-hub.ts';
 
 /**

@@ -1,8 +1,8 @@
-import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
-import type { Persistence, PersistenceTarget, StateFile } from '../core/persistence.ts';
-import { isDurable, type Operation } from '../core/shared-state.ts';
-import type { FromWorker, ToWorker, WorkerInit } from './cluster-messages.ts';
-import { plainRequest } from './cluster-messages.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
+import type { Persistence, PersistenceTarget, PersistedState } from '../../core/persistence.ts';
+import { isDurable, type Operation } from '../../core/shared-state.ts';
+import type { FromWorker, ToWorker, WorkerInit } from './messages.ts';
+import { plainRequest } from './messages.ts';
 
 interface Waiter<T> {
   resolve(value: T): void;
@@ -99,7 +99,7 @@ export class PrimaryLink {
     }
   }
 
-  #stateFile(target: PersistenceTarget): StateFile {
+  #stateFile(target: PersistenceTarget): PersistedState {
     return {
       path: '',
       record: (operation) => {

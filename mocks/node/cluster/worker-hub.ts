@@ -1,8 +1,8 @@
 import type { SendHandle } from 'node:child_process';
 import type { Worker } from 'node:cluster';
-import { isDurable, type Operation } from '../core/shared-state.ts';
-import type { ToWorker, WorkerInit } from './cluster-messages.ts';
-import type { StateObserver } from './observed-persistence.ts';
+import { isDurable, type Operation } from '../../core/shared-state.ts';
+import type { ToWorker, WorkerInit } from './messages.ts';
+import type { StateObserver } from '../observed-persistence.ts';
 
 /** A worker's acknowledgement awaited, by number. */
 type Awaited = Map<number, () => void>;
