@@ -16,8 +16,9 @@ export const WORKER_SLOT_ENV = 'VIDEOTASK_MOCK_WORKER_SLOT';
 export const WORKER_COUNT_ENV = 'VIDEOTASK_MOCK_WORKERS';
 
 /**
- * The service request IDs (`X-Oneapi-Request-Id`) a process of an N-worker deployment hands out, none of them another's: worker s
- * (0 … N-1) numbers its answers s + 1 modulo N + 1, the primary (its control answers) 0.
+ * The service request IDs (`X-Oneapi-Request-Id`) a process of an N-worker deployment hands out, none
+ * of them another's: worker s (0 … N-1) numbers its answers s + 1 modulo N + 1, the primary (its
+ * control answers) 0.
  */
 export function serviceRequestIdsOf(who: number | 'primary', workers: number): ServiceRequestIds {
   const step = workers + 1;
