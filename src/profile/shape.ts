@@ -145,8 +145,11 @@ function nameTokens(text: string): string {
     .join('');
 }
 
-/** Nodes of one family merge into one node; others sit side by side in a `oneOf`. */
-function familyOf(node: ShapeNode): string {
+/**
+ * The family a node merges within when learning (`mergeNodes`): nodes of one family merge into one
+ * node, others sit side by side in a `oneOf`. A string constant is a `word`; a number an integer's.
+ */
+export function mergeFamilyOf(node: ShapeNode): string {
   if ('object' in node) return 'object';
   if ('array' in node) return 'array';
   if ('oneOf' in node) return 'oneOf';
@@ -155,7 +158,7 @@ function familyOf(node: ShapeNode): string {
     return v === null ? 'null' : typeof v === 'string' ? 'word' : typeof v;
   }
   if (node.kind === 'integer' || node.kind === 'number') return 'number';
-  return node.kind === 'word' ? 'word' : node.kind;
+  return node.kind;
 }
 
 /** One node describing what both describe. */
@@ -163,7 +166,7 @@ export function mergeNodes(a: ShapeNode, b: ShapeNode): ShapeNode {
   const members = [...('oneOf' in a ? a.oneOf : [a]), ...('oneOf' in b ? b.oneOf : [b])];
   const byFamily = new Map<string, ShapeNode>();
   for (const member of members) {
-    const family = familyOf(member);
+    const family = mergeFamilyOf(member);
     const seen = byFamily.get(family);
     byFamily.set(family, seen === undefined ? member : mergeSame(seen, member));
   }
