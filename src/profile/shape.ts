@@ -13,8 +13,8 @@ export interface ValueFacts {
   readonly taskIds: ReadonlySet<string>;
   /** Model IDs the run used or the catalog listed. */
   readonly models: ReadonlySet<string>;
-  /** The answer's own request ID (its request-ID header), if any. */
-  readonly requestId?: string | undefined;
+  /** The answer's own service request ID (its request-ID header), if any. */
+  readonly serviceRequestId?: string | undefined;
   /** Prompts the run sent: never kept, only named. */
   readonly prompts: readonly string[];
   /** The state of the task the answer is about, in the OpenAI form's and the wrapper's words. */
@@ -76,7 +76,8 @@ function describeString(text: string, facts: ValueFacts): ShapeNode {
 function factNamed(text: string, facts: ValueFacts): ShapeNode | undefined {
   if (facts.taskIds.has(text)) return { kind: 'task-id' };
   if (facts.models.has(text) && text.trim().length > 2) return { kind: 'model' };
-  if (facts.requestId !== undefined && text === facts.requestId) return { kind: 'request-id' };
+  if (facts.serviceRequestId !== undefined && text === facts.serviceRequestId)
+    return { kind: 'request-id' };
   if (text === facts.state?.status) return { kind: 'status' };
   if (text === facts.state?.wrapper) return { kind: 'wrapper-status' };
   return undefined;
@@ -96,9 +97,9 @@ export function templateOf(text: string, facts: ValueFacts): string {
   const slots: [string, string][] = [
     ...facts.prompts.map((p): [string, string] => [p, '{prompt}']),
     ...[...facts.taskIds].map((id): [string, string] => [id, '{task-id}']),
-    ...(facts.requestId === undefined
+    ...(facts.serviceRequestId === undefined
       ? []
-      : [[facts.requestId, '{request-id}'] as [string, string]]),
+      : [[facts.serviceRequestId, '{request-id}'] as [string, string]]),
     ...[...facts.models].map((m): [string, string] => [m, '{model}']),
   ]
     // A fact of a character or two would name half the text.

@@ -43,7 +43,7 @@ export const tableKey = (
  */
 export function answerTable(
   profile: LearnedProfile,
-  requestIdHeader: string | undefined,
+  serviceRequestIdHeader: string | undefined,
 ): Map<string, CompiledAnswer> {
   const learned = (route: ProfileRoute, state: ProfileState, caller: ProfileCaller) =>
     profile.answers[`${route} ${state} ${caller}`];
@@ -51,7 +51,11 @@ export function answerTable(
   const compile = (answer: LearnedAnswer, situation: Situation, lenient = false) => {
     let done = compiled.get(answer);
     if (done === undefined) {
-      done = compileAnswer(answer, { lenient, bound: ANSWERING.has(situation) }, requestIdHeader);
+      done = compileAnswer(
+        answer,
+        { lenient, bound: ANSWERING.has(situation) },
+        serviceRequestIdHeader,
+      );
       compiled.set(answer, done);
     }
     return done;
