@@ -36,8 +36,8 @@ export interface Exchange {
   readonly bodyError?: string | undefined;
   /** The run had stopped: the request was never sent. */
   readonly notSent?: boolean | undefined;
-  /** The `X-Request-Id` the suite sent, on a submission. */
-  readonly requestId?: string | undefined;
+  /** The client request ID (`X-Request-Id`) the suite sent, on a submission. */
+  readonly clientRequestId?: string | undefined;
   /** A redirect was followed on the way (never on a submission: issue 24 item 5). */
   readonly redirected: boolean;
 }
@@ -79,7 +79,7 @@ export interface SendInit {
   readonly rawBody?: string;
   readonly contentType?: string;
   readonly headers?: Record<string, string>;
-  readonly requestId?: string;
+  readonly clientRequestId?: string;
   /** Sees every chunk of the body as it arrives (a check hashing a download). */
   readonly sink?: (chunk: Uint8Array) => void;
 }
@@ -115,7 +115,7 @@ export class HttpRecorder {
       method,
       path,
       as,
-      requestId: init.requestId,
+      clientRequestId: init.clientRequestId,
       sent: { headers: { ...headers }, body },
       startedAt: Date.now(),
     };
@@ -126,8 +126,11 @@ export class HttpRecorder {
     if (stopped !== undefined)
       return this.#keep({ ...unanswered(request, `not sent: ${stopped}`, 0), notSent: true }, init);
     request.index = this.#sent++;
-    if (init.requestId !== undefined)
-      this.submissions.set(init.requestId, (this.submissions.get(init.requestId) ?? 0) + 1);
+    if (init.clientRequestId !== undefined)
+      this.submissions.set(
+        init.clientRequestId,
+        (this.submissions.get(init.clientRequestId) ?? 0) + 1,
+      );
     const started = performance.now();
     const { timer, signal } = requestLimit(this.options.requestTimeoutMs, limits);
     let exchange: Exchange;
@@ -235,13 +238,13 @@ function outgoing(init: SendInit): { headers: Record<string, string>; body: stri
     body = init.rawBody;
     if (init.contentType !== undefined) headers['content-type'] = init.contentType;
   }
-  if (init.requestId !== undefined) headers['x-request-id'] = init.requestId;
+  if (init.clientRequestId !== undefined) headers['x-request-id'] = init.clientRequestId;
   return { headers, body };
 }
 
 type ExchangeStart = Pick<
   Exchange,
-  'index' | 'label' | 'method' | 'path' | 'as' | 'requestId' | 'sent' | 'startedAt'
+  'index' | 'label' | 'method' | 'path' | 'as' | 'clientRequestId' | 'sent' | 'startedAt'
 >;
 
 function unanswered(request: ExchangeStart, networkError: string, ms: number): Exchange {

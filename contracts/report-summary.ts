@@ -32,7 +32,7 @@ export function violationLines(v: Violation, indent: string): string[] {
   return [
     `${indent}${v.message}${where === '' ? '' : ` [${where}]`}`,
     ...(e?.actual === undefined ? [] : [`${more}actual: ${e.actual}`]),
-    ...(e?.requestId === undefined ? [] : [`${more}request ID: ${e.requestId}`]),
+    ...(e?.serviceRequestId === undefined ? [] : [`${more}request ID: ${e.serviceRequestId}`]),
     ...(e?.excerpt === undefined ? [] : [`${more}excerpt: ${e.excerpt}`]),
     ...(e?.curl === undefined ? [] : [`${more}reproduce: ${e.curl}`]),
   ];
@@ -67,7 +67,7 @@ function costLines(report: ContractReport): { count: string; lines: string[] } {
   const lines = unconfirmed.map((u) => {
     const service =
       u.serviceRequestId === undefined ? '' : `, service request ID ${u.serviceRequestId}`;
-    const ids = `X-Request-Id ${u.requestId}${service}`;
+    const ids = `X-Request-Id ${u.clientRequestId}${service}`;
     return `unconfirmed  ${u.request}: ${u.answered} — may have created a task (${ids})`;
   });
   return { count, lines };

@@ -51,7 +51,7 @@ const REQUEST_ID = /request-?id/i;
 
 /**
  * The deployment's own ID for the request, as `X-Oneapi-Request-Id: …` (or whichever `*request-id*`
- * header carried it, never an echo of the `X-Request-Id` the suite sent), or the `(request id: …)`
+ * header carried it, never an echo of the client request ID the suite sent as `X-Request-Id`), or the `(request id: …)`
  * its error messages end with (the gateway's habit).
  */
 export function serviceRequestIdOf(
@@ -61,7 +61,7 @@ export function serviceRequestIdOf(
   names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   for (const name of names) {
     const value = exchange.headers[name];
-    if (value !== undefined && value !== '' && value !== exchange.requestId)
+    if (value !== undefined && value !== '' && value !== exchange.clientRequestId)
       return { source: headerName(name), value };
   }
   // The kept start of the body (4 KiB) holds an error message whole.

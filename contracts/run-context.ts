@@ -10,7 +10,9 @@ import type { Verdicts } from './verdicts.ts';
 export interface UnconfirmedSubmission {
   /** `POST /v1/videos`. */
   readonly request: string;
-  /** The `X-Request-Id` the suite sent. */
+  /** The client request ID the suite sent (`X-Request-Id`). */
+  readonly clientRequestId: string;
+  /** @deprecated The old name of `clientRequestId` in the report (schema 1.1), written until 2.0. */
   readonly requestId: string;
   /** The service's own request ID, when its answer carried one. */
   readonly serviceRequestId?: string | undefined;

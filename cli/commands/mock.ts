@@ -1,5 +1,9 @@
 import { startMockServer } from '../../mocks/node/http/server.ts';
-import { WORKER_ENV, requestIdsOf, taskIdShareOf } from '../../mocks/node/cluster/messages.ts';
+import {
+  WORKER_ENV,
+  serviceRequestIdsOf,
+  taskIdShareOf,
+} from '../../mocks/node/cluster/messages.ts';
 import { createMockDeployment, type MockService } from '../../mocks/node/create-mock-service.ts';
 import { StateFileError } from '../../mocks/node/state-file/format.ts';
 import { WorkerHub } from '../../mocks/node/cluster/worker-hub.ts';
@@ -148,7 +152,7 @@ function openDeployment(input: {
       seed: numbers.seed,
       secret: secret?.value,
       observer: hub,
-      requestIds: hub === undefined ? undefined : requestIdsOf('primary', workers),
+      serviceRequestIds: hub === undefined ? undefined : serviceRequestIdsOf('primary', workers),
       taskIdShare: hub === undefined ? replica : taskIdShareOf('primary', workers, replica),
       stateFile: stateFile === undefined ? undefined : { path: stateFile, onError: reportOnce() },
     });

@@ -229,11 +229,11 @@ function overviewRow(m: ModelVerification): string {
 }
 
 function modelSection(m: ModelVerification): string[] {
-  const requestId =
+  const clientRequestId =
     m.clientRequestId === null ? '' : `; client request ID \`${m.clientRequestId}\``;
   const task = m.taskId === null ? '' : `; task \`${m.taskId}\``;
   const lines = [`## ${m.model}: ${m.ok ? 'passed' : 'failed'}`, ''];
-  lines.push(`Started ${m.date}${requestId}${task}.`, '');
+  lines.push(`Started ${m.date}${clientRequestId}${task}.`, '');
   if (m.otherRatios !== null)
     lines.push(
       `Billing header of the submission answer (${OTHER_RATIOS_HEADER}, raw): ` +

@@ -18,7 +18,8 @@ export function evidenceOf(
   const raw = exchange.excerpt;
   let shown: string | undefined;
   const { method, path, as, sent } = exchange;
-  const id = serviceRequestIdOf(exchange);
+  const found = serviceRequestIdOf(exchange);
+  const serviceRequestId = found === undefined ? undefined : `${found.source}: ${found.value}`;
   return {
     taskId,
     request: `${method} ${path}${as === 'primary' ? '' : ` (${as} key)`}`,
@@ -31,7 +32,8 @@ export function evidenceOf(
     exchange: exchange.index,
     ms: Math.round(exchange.ms),
     actual: actualOf(exchange),
-    requestId: id === undefined ? undefined : `${id.source}: ${id.value}`,
+    serviceRequestId,
+    requestId: serviceRequestId,
     get curl() {
       return curlOf({ method, path, as, sent }, recorder.options.baseUrl);
     },

@@ -35,7 +35,8 @@ export function submissionOutcome(
     return 'created';
   return {
     request: `${exchange.method} ${exchange.path}`,
-    requestId: exchange.requestId ?? '',
+    clientRequestId: exchange.clientRequestId ?? '',
+    requestId: exchange.clientRequestId ?? '',
     serviceRequestId: serviceRequestIdOf(exchange)?.value,
     answered: answered(exchange),
   };

@@ -49,7 +49,7 @@ export async function submit(
   const exchange = await ctx.recorder.send(
     `submit via ${route}`,
     ...routeRequest(route, '', ctx.native?.plugin),
-    { ...payload, as: keyOf(caller), requestId: `videotask-contract-${randomUUID()}` },
+    { ...payload, as: keyOf(caller), clientRequestId: `videotask-contract-${randomUUID()}` },
   );
   ctx.budget.settle(submissionOutcome(exchange));
   return exchange;

@@ -1,4 +1,4 @@
-import { kindLabel, parseForm, type ShapeNode } from '../../src/profile/index.ts';
+import { kindLabel, mergeFamilyOf, parseForm, type ShapeNode } from '../../src/profile/index.ts';
 
 /** One place where two shapes differ: a body path (`data.status`) and what each side has there. */
 export interface ShapeDifference {
@@ -60,24 +60,19 @@ export function wordsByPath(node: ShapeNode, into: Map<string, Set<string>>, pat
 /** A node's members by family (what `oneOf` holds, or the node itself). */
 function families(node: ShapeNode): Map<string, ShapeNode> {
   const members = 'oneOf' in node ? node.oneOf : [node];
-  return new Map(members.map((m) => [familyOf(m), m]));
+  return new Map(members.map((m) => [comparedFamilyOf(m), m]));
 }
 
-function familyOf(node: ShapeNode): string {
-  if ('object' in node) return 'object';
-  if ('array' in node) return 'array';
-  if ('oneOf' in node) return 'oneOf';
-  if ('const' in node) {
-    const v = node.const;
-    if (v === null) return 'null';
-    if (typeof v === 'number') return 'number';
-    return typeof v === 'string' ? 'text' : 'boolean';
-  }
-  if (node.kind === 'integer' || node.kind === 'number') return 'number';
-  // Words, texts and the state's words are all words a client reads: only two constants compare by
-  // value (the wrapper's words per state are the lifecycle's to compare).
-  return ['word', 'status', 'wrapper-status'].includes(node.kind) ? 'text' : node.kind;
+/**
+ * The family drift compares a node within: the learning's (`mergeFamilyOf`), but words, texts and the
+ * state's words are all text a client reads: only two constants compare by value (the wrapper's words
+ * per state are the lifecycle's to compare).
+ */
+function comparedFamilyOf(node: ShapeNode): string {
+  const family = mergeFamilyOf(node);
+  return TEXT_FAMILIES.has(family) ? 'text' : family;
 }
+const TEXT_FAMILIES = new Set(['word', 'text', 'status', 'wrapper-status']);
 
 function compareSame(
   a: ShapeNode,

@@ -60,8 +60,8 @@ export function safeForm(value: string): string | undefined {
   }
 }
 
-/** The header that carries a request ID on most answers, and the form of its values. */
-export function requestIdHeaderOf(
+/** The header that carries a service request ID on most answers, and the form of its values. */
+export function serviceRequestIdHeaderOf(
   exchanges: readonly Exchange[],
 ): { header: string; form: string } | null {
   const counts = new Map<string, number>();
@@ -117,7 +117,7 @@ function mostCommon<T>(counts: ReadonlyMap<T, number>): T {
 export function learnAnswers(
   observations: readonly Observation[],
   factsOf: (observation: Observation) => ValueFacts,
-  requestIdHeader: string | undefined,
+  serviceRequestIdHeader: string | undefined,
 ): Record<string, Partial<Record<Situation, LearnedAnswer>>> {
   const cells = new Map<string, Map<Situation, Accumulated>>();
   for (const o of observations) {
@@ -137,7 +137,7 @@ export function learnAnswers(
         steps: new Set(),
       } satisfies Accumulated);
     situations.set(o.situation, into);
-    accumulate(into, o, factsOf(o), requestIdHeader);
+    accumulate(into, o, factsOf(o), serviceRequestIdHeader);
   }
   const answers: Record<string, Partial<Record<Situation, LearnedAnswer>>> = {};
   for (const key of [...cells.keys()].sort()) {
@@ -163,7 +163,7 @@ function accumulate(
   into: Accumulated,
   o: Observation,
   facts: ValueFacts,
-  requestIdHeader: string | undefined,
+  serviceRequestIdHeader: string | undefined,
 ): void {
   const { exchange } = o;
   into.statuses.set(exchange.status, (into.statuses.get(exchange.status) ?? 0) + 1);
@@ -174,7 +174,7 @@ function accumulate(
   for (const [name, value] of Object.entries(exchange.headers)) {
     if (!mattersHeader(name)) continue;
     const node: ShapeNode =
-      name === requestIdHeader ? { kind: 'request-id' } : headerNode(name, value, facts);
+      name === serviceRequestIdHeader ? { kind: 'request-id' } : headerNode(name, value, facts);
     const seen = into.headers[name];
     into.headers[name] = seen === undefined ? node : mergeNodes(seen, node);
   }

@@ -68,7 +68,7 @@ export async function sendLearnProbes(
     }
     const exchange = await recorder.send(label, ...routeRequest('createVideo'), {
       ...init,
-      requestId: `videotask-learn-${Math.random().toString(36).slice(2)}`,
+      clientRequestId: `videotask-learn-${Math.random().toString(36).slice(2)}`,
     });
     if (submissionOutcome(exchange) !== 'refused') spent++;
   }

@@ -9,7 +9,7 @@ import {
 } from '../../src/profile/index.ts';
 import { UNKNOWN_TASK_ID } from '../checks/probes.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
-import { learnAnswers, requestIdHeaderOf, safeForm } from './answers.ts';
+import { learnAnswers, serviceRequestIdHeaderOf, safeForm } from './answers.ts';
 import { contentOf, lifecycleOf } from './lifecycle-readings.ts';
 import { readRun, type Observation, type Seen } from './run-observer.ts';
 
@@ -40,12 +40,13 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
   const taskIds = new Set([...tasks.keys(), UNKNOWN_TASK_ID]);
   const catalog = catalogOf(observations, new Set(context.models));
   const models = new Set([...context.models, ...catalog]);
-  const requestId = requestIdHeaderOf(observations.map((o) => o.exchange));
+  const serviceRequestId = serviceRequestIdHeaderOf(observations.map((o) => o.exchange));
   const lifecycle = lifecycleOf([...tasks.values()], { taskIds, models, prompts: context.prompts });
   const factsOf = (o: Observation): ValueFacts => ({
     taskIds,
     models,
-    requestId: requestId === null ? undefined : o.exchange.headers[requestId.header],
+    serviceRequestId:
+      serviceRequestId === null ? undefined : o.exchange.headers[serviceRequestId.header],
     prompts: context.prompts,
     state:
       o.state === 'n/a' || o.state === 'missing'
@@ -53,7 +54,7 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
         : { status: o.state, wrapper: lifecycle.wrapperStatuses[o.state] },
   });
   const settled = observations.filter((o) => !movedBetween(o, lifecycle.wrapperStatuses));
-  const answers = learnAnswers(settled, factsOf, requestId?.header);
+  const answers = learnAnswers(settled, factsOf, serviceRequestId?.header);
   const host = new URL(context.baseUrl).host;
   const taskForm = [...tasks.keys()]
     .map(safeForm)
@@ -68,7 +69,7 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
     learnedAt: context.now.toISOString(),
     target: { host, runs: 1 },
     taskId: { form: taskForm ?? 'task_{alnum:32}' },
-    requestId,
+    requestId: serviceRequestId,
     submissions: { multipart: multipartOf(observations) },
     errors: suffix === undefined ? {} : { messageSuffix: suffix },
     models: catalog,

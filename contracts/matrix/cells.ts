@@ -1,3 +1,4 @@
+import { TASK_STATES as PROFILE_TASK_STATES } from '../../src/profile/index.ts';
 import type { VideoStatus } from '../../src/spec/index.ts';
 import { hasTask, MATRIX_ROUTES, matrixRoute, routeLabel, type RouteId } from './routes.ts';
 
@@ -10,14 +11,7 @@ export type TaskState = VideoStatus | 'missing';
 export type CellState = TaskState | 'n/a';
 
 /** The task states, in the order a task passes them, then "no such task". */
-export const TASK_STATES = [
-  'unknown',
-  'queued',
-  'in_progress',
-  'completed',
-  'failed',
-  'missing',
-] as const satisfies readonly TaskState[];
+export const TASK_STATES = PROFILE_TASK_STATES satisfies readonly TaskState[];
 
 // A status added to the spec fails to compile here until it has a column.
 const EVERY_STATUS_HAS_A_COLUMN: Exclude<TaskState, (typeof TASK_STATES)[number]> extends never

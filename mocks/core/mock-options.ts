@@ -54,11 +54,13 @@ export interface MockOptions {
    */
   readonly wrap?: readonly ServiceWrapper[] | undefined;
   /**
-   * The request IDs (`X-Oneapi-Request-Id`) this service hands out are numbered `first`, `first + step`,
-   * … after its start time (default 1, 1): the workers of one deployment take distinct `first`s and
-   * `step` = their number, so no two of them answer with the same ID.
+   * The service request IDs (`X-Oneapi-Request-Id`, the ID of its answer) this service hands out are
+   * numbered `first`, `first + step`, … after its start time (default 1, 1): the workers of one
+   * deployment take distinct `first`s and `step` = their number, so no two of them answer with the same ID.
    */
-  readonly requestIds?: { readonly first: number; readonly step: number } | undefined;
+  readonly serviceRequestIds?: ServiceRequestIds | undefined;
+  /** @deprecated The old name of `serviceRequestIds` (issue 23), read when that is not given. */
+  readonly requestIds?: ServiceRequestIds | undefined;
   /**
    * The plan seeds this service mints task IDs from: those ≡ `index` (mod `of`); default all. Services
    * of one deployment that take distinct indexes of one `of` never mint the same task ID (a cluster's
@@ -77,4 +79,10 @@ export interface MockOptions {
    * Default on; `false` turns it off; an object sets its memory limits.
    */
   readonly clientVerdicts?: boolean | ClientVerdictOptions | undefined;
+}
+
+/** How a service numbers its service request IDs: `first`, `first + step`, … (`serviceRequestIds`). */
+export interface ServiceRequestIds {
+  readonly first: number;
+  readonly step: number;
 }

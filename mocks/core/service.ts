@@ -33,6 +33,8 @@ export interface MockService {
   /** The profile's name: `documented`, `observed` or a learned profile's. */
   readonly profile: string;
   /** Submissions seen per client request ID (`X-Request-Id` or `Idempotency-Key` header). */
+  readonly submissionsByClientRequestId: ReadonlyMap<string, number>;
+  /** @deprecated The old name of `submissionsByClientRequestId` (issue 23). */
   readonly submissionsByRequestId: ReadonlyMap<string, number>;
   /** What answers need beyond task IDs: the clock, forced outcomes, the binding… (decisions/010). */
   readonly shared: Readonly<SharedState>;
@@ -121,8 +123,8 @@ class SimulatedService implements MockService {
   readonly #limiter: RateLimiter | undefined;
   readonly #rateLimit: RateLimit | undefined;
   readonly #adminToken: string | undefined;
-  readonly #requestIdPrefix: string;
-  readonly #requestIdStep: number;
+  readonly #serviceRequestIdPrefix: string;
+  readonly #serviceRequestIdStep: number;
   #requestNumber: number;
 
   constructor(options: MockOptions) {
@@ -135,10 +137,10 @@ class SimulatedService implements MockService {
     this.#limiter = limiter;
     this.#rateLimit = options.rateLimit;
     this.#adminToken = options.adminToken;
-    const { first = 1, step = 1 } = options.requestIds ?? {};
-    this.#requestIdStep = step;
+    const { first = 1, step = 1 } = options.serviceRequestIds ?? options.requestIds ?? {};
+    this.#serviceRequestIdStep = step;
     this.#requestNumber = first - step;
-    this.#requestIdPrefix = new Date(this.clock.now())
+    this.#serviceRequestIdPrefix = new Date(this.clock.now())
       .toISOString()
       .replace(/\D/g, '')
       .slice(0, 14);
@@ -160,8 +162,11 @@ class SimulatedService implements MockService {
   get profile(): string {
     return this.#state.profile.name;
   }
+  get submissionsByClientRequestId(): ReadonlyMap<string, number> {
+    return this.#state.shared.clientRequestIds;
+  }
   get submissionsByRequestId(): ReadonlyMap<string, number> {
-    return this.#state.shared.requestIds;
+    return this.submissionsByClientRequestId;
   }
   get shared(): Readonly<SharedState> {
     return this.#state.shared;
@@ -305,8 +310,8 @@ class SimulatedService implements MockService {
   }
 
   #nextRequestId(): string {
-    this.#requestNumber += this.#requestIdStep;
-    const ownId = `${this.#requestIdPrefix}${this.#requestNumber.toString().padStart(8, '0')}`;
+    this.#requestNumber += this.#serviceRequestIdStep;
+    const ownId = `${this.#serviceRequestIdPrefix}${this.#requestNumber.toString().padStart(8, '0')}`;
     return this.#replay === undefined ? ownId : this.#replay.requestId(ownId);
   }
 

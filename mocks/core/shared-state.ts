@@ -2,7 +2,7 @@ import { CLIENT_REQUEST_ID_HEADERS } from '../../src/spec/client-request-id.ts';
 import type { TaskPlan } from './plan.ts';
 
 /** The longest client request ID any of its headers accepts (the spec's `maxLength`). */
-const MAX_REQUEST_ID_LENGTH = Math.max(...CLIENT_REQUEST_ID_HEADERS.map((h) => h.maxLength));
+const MAX_CLIENT_REQUEST_ID_LENGTH = Math.max(...CLIENT_REQUEST_ID_HEADERS.map((h) => h.maxLength));
 
 /**
  * What a task's answer needs beyond its ID and the deployment's configuration (decisions/010): one
@@ -22,9 +22,9 @@ export interface SharedState {
   readonly queries: Map<string, number>;
   /**
    * Submissions seen per client request ID (`X-Request-Id` / `Idempotency-Key`), for the
-   * `REQUEST_ID_RECORDS` IDs submitted most recently, the most recent last.
+   * `CLIENT_REQUEST_ID_RECORDS` IDs submitted most recently, the most recent last.
    */
-  readonly requestIds: Map<string, number>;
+  readonly clientRequestIds: Map<string, number>;
 }
 
 /** Facts of a task its ID has no room for. */
@@ -55,6 +55,7 @@ export type Operation =
   | { readonly op: 'bind'; readonly bound: boolean }
   | { readonly op: 'reset'; readonly familyBound: boolean }
   | { readonly op: 'extras'; readonly task: string; readonly extras: TaskExtras }
+  /** A submission named the client request ID `id` (the op's name is the state file's, decisions/012). */
   | { readonly op: 'request-id'; readonly id: string }
   | { readonly op: 'query'; readonly task: string };
 
@@ -64,7 +65,7 @@ export type Operation =
  * a submission with it again counts from 1. With IDs of at most 255 characters (the spec's
  * `ClientRequestId`), the records take at most a few MB, and as many lines of a compacted state file.
  */
-export const REQUEST_ID_RECORDS = 10_000;
+export const CLIENT_REQUEST_ID_RECORDS = 10_000;
 
 /**
  * Operations whose effect a client is told about in the 200 that follows (control changes and the
@@ -82,7 +83,7 @@ export function emptySharedState(clock: ClockState, familyBound: boolean): Share
     forced: new Map(),
     extras: new Map(),
     queries: new Map(),
-    requestIds: new Map(),
+    clientRequestIds: new Map(),
   };
 }
 
@@ -104,13 +105,17 @@ export function applyOperation(state: SharedState, operation: Operation): void {
       state.forced.clear();
       state.extras.clear();
       state.queries.clear();
-      state.requestIds.clear();
+      state.clientRequestIds.clear();
       return;
     case 'extras':
       state.extras.set(operation.task, operation.extras);
       return;
     case 'request-id':
-      countRequestId(state.requestIds, operation.id, (state.requestIds.get(operation.id) ?? 0) + 1);
+      countClientRequestId(
+        state.clientRequestIds,
+        operation.id,
+        (state.clientRequestIds.get(operation.id) ?? 0) + 1,
+      );
       return;
     case 'query':
       state.queries.set(operation.task, (state.queries.get(operation.task) ?? 0) + 1);
@@ -120,14 +125,18 @@ export function applyOperation(state: SharedState, operation: Operation): void {
 
 /**
  * Sets an ID's count as its most recent record, and forgets the least recent beyond
- * `REQUEST_ID_RECORDS`. An ID over the spec's length limit (from a file written before there was one)
+ * `CLIENT_REQUEST_ID_RECORDS`. An ID over the spec's length limit (from a file written before there was one)
  * is not kept: a submission with it is refused now.
  */
-export function countRequestId(records: Map<string, number>, id: string, count: number): void {
-  if (id.length > MAX_REQUEST_ID_LENGTH) return;
+export function countClientRequestId(
+  records: Map<string, number>,
+  id: string,
+  count: number,
+): void {
+  if (id.length > MAX_CLIENT_REQUEST_ID_LENGTH) return;
   records.delete(id);
   records.set(id, count);
-  if (records.size > REQUEST_ID_RECORDS) records.delete(records.keys().next().value!);
+  if (records.size > CLIENT_REQUEST_ID_RECORDS) records.delete(records.keys().next().value!);
 }
 
 /** The clock moved forward by `ms`. */

@@ -23,16 +23,22 @@ export const PROFILE_ROUTES = [
 ] as const;
 export type ProfileRoute = (typeof PROFILE_ROUTES)[number];
 
-/** Task states (§3), a task that does not exist, and `n/a` for routes without a task in their path. */
-export const PROFILE_STATES = [
+/**
+ * The task states (§3) in the order a task passes them, then a task that does not exist: the one list
+ * of them (the contract matrix's columns, the mock's answer table; contracts/matrix/cells.ts checks it
+ * against the spec's `VideoStatus`).
+ */
+export const TASK_STATES = [
   'unknown',
   'queued',
   'in_progress',
   'completed',
   'failed',
   'missing',
-  'n/a',
 ] as const;
+
+/** Task states (§3), a task that does not exist, and `n/a` for routes without a task in their path. */
+export const PROFILE_STATES = [...TASK_STATES, 'n/a'] as const;
 export type ProfileState = (typeof PROFILE_STATES)[number];
 
 /** The task's owner, another user, no key, an invalid key (the matrix's callers). */

@@ -13,8 +13,8 @@ export interface ValueFacts {
   readonly taskIds: ReadonlySet<string>;
   /** Model IDs the run used or the catalog listed. */
   readonly models: ReadonlySet<string>;
-  /** The answer's own request ID (its request-ID header), if any. */
-  readonly requestId?: string | undefined;
+  /** The answer's own service request ID (its request-ID header), if any. */
+  readonly serviceRequestId?: string | undefined;
   /** Prompts the run sent: never kept, only named. */
   readonly prompts: readonly string[];
   /** The state of the task the answer is about, in the OpenAI form's and the wrapper's words. */
@@ -76,7 +76,8 @@ function describeString(text: string, facts: ValueFacts): ShapeNode {
 function factNamed(text: string, facts: ValueFacts): ShapeNode | undefined {
   if (facts.taskIds.has(text)) return { kind: 'task-id' };
   if (facts.models.has(text) && text.trim().length > 2) return { kind: 'model' };
-  if (facts.requestId !== undefined && text === facts.requestId) return { kind: 'request-id' };
+  if (facts.serviceRequestId !== undefined && text === facts.serviceRequestId)
+    return { kind: 'request-id' };
   if (text === facts.state?.status) return { kind: 'status' };
   if (text === facts.state?.wrapper) return { kind: 'wrapper-status' };
   return undefined;
@@ -96,9 +97,9 @@ export function templateOf(text: string, facts: ValueFacts): string {
   const slots: [string, string][] = [
     ...facts.prompts.map((p): [string, string] => [p, '{prompt}']),
     ...[...facts.taskIds].map((id): [string, string] => [id, '{task-id}']),
-    ...(facts.requestId === undefined
+    ...(facts.serviceRequestId === undefined
       ? []
-      : [[facts.requestId, '{request-id}'] as [string, string]]),
+      : [[facts.serviceRequestId, '{request-id}'] as [string, string]]),
     ...[...facts.models].map((m): [string, string] => [m, '{model}']),
   ]
     // A fact of a character or two would name half the text.
@@ -145,8 +146,11 @@ function nameTokens(text: string): string {
     .join('');
 }
 
-/** Nodes of one family merge into one node; others sit side by side in a `oneOf`. */
-function familyOf(node: ShapeNode): string {
+/**
+ * The family a node merges within when learning (`mergeNodes`): nodes of one family merge into one
+ * node, others sit side by side in a `oneOf`. A string constant is a `word`; a number an integer's.
+ */
+export function mergeFamilyOf(node: ShapeNode): string {
   if ('object' in node) return 'object';
   if ('array' in node) return 'array';
   if ('oneOf' in node) return 'oneOf';
@@ -155,7 +159,7 @@ function familyOf(node: ShapeNode): string {
     return v === null ? 'null' : typeof v === 'string' ? 'word' : typeof v;
   }
   if (node.kind === 'integer' || node.kind === 'number') return 'number';
-  return node.kind === 'word' ? 'word' : node.kind;
+  return node.kind;
 }
 
 /** One node describing what both describe. */
@@ -163,7 +167,7 @@ export function mergeNodes(a: ShapeNode, b: ShapeNode): ShapeNode {
   const members = [...('oneOf' in a ? a.oneOf : [a]), ...('oneOf' in b ? b.oneOf : [b])];
   const byFamily = new Map<string, ShapeNode>();
   for (const member of members) {
-    const family = familyOf(member);
+    const family = mergeFamilyOf(member);
     const seen = byFamily.get(family);
     byFamily.set(family, seen === undefined ? member : mergeSame(seen, member));
   }

@@ -63,7 +63,7 @@ describe('a journal survives kill -9 (§8)', () => {
     ].map((m) => m[1]!);
     expect(clientRequestIds).toHaveLength(3);
     for (const id of clientRequestIds)
-      expect(server().service.submissionsByRequestId.get(id)).toBe(1);
+      expect(server().service.submissionsByClientRequestId.get(id)).toBe(1);
     expect(server().service.store.size - before).toBe(3);
     // A third wait has nothing to do.
     const third = await videotask(['wait', '--journal', journal, ...FAST]);
@@ -86,6 +86,6 @@ describe('a journal survives kill -9 (§8)', () => {
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/cut off by a crash/);
     expect(run.stderr).toMatch(/check by hand: Request vt-lost/);
-    expect(server().service.submissionsByRequestId.has('vt-lost')).toBe(false);
+    expect(server().service.submissionsByClientRequestId.has('vt-lost')).toBe(false);
   });
 });

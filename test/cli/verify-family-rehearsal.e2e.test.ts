@@ -152,7 +152,7 @@ describe('videotask verify-family: the rehearsal on the mock (§9 steps 3–5)',
         });
         expect(ids.has(m.taskId!)).toBe(true);
         expect(m.clientRequestId).toMatch(/^vf-/);
-        expect(server.service.submissionsByRequestId.get(m.clientRequestId!)).toBe(1);
+        expect(server.service.submissionsByClientRequestId.get(m.clientRequestId!)).toBe(1);
         for (const t of [m.timings.submitMs, m.timings.toFinalStateMs, m.timings.downloadMs])
           expect(t).toBeGreaterThanOrEqual(0);
         expect(m.steps.map((s) => s.outcome)).toEqual([

@@ -49,9 +49,9 @@ describe('resubmission (§3 rule 1, §7)', () => {
 
   it('is a submission under the same request ID while the first runs, whatever its body', async () => {
     const { s, wire } = session();
-    const requestId = randomUUID();
-    await s.submit(KITE, { requestId });
-    await s.submit({ ...KITE, prompt: 'a blue kite' }, { requestId });
+    const clientRequestId = randomUUID();
+    await s.submit(KITE, { clientRequestId });
+    await s.submit({ ...KITE, prompt: 'a blue kite' }, { clientRequestId });
     expect(rules(await wire.report())).toEqual(['no-resubmission']);
   });
 
@@ -70,9 +70,9 @@ describe('resubmission (§3 rule 1, §7)', () => {
   it('is not judged on a submission whose answer was lost (its client saw no task)', async () => {
     const { s, wire } = session();
     const lost = { ...KITE, prompt: 'a kite [mock:lost-answer]' };
-    const requestId = randomUUID();
-    await s.submit(lost, { requestId });
-    await s.submit(lost, { requestId });
+    const clientRequestId = randomUUID();
+    await s.submit(lost, { clientRequestId });
+    await s.submit(lost, { clientRequestId });
     expect(rules(await wire.report())).toEqual([]);
   });
 });
@@ -102,11 +102,11 @@ describe('retries of a refused submission (§7)', () => {
   ])('counts no 429 retries whose waits %s', async (_name, waits) => {
     const { s, wire } = session();
     const limited = { ...KITE, prompt: 'a kite [mock:rate-limit]' };
-    const requestId = randomUUID();
-    await s.submit(limited, { requestId });
+    const clientRequestId = randomUUID();
+    await s.submit(limited, { clientRequestId });
     for (const wait of waits) {
       await wire.advance(wait);
-      await s.submit(limited, { requestId });
+      await s.submit(limited, { clientRequestId });
     }
     expect(rules(await wire.report())).toEqual([]);
   });
@@ -116,9 +116,9 @@ describe('lost answers (§7)', () => {
   it('allows three repeats under the same request ID', async () => {
     const { s, wire } = session();
     const lost = { ...KITE, prompt: 'a kite [mock:lost-answer]' };
-    const requestId = randomUUID();
+    const clientRequestId = randomUUID();
     for (let attempt = 0; attempt < 4; attempt++) {
-      await s.submit(lost, { requestId });
+      await s.submit(lost, { clientRequestId });
       await wire.advance(10_000);
     }
     expect(rules(await wire.report())).toEqual([]);

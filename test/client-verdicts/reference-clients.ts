@@ -32,11 +32,12 @@ export class Session {
   /** One submission with its own request ID (§8: the client keeps it), JSON (§5). */
   submit(
     body: object = KITE,
-    options: CallOptions & { path?: string; requestId?: string | null } = {},
+    options: CallOptions & { path?: string; clientRequestId?: string | null } = {},
   ): Promise<Answer> {
-    const requestId = options.requestId === undefined ? randomUUID() : options.requestId;
+    const clientRequestId =
+      options.clientRequestId === undefined ? randomUUID() : options.clientRequestId;
     const headers = {
-      ...(requestId === null ? {} : { 'x-request-id': requestId }),
+      ...(clientRequestId === null ? {} : { 'x-request-id': clientRequestId }),
       ...options.headers,
     };
     const call: CallOptions = options.raw === undefined ? { body } : { raw: options.raw };
@@ -159,9 +160,9 @@ export const MISBEHAVIOURS: Readonly<Record<RuleId, Misbehaviour>> = {
     does: 'retries a 429 every 100 ms without backing off',
     run: async (s) => {
       const limited = { model: 'video-pro-v1', prompt: 'a kite [mock:rate-limit]' };
-      const requestId = randomUUID();
+      const clientRequestId = randomUUID();
       for (let attempt = 0; attempt < 4; attempt++) {
-        await s.submit(limited, { requestId });
+        await s.submit(limited, { clientRequestId });
         await s.wire.advance(100);
       }
     },
@@ -187,9 +188,9 @@ export const MISBEHAVIOURS: Readonly<Record<RuleId, Misbehaviour>> = {
     does: 'repeats a submission whose answer is lost, again and again',
     run: async (s) => {
       const lost = { model: 'video-pro-v1', prompt: 'a kite [mock:lost-answer]' };
-      const requestId = randomUUID();
+      const clientRequestId = randomUUID();
       for (let attempt = 0; attempt < 5; attempt++) {
-        await s.submit(lost, { requestId });
+        await s.submit(lost, { clientRequestId });
         await s.wire.advance(5_000 * 2 ** attempt);
       }
     },

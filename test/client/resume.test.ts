@@ -72,7 +72,7 @@ describe('resumeJournal against the in-process mock', () => {
       });
 
       const tasksBefore = source.service.store.size;
-      const submissionsBefore = new Map(source.service.submissionsByRequestId);
+      const submissionsBefore = new Map(source.service.submissionsByClientRequestId);
       const queried = new Set<string>();
       const getTask: GetTask = (id, signal) => (queried.add(id), source.getTask(id, signal));
 
@@ -114,7 +114,7 @@ describe('resumeJournal against the in-process mock', () => {
         ['req-refused', 'refused', 'invalid_request'],
       ]);
       expect(source.service.store.size).toBe(tasksBefore);
-      expect(source.service.submissionsByRequestId).toEqual(submissionsBefore);
+      expect(source.service.submissionsByClientRequestId).toEqual(submissionsBefore);
 
       // A second resume has nothing left to poll.
       queried.clear();

@@ -21,7 +21,7 @@ describe('VideoTaskClient.submit in-process (msw)', () => {
     expect(task.id).toMatch(/^task_[A-Za-z0-9]{32}$/);
     expect(task.task_id).toBe(task.id);
     expect(seen.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([`POST ${path}`]);
-    expect(service().submissionsByRequestId.get(`req-${endpoint}`)).toBe(1);
+    expect(service().submissionsByClientRequestId.get(`req-${endpoint}`)).toBe(1);
   });
 
   it('submits to the generations endpoint by default', async () => {

@@ -82,7 +82,7 @@ describe('tiers and budget', () => {
 
   it('never resubmits: one submission per request ID, as the mock counted them', async () => {
     const { service, report } = await checkInProcess();
-    const counts = [...service.submissionsByRequestId.values()];
+    const counts = [...service.submissionsByClientRequestId.values()];
     expect(counts.length).toBeGreaterThanOrEqual(2);
     expect(counts.every((n) => n === 1)).toBe(true);
     expect(report.results.find((r) => r.id === 'client.no-resubmission')!.outcome).toBe('pass');

@@ -161,7 +161,7 @@ describe('over real HTTP (node:http host)', () => {
         ).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(SubmissionUnconfirmedError);
         expect((error as SubmissionUnconfirmedError).clientRequestId).toBe(clientRequestId);
-        expect(server.service.submissionsByRequestId.get(clientRequestId)).toBe(1);
+        expect(server.service.submissionsByClientRequestId.get(clientRequestId)).toBe(1);
         expect(await listTasks(server.url)).toHaveLength(1);
       } finally {
         await server.close();

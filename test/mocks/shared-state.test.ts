@@ -44,7 +44,7 @@ describe('the shared state', () => {
     expect(state.familyBound).toBe(true);
     expect(state.forced.get(TASK)?.outcome).toBe('stuck');
     expect(state.extras.get(TASK)?.arg).toBe('MyCode');
-    expect(state.requestIds.get('req-1')).toBe(2);
+    expect(state.clientRequestIds.get('req-1')).toBe(2);
     expect(state.queries.get(TASK)).toBe(1);
     applyOperation(state, OPERATIONS.at(-1)!);
     expect(state).toMatchObject({ generation: 1, familyBound: false, clock: { now: 2_500 } });
@@ -52,7 +52,7 @@ describe('the shared state', () => {
       state.forced.size,
       state.extras.size,
       state.queries.size,
-      state.requestIds.size,
+      state.clientRequestIds.size,
     ]).toEqual([0, 0, 0, 0]);
   });
 

@@ -85,7 +85,7 @@ describe('the state file, in-process', () => {
     expect(restored.clock).toBe(a.service.clock.now());
     expect(restored.shared.forced.get(first)?.scenario).toBe('forced:stuck');
     expect(restored.shared.extras.get(second)).toEqual({ scenario: 'unknown', arg: '2.25' });
-    expect(restored.shared.requestIds.get('req-1')).toBe(1);
+    expect(restored.shared.clientRequestIds.get('req-1')).toBe(1);
     expect(JSON.parse(lines(path)[0]!)).toMatchObject({
       format: 'videotask-mock-state',
       version: 2,

@@ -306,7 +306,7 @@ describe('task IDs are unique (decisions/010)', () => {
     });
     expect(ids.size).toBeGreaterThan(900);
     expect(service.store.size).toBe(ids.size);
-    expect(service.submissionsByRequestId.get('same')).toBe(ids.size);
+    expect(service.submissionsByClientRequestId.get('same')).toBe(ids.size);
     service.clock.advance(1);
     expect(post().status).toBe(200);
   });

@@ -44,7 +44,10 @@ describe('a submission that was not clearly refused keeps its unit of the budget
       service.store.size,
     );
     expect(report.unconfirmed.length).toBeGreaterThan(0);
-    for (const u of report.unconfirmed) expect(u.requestId).toMatch(/^videotask-contract-/);
+    for (const u of report.unconfirmed) {
+      expect(u.clientRequestId).toMatch(/^videotask-contract-/);
+      expect(u.requestId).toBe(u.clientRequestId); // deprecated name, until 2.0
+    }
   });
 
   it('names the service request ID of an answer that carried one', async () => {
@@ -52,6 +55,7 @@ describe('a submission that was not clearly refused keeps its unit of the budget
     expect(report.unconfirmed).toEqual([
       {
         request: 'POST /v1/video/generations',
+        clientRequestId: expect.stringMatching(/^videotask-contract-/) as unknown,
         requestId: expect.stringMatching(/^videotask-contract-/) as unknown,
         serviceRequestId: expect.stringMatching(/^\d{14}\d{8}$/) as unknown,
         answered: 'HTTP 500',

@@ -101,7 +101,8 @@ describe('every failure carries a reproduction', () => {
           String.raw`--data-raw '\{"model":"video-pro-v1","prompt":"","metadata":\{"duration":5\}\}'$`,
       ),
     );
-    expect(evidence.requestId).toMatch(/^X-Oneapi-Request-Id: \d{22}$/);
+    expect(evidence.serviceRequestId).toMatch(/^X-Oneapi-Request-Id: \d{22}$/);
+    expect(evidence.requestId).toBe(evidence.serviceRequestId); // deprecated name, until 2.0
     expect(evidence.actual).toMatch(/^HTTP 200 · application\/json[^·]* · \d+ bytes · \d+ ms$/);
     const answer = await replay(evidence.curl!);
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
@@ -146,7 +147,7 @@ describe('every failure carries a reproduction', () => {
 
   it('the JSON report says which tool and shape wrote it, and validates against the shipped schema', () => {
     expect(report.tool).toEqual({ name: 'videotask', version: expect.any(String) as unknown });
-    expect(report.schemaVersion).toBe('1.1.0');
+    expect(report.schemaVersion).toBe('1.2.0');
     expect(reportErrors(report)).toEqual([]);
   });
 });

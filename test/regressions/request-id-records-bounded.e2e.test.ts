@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REQUEST_ID_RECORDS } from '../../mocks/core/shared-state.ts';
+import { CLIENT_REQUEST_ID_RECORDS } from '../../mocks/core/shared-state.ts';
 import { expectConformant } from '../helpers/conformance.ts';
 import { coreClient } from '../helpers/core-client.ts';
 import { killMockProcesses, listening, spawnMock } from '../helpers/mock-process.ts';
@@ -57,7 +57,7 @@ describe('the records of request IDs', () => {
     expectConformant('createVideoGeneration', answer);
   });
 
-  it(`keeps the ${REQUEST_ID_RECORDS} most recent IDs, however many are sent`, () => {
+  it(`keeps the ${CLIENT_REQUEST_ID_RECORDS} most recent IDs, however many are sent`, () => {
     const { service, call } = coreClient();
     const submit = (id: string) =>
       expect(
@@ -65,14 +65,14 @@ describe('the records of request IDs', () => {
           .status,
       ).toBe(200);
     const id = (n: number) => `req-${n}-${'p'.repeat(240)}`;
-    const total = REQUEST_ID_RECORDS + 500;
+    const total = CLIENT_REQUEST_ID_RECORDS + 500;
     submit(id(0));
     for (let n = 1; n < total; n++) {
       submit(id(n));
-      if (n === REQUEST_ID_RECORDS - 1) submit(id(0)); // sent again: now one of the most recent
+      if (n === CLIENT_REQUEST_ID_RECORDS - 1) submit(id(0)); // sent again: now one of the most recent
     }
-    const records = service.submissionsByRequestId;
-    expect(records.size).toBe(REQUEST_ID_RECORDS);
+    const records = service.submissionsByClientRequestId;
+    expect(records.size).toBe(CLIENT_REQUEST_ID_RECORDS);
     expect(records.get(id(0))).toBe(2);
     expect(records.has(id(1))).toBe(false); // the least recent are forgotten …
     expect(records.has(id(500))).toBe(false);
@@ -80,24 +80,24 @@ describe('the records of request IDs', () => {
     expect(records.get(id(total - 1))).toBe(1);
     submit(id(1)); // … and a forgotten ID counts from 1 again
     expect(records.get(id(1))).toBe(1);
-    expect(records.size).toBe(REQUEST_ID_RECORDS);
+    expect(records.size).toBe(CLIENT_REQUEST_ID_RECORDS);
   }, 60_000);
 
   it('keeps the same records across a restart on a state file, which stays bounded too', () => {
     const path = join(dir, 'ids.state');
     const first = open(path, { stateFile: { path, compactAfter: 1_000 } });
-    for (let n = 0; n < REQUEST_ID_RECORDS + 2_000; n++)
+    for (let n = 0; n < CLIENT_REQUEST_ID_RECORDS + 2_000; n++)
       first.call('POST', '/v1/video/generations', {
         body: BODY,
         headers: { 'idempotency-key': `key-${n}` },
       });
-    const before = [...first.service.submissionsByRequestId];
-    expect(before).toHaveLength(REQUEST_ID_RECORDS);
+    const before = [...first.service.submissionsByClientRequestId];
+    expect(before).toHaveLength(CLIENT_REQUEST_ID_RECORDS);
     first.service.stateFile!.close();
     const lines = readFileSync(path, 'utf8').split('\n');
     const kept = lines.filter((line) => line.startsWith('{"requestId"')).length;
-    expect(kept).toBeLessThanOrEqual(REQUEST_ID_RECORDS);
+    expect(kept).toBeLessThanOrEqual(CLIENT_REQUEST_ID_RECORDS);
     const second = open(path);
-    expect([...second.service.submissionsByRequestId]).toEqual(before);
+    expect([...second.service.submissionsByClientRequestId]).toEqual(before);
   }, 60_000);
 });

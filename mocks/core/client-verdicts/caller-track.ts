@@ -61,7 +61,7 @@ export interface TaskTrack extends VerdictHolder {
   readonly id: string;
   /** Its submission, when seen: fingerprint (0 when not), request ID, the request, its order. */
   readonly fingerprint: number;
-  readonly requestId: string | undefined;
+  readonly clientRequestId: string | undefined;
   readonly submitted: Evidence | undefined;
   readonly submitOrder: number;
   /** Told `queued` or `in_progress` (the submission answer, a query). */
@@ -95,7 +95,7 @@ export interface AttemptRun {
   /** Answers lost in a row, the first of them, and the request ID it carried. */
   lostInRow: number;
   firstLost: Evidence | undefined;
-  lostRequestId: string | undefined;
+  lostClientRequestId: string | undefined;
 }
 
 /** Everything remembered of one caller, within the limits. */
@@ -110,7 +110,7 @@ export class CallerTrack implements VerdictHolder {
   secondFamily = false;
   readonly tasks = new Map<string, TaskTrack>();
   readonly byFingerprint = new Map<number, TaskTrack>();
-  readonly byRequestId = new Map<string, TaskTrack>();
+  readonly byClientRequestId = new Map<string, TaskTrack>();
   readonly attempts = new Map<number, AttemptRun>();
   /** Tasks forgotten to stay within the limits. */
   forgotten = 0;
@@ -136,7 +136,8 @@ export class CallerTrack implements VerdictHolder {
     this.tasks.set(track.id, track);
     this.#lastTask = track;
     if (track.fingerprint !== 0) this.byFingerprint.set(track.fingerprint, track);
-    if (track.requestId !== undefined) this.byRequestId.set(track.requestId, track);
+    if (track.clientRequestId !== undefined)
+      this.byClientRequestId.set(track.clientRequestId, track);
     return track;
   }
 
@@ -158,7 +159,7 @@ export class CallerTrack implements VerdictHolder {
       wait: -1,
       lostInRow: 0,
       firstLost: undefined,
-      lostRequestId: undefined,
+      lostClientRequestId: undefined,
     };
     this.attempts.set(fingerprint, run);
     return run;
@@ -170,8 +171,11 @@ export class CallerTrack implements VerdictHolder {
     if (this.#lastTask === oldest) this.#lastTask = undefined;
     if (this.byFingerprint.get(oldest.fingerprint) === oldest)
       this.byFingerprint.delete(oldest.fingerprint);
-    if (oldest.requestId !== undefined && this.byRequestId.get(oldest.requestId) === oldest)
-      this.byRequestId.delete(oldest.requestId);
+    if (
+      oldest.clientRequestId !== undefined &&
+      this.byClientRequestId.get(oldest.clientRequestId) === oldest
+    )
+      this.byClientRequestId.delete(oldest.clientRequestId);
     this.forgotten++;
   }
 }
@@ -184,7 +188,7 @@ export function newTrack(id: string, submission: Observation | undefined): TaskT
   return {
     id,
     fingerprint: submission?.fingerprint ?? 0,
-    requestId: submission?.requestId,
+    clientRequestId: submission?.clientRequestId,
     submitted: submission === undefined ? undefined : evidenceOf(submission),
     submitOrder: submission?.order ?? 0,
     seenRunning: false,

@@ -45,7 +45,7 @@ export interface Observation {
   /** Submissions: `submissionFingerprint` of the body and scenario. */
   fingerprint: number;
   /** Submissions: `X-Request-Id` or `Idempotency-Key`. */
-  requestId: string | undefined;
+  clientRequestId: string | undefined;
   /** The answer was lost on purpose (scenario `lost-answer`). */
   lost: boolean;
   /** A 429's `Retry-After` in ms, -1 when none. */
@@ -101,7 +101,7 @@ export function emptyObservation(): Observation {
     told: undefined,
     flags: 0,
     fingerprint: 0,
-    requestId: undefined,
+    clientRequestId: undefined,
     lost: false,
     retryAfterMs: -1,
     bound: false,
@@ -189,7 +189,7 @@ export class ExchangeObserver {
     if (request.method !== 'GET' && request.method !== 'HEAD') this.#body(o, request, context);
     else {
       o.fingerprint = 0;
-      o.requestId = undefined;
+      o.clientRequestId = undefined;
       o.secondFamily = false;
       o.bound = false;
     }
@@ -215,7 +215,7 @@ export class ExchangeObserver {
   ): void {
     const headers = request.headers;
     o.fingerprint = submissionFingerprint(body, request.body, headers['x-mock-scenario']);
-    o.requestId = headers['x-request-id'] ?? headers['idempotency-key'];
+    o.clientRequestId = headers['x-request-id'] ?? headers['idempotency-key'];
     o.bound = this.#state.shared.familyBound;
     const model = body?.['model'];
     o.secondFamily = typeof model === 'string' && SECOND_FAMILY.has(model);

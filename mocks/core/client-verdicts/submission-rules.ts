@@ -53,7 +53,8 @@ function meet(caller: CallerTrack, o: Observation): void {
 
 /** The caller's earlier task this submission repeats: the one with its request ID, else its body's. */
 function sameTask(caller: CallerTrack, o: Observation): TaskTrack | undefined {
-  const byId = o.requestId === undefined ? undefined : caller.byRequestId.get(o.requestId);
+  const byId =
+    o.clientRequestId === undefined ? undefined : caller.byClientRequestId.get(o.clientRequestId);
   return byId ?? caller.byFingerprint.get(o.fingerprint);
 }
 
@@ -71,8 +72,10 @@ function resubmits(j: Judging, earlier: TaskTrack, o: Observation): boolean {
 /** §3 rule 1 / §7; after a 5xx on its last query, the §7 row of that situation instead. */
 function resubmission(j: Judging, caller: CallerTrack, earlier: TaskTrack, o: Observation): void {
   const afterError = earlier.latest !== undefined && earlier.latest.status >= 500;
-  const same = o.requestId !== undefined && o.requestId === earlier.requestId;
-  const how = same ? `the same request ID ${o.requestId}` : 'the same model, prompt and parameters';
+  const same = o.clientRequestId !== undefined && o.clientRequestId === earlier.clientRequestId;
+  const how = same
+    ? `the same request ID ${o.clientRequestId}`
+    : 'the same model, prompt and parameters';
   const told = afterError
     ? `its last status query was answered ${earlier.latest!.status}`
     : `the caller had been told it was running (last: ${earlier.latest?.told ?? 'queued'}), never that it finished`;
@@ -124,12 +127,12 @@ function retryAfter429(j: Judging, caller: CallerTrack, run: AttemptRun, o: Obse
 function repeatAfterLoss(j: Judging, caller: CallerTrack, run: AttemptRun, o: Observation): void {
   if (run.lostInRow === 0) return;
   const first = run.firstLost!;
-  if (o.requestId === undefined || o.requestId !== run.lostRequestId)
+  if (o.clientRequestId === undefined || o.clientRequestId !== run.lostClientRequestId)
     if (!j.repeat('lost-answer-idempotency-records', caller, undefined, o.at))
       j.breach('lost-answer-idempotency-records', caller, undefined, o.at, () => ({
         message:
           'sent a submission whose answer was lost again ' +
-          (run.lostRequestId === undefined
+          (run.lostClientRequestId === undefined
             ? 'with no request ID to check it by'
             : 'under another request ID than the lost one'),
         requests: [first, evidenceOf(o)],
@@ -150,7 +153,7 @@ function record(run: AttemptRun, o: Observation): void {
   if (o.lost) {
     if (run.lostInRow++ === 0) {
       run.firstLost = evidenceOf(o);
-      run.lostRequestId = o.requestId;
+      run.lostClientRequestId = o.clientRequestId;
     }
   } else run.lostInRow = 0;
   run.method = o.method;

@@ -3,6 +3,7 @@ import {
   PROFILE_CALLERS,
   PROFILE_ROUTES,
   SITUATIONS,
+  TASK_STATES,
   type LearnedAnswer,
   type LearnedProfile,
   type ProfileCaller,
@@ -13,14 +14,6 @@ import {
 } from '../../../src/profile/index.ts';
 import { compileAnswer, type CompiledAnswer } from './render-answer.ts';
 
-const TASK_STATES: readonly ProfileState[] = [
-  'unknown',
-  'queued',
-  'in_progress',
-  'completed',
-  'failed',
-  'missing',
-];
 const TASK_ROUTES = new Set<ProfileRoute>([
   'getVideo',
   'getVideoGeneration',
@@ -50,7 +43,7 @@ export const tableKey = (
  */
 export function answerTable(
   profile: LearnedProfile,
-  requestIdHeader: string | undefined,
+  serviceRequestIdHeader: string | undefined,
 ): Map<string, CompiledAnswer> {
   const learned = (route: ProfileRoute, state: ProfileState, caller: ProfileCaller) =>
     profile.answers[`${route} ${state} ${caller}`];
@@ -58,7 +51,11 @@ export function answerTable(
   const compile = (answer: LearnedAnswer, situation: Situation, lenient = false) => {
     let done = compiled.get(answer);
     if (done === undefined) {
-      done = compileAnswer(answer, { lenient, bound: ANSWERING.has(situation) }, requestIdHeader);
+      done = compileAnswer(
+        answer,
+        { lenient, bound: ANSWERING.has(situation) },
+        serviceRequestIdHeader,
+      );
       compiled.set(answer, done);
     }
     return done;
@@ -107,10 +104,11 @@ function siblingAnswer(
 
 /** States nearest first (in the order a task passes them). */
 function byDistance(state: ProfileState): readonly ProfileState[] {
-  const at = TASK_STATES.indexOf(state);
+  const states: readonly ProfileState[] = TASK_STATES;
+  const at = states.indexOf(state);
   if (at < 0) return [state];
-  return [...TASK_STATES].sort(
-    (a, b) => Math.abs(TASK_STATES.indexOf(a) - at) - Math.abs(TASK_STATES.indexOf(b) - at),
+  return [...states].sort(
+    (a, b) => Math.abs(states.indexOf(a) - at) - Math.abs(states.indexOf(b) - at),
   );
 }
 

@@ -23,10 +23,10 @@ export interface CompiledAnswer {
 export function compileAnswer(
   answer: LearnedAnswer,
   options: CompileOptions,
-  requestIdHeader: string | undefined,
+  serviceRequestIdHeader: string | undefined,
 ): CompiledAnswer {
   const headers = Object.entries(answer.headers)
-    .filter(([name]) => name !== requestIdHeader)
+    .filter(([name]) => name !== serviceRequestIdHeader)
     .map(([name, node]) => {
       // A header's wording is the deployment's; only values that vary per answer come from the core.
       const worded = 'const' in node || ('kind' in node && /^(text|word)$/.test(node.kind));

@@ -59,8 +59,8 @@ export function admit(
   operationId: string,
   bodyOverride?: Record<string, unknown>,
 ): Refusal | { task: TaskRecord; lost: LostAnswer | undefined } {
-  const requestId = clientRequestId(context.request.headers);
-  if (typeof requestId === 'object') return requestId;
+  const clientRequestId = clientRequestIdOf(context.request.headers);
+  if (typeof clientRequestId === 'object') return clientRequestId;
   let body = bodyOverride;
   if (body === undefined) {
     const parsed = parseSubmissionBody(context);
@@ -85,7 +85,7 @@ export function admit(
       detail: { upstream: unboundUpstreamAnswer(body['model'] as string) },
     };
   if (choice.scenario.stage === 'upstream') return choice.scenario.refuse!(choice.arg, state.clock);
-  return createTask(context, body, choice, routed, requestId);
+  return createTask(context, body, choice, routed, clientRequestId);
 }
 
 /** The scenario a submission asks for (§ the mock's scenarios), or why it cannot be run. */
@@ -126,7 +126,7 @@ function createTask(
   body: Record<string, unknown>,
   choice: ScenarioChoice,
   model: CatalogModel,
-  requestId: string | undefined,
+  clientRequestId: string | undefined,
 ): Refusal | { task: TaskRecord; lost: LostAnswer | undefined } {
   const { state, token } = context;
   const explicit =
@@ -142,7 +142,7 @@ function createTask(
   // Every ID of this submission at this instant is taken (decisions/010): nothing is created.
   if (minted === undefined)
     return { kind: 'temporarily_unavailable', headers: { 'retry-after': '1' } };
-  if (requestId !== undefined) state.apply({ op: 'request-id', id: requestId });
+  if (clientRequestId !== undefined) state.apply({ op: 'request-id', id: clientRequestId });
   return { task: keepTask(state, minted), lost: choice.scenario.lose?.(choice.arg) };
 }
 
@@ -151,7 +151,7 @@ function createTask(
  * refusal naming the header when it is longer than the spec's `maxLength` (issue 24 item 10: the mock
  * keeps a record of each, and 12 KB IDs cost it 65 MB per 4,000 submissions).
  */
-function clientRequestId(
+function clientRequestIdOf(
   headers: Readonly<Record<string, string | undefined>>,
 ): string | undefined | Refusal {
   for (const { name, display, maxLength } of CLIENT_REQUEST_ID_HEADERS) {

@@ -1,4 +1,5 @@
 import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
+import type { ServiceRequestIds } from '../../core/mock-options.ts';
 import type { Operation, SharedState } from '../../core/shared-state.ts';
 import { WHOLE_SHARE, shareWithin, type TaskIdShare } from '../../core/task-id-share.ts';
 
@@ -15,13 +16,11 @@ export const WORKER_SLOT_ENV = 'VIDEOTASK_MOCK_WORKER_SLOT';
 export const WORKER_COUNT_ENV = 'VIDEOTASK_MOCK_WORKERS';
 
 /**
- * The request IDs a process of an N-worker deployment hands out, none of them another's: worker s
- * (0 … N-1) numbers its answers s + 1 modulo N + 1, the primary (its control answers) 0.
+ * The service request IDs (`X-Oneapi-Request-Id`) a process of an N-worker deployment hands out, none
+ * of them another's: worker s (0 … N-1) numbers its answers s + 1 modulo N + 1, the primary (its
+ * control answers) 0.
  */
-export function requestIdsOf(
-  who: number | 'primary',
-  workers: number,
-): { readonly first: number; readonly step: number } {
+export function serviceRequestIdsOf(who: number | 'primary', workers: number): ServiceRequestIds {
   const step = workers + 1;
   return { first: who === 'primary' ? step : who + 1, step };
 }

@@ -59,7 +59,7 @@ export class ObservationRelay {
       (Number(o.lost) << 9) |
       (Number(o.bound) << 10) |
       (Number(o.secondFamily) << 11);
-    this.#strings.push(o.caller, o.method, o.path, o.taskId, o.requestId, o.location);
+    this.#strings.push(o.caller, o.method, o.path, o.taskId, o.clientRequestId, o.location);
     if (this.#count >= BATCH_SIZE) this.flush();
     else this.#timer ??= setTimeout(() => this.flush(), BATCH_MS).unref();
   };
@@ -102,7 +102,7 @@ export function decodeBatch(batch: ObservationBatch): Observation[] {
       told: TOLD[(bits >> 5) & 15],
       flags: n[at + 4]!,
       fingerprint: n[at + 5]!,
-      requestId: s[text + 4],
+      clientRequestId: s[text + 4],
       lost: (bits & (1 << 9)) !== 0,
       retryAfterMs: n[at + 6]!,
       bound: (bits & (1 << 10)) !== 0,

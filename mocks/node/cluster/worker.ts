@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
 import { errorResponse } from '../../core/errors.ts';
+import type { ServiceRequestIds } from '../../core/mock-options.ts';
 import { createMockService, type MockOptions, type MockService } from '../create-mock-service.ts';
 import type { Operation } from '../../core/shared-state.ts';
 import type { ConnectionLimits } from '../http/connection-guard.ts';
@@ -9,7 +10,7 @@ import {
   WORKER_COUNT_ENV,
   WORKER_HEADER,
   WORKER_SLOT_ENV,
-  requestIdsOf,
+  serviceRequestIdsOf,
   isControlPath,
   type FromWorker,
   type ToWorker,
@@ -109,7 +110,7 @@ function workerService(
 ): MockService {
   return createMockService({
     ...options.service,
-    requestIds: requestIdsOfSlot(),
+    serviceRequestIds: serviceRequestIdsOfSlot(),
     taskIdShare: init.share,
     secret: init.secret,
     seed: init.seed,
@@ -120,7 +121,7 @@ function workerService(
 }
 
 /** This worker's request IDs, by the slot and worker count its primary gave it. */
-function requestIdsOfSlot(): { readonly first: number; readonly step: number } {
+function serviceRequestIdsOfSlot(): ServiceRequestIds {
   const slot = Number(process.env[WORKER_SLOT_ENV] ?? 0);
-  return requestIdsOf(slot, Number(process.env[WORKER_COUNT_ENV] ?? 1));
+  return serviceRequestIdsOf(slot, Number(process.env[WORKER_COUNT_ENV] ?? 1));
 }

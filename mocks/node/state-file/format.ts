@@ -6,7 +6,8 @@ import { operationToJson, planToJson } from '../../core/shared-state-json.ts';
  * - line 1, the header: `{"format", "version": 2, "seed", "secret" (when the file keeps it) or
  *   "secretFingerprint", "starts", "clock", "generation", "familyBound", "savedAt"}`;
  * - the shared state's entries: `{"forced": [id, plan]}`, `{"extras": [id, extras]}`,
- *   `{"queries": [id, n]}`, `{"requestId": [id, n]}`;
+ *   `{"queries": [id, n]}`, `{"requestId": [id, n]}` (a client request ID and its submissions: the
+ *   key predates the name `clientRequestId` and stays, so older versions read newer files);
  * - the listing: `{"task": id}`, one per task created, in order;
  * - the journal, appended as the mock runs: `{"op": operation}`, `{"task": id}`, `{"clock": ms}` (a
  *   position the clock resumes at or after: a manual clock's after an advance, a real clock's lease) and
@@ -64,7 +65,8 @@ export function* entryLines(shared: Readonly<SharedState>): Generator<string> {
   for (const [id, plan] of shared.forced) yield JSON.stringify({ forced: [id, planToJson(plan)] });
   for (const [id, extras] of shared.extras) yield JSON.stringify({ extras: [id, extras] });
   for (const [id, count] of shared.queries) yield JSON.stringify({ queries: [id, count] });
-  for (const [id, count] of shared.requestIds) yield JSON.stringify({ requestId: [id, count] });
+  for (const [id, count] of shared.clientRequestIds)
+    yield JSON.stringify({ requestId: [id, count] });
 }
 
 export const taskLine = (id: string): string => `{"task":"${id}"}`;

@@ -3,7 +3,7 @@ import { READ_WITHOUT_WAITING, notRegularFile } from '../../../src/node/file-kin
 import type { KeptState } from '../../core/persistence.ts';
 import {
   applyOperation,
-  countRequestId,
+  countClientRequestId,
   emptySharedState,
   type SharedState,
 } from '../../core/shared-state.ts';
@@ -180,8 +180,13 @@ class Restoring {
     if (!Array.isArray(entry) || entry.length !== 2) fail(`${key} must be [key, value]`);
     const [id, data] = entry as [unknown, unknown];
     if (key === 'requestId') {
+      // A client request ID (the key predates `clientRequestId`: state-file-format.ts).
       if (typeof id !== 'string') fail('requestId[0] must be a string');
-      countRequestId(this.shared.requestIds, id, integer(data, 'requestId[1]', 1, fail));
+      countClientRequestId(
+        this.shared.clientRequestIds,
+        id,
+        integer(data, 'requestId[1]', 1, fail),
+      );
       return;
     }
     const task = taskIdOf(id, `${key}[0]`, fail);

@@ -229,7 +229,7 @@ class StateFileSession {
       shared.forced.size +
       shared.extras.size +
       shared.queries.size +
-      shared.requestIds.size
+      shared.clientRequestIds.size
     );
   }
 
