@@ -76,10 +76,7 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
     if (first !== undefined && stops(first.status)) finalStatus = first.status;
     else {
       const result = await pollTask(() => tracker.look(), taskId, {
-        initialIntervalMs: target.poll.initialMs,
-        factor: target.poll.factor,
-        maxIntervalMs: target.poll.maxMs,
-        maxAttempts: target.poll.maxAttempts,
+        ...target.poll,
         timeoutMs: Math.max(0, Math.min(target.poll.timeoutMs, ctx.limits.remainingMs())),
         signal: ctx.limits.signal,
         sleep: ctx.clock.sleep,
@@ -104,7 +101,7 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
   if (unfollowed !== undefined)
     ctx.notes.push(`${taskId} (${task.name}) was not followed to its end: ${unfollowed}`);
   if (finalStatus !== undefined && ctx.limits.stopped === undefined) {
-    await ctx.clock.sleep(Math.min(target.poll.maxMs, ctx.limits.remainingMs()));
+    await ctx.clock.sleep(Math.min(target.poll.maxIntervalMs, ctx.limits.remainingMs()));
     await tracker.look().catch(() => undefined);
   }
   judgeSequence(v, recorder, taskId, tracker.polls, submitted.progress);
