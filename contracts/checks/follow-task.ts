@@ -10,6 +10,7 @@ import type { RunContext } from '../run-context.ts';
 import { CHECKS } from './definitions.ts';
 import { judgeSequence } from './sequence.ts';
 import { submitLifecycleTask, type LifecycleTask } from './submission.ts';
+import { LONGEST_WAIT_MS } from './rate-limited.ts';
 import { TaskTracker } from './task-tracker.ts';
 
 const { lifecycle } = serviceContract();
@@ -40,6 +41,11 @@ const temporary = (error: unknown) =>
 function whyUnfollowed(error: ApiError): string {
   if (error instanceof RateLimitError)
     return 'its queries were rate limited (429) past every wait the run had time for';
+  if (error.status === 429)
+    return (
+      `its queries were rate limited (429) with a Retry-After longer than the ` +
+      `${LONGEST_WAIT_MS / 1000} s the run waits for one`
+    );
   if (error instanceof ServerError)
     return `its queries kept failing (HTTP ${error.status}) past the §7 retries`;
   return `its own owner's query was refused (HTTP ${error.status})`;
