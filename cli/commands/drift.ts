@@ -68,7 +68,7 @@ Options (each side's own, then the sequence's; each also from the variable in br
   --budget N                most tasks each side may create (default as videotask learn)
   --request-timeout S       seconds one request may take (default 30)
 ${TARGET_POLL_HELP}
-                            (each side's run polls and ends as this says)
+                        (both sides poll and end as these say)
   --report-dir DIR          write drift-report.json and drift-report.md there (0600)
   --learn-dir DIR           also write what each side was learned as (a.profile.json, b.profile.json)
   -h, --help                show this help
