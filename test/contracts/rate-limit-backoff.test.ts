@@ -36,13 +36,19 @@ describe("the suite's backoff after a 429", () => {
     let slept = 0;
     const ctx = {
       limits: { remainingMs: () => 15 * 60_000, signal: undefined, stopped: undefined },
-      clock: { sleep: async (ms: number) => void (slept += ms) },
+      clock: {
+        sleep: (ms: number) => {
+          slept += ms;
+          return Promise.resolve();
+        },
+      },
       progress: (line: string) => lines.push(line),
     } as unknown as Parameters<typeof waitOut>[0];
     expect(await waitOut(ctx, refused('600'), 1, 'task a')).toBe(false);
     expect(slept).toBe(0);
     expect(lines).toEqual([
-      `task a: rate limited (429) for 600 s, longer than the ${LONGEST_WAIT_MS / 1000} s the run waits for one: not asked again`,
+      `task a: rate limited (429) for 600 s, longer than the ${LONGEST_WAIT_MS / 1000} s ` +
+        'the run waits for one: not asked again',
     ]);
     expect(await waitOut(ctx, refused('30'), 1, 'task a')).toBe(true);
     expect(slept).toBe(30_000);
