@@ -1,9 +1,10 @@
+import type { PollSchedule } from '../src/client/poll-schedule.ts';
 import { POLLING } from '../src/generated/client-contract.ts';
 import { numberOption, secondsOption, UsageError } from './options.ts';
 
 /**
- * The flags of the §8 polling loop, the same on every command that polls (`wait`, `contract`,
- * `verify-family`), parsed and explained here only. `--timeout` and `--max-attempts` are the older
+ * The flags of the §8 polling loop, the same on every command that polls (`wait`, `contract`, `learn`,
+ * `drift`, `verify-family`), parsed and explained here only. `--timeout` and `--max-attempts` are the older
  * spellings of `--poll-timeout` and `--poll-attempts`, still read.
  */
 export const POLL_FLAGS = {
@@ -19,18 +20,8 @@ export const POLL_FLAGS = {
 /** The values `parseArgs` gives for `POLL_FLAGS`. */
 export type PollFlagValues = { readonly [F in keyof typeof POLL_FLAGS]?: string | undefined };
 
-/** The numbers of one polling loop, as the client's `PollOptions` names them. */
-export interface PollNumbers {
-  readonly initialIntervalMs: number;
-  readonly factor: number;
-  readonly maxIntervalMs: number;
-  readonly maxAttempts: number;
-  /** The total time allowed for a task (§8: "a total timeout must be set"). */
-  readonly timeoutMs: number;
-}
-
 /** §8's numbers (the spec's `x-polling`) with a command's own total timeout. */
-export const documentedPolling = (timeoutMs: number): PollNumbers => ({ ...POLLING, timeoutMs });
+export const documentedPolling = (timeoutMs: number): PollSchedule => ({ ...POLLING, timeoutMs });
 
 /**
  * The polling numbers the flags ask for, each one the flag leaves out taken from `defaults`. A bad
@@ -39,7 +30,7 @@ export const documentedPolling = (timeoutMs: number): PollNumbers => ({ ...POLLI
  * @example
  * pollOptions({ 'poll-max': '10' }, documentedPolling(1_800_000)).maxIntervalMs; // 10000
  */
-export function pollOptions(values: PollFlagValues, defaults: PollNumbers): PollNumbers {
+export function pollOptions(values: PollFlagValues, defaults: PollSchedule): PollSchedule {
   const timeout = oneOf(values, 'poll-timeout', 'timeout');
   const attempts = oneOf(values, 'poll-attempts', 'max-attempts');
   const given = {

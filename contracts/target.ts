@@ -1,25 +1,16 @@
+import type { PollSchedule } from '../src/client/poll-schedule.ts';
 import { RECOMMENDED_POLLING } from '../src/spec/polling.ts';
 import { SECOND_FAMILY as SECOND_FAMILY_SPEC } from '../src/spec/second-family.ts';
+
+/** §8's polling numbers: the client's type (src/client owns polling, §8). */
+export type { PollSchedule };
+
+export type Tier = 'free' | 'lifecycle';
 
 /**
  * What a contract run points at and how far it may go. Built from flags or `VIDEOTASK_*` variables;
  * the API keys live here and nowhere else (reports and messages mask them).
  */
-export interface PollSchedule {
-  /** First interval, ms (§8: 5 s). */
-  readonly initialMs: number;
-  /** Growth factor (§8: 1.5). */
-  readonly factor: number;
-  /** Ceiling, ms (§8: 30 s). */
-  readonly maxMs: number;
-  /** Total time allowed for a task, ms (§8 asks for one; default 15 min). */
-  readonly timeoutMs: number;
-  /** §8: at most 60 attempts in the reference loop. */
-  readonly maxAttempts: number;
-}
-
-export type Tier = 'free' | 'lifecycle';
-
 export interface ContractTarget {
   readonly baseUrl: string;
   readonly apiKey: string;
@@ -105,9 +96,9 @@ export function targetUsageProblem(
 
 /** §8's recommended schedule, read from the spec's `x-polling`; the total timeout is the suite's own. */
 export const DOCUMENTED_POLL: PollSchedule = {
-  initialMs: RECOMMENDED_POLLING.initialIntervalMs,
+  initialIntervalMs: RECOMMENDED_POLLING.initialIntervalMs,
   factor: RECOMMENDED_POLLING.factor,
-  maxMs: RECOMMENDED_POLLING.maxIntervalMs,
+  maxIntervalMs: RECOMMENDED_POLLING.maxIntervalMs,
   timeoutMs: 15 * 60_000,
   maxAttempts: RECOMMENDED_POLLING.maxAttempts,
 };

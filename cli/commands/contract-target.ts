@@ -21,7 +21,8 @@ import {
   type Sourced,
   UsageError,
 } from '../options.ts';
-import { pollOptions, type PollFlagValues } from '../poll-options.ts';
+import { RUN_DEADLINE_MARGIN_MS } from '../../contracts/run-limits.ts';
+import { POLL_FLAGS, pollHelp, pollOptions, type PollFlagValues } from '../poll-options.ts';
 
 /**
  * The flags that name a target and what to run against it, as `parseArgs` takes them: the same for
@@ -41,7 +42,17 @@ export const TARGET_FLAGS = {
   budget: { type: 'string' },
   'report-dir': { type: 'string' },
   'request-timeout': { type: 'string' },
+  ...POLL_FLAGS,
 } as const;
+
+/**
+ * The help lines of the `--poll-*` flags of every command running the suite's observation (contract,
+ * learn, drift): §8's defaults and the suite's own total timeout, read where they are defined.
+ */
+export const TARGET_POLL_HELP = pollHelp(
+  DOCUMENTED_POLL.timeoutMs / 1000,
+  `;\n                        the whole run ends at most ${RUN_DEADLINE_MARGIN_MS / 1000} s after it`,
+);
 
 /** The flags of `videotask contract` (each also from a `VIDEOTASK_*` variable, read by the caller). */
 export interface ContractFlags extends PollFlagValues {
@@ -164,22 +175,8 @@ export const BUNDLED_MOCK = {
 
 /** The polling schedule: §8's, or a fast one against the bundled mock (BUNDLED_MOCK). */
 export function pollOption(values: ContractFlags, bundled: boolean): PollSchedule {
-  const fast = bundled ? { initialMs: 100, factor: 1.5, maxMs: 500 } : {};
-  const defaults = { ...DOCUMENTED_POLL, ...fast };
-  const poll = pollOptions(values, {
-    initialIntervalMs: defaults.initialMs,
-    factor: defaults.factor,
-    maxIntervalMs: defaults.maxMs,
-    maxAttempts: defaults.maxAttempts,
-    timeoutMs: defaults.timeoutMs,
-  });
-  return {
-    initialMs: poll.initialIntervalMs,
-    factor: poll.factor,
-    maxMs: poll.maxIntervalMs,
-    maxAttempts: poll.maxAttempts,
-    timeoutMs: poll.timeoutMs,
-  };
+  const fast = bundled ? { initialIntervalMs: 100, factor: 1.5, maxIntervalMs: 500 } : {};
+  return pollOptions(values, { ...DOCUMENTED_POLL, ...fast });
 }
 
 /**

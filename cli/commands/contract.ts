@@ -1,5 +1,4 @@
 import {
-  DOCUMENTED_POLL,
   Redactor,
   renderSummary,
   runContract,
@@ -12,7 +11,6 @@ import {
 import { startMockServer } from '../../mocks/node/http/server.ts';
 import type { Command } from '../command.ts';
 import { parseFlags, UsageError } from '../options.ts';
-import { POLL_FLAGS, pollHelp } from '../poll-options.ts';
 import { runLearn } from '../../contracts/learn/index.ts';
 import { describeProfile, existingProfile, writeProfileFile } from '../profile-file.ts';
 import {
@@ -25,6 +23,7 @@ import {
   targetSettings,
   writeTraffic,
   TARGET_FLAGS,
+  TARGET_POLL_HELP,
 } from './contract-target.ts';
 
 const HELP = `Usage: videotask contract [options]
@@ -57,7 +56,7 @@ Options (each also from the environment variable in brackets):
   --strict              assumption-based checks fail instead of warn [VIDEOTASK_STRICT=1]
   --report-dir DIR      write contract-report.json and contract-junit.xml there [VIDEOTASK_REPORT_DIR]
   --har FILE            write the run's traffic there as HAR 1.2, keys masked [VIDEOTASK_HAR]
-${pollHelp(DOCUMENTED_POLL.timeoutMs / 1000, ';\n                        the whole run ends at most 60 s after it')}
+${TARGET_POLL_HELP}
   --request-timeout S   seconds one request may take (default 30) [VIDEOTASK_REQUEST_TIMEOUT]
   --learn FILE          also learn the deployment's profile from the run into FILE (refined when it
                         exists; served by videotask mock --profile FILE; see videotask learn)
@@ -198,7 +197,6 @@ function parse(argv: readonly string[]) {
     ...TARGET_FLAGS,
     strict: { type: 'boolean' },
     har: { type: 'string' },
-    ...POLL_FLAGS,
     learn: { type: 'string' },
   });
 }

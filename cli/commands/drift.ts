@@ -7,7 +7,13 @@ import type { LearnedProfile } from '../../src/profile/index.ts';
 import type { Command } from '../command.ts';
 import { flagOrEnv, parseFlags, type Sourced, UsageError } from '../options.ts';
 import { readProfileFile, writeProfileFile } from '../profile-file.ts';
-import { baseUrlOption, nonEmpty, TARGET_FLAGS, targetSettings } from './contract-target.ts';
+import {
+  baseUrlOption,
+  nonEmpty,
+  TARGET_FLAGS,
+  TARGET_POLL_HELP,
+  targetSettings,
+} from './contract-target.ts';
 
 /** The keys of a B the command starts (`--against-profile`): the mock's own, and any token it adds. */
 interface MockKeys {
@@ -60,7 +66,9 @@ Options (each side's own, then the sequence's; each also from the variable in br
                             the mock's key may not use the forbidden model either)
   --tier T                  lifecycle (default) or free (read-only routes: creates no task)
   --budget N                most tasks each side may create (default as videotask learn)
-  --poll-initial S, --poll-factor F, --poll-max S, --timeout S, --request-timeout S
+  --request-timeout S       seconds one request may take (default 30)
+${TARGET_POLL_HELP}
+                        (both sides poll and end as these say)
   --report-dir DIR          write drift-report.json and drift-report.md there (0600)
   --learn-dir DIR           also write what each side was learned as (a.profile.json, b.profile.json)
   -h, --help                show this help
@@ -76,7 +84,7 @@ the end (unreachable, a key refused, it stopped answering).`;
 export const driftCommand: Command = {
   name: 'drift',
   async run(argv) {
-    const { values } = parse(argv);
+    const { values } = parseDriftFlags(argv);
     if (values.help) {
       console.log(HELP);
       return 0;
@@ -106,7 +114,7 @@ export const driftCommand: Command = {
   },
 };
 
-type Values = ReturnType<typeof parse>['values'];
+export type Values = ReturnType<typeof parseDriftFlags>['values'];
 
 /** Whether a profile learned the second family's native path (the mock serving it binds the family). */
 function servesFamily(profile: LearnedProfile): boolean {
@@ -163,7 +171,7 @@ interface StartedMock {
  * Both sides: the same sequence (settings, second key or none), each with its own place and keys. B
  * may be the mock started here (`mock`): its own keys then, and a failing prompt it fails.
  */
-function targets(
+export function targets(
   values: Values,
   mock: StartedMock | undefined,
 ): { a: ContractTarget; b: ContractTarget } {
@@ -213,7 +221,8 @@ function targets(
   };
 }
 
-function parse(argv: readonly string[]) {
+/** `drift`'s flags as parsed (strict: an unknown flag is a `UsageError`). */
+export function parseDriftFlags(argv: readonly string[]) {
   return parseFlags(argv, {
     ...TARGET_FLAGS,
     against: { type: 'string' },
@@ -222,9 +231,5 @@ function parse(argv: readonly string[]) {
     'against-failing-prompt': { type: 'string' },
     'against-profile': { type: 'string' },
     'learn-dir': { type: 'string' },
-    'poll-initial': { type: 'string' },
-    'poll-factor': { type: 'string' },
-    'poll-max': { type: 'string' },
-    timeout: { type: 'string' },
   });
 }

@@ -16,6 +16,7 @@ import {
   sourced,
   targetSettings,
   TARGET_FLAGS,
+  TARGET_POLL_HELP,
 } from './contract-target.ts';
 
 const HELP = `Usage: videotask learn --base-url URL --api-key KEY --out FILE [options]
@@ -40,8 +41,9 @@ Options (the contract suite's, each also from its VIDEOTASK_* variable; see vide
   --tier T              lifecycle (default): follows tasks; free: creates none (no timing learned)
   --budget N            most tasks it may create (default: the contract suite's, plus 1 for the
                         refusals it asks: each is refused and gives its unit back)
-  --poll-initial S, --poll-factor F, --poll-max S, --timeout S, --request-timeout S
-                        polling and limits (the denser the polling, the sharper the timing)
+  --request-timeout S   seconds one request may take (default 30)
+${TARGET_POLL_HELP}
+                        (the denser the polling, the sharper the timing learned)
   --report-dir DIR      also write the contract run's reports there
   -h, --help            show this help
 
@@ -52,7 +54,7 @@ is written then).`;
 export const learnCommand: Command = {
   name: 'learn',
   async run(argv) {
-    const { values } = parse(argv);
+    const { values } = parseLearnFlags(argv);
     if (values.help) {
       console.log(HELP);
       return 0;
@@ -103,7 +105,7 @@ export const learnCommand: Command = {
 };
 
 /** Where to write and what to learn, from flags and environment (exit 2 when missing or wrong). */
-function learnTarget(values: ReturnType<typeof parse>['values']) {
+export function learnTarget(values: ReturnType<typeof parseLearnFlags>['values']) {
   const out = profileFileOption('--out', values.out);
   if (out === undefined)
     throw new UsageError('--out FILE is required: where to write the learned profile');
@@ -120,16 +122,13 @@ function learnTarget(values: ReturnType<typeof parse>['values']) {
   return { out, target };
 }
 
-function parse(argv: readonly string[]) {
+/** `learn`'s flags as parsed (strict: an unknown flag is a `UsageError`). */
+export function parseLearnFlags(argv: readonly string[]) {
   return parseFlags(argv, {
     ...TARGET_FLAGS,
     out: { type: 'string' },
     name: { type: 'string' },
     fresh: { type: 'boolean' },
     strict: { type: 'boolean' },
-    'poll-initial': { type: 'string' },
-    'poll-factor': { type: 'string' },
-    'poll-max': { type: 'string' },
-    timeout: { type: 'string' },
   });
 }

@@ -2,16 +2,18 @@
  * What `videotask verify-family` is asked to do: its flags and their defaults, the checked options, and
  * the settings every model's steps run with.
  */
-import type { PollOptions } from '../../src/client/index.ts';
+import type { PollOptions, PollSchedule } from '../../src/client/index.ts';
+import { DEFAULT_POLL_TIMEOUT_MS } from '../../src/client/poll-schedule.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
 import { numberOption, parseFlags, UsageError } from '../options.ts';
-import { documentedPolling, POLL_FLAGS, type PollNumbers, pollOptions } from '../poll-options.ts';
+import { documentedPolling, POLL_FLAGS, pollOptions } from '../poll-options.ts';
 import { SERVICE_FLAGS } from '../service-options.ts';
 
 export const DEFAULT_SECONDS = 4;
 const DEFAULT_PROMPT = 'videotask verify-family: a short test clip of a red kite over the sea';
-export const DEFAULT_TIMEOUT_S = 1800;
+/** The client's own total timeout (src/client, §8: "a total timeout must be set"). */
+export const DEFAULT_TIMEOUT_S = DEFAULT_POLL_TIMEOUT_MS / 1000;
 export const DEFAULT_REPORT_DIR = 'verification-records';
 
 const VERIFY_FAMILY_FLAGS = {
@@ -38,7 +40,7 @@ export interface VerifyFamilyOptions {
   readonly secondsGiven: boolean;
   readonly prompt: string;
   readonly pluginName: string | undefined;
-  readonly poll: VerifySettings['poll'] & PollNumbers;
+  readonly poll: VerifySettings['poll'] & PollSchedule;
   readonly dryRun: boolean;
   readonly reportDir: string;
 }

@@ -10,6 +10,7 @@ import type { RunContext } from '../run-context.ts';
 import { CHECKS } from './definitions.ts';
 import { judgeSequence } from './sequence.ts';
 import { submitLifecycleTask, type LifecycleTask } from './submission.ts';
+import { LONGEST_WAIT_MS } from './rate-limited.ts';
 import { TaskTracker } from './task-tracker.ts';
 
 const { lifecycle } = serviceContract();
@@ -40,6 +41,11 @@ const temporary = (error: unknown) =>
 function whyUnfollowed(error: ApiError): string {
   if (error instanceof RateLimitError)
     return 'its queries were rate limited (429) past every wait the run had time for';
+  if (error.status === 429)
+    return (
+      `its queries were rate limited (429) with a Retry-After longer than the ` +
+      `${LONGEST_WAIT_MS / 1000} s the run waits for one`
+    );
   if (error instanceof ServerError)
     return `its queries kept failing (HTTP ${error.status}) past the §7 retries`;
   return `its own owner's query was refused (HTTP ${error.status})`;
@@ -76,10 +82,7 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
     if (first !== undefined && stops(first.status)) finalStatus = first.status;
     else {
       const result = await pollTask(() => tracker.look(), taskId, {
-        initialIntervalMs: target.poll.initialMs,
-        factor: target.poll.factor,
-        maxIntervalMs: target.poll.maxMs,
-        maxAttempts: target.poll.maxAttempts,
+        ...target.poll,
         timeoutMs: Math.max(0, Math.min(target.poll.timeoutMs, ctx.limits.remainingMs())),
         signal: ctx.limits.signal,
         sleep: ctx.clock.sleep,
@@ -104,7 +107,7 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
   if (unfollowed !== undefined)
     ctx.notes.push(`${taskId} (${task.name}) was not followed to its end: ${unfollowed}`);
   if (finalStatus !== undefined && ctx.limits.stopped === undefined) {
-    await ctx.clock.sleep(Math.min(target.poll.maxMs, ctx.limits.remainingMs()));
+    await ctx.clock.sleep(Math.min(target.poll.maxIntervalMs, ctx.limits.remainingMs()));
     await tracker.look().catch(() => undefined);
   }
   judgeSequence(v, recorder, taskId, tracker.polls, submitted.progress);

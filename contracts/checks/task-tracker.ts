@@ -20,7 +20,7 @@ import { CHECKS } from './definitions.ts';
 import { judgeDownload } from './download.ts';
 import { evidenceOf, is2xx } from './evidence.ts';
 import { judgeNativeQuery } from './native.ts';
-import { backoffMs, sendPatiently } from './rate-limited.ts';
+import { backoffMs, LONGEST_WAIT_MS, sendPatiently } from './rate-limited.ts';
 import { judgeRefusal } from './refusal.ts';
 import type { Poll } from './sequence.ts';
 import type { LifecycleTask } from './submission.ts';
@@ -74,11 +74,18 @@ function keptValue(value: unknown, depth: number): unknown {
 
 /** The client's error for a query the owner could not read: temporary (retried by the poller) or not. */
 function clientError(exchange: Exchange): ApiError {
+  const waitMs = exchange.status === 429 ? backoffMs(exchange, 1) : 0;
+  // A Retry-After past the run's budget for one 429 is not waited, by the poller either (rate-limited.ts).
+  if (waitMs > LONGEST_WAIT_MS)
+    return new ApiError(`query rate limited for ${Math.ceil(waitMs / 1000)} s`, {
+      status: 429,
+      body: exchange.json,
+    });
   if (exchange.status === 429)
     return new RateLimitError('query rate limited', {
       status: 429,
       body: exchange.json,
-      retryAfterMs: backoffMs(exchange, 1),
+      retryAfterMs: waitMs,
     });
   const temporary = exchange.status >= 500 || exchange.status === 0;
   const Kind = temporary ? ServerError : ApiError;

@@ -42,7 +42,13 @@ export {
   type ApiErrorOptions,
   type Operation,
 } from './errors.ts';
-export { pollTask, type GetTask, type PollOptions, type PollResult } from './poller.ts';
+export {
+  pollTask,
+  type GetTask,
+  type PollOptions,
+  type PollResult,
+  type PollSchedule,
+} from './poller.ts';
 export { submitWithRetry, type RetryInfo, type Submit, type SubmitRetryOptions } from './retry.ts';
 export type {
   JournalEntry,

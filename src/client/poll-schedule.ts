@@ -33,6 +33,15 @@ export interface PollOptions {
   readonly stopOn?: readonly VideoStatus[];
 }
 
+/**
+ * The numbers of one §8 polling loop, every one given: `PollOptions`' own names, so a caller that
+ * keeps a schedule (the contract suite's target, the CLI's `--poll-*` flags) passes it to `pollTask`
+ * as it is.
+ */
+export type PollSchedule = Required<
+  Pick<PollOptions, 'initialIntervalMs' | 'factor' | 'maxIntervalMs' | 'maxAttempts' | 'timeoutMs'>
+>;
+
 /** The options with defaults applied and every value checked. */
 export interface PollSettings {
   readonly initialIntervalMs: number;

@@ -15,7 +15,7 @@ import {
 } from './poll-schedule.ts';
 import { raceAbort } from './sleep.ts';
 
-export type { PollOptions } from './poll-schedule.ts';
+export type { PollOptions, PollSchedule } from './poll-schedule.ts';
 
 /** One status query of one task (§4.2). Throws the client's typed errors. */
 export type GetTask = (taskId: string, signal?: AbortSignal) => Promise<VideoTask>;

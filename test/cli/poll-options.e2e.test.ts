@@ -58,7 +58,7 @@ describe('pollOptions', () => {
 });
 
 describe('the help of every command that polls', () => {
-  it.each(['wait', 'contract', 'verify-family'])(
+  it.each(['wait', 'contract', 'learn', 'drift', 'verify-family'])(
     'lists the same --poll-* flags with the x-polling defaults (%s)',
     async (command) => {
       const run = await runVideotask([command, '--help']);

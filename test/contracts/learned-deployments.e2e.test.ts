@@ -18,7 +18,7 @@ import { FULL_MOCK } from './support/in-process.ts';
 // content type, shape and value kinds, headers, delivery, IDs, verdicts — and the mock's tasks keep
 // to the learned timing. Each deployment runs 10× its own timing (tasks end within ~8 s).
 
-const POLL = { ...DOCUMENTED_POLL, initialMs: 100, maxMs: 500, timeoutMs: 60_000 };
+const POLL = { ...DOCUMENTED_POLL, initialIntervalMs: 100, maxIntervalMs: 500, timeoutMs: 60_000 };
 const FAILS = 'a red kite that should fail';
 
 /**

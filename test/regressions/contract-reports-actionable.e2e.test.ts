@@ -79,7 +79,7 @@ describe('every failure carries a reproduction', () => {
         tier: 'lifecycle',
         budget: 1,
         strict: false,
-        poll: { ...DOCUMENTED_POLL, initialMs: 50, maxMs: 100 },
+        poll: { ...DOCUMENTED_POLL, initialIntervalMs: 50, maxIntervalMs: 100 },
         requestTimeoutMs: 10_000,
       },
       { onTraffic: (traffic) => (har = traffic) },

@@ -38,9 +38,9 @@ describe('x-polling (§8)', () => {
 
   it("is where the contract suite's documented schedule comes from", () => {
     expect(DOCUMENTED_POLL).toMatchObject({
-      initialMs: RECOMMENDED_POLLING.initialIntervalMs,
+      initialIntervalMs: RECOMMENDED_POLLING.initialIntervalMs,
       factor: RECOMMENDED_POLLING.factor,
-      maxMs: RECOMMENDED_POLLING.maxIntervalMs,
+      maxIntervalMs: RECOMMENDED_POLLING.maxIntervalMs,
       maxAttempts: RECOMMENDED_POLLING.maxAttempts,
     });
   });

@@ -16,9 +16,9 @@ import { VirtualClock } from './virtual-clock.ts';
  * is also how long after the end the suite looks again.
  */
 export const VIRTUAL_POLL = {
-  initialMs: 1_000,
+  initialIntervalMs: 1_000,
   factor: 1.5,
-  maxMs: 30_000,
+  maxIntervalMs: 30_000,
   timeoutMs: 15 * 60_000,
   maxAttempts: 60,
 };
