@@ -122,7 +122,7 @@ export function profileFileOption(flag: string, raw: string | undefined): string
 }
 
 /** `--failing-model` / `--failing-prompt`: one extra task expected to fail (§7's `failed` column). */
-export function failingTask(values: ContractFlags, bundled: boolean): FailingTask | undefined {
+function failingTask(values: ContractFlags, bundled: boolean): FailingTask | undefined {
   const model = nonEmpty(values, 'failing-model');
   const prompt = nonEmpty(values, 'failing-prompt');
   if (model !== undefined || prompt !== undefined) return dropUndefined({ model, prompt });
@@ -131,7 +131,7 @@ export function failingTask(values: ContractFlags, bundled: boolean): FailingTas
 }
 
 /** `--family-model` with `--plugin`: the second family's native path (§4.5). Both or neither. */
-export function familyTarget(values: ContractFlags): FamilyTarget | undefined {
+function familyTarget(values: ContractFlags): FamilyTarget | undefined {
   const model = nonEmpty(values, 'family-model');
   const plugin = nonEmpty(values, 'plugin');
   if (model === undefined && plugin === undefined) return undefined;
@@ -148,7 +148,7 @@ export function familyTarget(values: ContractFlags): FamilyTarget | undefined {
 }
 
 /** `--budget`, or by default one task per submit path plus one per failing and native-path task. */
-export function budgetOption(
+function budgetOption(
   values: ContractFlags,
   planned: Parameters<typeof plannedTasks>[0],
   extra = 0,
@@ -174,7 +174,7 @@ export const BUNDLED_MOCK = {
 } as const;
 
 /** The polling schedule: §8's, or a fast one against the bundled mock (BUNDLED_MOCK). */
-export function pollOption(values: ContractFlags, bundled: boolean): PollSchedule {
+function pollOption(values: ContractFlags, bundled: boolean): PollSchedule {
   const fast = bundled ? { initialIntervalMs: 100, factor: 1.5, maxIntervalMs: 500 } : {};
   return pollOptions(values, { ...DOCUMENTED_POLL, ...fast });
 }
