@@ -10,6 +10,7 @@ import {
   type ShapeNode,
 } from '../../src/profile/index.ts';
 import { compareShapes, wordsByPath, type ShapeContext } from './compare-shapes.ts';
+import { lifecycleWhere, setApartNeverLearned } from './never-learned.ts';
 
 /** What a difference is about. */
 export type Aspect =
@@ -89,6 +90,7 @@ const describeRange = (r: readonly [number, number]) =>
 export function compareProfiles(
   a: LearnedProfile,
   b: LearnedProfile,
+  options: CompareOptions = {},
 ): { differences: Difference[]; notes: string[] } {
   const differences: Difference[] = [];
   const notes: string[] = [];
@@ -120,7 +122,17 @@ export function compareProfiles(
   const lifecycle = compareLifecycle(a, b);
   differences.push(...lifecycle.differences, ...compareContent(a, b), ...compareIds(a, b));
   notes.push(...lifecycle.notes, ...statesNotes(shownA, shownB, a, b));
-  return { differences, notes };
+  if (options.bReplays === undefined) return { differences, notes };
+  const apart = setApartNeverLearned(differences, options.bReplays);
+  return { differences: apart.differences, notes: [...notes, ...apart.notes] };
+}
+
+export interface CompareOptions {
+  /**
+   * The profile B is the mock replaying (`drift --against-profile P`): a difference whose B side rests
+   * on what P never learned is a note, not a difference (decisions/038).
+   */
+  readonly bReplays?: LearnedProfile;
 }
 
 /**
@@ -325,7 +337,7 @@ function compareLifecycle(
     const x = a.lifecycle.wrapperStatuses[state];
     const y = b.lifecycle.wrapperStatuses[state];
     if (x !== undefined && y !== undefined && x !== y)
-      found.push(lifecycleDiff(`wrapper status while ${state}`, x, y));
+      found.push(lifecycleDiff(lifecycleWhere.wrapper(state), x, y));
   }
   return { differences: found, notes: [...phases.notes, ...progress.notes] };
 }
@@ -354,7 +366,7 @@ function comparePhases(
     }
     if (timingDiffers(x, y))
       differences.push({
-        ...lifecycleDiff(`${phase} phase`, describeRange(x), describeRange(y)),
+        ...lifecycleDiff(lifecycleWhere.phase(phase), describeRange(x), describeRange(y)),
         aspect: 'timing',
       });
   }
@@ -377,7 +389,7 @@ function compareProgressByState(
     // Where a task ended says little of the next one (a failed render stops anywhere).
     if (state === 'completed' || state === 'failed') continue;
     if (x === undefined || y === undefined) continue;
-    const where = `progress while ${state}`;
+    const where = lifecycleWhere.progress(state);
     const verdict = compareProgress(x, y);
     if (verdict === 'differs')
       differences.push(lifecycleDiff(where, describeProgress(x), describeProgress(y)));
