@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compareProfiles } from '../../contracts/drift/index.ts';
+import { profileGaps } from '../../contracts/learn/profile-gaps.ts';
 import { readProfile, type LearnedProfile } from '../../src/profile/index.ts';
 
 /**
@@ -104,5 +105,17 @@ describe('drift against a profile, where the profile never learned something', (
       );
     expect(progressOnly(profile({ progress: otherProgress }))).toEqual([]);
     expect(progressOnly(OBSERVED).map((d) => d.where)).toEqual(['progress while queued']);
+  });
+
+  it('learn says what a profile lacks for a state its looks showed', () => {
+    expect(profileGaps(OBSERVED)).toEqual([]);
+    expect(profileGaps(P)).toEqual([
+      'no wrapper word learned for unknown (the task moved on before the wrapper answered): the ' +
+        'mock answers it as documented and drift does not compare it; learn again into the file to ' +
+        'fill it in',
+      `no answer learned for ${CONTENT_QUEUED} refused (the task outran its probes): the mock ` +
+        'answers it as documented and drift does not compare it; learn again into the file to fill ' +
+        'it in',
+    ]);
   });
 });
