@@ -54,6 +54,10 @@ function withLifecycle(lifecycle: Partial<LearnedLifecycle>): LearnedProfile {
   return readProfile({ ...OBSERVED, lifecycle: { ...OBSERVED.lifecycle, ...lifecycle } });
 }
 
+/** A profile whose every phase was shown, running for this range. */
+const running = (range: readonly [number, number]) =>
+  withLifecycle({ unshownPhases: [], phases: { ...OBSERVED.lifecycle.phases, running: range } });
+
 const timing = (a: LearnedProfile, b: LearnedProfile) =>
   compareProfiles(a, b).differences.filter((d) => d.aspect === 'timing');
 
@@ -104,27 +108,11 @@ describe('drift on a phase one side never showed', () => {
   });
 
   it('needs the ranges far apart, not one poll interval across a class boundary', () => {
-    const oneSecond = withLifecycle({
-      unshownPhases: [],
-      phases: { ...OBSERVED.lifecycle.phases, running: [1_001, 2_419] },
-    });
-    const justUnder = withLifecycle({
-      unshownPhases: [],
-      phases: { ...OBSERVED.lifecycle.phases, running: [0, 993] },
-    });
-    expect(timing(oneSecond, justUnder)).toEqual([]);
+    expect(timing(running([1_001, 2_419]), running([0, 993]))).toEqual([]);
   });
 
   it('still finds a phase that lasts otherwise by class and far apart', () => {
-    const quick = withLifecycle({
-      unshownPhases: [],
-      phases: { ...OBSERVED.lifecycle.phases, running: [0, 500] },
-    });
-    const slow = withLifecycle({
-      unshownPhases: [],
-      phases: { ...OBSERVED.lifecycle.phases, running: [20_000, 40_000] },
-    });
-    expect(timing(quick, slow)).toMatchObject([
+    expect(timing(running([0, 500]), running([20_000, 40_000]))).toMatchObject([
       { where: 'running phase', a: '0–500 ms', b: '20000–40000 ms' },
     ]);
   });
