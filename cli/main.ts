@@ -56,6 +56,13 @@ export async function main(argv: readonly string[]): Promise<number> {
       );
       return 2;
     }
-    throw error;
+    // Anything else a command did not expect (a folder it could not write, a full disk): exit 2 with
+    // what went wrong, never 1 (a finding, to `contract` and `drift` in CI) nor a stack trace.
+    console.error(`videotask ${name}: ${describeError(error)}`);
+    return 2;
   }
 }
+
+/** An unexpected error's message, without its stack. */
+const describeError = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);

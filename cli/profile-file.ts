@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTextAtomically } from '../src/node/atomic-file.ts';
@@ -38,9 +39,11 @@ export function existingProfile(path: string, flag: string): LearnedProfile | un
 
 /**
  * Writes a profile whole or not at all, readable (two-space JSON, a `$schema` pointing at the format's
- * schema for editors), ending with a newline so it diffs cleanly.
+ * schema for editors), ending with a newline so it diffs cleanly. Its folder is made first, as
+ * `--report-dir`'s is (`drift --learn-dir DIR`, `learn --out DIR/P.json` with DIR not made yet).
  */
 export async function writeProfileFile(path: string, profile: LearnedProfile): Promise<void> {
+  await mkdir(dirname(resolve(path)), { recursive: true });
   const { $schema: _old, ...rest } = profile;
   const schema = relative(dirname(resolve(path)), SCHEMA)
     .split('\\')

@@ -107,7 +107,10 @@ export const driftCommand: Command = {
             tokens: keys.tokens,
           });
     try {
-      return await drift(values, mock === undefined ? undefined : { url: mock.url, keys });
+      return await drift(
+        values,
+        mock === undefined || profile === undefined ? undefined : { url: mock.url, keys, profile },
+      );
     } finally {
       await mock?.close();
     }
@@ -131,6 +134,8 @@ async function drift(values: Values, mock: StartedMock | undefined): Promise<num
     const { report, profiles } = await runDrift(a, b, {
       a: { onProgress: (line) => err(`  … A ${line}`) },
       b: { onProgress: (line) => err(`  … B ${line}`) },
+      // B replays the profile: what it never learned is no difference (decisions/038).
+      ...(mock === undefined ? {} : { bReplays: mock.profile }),
     });
     out(renderDriftSummary(report));
     const reportDir = values['report-dir'] ?? process.env['VIDEOTASK_REPORT_DIR'];
@@ -161,10 +166,11 @@ async function drift(values: Values, mock: StartedMock | undefined): Promise<num
   }
 }
 
-/** The mock B is when the command starts it: where it listens, and its keys. */
+/** The mock B is when the command starts it: where it listens, its keys, the profile it serves. */
 interface StartedMock {
   readonly url: string;
   readonly keys: MockKeys;
+  readonly profile: LearnedProfile;
 }
 
 /**

@@ -1,6 +1,8 @@
 import {
   parseCellKey,
   parseForm,
+  PHASE_NAMES,
+  phaseShown,
   type LearnedAnswer,
   type LearnedLifecycle,
   type LearnedProfile,
@@ -8,6 +10,7 @@ import {
   type ShapeNode,
 } from '../../src/profile/index.ts';
 import { compareShapes, wordsByPath, type ShapeContext } from './compare-shapes.ts';
+import { lifecycleWhere, setApartNeverLearned } from './never-learned.ts';
 
 /** What a difference is about. */
 export type Aspect =
@@ -60,14 +63,20 @@ const responseClass = (ms: number): string =>
 const RESPONSE_SAMPLES = 3;
 
 /**
- * Two ranges differ in time when even the nearest of their durations fall in other classes: a phase
- * that took 0–0.5 s against one of 20–40 s, not a phase one run happened to miss (0) against 0.03–2.7 s.
+ * Two ranges differ in time when even the nearest of their durations fall in other classes, and far
+ * apart: the higher range's shortest at least twice the lower's longest (decisions/038). A range's
+ * bounds are looks a poll interval apart, so a phase of 1 s reads 0–0.99 s in one run and 1.0–2.4 s in
+ * the next: one class boundary between them is the polls', not the deployment's. A phase that took
+ * 0–0.5 s against one of 20–40 s differs.
  */
 function timingDiffers(a: readonly [number, number], b: readonly [number, number]): boolean {
   if (a[0] <= b[1] && b[0] <= a[1]) return false;
   const [low, high] = a[1] < b[0] ? [a, b] : [b, a];
-  return timeClass(low[1]) !== timeClass(high[0]);
+  return timeClass(low[1]) !== timeClass(high[0]) && high[0] >= TIMING_MARGIN * low[1];
 }
+
+/** How many times the lower range's longest the higher range's shortest must be to differ. */
+const TIMING_MARGIN = 2;
 
 const describeRange = (r: readonly [number, number]) =>
   r[0] === r[1] ? `${r[0]} ms` : `${r[0]}–${r[1]} ms`;
@@ -81,6 +90,7 @@ const describeRange = (r: readonly [number, number]) =>
 export function compareProfiles(
   a: LearnedProfile,
   b: LearnedProfile,
+  options: CompareOptions = {},
 ): { differences: Difference[]; notes: string[] } {
   const differences: Difference[] = [];
   const notes: string[] = [];
@@ -112,7 +122,17 @@ export function compareProfiles(
   const lifecycle = compareLifecycle(a, b);
   differences.push(...lifecycle.differences, ...compareContent(a, b), ...compareIds(a, b));
   notes.push(...lifecycle.notes, ...statesNotes(shownA, shownB, a, b));
-  return { differences, notes };
+  if (options.bReplays === undefined) return { differences, notes };
+  const apart = setApartNeverLearned(differences, options.bReplays);
+  return { differences: apart.differences, notes: [...notes, ...apart.notes] };
+}
+
+export interface CompareOptions {
+  /**
+   * The profile B is the mock replaying (`drift --against-profile P`): a difference whose B side rests
+   * on what P never learned is a note, not a difference (decisions/038).
+   */
+  readonly bReplays?: LearnedProfile;
 }
 
 /**
@@ -307,17 +327,9 @@ function compareLifecycle(
 ): { differences: Difference[]; notes: string[] } {
   const found: Difference[] = [];
   if (a.lifecycle.tasks === 0 || b.lifecycle.tasks === 0) return { differences: found, notes: [] };
-  for (const phase of ['unknown', 'queued', 'running'] as const) {
-    const x = a.lifecycle.phases[phase];
-    const y = b.lifecycle.phases[phase];
-    if (timingDiffers(x, y))
-      found.push({
-        ...lifecycleDiff(`${phase} phase`, describeRange(x), describeRange(y)),
-        aspect: 'timing',
-      });
-  }
+  const phases = comparePhases(a.lifecycle, b.lifecycle);
   const progress = compareProgressByState(a.lifecycle, b.lifecycle);
-  found.push(...progress.differences);
+  found.push(...phases.differences, ...progress.differences);
   for (const state of new Set([
     ...Object.keys(a.lifecycle.wrapperStatuses),
     ...Object.keys(b.lifecycle.wrapperStatuses),
@@ -325,9 +337,40 @@ function compareLifecycle(
     const x = a.lifecycle.wrapperStatuses[state];
     const y = b.lifecycle.wrapperStatuses[state];
     if (x !== undefined && y !== undefined && x !== y)
-      found.push(lifecycleDiff(`wrapper status while ${state}`, x, y));
+      found.push(lifecycleDiff(lifecycleWhere.wrapper(state), x, y));
   }
-  return { differences: found, notes: progress.notes };
+  return { differences: found, notes: [...phases.notes, ...progress.notes] };
+}
+
+/**
+ * Each phase's durations, by class, where both sides showed it (decisions/038): a phase no look showed
+ * has the gap it fit in for a range, no reading of how long it lasts — a note, not a difference.
+ */
+function comparePhases(
+  a: LearnedLifecycle,
+  b: LearnedLifecycle,
+): { differences: Difference[]; notes: string[] } {
+  const differences: Difference[] = [];
+  const notes: string[] = [];
+  for (const phase of PHASE_NAMES) {
+    const x = a.phases[phase];
+    const y = b.phases[phase];
+    const shown = [phaseShown(a, phase), phaseShown(b, phase)] as const;
+    if (!shown[0] && !shown[1]) continue;
+    if (!shown[0] || !shown[1]) {
+      notes.push(
+        `${phase} phase: no look on ${shown[0] ? 'B' : 'A'} showed it (a task went past it between ` +
+          'two polls): its duration is not compared',
+      );
+      continue;
+    }
+    if (timingDiffers(x, y))
+      differences.push({
+        ...lifecycleDiff(lifecycleWhere.phase(phase), describeRange(x), describeRange(y)),
+        aspect: 'timing',
+      });
+  }
+  return { differences, notes };
 }
 
 /** Progress per state both sides showed; a comparison one look cannot settle is a note. */
@@ -346,7 +389,7 @@ function compareProgressByState(
     // Where a task ended says little of the next one (a failed render stops anywhere).
     if (state === 'completed' || state === 'failed') continue;
     if (x === undefined || y === undefined) continue;
-    const where = `progress while ${state}`;
+    const where = lifecycleWhere.progress(state);
     const verdict = compareProgress(x, y);
     if (verdict === 'differs')
       differences.push(lifecycleDiff(where, describeProgress(x), describeProgress(y)));

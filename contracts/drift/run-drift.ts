@@ -3,7 +3,12 @@ import { runLearn, type LearnOptions } from '../learn/run-learn.ts';
 import type { ContractReport } from '../report.ts';
 import type { RunOptions } from '../run-contract.ts';
 import type { ContractTarget } from '../target.ts';
-import { compareProfiles, type Aspect, type Difference } from './compare-profiles.ts';
+import {
+  compareProfiles,
+  type Aspect,
+  type CompareOptions,
+  type Difference,
+} from './compare-profiles.ts';
 
 /** One side of a drift run: where it pointed and what its run did (never its key). */
 export interface DriftSide {
@@ -39,6 +44,12 @@ export interface DriftRun {
   readonly profiles: { readonly a: LearnedProfile; readonly b: LearnedProfile };
 }
 
+/** How each side runs, and the profile B replays when it is the mock serving one. */
+export interface DriftOptions extends CompareOptions {
+  readonly a?: RunOptions;
+  readonly b?: RunOptions;
+}
+
 /**
  * Runs one request sequence against two deployments, side by side — the contract suite's observation
  * with its budget and tiers (`free` asks read-only routes only), plus the learning probes — and lists
@@ -51,14 +62,14 @@ export interface DriftRun {
 export async function runDrift(
   a: ContractTarget,
   b: ContractTarget,
-  options: { readonly a?: RunOptions; readonly b?: RunOptions } = {},
+  options: DriftOptions = {},
 ): Promise<DriftRun> {
   const startedAt = new Date();
   const started = performance.now();
   const learn = (target: ContractTarget, run: RunOptions | undefined) =>
     runLearn(target, { ...run, name: new URL(target.baseUrl).host } satisfies LearnOptions);
   const [left, right] = await Promise.all([learn(a, options.a), learn(b, options.b)]);
-  const compared = compareProfiles(left.profile, right.profile);
+  const compared = compareProfiles(left.profile, right.profile, options);
   const differences = [...compared.differences, ...verdictDifferences(left.report, right.report)];
   const counts: Partial<Record<Aspect, number>> = {};
   for (const d of differences) counts[d.aspect] = (counts[d.aspect] ?? 0) + 1;

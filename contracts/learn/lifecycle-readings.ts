@@ -2,11 +2,12 @@ import type {
   FailureReading,
   LearnedContent,
   LearnedLifecycle,
+  PhaseName,
   ProgressReading,
   TaskStatus,
   ValueFacts,
 } from '../../src/profile/index.ts';
-import { templateOf } from '../../src/profile/index.ts';
+import { PHASE_NAMES, templateOf } from '../../src/profile/index.ts';
 import { fromWrapperStatus, serviceContract } from '../../src/spec/index.ts';
 import type { Look, Observation, TaskTimeline } from './run-observer.ts';
 
@@ -26,11 +27,14 @@ const round = (r: Range): Range => [Math.max(0, Math.floor(r[0])), Math.max(0, M
  * How long one task spent in each phase, as the looks bracket it: it certainly lasted from the first
  * to the last look that showed it, and at most from the last look before it to the first look after.
  * A phase never shown lasted between 0 and the gap it would have been in; `unknown` never shown is 0.
+ * Which phases a look showed is said too: a gap is no reading of how long a phase lasts.
  */
 function phasesOf(task: TaskTimeline): {
   unknown: Range;
   queued: Range | undefined;
   running: Range | undefined;
+  /** The phases a look showed (the others' ranges are gaps, not durations: decisions/038). */
+  shown: ReadonlySet<PhaseName>;
 } {
   const { looks, submittedAt } = task;
   const shown = (status: string) => looks.filter((l) => l.status === status);
@@ -60,7 +64,16 @@ function phasesOf(task: TaskTimeline): {
   const runningRange = phase(running, runStart, firstOf('completed', 'failed'));
   const finite = (r: Range | undefined) =>
     r !== undefined && Number.isFinite(r[1]) ? r : undefined;
-  return { unknown: unknownRange, queued: finite(queuedRange), running: finite(runningRange) };
+  const shownPhases = new Set<PhaseName>();
+  if (unknown.length > 0) shownPhases.add('unknown');
+  if (queued.length > 0) shownPhases.add('queued');
+  if (running.length > 0) shownPhases.add('running');
+  return {
+    unknown: unknownRange,
+    queued: finite(queuedRange),
+    running: finite(runningRange),
+    shown: shownPhases,
+  };
 }
 
 /**
@@ -111,6 +124,7 @@ export function lifecycleOf(
   let unknown: Range | undefined;
   let queued: Range | undefined;
   let running: Range | undefined;
+  const shownPhases = new Set<PhaseName>();
   const progress = new Map<TaskStatus, number[][]>();
   const wrapper = new Map<TaskStatus, string[]>();
   const failures = new Map<string, FailureReading>();
@@ -119,6 +133,7 @@ export function lifecycleOf(
     unknown = widen(unknown, phases.unknown);
     queued = widen(queued, phases.queued);
     running = widen(running, phases.running);
+    for (const phase of phases.shown) shownPhases.add(phase);
     const shown = new Map<TaskStatus, number[]>();
     for (const look of task.looks) readLook(look, { shown, wrapper, failures }, facts);
     for (const [state, values] of shown)
@@ -136,6 +151,7 @@ export function lifecycleOf(
       queued: round(queued ?? NONE),
       running: round(running ?? NONE),
     },
+    unshownPhases: PHASE_NAMES.filter((phase) => !shownPhases.has(phase)),
     progress: progressReadings,
     wrapperStatuses: wrapperWords(wrapper),
     failures: [...failures.values()].slice(0, 16),

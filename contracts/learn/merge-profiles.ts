@@ -1,6 +1,8 @@
 import {
   mergeForms,
   mergeNodes,
+  PHASE_NAMES,
+  phaseShown,
   type BodyNode,
   type FailureReading,
   type LearnedAnswer,
@@ -98,6 +100,8 @@ function mergeLifecycles(a: LearnedLifecycle, b: LearnedLifecycle): LearnedLifec
       queued: widen(a.phases.queued, b.phases.queued)!,
       running: widen(a.phases.running, b.phases.running)!,
     },
+    // A phase either run showed is shown (an older profile's is told as phaseShown reads it).
+    unshownPhases: PHASE_NAMES.filter((phase) => !phaseShown(a, phase) && !phaseShown(b, phase)),
     progress,
     wrapperStatuses: { ...a.wrapperStatuses, ...b.wrapperStatuses },
     failures: [...failures.values()].slice(0, 16),

@@ -8,6 +8,7 @@ import type { ContractTarget } from '../target.ts';
 import { sendLearnProbes } from './learn-probes.ts';
 import { learnProfile } from './learn-profile.ts';
 import { mergeProfiles } from './merge-profiles.ts';
+import { profileGaps } from './profile-gaps.ts';
 import { RunObserver, UNKNOWN_MODEL } from './run-observer.ts';
 
 export interface LearnOptions extends RunOptions {
@@ -74,5 +75,5 @@ export async function runLearn(
     now: new Date(),
   });
   const profile = options.into === undefined ? learned : mergeProfiles(options.into, learned);
-  return { report, profile, notes };
+  return { report, profile, notes: [...notes, ...profileGaps(profile)] };
 }

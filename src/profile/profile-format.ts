@@ -188,6 +188,9 @@ export interface LearnedPhases {
   readonly running: readonly [number, number];
 }
 
+export type PhaseName = keyof LearnedPhases;
+export const PHASE_NAMES: readonly PhaseName[] = ['unknown', 'queued', 'running'];
+
 /**
  * Progress shown in a state (§2.2: an integer 0 to 100): fixed `steps` (the gateway's 10 queued, 50
  * running), or a `curve` (the lowest and highest value seen) when it moved. `looks` counts the polls
@@ -210,12 +213,43 @@ export interface LearnedLifecycle {
   /** Tasks followed to learn it. */
   readonly tasks: number;
   readonly phases: LearnedPhases;
+  /**
+   * Phases no look of the run showed (a task that jumped past the state between two polls): their
+   * range is then the gap they fit in, `[0, gap]`, no reading of how long they last, and drift compares
+   * a phase only where both sides showed it (decisions/038). Absent in profiles learned before it was
+   * recorded; a reader then takes a phase as shown when its state has a reading or its range starts
+   * above 0 (`phaseShown`).
+   */
+  readonly unshownPhases?: readonly PhaseName[];
   /** Progress shown per state: fixed steps (the gateway's 10 / 50) or a moving curve. */
   readonly progress: Readonly<Partial<Record<TaskStatus, ProgressReading>>>;
   /** The generic wrapper's status per state (§2.3: uppercase internal values, given as examples). */
   readonly wrapperStatuses: Readonly<Partial<Record<TaskStatus, string>>>;
   /** How failed tasks read: error code, message, the wrapper's fail_reason. */
   readonly failures: readonly FailureReading[];
+}
+
+/** The task state each phase is named after. */
+export const PHASE_STATES: Readonly<Record<PhaseName, TaskStatus>> = {
+  unknown: 'unknown',
+  queued: 'queued',
+  running: 'in_progress',
+};
+
+/**
+ * Whether a look of the run showed a phase's state, so its range is a reading of how long it lasts
+ * (decisions/038). A profile learned before `unshownPhases` was recorded tells by what it read of the
+ * state (a progress, a wrapper word) or a range that starts above 0.
+ */
+export function phaseShown(lifecycle: LearnedLifecycle, phase: PhaseName): boolean {
+  if (lifecycle.tasks === 0) return false;
+  if (lifecycle.unshownPhases !== undefined) return !lifecycle.unshownPhases.includes(phase);
+  const state = PHASE_STATES[phase];
+  return (
+    lifecycle.progress[state] !== undefined ||
+    lifecycle.wrapperStatuses[state] !== undefined ||
+    lifecycle.phases[phase][0] > 0
+  );
 }
 
 export interface LearnedContent {

@@ -334,17 +334,17 @@ export class LearnedReplay {
 type Template = (facts: RenderFacts, path: string) => string;
 
 /**
- * A phase's learned durations, or none when no look of the run showed its state: a state the
- * deployment was never seen in (a task that jumped past it) is not shown by its replay either.
+ * A phase's learned durations. A phase no look of the run showed (a task that went past it between two
+ * polls) lasts as long as the gap it fit in, `[0, gap]` as learned (decisions/038): the replay may show
+ * it as briefly as the deployment may have, rather than never — a learn run of the replay then reads it
+ * as a run of the deployment could have.
  */
 export function shownPhase(
   profile: LearnedProfile,
   state: 'unknown' | 'queued' | 'in_progress',
 ): readonly [number, number] {
-  const { progress, wrapperStatuses, phases } = profile.lifecycle;
-  const shown = progress[state] !== undefined || wrapperStatuses[state] !== undefined;
-  const phase = state === 'in_progress' ? phases.running : phases[state];
-  return shown ? phase : [0, 0];
+  const { phases } = profile.lifecycle;
+  return state === 'in_progress' ? phases.running : phases[state];
 }
 
 /**
