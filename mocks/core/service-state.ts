@@ -76,8 +76,6 @@ export interface ServiceSettings {
   /** `/content` answers a redirect to the temporary address instead of streaming. */
   readonly contentRedirect: boolean;
   readonly maxBodyBytes: number;
-  /** Per-key request budget per window; off when undefined. */
-  readonly rateLimit?: RateLimit | undefined;
   /** The plan seeds this process mints task IDs from (decisions/010). */
   readonly taskIdShare: TaskIdShare;
 }

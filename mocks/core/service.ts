@@ -119,7 +119,6 @@ class SimulatedService implements MockService {
   /** What the replay reads of the service, the same for every request. */
   readonly #replayBase: Omit<ReplayContext, 'route' | 'submitted'>;
   readonly #limiter: RateLimiter | undefined;
-  readonly #rateLimit: RateLimit | undefined;
   readonly #adminToken: string | undefined;
   readonly #requestIdPrefix: string;
   readonly #requestIdStep: number;
@@ -133,7 +132,6 @@ class SimulatedService implements MockService {
     this.#replay = state.profile.learned;
     this.#replayBase = replayBase(state);
     this.#limiter = limiter;
-    this.#rateLimit = options.rateLimit;
     this.#adminToken = options.adminToken;
     const { first = 1, step = 1 } = options.requestIds ?? {};
     this.#requestIdStep = step;
@@ -298,9 +296,10 @@ class SimulatedService implements MockService {
         {},
         { 'www-authenticate': 'Bearer' },
       );
-    const waitMs = this.#limiter?.take(token.key, this.clock.now());
+    const limiter = this.#limiter;
+    const waitMs = limiter?.take(token.key, this.clock.now());
     if (waitMs !== undefined)
-      return rateLimited(this.#state, { limit: this.#rateLimit!, waitMs, requestId });
+      return rateLimited(this.#state, { limit: limiter!.limit, waitMs, requestId });
     return token;
   }
 
