@@ -1,4 +1,4 @@
-import { visibleModels, type FamilyState } from './catalog.ts';
+import type { FamilyState } from './catalog.ts';
 import type { VideoStatus } from '../../src/spec/lifecycle.ts';
 import { retryAfterSeconds, type Clock } from './clock.ts';
 import { controlError, type ErrorDetail, type ErrorKind } from './errors.ts';
@@ -9,7 +9,9 @@ import { Router, type RouteDefinition, type RouteMatch } from './router.ts';
 import { controlRefusal } from './control-access.ts';
 import type { MockOptions } from './mock-options.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import type { LearnedReplay, ReplayContext } from './profile/learned-replay.ts';
+import type { LearnedReplay } from './profile/learned-replay.ts';
+import { Exchange } from './exchange.ts';
+import type { TaskView } from './task-view.ts';
 import type { ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import type { ClientReport } from './client-verdicts/client-report.ts';
 import { assembleService } from './service-assembly.ts';
@@ -94,21 +96,6 @@ function refuseMisplacedOptions(options: MockOptions): void {
     );
 }
 
-/** One request on its way through the core: what it matched, once, and what came of it. */
-interface Exchange {
-  /** The request the core was asked (`handle`'s, after a learned profile's `before`). */
-  readonly asked: CoreRequest;
-  /** The answer's request ID: its header, and the ending of its error message (decisions/031). */
-  readonly requestId: string;
-  /** The request as the wrappers left it (the core's input). */
-  request: CoreRequest;
-  /** The route match of `asked`, made once. */
-  readonly match: RouteMatch<RouteContext>;
-  /** The route it was dispatched to and what the route noted, for the replay and the client verdicts. */
-  route: RouteDefinition<RouteContext> | undefined;
-  routeContext: RouteContext | undefined;
-}
-
 /** The simulated service: one engine behind both hosts. */
 class SimulatedService implements MockService {
   readonly seed: number | string;
@@ -116,8 +103,6 @@ class SimulatedService implements MockService {
   readonly #router = new Router<RouteContext>(ROUTES);
   readonly #wrappers: readonly ServiceWrapper[];
   readonly #replay: LearnedReplay | undefined;
-  /** What the replay reads of the service, the same for every request. */
-  readonly #replayBase: Omit<ReplayContext, 'route' | 'submitted'>;
   readonly #limiter: RateLimiter | undefined;
   readonly #adminToken: string | undefined;
   readonly #requestIdPrefix: string;
@@ -130,7 +115,6 @@ class SimulatedService implements MockService {
     this.seed = seed;
     this.#wrappers = options.wrap ?? [];
     this.#replay = state.profile.learned;
-    this.#replayBase = replayBase(state);
     this.#limiter = limiter;
     this.#adminToken = options.adminToken;
     const { first = 1, step = 1 } = options.requestIds ?? {};
@@ -191,14 +175,8 @@ class SimulatedService implements MockService {
     const requestId = this.#nextRequestId();
     // What the core is asked: a learned profile's IDs read back in the mock's own form.
     const asked = this.#replay === undefined ? incoming : this.#replay.before(incoming);
-    const exchange: Exchange = {
-      asked,
-      requestId,
-      request: asked,
-      match: this.#router.match(asked.method, asked.path),
-      route: undefined,
-      routeContext: undefined,
-    };
+    const match = this.#router.match(asked.method, asked.path);
+    const exchange = new Exchange(asked, requestId, match, this.#state);
     const response = this.#stamped(
       answerTo(exchange.request.method, this.#answer(exchange)),
       requestId,
@@ -228,17 +206,15 @@ class SimulatedService implements MockService {
     const { requestId } = exchange;
     const wrappers = this.#wrappers;
     const context =
-      wrappers.length === 0 ? undefined : wrapContext(exchange.asked, exchange.match, this.#state);
+      wrappers.length === 0
+        ? undefined
+        : wrapContext(exchange.asked, exchange.match, this.#state, exchange);
     for (const wrapper of wrappers)
       if (wrapper.before !== undefined)
         exchange.request = wrapper.before(exchange.request, context!);
     let response = this.#route(exchange);
     if (this.#replay !== undefined)
-      response = this.#replay.after(exchange.request, response, requestId, {
-        ...this.#replayBase,
-        route: exchange.route,
-        submitted: exchange.routeContext?.body,
-      });
+      response = this.#replay.after(exchange.request, response, requestId, exchange);
     for (const wrapper of wrappers)
       if (wrapper.after !== undefined)
         response = wrapper.after(exchange.request, response, context!);
@@ -264,6 +240,7 @@ class SimulatedService implements MockService {
       );
     const { route, params } = match;
     exchange.route = route;
+    exchange.params = params;
     const admitted = this.#admit(route, exchange);
     if ('status' in admitted) return admitted;
     exchange.routeContext = new RouteCall(request, state, admitted, requestId);
@@ -286,9 +263,11 @@ class SimulatedService implements MockService {
   }
 
   /** The caller's token (§5), within its request budget; else the refusal. */
-  #authenticate({ request, requestId }: Exchange): MockToken | CoreResponse {
+  #authenticate(exchange: Exchange): MockToken | CoreResponse {
+    const { request, requestId } = exchange;
     const authorization = request.headers['authorization'];
     const token = this.tokens.authenticate(authorization);
+    exchange.authenticated(token);
     if (token === undefined)
       return this.#state.error(
         requestId,
@@ -327,6 +306,8 @@ class RouteCall implements RouteContext {
   at: number | undefined = undefined;
   taskStatus: VideoStatus | undefined = undefined;
   body: Record<string, unknown> | undefined = undefined;
+  task: TaskView | undefined = undefined;
+  rendered: unknown = undefined;
 
   constructor(
     readonly request: CoreRequest,
@@ -340,21 +321,6 @@ class RouteCall implements RouteContext {
   error(kind: ErrorKind, detail?: ErrorDetail, headers?: Record<string, string>): CoreResponse {
     return this.state.error(this.requestId, kind, detail, headers);
   }
-}
-
-/** What a learned profile's replay reads of the service, whatever the request. */
-function replayBase(state: ServiceState): Omit<ReplayContext, 'route' | 'submitted'> {
-  return {
-    task: (id) => state.store.get(id),
-    authenticate: (authorization) => state.tokens.authenticate(authorization),
-    models: (token) =>
-      token === undefined
-        ? []
-        : visibleModels(state.models.values(), state.family, token).map((m) => m.id),
-    knowsModel: (model) => state.models.has(model),
-    wrapperStatuses: state.wrapperStatuses,
-    now: () => state.clock.now(),
-  };
 }
 
 /**
