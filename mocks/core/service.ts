@@ -43,6 +43,14 @@ export interface MockService {
   /** Answers one request. Synchronous: all state is in memory. */
   handle(request: CoreRequest): CoreResponse;
   /**
+   * Whether the service's routes declare `path` (for any method): what a host asks before it takes a
+   * request as the service's (the msw handlers). The core's router answers: it is the only thing
+   * that matches a path (docs/architecture.md).
+   */
+  declares(path: string): boolean;
+  /** Whether the operation `method` and `path` name declares an answer of `status`; false if none. */
+  declaresStatus(method: string, path: string, status: number): boolean;
+  /**
    * Gives an answer made outside `handle` (a host's own, such as a cluster primary's 503) this
    * service's next request ID, in the profile's header and form, as `handle` gives its own answers:
    * every answer carries one, and no two the same.
@@ -165,6 +173,17 @@ class SimulatedService implements MockService {
 
   clientReport(): ClientReport {
     return this.clientVerdicts.report();
+  }
+
+  declares(path: string): boolean {
+    return this.#router.declares(path);
+  }
+
+  declaresStatus(method: string, path: string, status: number): boolean {
+    const match = this.#router.match(method, path);
+    if (match.kind !== 'found') return false;
+    const { operation } = this.#state.validators.operation(match.route.operationId);
+    return operation.responses[String(status)] !== undefined;
   }
 
   identify(response: CoreResponse): CoreResponse {
