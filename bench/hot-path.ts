@@ -132,7 +132,15 @@ const rows = Object.entries(result).map(([setup, r]) => [
 ]);
 console.log(table([['status query', 'ns (this)', 'ns (base)', 'this/base'], ...rows]));
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+const saved = {
+  benchmark: 'hot-path',
+  date: new Date().toISOString(),
+  machine: machine(),
+  queries: QUERIES,
+  base: values.base,
+  result,
+};
 writeFileSync(
   new URL('./results/hot-path.json', import.meta.url),
-  `${JSON.stringify({ benchmark: 'hot-path', date: new Date().toISOString(), machine: machine(), queries: QUERIES, base: values.base, result }, null, 2)}\n`,
+  `${JSON.stringify(saved, null, 2)}\n`,
 );
