@@ -1,8 +1,8 @@
 /**
  * What one status query (GET /v1/videos/{id}) costs in-process on the service core (`service.handle`,
  * the path both hosts call), ns per query, in three setups: the documented profile, the built-in
- * `observed` profile (a learned replay), and one defect wrapper (`progress-decrease`, which reads the
- * task in its `after`). With `--base DIR` (a checkout of another commit, e.g. `git archive main | tar -x
+ * `observed` profile (a learned replay), one defect wrapper (`progress-decrease`, which reads the
+ * task in its `after`), and a wrapper that reads nothing of its context. With `--base DIR` (a checkout of another commit, e.g. `git archive main | tar -x
  * -C DIR` and a `node_modules` link), each setup also runs on that checkout's mocks, rounds interleaved in
  * the same process, and the ratio this/base is printed: issue 23's "before and after" in one run.
  *
@@ -35,6 +35,7 @@ const SETUPS: Record<string, Record<string, unknown>> = {
   documented: {},
   observed: { profile: 'observed' },
   'one defect': { defects: ['progress-decrease'] },
+  'idle wrapper': { wrap: [{ after: (_request: unknown, response: CoreResponse) => response }] },
 };
 const KEY = 'sk-bench-hot-path';
 
@@ -53,29 +54,28 @@ function prepare(create: Factory, options: Record<string, unknown>): () => void 
     clientVerdicts: false,
     ...options,
   });
-  const body = new TextEncoder().encode(
-    JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite' }),
-  );
-  const created = service.handle({
-    method: 'POST',
-    path: '/v1/videos',
-    query: '',
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body,
-    origin: 'http://b',
-  });
+  const created = ask(service, 'POST', '/v1/videos', { model: 'video-pro-v1', prompt: 'kite' });
   if (created.status !== 200) throw new Error(`submission answered ${created.status}`);
   const { id } = JSON.parse(created.body as string) as { id: string };
   return () => {
-    const r = service.handle({
-      method: 'GET',
-      path: `/v1/videos/${id}`.slice(0),
-      query: '',
-      headers: { authorization: `Bearer ${KEY}`.slice(0) },
-      origin: 'http://b',
-    });
+    const r = ask(service, 'GET', `/v1/videos/${id}`);
     if (r.status !== 200) throw new Error(`query answered ${r.status}`);
   };
+}
+
+/** One request as a host makes it: a fresh path and header string each time. */
+function ask(service: Service, method: string, path: string, json?: object): CoreResponse {
+  const headers: Record<string, string> = { authorization: `Bearer ${KEY}`.slice(0) };
+  if (json !== undefined) headers['content-type'] = 'application/json';
+  const body = json === undefined ? undefined : new TextEncoder().encode(JSON.stringify(json));
+  return service.handle({
+    method,
+    path: path.slice(0),
+    query: '',
+    headers,
+    body,
+    origin: 'http://b',
+  });
 }
 
 function nsPerQuery(run: () => void): number {
