@@ -1,10 +1,11 @@
 /**
  * What one status query (GET /v1/videos/{id}) costs in-process on the service core (`service.handle`,
- * the path both hosts call), ns per query, in three setups: the documented profile, the built-in
+ * the path both hosts call), ns per query, in four setups: the documented profile, the built-in
  * `observed` profile (a learned replay), one defect wrapper (`progress-decrease`, which reads the
- * task in its `after`), and a wrapper that reads nothing of its context. With `--base DIR` (a checkout of another commit, e.g. `git archive main | tar -x
- * -C DIR` and a `node_modules` link), each setup also runs on that checkout's mocks, rounds interleaved in
- * the same process, and the ratio this/base is printed: issue 23's "before and after" in one run.
+ * task in its `after`), and a wrapper that reads nothing of its context. With `--base DIR` (a checkout
+ * of another commit, e.g. `git archive main | tar -x -C DIR` and a `node_modules` link), each setup
+ * also runs on that checkout's mocks, rounds interleaved in the same process, and the ratio this/base
+ * is printed: issue 23's "before and after" in one run.
  *
  *   npx tsx bench/hot-path.ts [--base DIR] [--rounds 9] [--queries 50000]
  */
