@@ -149,7 +149,6 @@ function serviceSettings(
     failureRate,
     contentRedirect: options.contentRedirect ?? replay?.profile.content?.delivery === 'redirect',
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    rateLimit: options.rateLimit,
     taskIdShare: idShare,
   };
 }

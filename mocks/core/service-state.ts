@@ -18,6 +18,7 @@ import type { PlanSettings } from './task-blueprint.ts';
 import type { TaskIdCodec } from './task-id-codec.ts';
 import type { TaskIdShare } from './task-id-share.ts';
 import type { TaskLookup } from './task-lookup.ts';
+import type { TaskView } from './task-view.ts';
 import type { MockToken, TokenDirectory } from './tokens.ts';
 
 /** Everything the route handlers share. Internal to mocks/core. */
@@ -76,8 +77,6 @@ export interface ServiceSettings {
   /** `/content` answers a redirect to the temporary address instead of streaming. */
   readonly contentRedirect: boolean;
   readonly maxBodyBytes: number;
-  /** Per-key request budget per window; off when undefined. */
-  readonly rateLimit?: RateLimit | undefined;
   /** The plan seeds this process mints task IDs from (decisions/010). */
   readonly taskIdShare: TaskIdShare;
 }
@@ -92,6 +91,13 @@ export interface RouteContext extends ExchangeNotes {
   /** Set for `service` routes once authenticated. */
   readonly token: MockToken;
   readonly head: boolean;
+  /** The caller's task the route looked up (`ownedTask`) and its state then: read again by none. */
+  task: TaskView | undefined;
+  /**
+   * The JSON body of the route's 200 answer as the object it rendered (a status query's), so the learned
+   * replay reads it without parsing the text `jsonResponse` made of it.
+   */
+  rendered: unknown;
   /** An error answer to this request (`state.error` with its request ID). */
   error(kind: ErrorKind, detail?: ErrorDetail, headers?: Record<string, string>): CoreResponse;
 }

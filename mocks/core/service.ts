@@ -1,4 +1,4 @@
-import { visibleModels, type FamilyState } from './catalog.ts';
+import type { FamilyState } from './catalog.ts';
 import type { VideoStatus } from '../../src/spec/lifecycle.ts';
 import { retryAfterSeconds, type Clock } from './clock.ts';
 import { controlError, type ErrorDetail, type ErrorKind } from './errors.ts';
@@ -9,7 +9,9 @@ import { Router, type RouteDefinition, type RouteMatch } from './router.ts';
 import { controlRefusal } from './control-access.ts';
 import type { MockOptions } from './mock-options.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import type { LearnedReplay, ReplayContext } from './profile/learned-replay.ts';
+import type { LearnedReplay } from './profile/learned-replay.ts';
+import { Exchange } from './exchange.ts';
+import type { TaskView } from './task-view.ts';
 import type { ClientVerdicts } from './client-verdicts/client-verdicts.ts';
 import type { ClientReport } from './client-verdicts/client-report.ts';
 import { assembleService } from './service-assembly.ts';
@@ -42,6 +44,14 @@ export interface MockService {
   readonly stateFile: PersistedState | undefined;
   /** Answers one request. Synchronous: all state is in memory. */
   handle(request: CoreRequest): CoreResponse;
+  /**
+   * Whether the service's routes declare `path` (for any method): what a host asks before it takes a
+   * request as the service's (the msw handlers). The core's router answers: it is the only thing
+   * that matches a path (docs/architecture.md).
+   */
+  declares(path: string): boolean;
+  /** Whether the operation `method` and `path` name declares an answer of `status`; false if none. */
+  declaresStatus(method: string, path: string, status: number): boolean;
   /**
    * Gives an answer made outside `handle` (a host's own, such as a cluster primary's 503) this
    * service's next request ID, in the profile's header and form, as `handle` gives its own answers:
@@ -96,21 +106,6 @@ function refuseMisplacedOptions(options: MockOptions): void {
     );
 }
 
-/** One request on its way through the core: what it matched, once, and what came of it. */
-interface Exchange {
-  /** The request the core was asked (`handle`'s, after a learned profile's `before`). */
-  readonly asked: CoreRequest;
-  /** The answer's request ID: its header, and the ending of its error message (decisions/031). */
-  readonly requestId: string;
-  /** The request as the wrappers left it (the core's input). */
-  request: CoreRequest;
-  /** The route match of `asked`, made once. */
-  readonly match: RouteMatch<RouteContext>;
-  /** The route it was dispatched to and what the route noted, for the replay and the client verdicts. */
-  route: RouteDefinition<RouteContext> | undefined;
-  routeContext: RouteContext | undefined;
-}
-
 /** The simulated service: one engine behind both hosts. */
 class SimulatedService implements MockService {
   readonly seed: number | string;
@@ -118,10 +113,7 @@ class SimulatedService implements MockService {
   readonly #router = new Router<RouteContext>(ROUTES);
   readonly #wrappers: readonly ServiceWrapper[];
   readonly #replay: LearnedReplay | undefined;
-  /** What the replay reads of the service, the same for every request. */
-  readonly #replayBase: Omit<ReplayContext, 'route' | 'submitted'>;
   readonly #limiter: RateLimiter | undefined;
-  readonly #rateLimit: RateLimit | undefined;
   readonly #adminToken: string | undefined;
   readonly #serviceRequestIdPrefix: string;
   readonly #serviceRequestIdStep: number;
@@ -133,9 +125,7 @@ class SimulatedService implements MockService {
     this.seed = seed;
     this.#wrappers = options.wrap ?? [];
     this.#replay = state.profile.learned;
-    this.#replayBase = replayBase(state);
     this.#limiter = limiter;
-    this.#rateLimit = options.rateLimit;
     this.#adminToken = options.adminToken;
     const { first = 1, step = 1 } = options.serviceRequestIds ?? options.requestIds ?? {};
     this.#serviceRequestIdStep = step;
@@ -190,6 +180,17 @@ class SimulatedService implements MockService {
     return this.clientVerdicts.report();
   }
 
+  declares(path: string): boolean {
+    return this.#router.declares(path);
+  }
+
+  declaresStatus(method: string, path: string, status: number): boolean {
+    const match = this.#router.match(method, path);
+    if (match.kind !== 'found') return false;
+    const { operation } = this.#state.validators.operation(match.route.operationId);
+    return operation.responses[String(status)] !== undefined;
+  }
+
   identify(response: CoreResponse): CoreResponse {
     return this.#stamped(response, this.#nextRequestId());
   }
@@ -198,14 +199,8 @@ class SimulatedService implements MockService {
     const requestId = this.#nextRequestId();
     // What the core is asked: a learned profile's IDs read back in the mock's own form.
     const asked = this.#replay === undefined ? incoming : this.#replay.before(incoming);
-    const exchange: Exchange = {
-      asked,
-      requestId,
-      request: asked,
-      match: this.#router.match(asked.method, asked.path),
-      route: undefined,
-      routeContext: undefined,
-    };
+    const match = this.#router.match(asked.method, asked.path);
+    const exchange = new Exchange(asked, requestId, match, this.#state);
     const response = this.#stamped(
       answerTo(exchange.request.method, this.#answer(exchange)),
       requestId,
@@ -235,17 +230,15 @@ class SimulatedService implements MockService {
     const { requestId } = exchange;
     const wrappers = this.#wrappers;
     const context =
-      wrappers.length === 0 ? undefined : wrapContext(exchange.asked, exchange.match, this.#state);
+      wrappers.length === 0
+        ? undefined
+        : wrapContext(exchange.asked, exchange.match, this.#state, exchange);
     for (const wrapper of wrappers)
       if (wrapper.before !== undefined)
         exchange.request = wrapper.before(exchange.request, context!);
     let response = this.#route(exchange);
     if (this.#replay !== undefined)
-      response = this.#replay.after(exchange.request, response, requestId, {
-        ...this.#replayBase,
-        route: exchange.route,
-        submitted: exchange.routeContext?.body,
-      });
+      response = this.#replay.after(exchange.request, response, requestId, exchange);
     for (const wrapper of wrappers)
       if (wrapper.after !== undefined)
         response = wrapper.after(exchange.request, response, context!);
@@ -271,6 +264,7 @@ class SimulatedService implements MockService {
       );
     const { route, params } = match;
     exchange.route = route;
+    exchange.params = params;
     const admitted = this.#admit(route, exchange);
     if ('status' in admitted) return admitted;
     exchange.routeContext = new RouteCall(request, state, admitted, requestId);
@@ -293,9 +287,11 @@ class SimulatedService implements MockService {
   }
 
   /** The caller's token (§5), within its request budget; else the refusal. */
-  #authenticate({ request, requestId }: Exchange): MockToken | CoreResponse {
+  #authenticate(exchange: Exchange): MockToken | CoreResponse {
+    const { request, requestId } = exchange;
     const authorization = request.headers['authorization'];
     const token = this.tokens.authenticate(authorization);
+    exchange.authenticated(token);
     if (token === undefined)
       return this.#state.error(
         requestId,
@@ -303,9 +299,10 @@ class SimulatedService implements MockService {
         {},
         { 'www-authenticate': 'Bearer' },
       );
-    const waitMs = this.#limiter?.take(token.key, this.clock.now());
+    const limiter = this.#limiter;
+    const waitMs = limiter?.take(token.key, this.clock.now());
     if (waitMs !== undefined)
-      return rateLimited(this.#state, { limit: this.#rateLimit!, waitMs, requestId });
+      return rateLimited(this.#state, { limit: limiter!.limit, waitMs, requestId });
     return token;
   }
 
@@ -333,6 +330,8 @@ class RouteCall implements RouteContext {
   at: number | undefined = undefined;
   taskStatus: VideoStatus | undefined = undefined;
   body: Record<string, unknown> | undefined = undefined;
+  task: TaskView | undefined = undefined;
+  rendered: unknown = undefined;
 
   constructor(
     readonly request: CoreRequest,
@@ -346,21 +345,6 @@ class RouteCall implements RouteContext {
   error(kind: ErrorKind, detail?: ErrorDetail, headers?: Record<string, string>): CoreResponse {
     return this.state.error(this.requestId, kind, detail, headers);
   }
-}
-
-/** What a learned profile's replay reads of the service, whatever the request. */
-function replayBase(state: ServiceState): Omit<ReplayContext, 'route' | 'submitted'> {
-  return {
-    task: (id) => state.store.get(id),
-    authenticate: (authorization) => state.tokens.authenticate(authorization),
-    models: (token) =>
-      token === undefined
-        ? []
-        : visibleModels(state.models.values(), state.family, token).map((m) => m.id),
-    knowsModel: (model) => state.models.has(model),
-    wrapperStatuses: state.wrapperStatuses,
-    now: () => state.clock.now(),
-  };
 }
 
 /**

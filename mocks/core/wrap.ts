@@ -1,13 +1,14 @@
 import type { CoreRequest, CoreResponse } from './http-types.ts';
 import type { RouteMatch } from './router.ts';
 import type { ServiceState } from './service-state.ts';
-import { taskView, type TaskView } from './task-view.ts';
+import type { TaskView } from './task-view.ts';
 import type { MockToken } from './tokens.ts';
 
 /**
  * What the core tells a wrapper about one request
  * ([decisions/029](../../decisions/029-the-core-takes-wrappers.md)): built once per request, in the
- * core's dispatch, from the route match the core makes anyway, before any wrapper runs.
+ * core's dispatch, from the route match the core makes anyway, before any wrapper runs. The caller and
+ * the task are read lazily: worked out on first read (or taken from the core, when it has them), then kept.
  */
 export interface WrapContext {
   /** The request as it arrived, before any wrapper rewrote it. */
@@ -40,22 +41,61 @@ export interface ServiceWrapper {
   ) => CoreResponse;
 }
 
+/**
+ * What the core has found out about a request by the time a wrapper asks: a caller or a task it has
+ * already looked up is handed over, not looked up again (the service's exchange keeps them).
+ */
+export interface CoreFindings {
+  /** The caller `authorization` names: the core's token when it authenticated that same key. */
+  callerOf(authorization: string | undefined): MockToken | undefined;
+  /** The task `id` names, whoever owns it, and its state: the one the route looked up, if it did. */
+  taskOf(id: string): TaskView | undefined;
+}
+
 /** The context of one request, from the route match dispatch made of it. */
 export function wrapContext<Context>(
   request: CoreRequest,
   match: RouteMatch<Context>,
   state: ServiceState,
+  findings: CoreFindings,
 ): WrapContext {
-  const found = match.kind === 'found' ? match : undefined;
-  const taskId = found?.params['task_id'];
-  return {
-    request,
-    operationId: found?.route.access === 'service' ? found.route.operationId : undefined,
-    caller: state.tokens.authenticate(request.headers['authorization']),
-    taskId,
-    task: taskId === undefined ? undefined : taskView(state, taskId),
-    state,
-  };
+  return new LazyWrapContext(request, match, state, findings);
+}
+
+/**
+ * The caller and the task are worked out on first read, then kept: a wrapper that never reads them
+ * costs no authentication and no lookup, and one that reads them after the core answered gets what
+ * the core found (decisions/029).
+ */
+class LazyWrapContext<Context> implements WrapContext {
+  readonly operationId: string | undefined;
+  readonly taskId: string | undefined;
+  readonly #findings: CoreFindings;
+  #caller: { readonly token: MockToken | undefined } | undefined = undefined;
+  #task: { readonly view: TaskView | undefined } | undefined = undefined;
+
+  constructor(
+    readonly request: CoreRequest,
+    match: RouteMatch<Context>,
+    readonly state: ServiceState,
+    findings: CoreFindings,
+  ) {
+    const found = match.kind === 'found' ? match : undefined;
+    this.taskId = found?.params['task_id'];
+    this.operationId = found?.route.access === 'service' ? found.route.operationId : undefined;
+    this.#findings = findings;
+  }
+
+  get caller(): MockToken | undefined {
+    this.#caller ??= { token: this.#findings.callerOf(this.request.headers['authorization']) };
+    return this.#caller.token;
+  }
+
+  get task(): TaskView | undefined {
+    const id = this.taskId;
+    this.#task ??= { view: id === undefined ? undefined : this.#findings.taskOf(id) };
+    return this.#task.view;
+  }
 }
 
 /** The named wrappers' names (`GET /__mock/health` lists them as the defects played). */

@@ -15,9 +15,6 @@ import {
   type CoreRequest,
   type CoreResponse,
 } from '../core/http-types.ts';
-import { ROUTES } from '../core/route-table.ts';
-import { Router } from '../core/router.ts';
-import { serviceContract } from '../../src/spec/index.ts';
 import { createMockService, type MockOptions, type MockService } from '../core/service.ts';
 
 /** How `createHandlers` serves the mock through msw. */
@@ -88,24 +85,25 @@ function handlersFor(service: MockService, options: HandlerOptions): HttpHandler
     let response = service.handle(core);
     const violations = response.clientViolations;
     if (violations !== undefined && onViolation !== 'off')
-      response = violated(core, response, violations(), onViolation);
+      response = violated(service, core, response, violations(), onViolation);
     return toFetchResponse(response);
   };
-  return PREFIXES.map((owns) => http.all(scope.predicate(owns), answer));
+  return prefixesOf(service).map((owns) => http.all(scope.predicate(owns), answer));
 }
-
-const router = new Router(ROUTES);
 
 /**
  * The paths the handlers take, one handler each (the path after the base path, as the core routes
  * it, lower-cased: msw's paths match in any case, and the core answers a path of another case with
- * its 404): the paths the service's routes declare, and the mock's own namespaces whole.
+ * its 404): the paths the service's routes declare (the core's router tells: it is the only thing that
+ * matches a path), and the mock's own namespaces whole.
  */
-const PREFIXES: readonly ((path: string) => boolean)[] = [
-  (path) => router.declares(withoutTrailingSlash(path)),
-  (path) => path.startsWith('/__mock/'),
-  (path) => path.startsWith('/__artifacts/'),
-];
+function prefixesOf(service: MockService): readonly ((path: string) => boolean)[] {
+  return [
+    (path) => service.declares(withoutTrailingSlash(path)),
+    (path) => path.startsWith('/__mock/'),
+    (path) => path.startsWith('/__artifacts/'),
+  ];
+}
 
 /** `/v1/models/` is `/v1/models` to msw (whose paths allow one trailing slash): the core answers it. */
 function withoutTrailingSlash(path: string): string {
@@ -139,6 +137,7 @@ async function toFetchResponse(response: CoreResponse): Promise<Response> {
 
 /** A response that violated client rules, as `onClientViolation` asks. */
 function violated(
+  service: MockService,
   request: CoreRequest,
   response: CoreResponse,
   violations: readonly ClientVerdict[],
@@ -156,7 +155,7 @@ function violated(
   }
   console.error(`[videotask mock] client rule broken:\n${text}`);
   // An operation that declares no 400 (listModels, getPluginTask) fails as msw's own 'error' does.
-  if (!declares400(request)) return { ...response, lost: {} };
+  if (!service.declaresStatus(request.method, request.path, 400)) return { ...response, lost: {} };
   const first = violations[0]!;
   const message =
     `Client rule ${first.rule} (${first.section}) violated: ${first.message}. ` +
@@ -167,13 +166,6 @@ function violated(
     { 'x-mock-client-rule': violations.map((v) => v.rule).join(', ') },
   );
   return answerTo(request.method, refusal);
-}
-
-function declares400(request: CoreRequest): boolean {
-  const match = router.match(request.method, request.path);
-  if (match.kind !== 'found') return false;
-  const { operation } = serviceContract().validators.operation(match.route.operationId);
-  return operation.responses['400'] !== undefined;
 }
 
 /** The part of every URL the handlers answer, and what the core is told of it. */

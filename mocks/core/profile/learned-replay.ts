@@ -18,8 +18,8 @@ import type { ErrorKind } from '../errors.ts';
 import { JSON_TYPE, type CoreRequest, type CoreResponse } from '../http-types.ts';
 import { UPSTREAM_FAILURES, type Timing } from '../plan.ts';
 import { createRandom } from '../random.ts';
-import { snapshot } from '../snapshot.ts';
 import type { TaskRecord } from '../task-record.ts';
+import type { TaskView } from '../task-view.ts';
 import type { MockToken } from '../tokens.ts';
 import { answerTable, tableKey } from './answer-table.ts';
 import { PublicIds } from './public-ids.ts';
@@ -31,9 +31,13 @@ import { compileTemplate, type RenderFacts } from './render-node.ts';
 export interface ReplayContext {
   /** The route the request matched: its operation and access. */
   readonly route: { readonly operationId: string; readonly access: string } | undefined;
-  /** The task the path names, by its mock ID (whoever owns it). */
-  task(coreId: string): TaskRecord | undefined;
-  authenticate(authorization: string | undefined): MockToken | undefined;
+  /**
+   * The task a task route's path names, whoever owns it, and its state: the one the route looked up
+   * when it did (issue 23: not looked up again).
+   */
+  task(): TaskView | undefined;
+  /** The caller the request's key names: the core's token when it authenticated the request. */
+  caller(): MockToken | undefined;
   /** The wrapper's word for each state (the learned ones in place). */
   readonly wrapperStatuses: Readonly<Record<VideoStatus, string>>;
   /** The models a caller may use, as the catalog lists them. */
@@ -42,6 +46,8 @@ export interface ReplayContext {
   knowsModel(model: string): boolean;
   /** A submission's body as the route read it (JSON, or a form's fields), once it was read. */
   readonly submitted: Record<string, unknown> | undefined;
+  /** The route's 200 JSON body as the object it rendered, when it kept it: not parsed back from text. */
+  readonly rendered: unknown;
   now(): number;
 }
 
@@ -190,10 +196,9 @@ export class LearnedReplay {
     if (route?.access !== 'service' || !SERVICE_ROUTES.has(route.operationId))
       return this.#habits(response);
     const operation = route.operationId as ProfileRoute;
-    const task = taskOf(operation, request, context);
-    const token = context.authenticate(request.headers['authorization']);
-    const caller = this.#caller(request, token, task);
-    const state = this.#state(operation, task, context.now());
+    const view = taskOf(operation, context);
+    const caller = this.#caller(request, context.caller(), view);
+    const state = this.#state(operation, view);
     const situation = this.#situation(request, response, operation, context);
     const compiled =
       situation === undefined
@@ -202,8 +207,8 @@ export class LearnedReplay {
     if (compiled === undefined || (response.status >= 300 && response.status < 400))
       return this.#habits(response);
     const answering = situation === 'ok' || situation === 'range' || situation === 'head';
-    const source = answering ? this.#source(response, task, context.now()) : undefined;
-    const facts = this.#facts(request, requestId, task, createdIdOf(operation, source), context);
+    const source = answering ? this.#source(response, view, context.rendered) : undefined;
+    const facts = this.#facts(request, requestId, view, createdIdOf(operation, source), context);
     return renderAnswer(compiled, response, source, withState(facts, state, context));
   }
 
@@ -228,17 +233,16 @@ export class LearnedReplay {
   #caller(
     request: CoreRequest,
     token: MockToken | undefined,
-    task: TaskRecord | undefined,
+    view: TaskView | undefined,
   ): ProfileCaller {
     if (request.headers['authorization'] === undefined) return 'none';
     if (token === undefined) return 'invalid';
-    return task === undefined || task.owner === token.user ? 'owner' : 'other';
+    return view === undefined || view.task.owner === token.user ? 'owner' : 'other';
   }
 
-  #state(operation: ProfileRoute, task: TaskRecord | undefined, now: number): ProfileState {
+  #state(operation: ProfileRoute, view: TaskView | undefined): ProfileState {
     if (!TASK_ROUTES.has(operation)) return 'n/a';
-    if (task === undefined) return 'missing';
-    return snapshot(task.createdAt, task.plan, now).status;
+    return view === undefined ? 'missing' : view.snap.status;
   }
 
   #situation(
@@ -265,19 +269,18 @@ export class LearnedReplay {
     return situation;
   }
 
-  /** The core's JSON answer, with a failure read as the learned deployment's failures read. */
-  #source(response: CoreResponse, task: TaskRecord | undefined, now: number): unknown {
+  /**
+   * The core's JSON answer (the object the route rendered when it kept it, else its text parsed), with
+   * a failure read as the learned deployment's failures read.
+   */
+  #source(response: CoreResponse, view: TaskView | undefined, rendered: unknown): unknown {
     if (typeof response.body !== 'string' || response.headers['content-type'] !== JSON_TYPE)
       return undefined;
-    const source = JSON.parse(response.body) as unknown;
-    const plan = task?.plan;
-    if (task === undefined || plan === undefined || this.#failures.length === 0) return source;
-    if (
-      !UPSTREAM_CODES.has(plan.errorCode ?? '') ||
-      snapshot(task.createdAt, plan, now).status !== 'failed'
-    )
-      return source;
-    return this.#learnedFailure(source, task);
+    const source = rendered ?? (JSON.parse(response.body) as unknown);
+    const plan = view?.task.plan;
+    if (view === undefined || plan === undefined || this.#failures.length === 0) return source;
+    if (!UPSTREAM_CODES.has(plan.errorCode ?? '') || view.snap.status !== 'failed') return source;
+    return this.#learnedFailure(source, view.task);
   }
 
   #learnedFailure(source: unknown, task: TaskRecord): unknown {
@@ -301,10 +304,11 @@ export class LearnedReplay {
   #facts(
     request: CoreRequest,
     requestId: string,
-    task: TaskRecord | undefined,
+    view: TaskView | undefined,
     createdId: string | undefined,
     context: ReplayContext,
   ): RenderFacts {
+    const task = view?.task;
     const coreId = task?.id ?? createdId;
     return {
       taskId:
@@ -316,7 +320,7 @@ export class LearnedReplay {
       createdMs: task?.createdAt,
       seed: coreId ?? requestId,
       publicId: (id) => this.ids.toPublic(id),
-      catalog: () => context.models(context.authenticate(request.headers['authorization'])),
+      catalog: () => context.models(context.caller()),
     };
   }
 
@@ -394,14 +398,9 @@ export function learnedWrapperStatuses(
   return { ...documented, ...replay.wrapperStatuses };
 }
 
-/** The task a task route names (by its core ID in the path), if the store has it. */
-function taskOf(
-  operation: ProfileRoute,
-  request: CoreRequest,
-  context: ReplayContext,
-): TaskRecord | undefined {
-  const coreId = TASK_ROUTES.has(operation) ? TASK_PARAM.exec(request.path)?.[1] : undefined;
-  return coreId === undefined ? undefined : context.task(decodeURIComponent(coreId));
+/** The task a task route names, whoever owns it, and its state (as the route found it, if it did). */
+function taskOf(operation: ProfileRoute, context: ReplayContext): TaskView | undefined {
+  return TASK_ROUTES.has(operation) ? context.task() : undefined;
 }
 
 /** The ID a submission's answer gives its new task. */

@@ -11,18 +11,15 @@ import { ownedTask } from './query.ts';
  */
 export function getContent(context: RouteContext, taskId: string): CoreResponse {
   const found = ownedTask(context, taskId);
-  if (found === undefined)
-    return withoutBodyOnHead(context, context.error('task_not_found', { taskId }));
+  // A HEAD answer's body is taken off once, for every route, by the service (`answerTo`).
+  if (found === undefined) return context.error('task_not_found', { taskId });
   const { task, snap } = found;
   context.taskId = task.id;
   context.taskStatus = snap.status;
   if (snap.status !== 'completed') {
-    return withoutBodyOnHead(
-      context,
-      context.error('task_not_completed', {
-        status: context.state.wrapperStatuses[snap.status],
-      }),
-    );
+    return context.error('task_not_completed', {
+      status: context.state.wrapperStatuses[snap.status],
+    });
   }
   const { state, request } = context;
   if (state.settings.contentRedirect) {
@@ -79,8 +76,4 @@ export function serveMedia(
     headers: { ...base, 'content-length': String(size) },
     body: head ? undefined : media.bytes,
   };
-}
-
-function withoutBodyOnHead(context: RouteContext, response: CoreResponse): CoreResponse {
-  return context.head ? { status: response.status, headers: response.headers } : response;
 }

@@ -1,19 +1,20 @@
 import { jsonResponse, type CoreResponse } from '../http-types.ts';
 import { renderVideoTask, renderWrapper } from '../render.ts';
-import { snapshot, type TaskSnapshot } from '../snapshot.ts';
+import type { TaskSnapshot } from '../snapshot.ts';
+import { taskView, type TaskView } from '../task-view.ts';
 import type { TaskRecord } from '../task-record.ts';
 import type { RouteContext } from '../service-state.ts';
 
-/** The caller's task at this instant, or `undefined` when it is missing or someone else's (§5). */
-export function ownedTask(
-  context: RouteContext,
-  taskId: string,
-): { task: TaskRecord; snap: TaskSnapshot } | undefined {
-  const task = context.state.store.getOwned(taskId, context.token.user);
-  if (task === undefined) return undefined;
-  const now = context.state.clock.now();
-  context.at = now;
-  return { task, snap: snapshot(task.createdAt, task.plan, now) };
+/**
+ * The caller's task at this instant, or `undefined` when it is missing or someone else's (§5). Kept on
+ * the context (`task`), so what reads the exchange after the route does not look it up again.
+ */
+export function ownedTask(context: RouteContext, taskId: string): TaskView | undefined {
+  const found = taskView(context.state, taskId, context.token.user);
+  if (found === undefined) return undefined;
+  context.at = found.at;
+  context.task = found;
+  return found;
 }
 
 /** The temporary result address of a completed task: stable per task, expiring a TTL after completion. */
@@ -44,7 +45,9 @@ function statusQuery(context: RouteContext, taskId: string, render: Render): Cor
       return context.error('temporarily_unavailable', {}, { 'retry-after': '1' });
   }
   context.taskStatus = snap.status;
-  return jsonResponse(200, render(context, task, snap));
+  const body = render(context, task, snap);
+  context.rendered = body;
+  return jsonResponse(200, body);
 }
 
 const openAiTask: Render = (context, task, snap) =>

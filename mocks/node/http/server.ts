@@ -180,8 +180,6 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  * even when the client never reads the answer), an unsupported `Expect`, a CONNECT.
  */
 function answerOutsideRequests(server: Server, timeouts: HostTimeouts): void {
-  // Malformed HTTP and timeouts never reach onRequest: answer them in JSON too, then close, even
-  // when the client never reads the answer.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const answer =
       error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
