@@ -28,7 +28,7 @@ export class Exchange implements CoreFindings, ReplayContext {
     /** The request the core was asked (`handle`'s, after a learned profile's `before`). */
     readonly asked: CoreRequest,
     /** The answer's request ID: its header, and the ending of its error message (decisions/031). */
-    readonly requestId: string,
+    readonly serviceRequestId: string,
     /** The route match of `asked`, made once. */
     readonly match: RouteMatch<RouteContext>,
     readonly state: ServiceState,

@@ -103,9 +103,9 @@ function errorsOf(profile: Profile): ServiceState['error'] {
   const replay = profile.learned;
   return replay === undefined
     ? (_id, kind, detail, headers) => errorResponse(profile.errors[kind] ?? kind, detail, headers)
-    : (requestId, kind, detail, headers) =>
+    : (serviceRequestId, kind, detail, headers) =>
         replay.noteError(
-          errorResponse(kind, detail, headers, replay.messageEnding(requestId)),
+          errorResponse(kind, detail, headers, replay.messageEnding(serviceRequestId)),
           kind,
         );
 }

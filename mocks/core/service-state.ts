@@ -49,11 +49,11 @@ export interface ServiceState {
   readonly defectNames: readonly string[];
   readonly settings: ServiceSettings;
   /**
-   * An error answer of a kind to the request `requestId` names, as this profile words it: its kinds,
+   * An error answer of a kind to the request `serviceRequestId` names, as this profile words it: its kinds,
    * and its message ending (a learned profile's ` (request id: …)`), built into the message.
    */
   error(
-    requestId: string,
+    serviceRequestId: string,
     kind: ErrorKind,
     detail?: ErrorDetail,
     headers?: Record<string, string>,

@@ -192,18 +192,18 @@ class SimulatedService implements MockService {
   }
 
   identify(response: CoreResponse): CoreResponse {
-    return this.#stamped(response, this.#nextRequestId());
+    return this.#stamped(response, this.#nextServiceRequestId());
   }
 
   handle(incoming: CoreRequest): CoreResponse {
-    const requestId = this.#nextRequestId();
+    const serviceRequestId = this.#nextServiceRequestId();
     // What the core is asked: a learned profile's IDs read back in the mock's own form.
     const asked = this.#replay === undefined ? incoming : this.#replay.before(incoming);
     const match = this.#router.match(asked.method, asked.path);
-    const exchange = new Exchange(asked, requestId, match, this.#state);
+    const exchange = new Exchange(asked, serviceRequestId, match, this.#state);
     const response = this.#stamped(
       answerTo(exchange.request.method, this.#answer(exchange)),
-      requestId,
+      serviceRequestId,
     );
     const { route, routeContext } = exchange;
     const violations = this.clientVerdicts.observe(asked, response, route, routeContext);
@@ -212,13 +212,15 @@ class SimulatedService implements MockService {
 
   /** The answer, or a JSON one when something failed (a full disk: the fuzz tests hunt for the rest). */
   #answer(exchange: Exchange): CoreResponse {
-    const { requestId } = exchange;
+    const { serviceRequestId } = exchange;
     try {
       return this.#dispatch(exchange);
     } catch (error) {
       return error instanceof StateNotSavedError
-        ? notSaved(this.#state, exchange.request, error, requestId)
-        : this.#state.error(requestId, 'internal_error', { problem: (error as Error).message });
+        ? notSaved(this.#state, exchange.request, error, serviceRequestId)
+        : this.#state.error(serviceRequestId, 'internal_error', {
+            problem: (error as Error).message,
+          });
     }
   }
 
@@ -227,7 +229,7 @@ class SimulatedService implements MockService {
    * wrappers' context is built here, once, from the match `handle` made (decisions/029).
    */
   #dispatch(exchange: Exchange): CoreResponse {
-    const { requestId } = exchange;
+    const { serviceRequestId } = exchange;
     const wrappers = this.#wrappers;
     const context =
       wrappers.length === 0
@@ -238,7 +240,7 @@ class SimulatedService implements MockService {
         exchange.request = wrapper.before(exchange.request, context!);
     let response = this.#route(exchange);
     if (this.#replay !== undefined)
-      response = this.#replay.after(exchange.request, response, requestId, exchange);
+      response = this.#replay.after(exchange.request, response, serviceRequestId, exchange);
     for (const wrapper of wrappers)
       if (wrapper.after !== undefined)
         response = wrapper.after(exchange.request, response, context!);
@@ -247,17 +249,17 @@ class SimulatedService implements MockService {
 
   /** The core's own answer: the route the request names, once its caller may call it. */
   #route(exchange: Exchange): CoreResponse {
-    const { request, requestId } = exchange;
+    const { request, serviceRequestId } = exchange;
     const state = this.#state;
     const match = this.#matchNow(exchange);
     if (match.kind === 'not-found' || match.kind === 'bad-path')
-      return state.error(requestId, 'route_not_found', {
+      return state.error(serviceRequestId, 'route_not_found', {
         method: request.method,
         path: request.path,
       });
     if (match.kind === 'method-not-allowed')
       return state.error(
-        requestId,
+        serviceRequestId,
         'method_not_allowed',
         { method: request.method, path: request.path },
         { allow: match.allow.join(', ') },
@@ -267,7 +269,7 @@ class SimulatedService implements MockService {
     exchange.params = params;
     const admitted = this.#admit(route, exchange);
     if ('status' in admitted) return admitted;
-    exchange.routeContext = new RouteCall(request, state, admitted, requestId);
+    exchange.routeContext = new RouteCall(request, state, admitted, serviceRequestId);
     return route.handle(exchange.routeContext, params);
   }
 
@@ -288,13 +290,13 @@ class SimulatedService implements MockService {
 
   /** The caller's token (§5), within its request budget; else the refusal. */
   #authenticate(exchange: Exchange): MockToken | CoreResponse {
-    const { request, requestId } = exchange;
+    const { request, serviceRequestId } = exchange;
     const authorization = request.headers['authorization'];
     const token = this.tokens.authenticate(authorization);
     exchange.authenticated(token);
     if (token === undefined)
       return this.#state.error(
-        requestId,
+        serviceRequestId,
         authorization === undefined ? 'missing_api_key' : 'invalid_api_key',
         {},
         { 'www-authenticate': 'Bearer' },
@@ -302,20 +304,20 @@ class SimulatedService implements MockService {
     const limiter = this.#limiter;
     const waitMs = limiter?.take(token.key, this.clock.now());
     if (waitMs !== undefined)
-      return rateLimited(this.#state, { limit: limiter!.limit, waitMs, requestId });
+      return rateLimited(this.#state, { limit: limiter!.limit, waitMs, serviceRequestId });
     return token;
   }
 
-  #nextRequestId(): string {
+  #nextServiceRequestId(): string {
     this.#requestNumber += this.#serviceRequestIdStep;
     const ownId = `${this.#serviceRequestIdPrefix}${this.#requestNumber.toString().padStart(8, '0')}`;
-    return this.#replay === undefined ? ownId : this.#replay.requestId(ownId);
+    return this.#replay === undefined ? ownId : this.#replay.serviceRequestId(ownId);
   }
 
   /** The answer with its request ID in the profile's header (error messages end with it already). */
-  #stamped(response: CoreResponse, requestId: string): CoreResponse {
-    if (this.#replay === undefined) response.headers['x-oneapi-request-id'] = requestId;
-    else this.#replay.stamp(response, requestId);
+  #stamped(response: CoreResponse, serviceRequestId: string): CoreResponse {
+    if (this.#replay === undefined) response.headers['x-oneapi-request-id'] = serviceRequestId;
+    else this.#replay.stamp(response, serviceRequestId);
     return response;
   }
 }
@@ -337,13 +339,13 @@ class RouteCall implements RouteContext {
     readonly request: CoreRequest,
     readonly state: ServiceState,
     readonly token: MockToken,
-    readonly requestId: string,
+    readonly serviceRequestId: string,
   ) {
     this.head = request.method === 'HEAD';
   }
 
   error(kind: ErrorKind, detail?: ErrorDetail, headers?: Record<string, string>): CoreResponse {
-    return this.state.error(this.requestId, kind, detail, headers);
+    return this.state.error(this.serviceRequestId, kind, detail, headers);
   }
 }
 
@@ -353,7 +355,11 @@ class RouteCall implements RouteContext {
  */
 function rateLimited(
   state: ServiceState,
-  { limit, waitMs, requestId }: { limit: RateLimit; waitMs: number; requestId: string },
+  {
+    limit,
+    waitMs,
+    serviceRequestId,
+  }: { limit: RateLimit; waitMs: number; serviceRequestId: string },
 ): CoreResponse {
   const wait = retryAfterSeconds(state.clock, waitMs);
   const clock =
@@ -361,7 +367,12 @@ function rateLimited(
   const problem =
     `${limit.requests} requests per ${limit.windowMs / 1000} s${clock} for this key; ` +
     `retry after ${wait} s`;
-  return state.error(requestId, 'rate_limited', { problem }, { 'retry-after': String(wait) });
+  return state.error(
+    serviceRequestId,
+    'rate_limited',
+    { problem },
+    { 'retry-after': String(wait) },
+  );
 }
 
 /** Control and public routes have no service token; this placeholder never owns tasks. */
@@ -372,11 +383,11 @@ function notSaved(
   state: ServiceState,
   request: CoreRequest,
   error: StateNotSavedError,
-  requestId: string,
+  serviceRequestId: string,
 ): CoreResponse {
   const response = request.path.startsWith('/__mock/')
     ? controlError(503, 'state_not_saved', error.message)
-    : state.error(requestId, 'temporarily_unavailable', {});
+    : state.error(serviceRequestId, 'temporarily_unavailable', {});
   response.headers['retry-after'] = '1';
   return response;
 }

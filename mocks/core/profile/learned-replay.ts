@@ -100,7 +100,7 @@ export class LearnedReplay {
   readonly ids: PublicIds;
   readonly timing: Timing | undefined;
   readonly wrapperStatuses: Readonly<Partial<Record<TaskStatus, string>>>;
-  readonly requestIdHeader: string | undefined;
+  readonly serviceRequestIdHeader: string | undefined;
   readonly #table: Map<string, CompiledAnswer>;
   /** The content is delivered by a redirect: the learned download reads at the address it leads to. */
   readonly #redirects: boolean;
@@ -114,8 +114,8 @@ export class LearnedReplay {
 
   constructor(readonly profile: LearnedProfile) {
     this.ids = new PublicIds(profile.taskId.form);
-    this.requestIdHeader = profile.requestId?.header;
-    this.#table = answerTable(profile, this.requestIdHeader);
+    this.serviceRequestIdHeader = profile.requestId?.header;
+    this.#table = answerTable(profile, this.serviceRequestIdHeader);
     this.#redirects = profile.content?.delivery === 'redirect';
     const { tasks } = profile.lifecycle;
     this.timing =
@@ -138,12 +138,12 @@ export class LearnedReplay {
   }
 
   /**
-   * What the deployment ends an error message with for the request `requestId` names (its ` (request
+   * What the deployment ends an error message with for the request `serviceRequestId` names (its ` (request
    * id: …)`, learned as `errors.messageSuffix`), or nothing: the core builds it into the messages it
    * writes for the service's routes (decisions/031).
    */
-  messageEnding(requestId: string): string {
-    return this.#suffix === undefined ? '' : this.#suffix({ requestId } as RenderFacts, '');
+  messageEnding(serviceRequestId: string): string {
+    return this.#suffix === undefined ? '' : this.#suffix({ serviceRequestId } as RenderFacts, '');
   }
 
   /** Remembers which error kind the core answered (the service's `error` calls it). */
@@ -157,7 +157,7 @@ export class LearnedReplay {
    * each request (a form of 20 characters or more makes a repeat unthinkable), so it reads like the
    * deployment's.
    */
-  requestId(coreId: string): string {
+  serviceRequestId(coreId: string): string {
     if (this.#requestIdForm === undefined) return coreId;
     return generateId(this.#requestIdForm, this.#draw);
   }
@@ -187,12 +187,12 @@ export class LearnedReplay {
   after(
     request: CoreRequest,
     response: CoreResponse,
-    requestId: string,
+    serviceRequestId: string,
     context: ReplayContext,
   ): CoreResponse {
     const route = context.route;
     if (route?.operationId === 'getMockArtifact' && this.#redirects && response.status < 300)
-      return this.#download(request, response, requestId, context);
+      return this.#download(request, response, serviceRequestId, context);
     if (route?.access !== 'service' || !SERVICE_ROUTES.has(route.operationId))
       return this.#habits(response);
     const operation = route.operationId as ProfileRoute;
@@ -208,7 +208,13 @@ export class LearnedReplay {
       return this.#habits(response);
     const answering = situation === 'ok' || situation === 'range' || situation === 'head';
     const source = answering ? this.#source(response, view, context.rendered) : undefined;
-    const facts = this.#facts(request, requestId, view, createdIdOf(operation, source), context);
+    const facts = this.#facts(
+      request,
+      serviceRequestId,
+      view,
+      createdIdOf(operation, source),
+      context,
+    );
     return renderAnswer(compiled, response, source, withState(facts, state, context));
   }
 
@@ -216,18 +222,19 @@ export class LearnedReplay {
   #download(
     request: CoreRequest,
     response: CoreResponse,
-    requestId: string,
+    serviceRequestId: string,
     context: ReplayContext,
   ): CoreResponse {
     const situation = this.#situation(request, response, 'getVideoContent', context)!;
     const download = this.#table.get(tableKey('getVideoContent', 'completed', 'owner', situation));
-    const facts = this.#facts(request, requestId, undefined, undefined, context);
+    const facts = this.#facts(request, serviceRequestId, undefined, undefined, context);
     return download === undefined ? response : renderAnswer(download, response, undefined, facts);
   }
 
   /** Sets the learned request-ID header (or none, when the deployment sends none). */
-  stamp(response: CoreResponse, requestId: string): void {
-    if (this.requestIdHeader !== undefined) response.headers[this.requestIdHeader] = requestId;
+  stamp(response: CoreResponse, serviceRequestId: string): void {
+    if (this.serviceRequestIdHeader !== undefined)
+      response.headers[this.serviceRequestIdHeader] = serviceRequestId;
   }
 
   #caller(
@@ -303,7 +310,7 @@ export class LearnedReplay {
 
   #facts(
     request: CoreRequest,
-    requestId: string,
+    serviceRequestId: string,
     view: TaskView | undefined,
     createdId: string | undefined,
     context: ReplayContext,
@@ -314,11 +321,11 @@ export class LearnedReplay {
       taskId:
         coreId === undefined ? publicOfPath(request.path, this.ids) : this.ids.toPublic(coreId),
       model: task?.model ?? requestedModel(request),
-      requestId,
+      serviceRequestId,
       origin: request.origin,
       nowMs: context.now(),
       createdMs: task?.createdAt,
-      seed: coreId ?? requestId,
+      seed: coreId ?? serviceRequestId,
       publicId: (id) => this.ids.toPublic(id),
       catalog: () => context.models(context.caller()),
     };

@@ -21,7 +21,7 @@ export interface RenderFacts {
   /** The public ID (in the deployment's form) of the task the answer is about. */
   readonly taskId: string | undefined;
   readonly model: string | undefined;
-  readonly requestId: string;
+  readonly serviceRequestId: string;
   readonly origin: string;
   /** The task's state, in the OpenAI form's words and the wrapper's. */
   readonly status?: string | undefined;
@@ -236,7 +236,7 @@ function generator(leaf: LeafNode): Generate {
 const GENERATORS: Readonly<Record<LeafKind, (leaf: LeafNode) => Generate>> = {
   'task-id': () => (facts, at) => facts.taskId ?? generateId(TASK_FORM, random(facts, at).next),
   model: () => (facts) => facts.model ?? '',
-  'request-id': () => (facts) => facts.requestId,
+  'request-id': () => (facts) => facts.serviceRequestId,
   status: () => (facts) => facts.status ?? '',
   'wrapper-status': () => (facts) => facts.wrapperStatus ?? '',
   integer: numberGenerator,
@@ -299,7 +299,7 @@ function slotValue(slot: string): (facts: RenderFacts, path: string) => string {
     case 'task-id':
       return (facts) => facts.taskId ?? '';
     case 'request-id':
-      return (facts) => facts.requestId;
+      return (facts) => facts.serviceRequestId;
     case 'model':
       return (facts) => facts.model ?? '';
     case 'status':
