@@ -9,21 +9,26 @@
  *
  *   npx tsx bench/hot-path.ts [--base DIR] [--rounds 9] [--queries 50000]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { CoreRequest, CoreResponse } from '../mocks/core/http-types.ts';
+import { benchFlags } from './lib/cli-flags.ts';
 import { count } from './lib/cli-numbers.ts';
-import { fixed, machine, median, table } from './lib/report.ts';
+import { fixed, machine, median, table, writeJson } from './lib/report.ts';
 
-const { values } = parseArgs({
-  options: {
+const usage = `Usage: npx tsx bench/hot-path.ts [options]
+  --base DIR      also measure another checkout's mocks (git archive REV | tar -x -C DIR; link node_modules)
+  --rounds N      interleaved rounds (default 9)
+  --queries N     status queries per round and setup (default 50000)
+  --out FILE      JSON results (default bench/results/hot-path.json)`;
+const values = benchFlags(
+  { name: 'hot-path', usage },
+  {
     base: { type: 'string' },
     rounds: { type: 'string', default: '9' },
     queries: { type: 'string', default: '50000' },
   },
-});
+);
 const ROUNDS = count('rounds', values.rounds);
 const QUERIES = count('queries', values.queries);
 
@@ -132,7 +137,6 @@ const rows = Object.entries(result).map(([setup, r]) => [
   r.ratio === undefined ? '' : fixed(r.ratio, 2),
 ]);
 console.log(table([['status query', 'ns (this)', 'ns (base)', 'this/base'], ...rows]));
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 const saved = {
   benchmark: 'hot-path',
   date: new Date().toISOString(),
@@ -141,7 +145,4 @@ const saved = {
   base: values.base,
   result,
 };
-writeFileSync(
-  new URL('./results/hot-path.json', import.meta.url),
-  `${JSON.stringify(saved, null, 2)}\n`,
-);
+writeJson(pathToFileURL(resolve(values.out)), saved);
