@@ -71,10 +71,10 @@ export function lockStateFile(file: string): StateLock {
  * process holds the lock or the claim.
  */
 function acquire(lock: string, mine: string, depth: number): void {
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (createWhole(lock, mine)) return;
     const stale = readContent(lock);
-    if (stale === undefined) continue; // released meanwhile
+    if (stale === undefined) continue; // released meanwhile: another process moved on, try again
     const holder = parseHolder(stale);
     if (holder !== undefined && (holder.host !== hostname() || isAlive(holder.pid)))
       throw new LockHeld(holder, lock);
@@ -93,6 +93,15 @@ function acquire(lock: string, mine: string, depth: number): void {
   }
   throw new Error(`${lock} keeps reappearing`);
 }
+
+/**
+ * Tries before giving up on a lock or claim that keeps vanishing between our create and our read. Each
+ * try follows another process's step (a claim released, a stale lock replaced), so the contenders run
+ * out long before this; 3 was too few: six processes taking over one stale lock on a loaded machine
+ * released the claim between one loser's two calls three times running, and that loser said
+ * "keeps reappearing" instead of "in use" (test/regressions/state-lock-takeover-atomic.e2e.test.ts).
+ */
+const MAX_ATTEMPTS = 100;
 
 /** Creates `path` holding `content`, whole (linked in place), unless it exists (false). */
 function createWhole(path: string, content: string): boolean {
