@@ -3,7 +3,13 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTextAtomically } from '../src/node/atomic-file.ts';
-import { ProfileError, readProfile, type LearnedProfile } from '../src/profile/index.ts';
+import {
+  PHASE_NAMES,
+  phaseShown,
+  ProfileError,
+  readProfile,
+  type LearnedProfile,
+} from '../src/profile/index.ts';
 import { UsageError } from './options.ts';
 
 /** The JSON Schema of the format, as shipped in the package (spec/learned-profile.schema.json). */
@@ -55,15 +61,15 @@ export async function writeProfileFile(path: string, profile: LearnedProfile): P
 export function describeProfile(profile: LearnedProfile): string {
   const cells = Object.keys(profile.answers).length;
   const { tasks, phases } = profile.lifecycle;
-  const range = (r: readonly [number, number]) =>
-    r[0] === r[1]
-      ? `${(r[0] / 1000).toFixed(1)} s`
-      : `${(r[0] / 1000).toFixed(1)}–${(r[1] / 1000).toFixed(1)} s`;
-  const phaseText = [
-    `unknown ${range(phases.unknown)}`,
-    `queued ${range(phases.queued)}`,
-    `running ${range(phases.running)}`,
-  ].join(', ');
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const range = ([from, to]: readonly [number, number]) =>
+    from === to ? seconds(from) : `${(from / 1000).toFixed(1)}–${seconds(to)}`;
+  // A phase no look showed is no duration (decisions/038): say so, with the gap it fit in.
+  const phaseText = PHASE_NAMES.map((phase) => {
+    const [, gap] = phases[phase];
+    if (phaseShown(profile.lifecycle, phase)) return `${phase} ${range(phases[phase])}`;
+    return `${phase} not shown${gap > 0 ? ` (at most ${seconds(gap)})` : ''}`;
+  }).join(', ');
   const timing = tasks === 0 ? 'no task followed (--tier free)' : `${tasks} tasks: ${phaseText}`;
   const content = profile.content === null ? '' : `; content by ${profile.content.delivery}`;
   const runs = `${profile.target.runs} run${profile.target.runs === 1 ? '' : 's'}`;

@@ -5,6 +5,7 @@ import { compareProfiles } from '../../contracts/drift/index.ts';
 import { mergeProfiles } from '../../contracts/learn/index.ts';
 import { lifecycleOf } from '../../contracts/learn/lifecycle-readings.ts';
 import type { TaskTimeline } from '../../contracts/learn/run-observer.ts';
+import { describeProfile } from '../../cli/profile-file.ts';
 import { shownPhase } from '../../mocks/core/profile/learned-replay.ts';
 import {
   phaseShown,
@@ -85,6 +86,13 @@ describe('drift on a phase one side never showed', () => {
     // Two runs refined into one: a phase either showed is shown.
     const merged = mergeProfiles(learned(JUMPED), learned(SHOWN));
     expect(merged.lifecycle.unshownPhases).toEqual(['unknown']);
+  });
+
+  it('describes it as not shown, with the gap it fit in, where `learn` and `drift` say what a profile holds', () => {
+    const line = describeProfile(learned(JUMPED));
+    expect(line).toContain('running not shown (at most 1.0 s)');
+    expect(line).toContain('queued 0.5–2.0 s');
+    expect(line).toContain('unknown not shown,');
   });
 
   it('compares no duration for it, and says why', () => {
