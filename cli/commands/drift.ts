@@ -69,8 +69,9 @@ Options (each side's own, then the sequence's; each also from the variable in br
   --request-timeout S       seconds one request may take (default 30)
 ${TARGET_POLL_HELP}
                         (both sides poll and end as these say)
-  --report-dir DIR          write drift-report.json and drift-report.md there (0600)
-  --learn-dir DIR           also write what each side was learned as (a.profile.json, b.profile.json)
+  --report-dir DIR          write drift-report.json and drift-report.md there (0600; made if missing)
+  --learn-dir DIR           also write what each side was learned as (a.profile.json,
+                            b.profile.json; made if missing)
   -h, --help                show this help
 
 Give both sides a second user's key or neither: the sequence must be the same.
