@@ -4,11 +4,7 @@ import {
   PHASE_STATES,
   phaseShown,
   type LearnedProfile,
-  type TaskStatus,
 } from '../../src/profile/index.ts';
-
-/** The states a task can be refused its content in (§4.4: content before completion). */
-const UNFINISHED: readonly TaskStatus[] = ['unknown', 'queued', 'in_progress'];
 
 /**
  * What a learned profile lacks for a state its looks showed (decisions/038): the wrapper's word (the
@@ -29,8 +25,9 @@ export function profileGaps(profile: LearnedProfile): string[] {
       gaps.push(
         `no wrapper word learned for ${state} (the task moved on before the wrapper answered)`,
       );
+    // Every phase's state is unfinished: its content is refused (§4.4: content before completion).
     const cell = cellKey('getVideoContent', state, 'owner');
-    if (UNFINISHED.includes(state) && answers[cell]?.refused === undefined)
+    if (answers[cell]?.refused === undefined)
       gaps.push(`no answer learned for ${cell} refused (the task outran its probes)`);
   }
   if (gaps.length === 0) return [];
