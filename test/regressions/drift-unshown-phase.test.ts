@@ -6,7 +6,7 @@ import { mergeProfiles } from '../../contracts/learn/index.ts';
 import { lifecycleOf } from '../../contracts/learn/lifecycle-readings.ts';
 import type { TaskTimeline } from '../../contracts/learn/run-observer.ts';
 import { describeProfile } from '../../cli/profile-file.ts';
-import { shownPhase } from '../../mocks/core/profile/learned-replay.ts';
+import { learnedPhase } from '../../mocks/core/profile/learned-replay.ts';
 import {
   phaseShown,
   readProfile,
@@ -126,7 +126,7 @@ describe('drift on a phase one side never showed', () => {
   });
 
   it('the replay draws a phase the deployment was never seen in from its gap, not 0', () => {
-    expect(shownPhase(learned(JUMPED), 'in_progress')).toEqual([0, 993]);
-    expect(shownPhase(learned(JUMPED), 'unknown')).toEqual([0, 0]);
+    expect(learnedPhase(learned(JUMPED), 'in_progress')).toEqual([0, 993]);
+    expect(learnedPhase(learned(JUMPED), 'unknown')).toEqual([0, 0]);
   });
 });

@@ -6,7 +6,7 @@ import {
 } from '../../../src/profile/index.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { ErrorKind } from '../errors.ts';
-import { LearnedReplay, shownPhase } from './learned-replay.ts';
+import { LearnedReplay, learnedPhase } from './learned-replay.ts';
 
 /**
  * How the mock fills what the document leaves open. `documented`: the document, its silences filled
@@ -67,7 +67,7 @@ export function learnedProfile(input: unknown, source?: string): Profile {
   );
   return {
     name: profile.name,
-    unknownFirstMs: shownPhase(profile, 'unknown'),
+    unknownFirstMs: learnedPhase(profile, 'unknown'),
     progressSteps: progressSteps(profile),
     completedAtWhileRunning: running.some((f) => 'completed_at' in f),
     emptyUrlUntilDone: running.some((f) => 'metadata' in f),

@@ -121,7 +121,7 @@ export class LearnedReplay {
     this.timing =
       tasks === 0
         ? undefined
-        : { queueMs: shownPhase(profile, 'queued'), runMs: shownPhase(profile, 'in_progress') };
+        : { queueMs: learnedPhase(profile, 'queued'), runMs: learnedPhase(profile, 'in_progress') };
     this.wrapperStatuses = profile.lifecycle.wrapperStatuses;
     this.#requestIdForm =
       profile.requestId === null ? undefined : parseForm(profile.requestId.form);
@@ -345,12 +345,12 @@ export class LearnedReplay {
 type Template = (facts: RenderFacts, path: string) => string;
 
 /**
- * A phase's learned durations. A phase no look of the run showed (a task that went past it between two
- * polls) lasts as long as the gap it fit in, `[0, gap]` as learned (decisions/038): the replay may show
- * it as briefly as the deployment may have, rather than never — a learn run of the replay then reads it
- * as a run of the deployment could have.
+ * A phase's learned durations, by the state it is in, shown by a look or not. A phase no look of the
+ * run showed (a task that went past it between two polls) lasts as long as the gap it fit in,
+ * `[0, gap]` as learned (decisions/038): the replay may show it as briefly as the deployment may have,
+ * rather than never — a learn run of the replay then reads it as a run of the deployment could have.
  */
-export function shownPhase(
+export function learnedPhase(
   profile: LearnedProfile,
   state: 'unknown' | 'queued' | 'in_progress',
 ): readonly [number, number] {
