@@ -56,6 +56,15 @@ export function jsonResponse(
   value: unknown,
   headers?: Record<string, string>,
 ): CoreResponse {
+  return jsonTextResponse(status, JSON.stringify(value), headers);
+}
+
+/** The same, with the JSON text already made (a status query's, kept by `RenderedTasks`). */
+export function jsonTextResponse(
+  status: number,
+  text: string,
+  headers?: Record<string, string>,
+): CoreResponse {
   return {
     status,
     // Without extra headers (most answers) a literal: no object spread on the hot path.
@@ -63,7 +72,7 @@ export function jsonResponse(
       headers === undefined
         ? { 'content-type': JSON_TYPE }
         : { 'content-type': JSON_TYPE, ...headers },
-    body: JSON.stringify(value),
+    body: text,
   };
 }
 

@@ -27,6 +27,7 @@ import { hmacSha256 } from './sha256.ts';
 import { TaskStore } from './store.ts';
 import { TaskIdCodec } from './task-id-codec.ts';
 import { WHOLE_SHARE, shareProblem } from './task-id-share.ts';
+import { RenderedTasks } from './rendered-tasks.ts';
 import { TaskLookup } from './task-lookup.ts';
 import { BUILT_IN_TOKENS, TokenDirectory } from './tokens.ts';
 import { wrapperNames } from './wrap.ts';
@@ -202,6 +203,7 @@ export function assembleService(options: MockOptions): AssembledService {
     if (operation.op !== 'reset') return;
     store.clear();
     lookup.clear();
+    state.renderedTasks.clear();
     limiter?.clear();
     state.clientVerdicts.clear();
   };
@@ -226,6 +228,7 @@ export function assembleService(options: MockOptions): AssembledService {
     validators,
     wrapperStatuses: wrapperStatusesFor(lifecycle, replay),
     profile,
+    renderedTasks: new RenderedTasks(),
     defectNames: wrapperNames(options.wrap ?? []),
     settings: serviceSettings(options, parts),
     error: errorsOf(profile),

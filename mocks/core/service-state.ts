@@ -17,6 +17,7 @@ import type { TaskStore } from './store.ts';
 import type { PlanSettings } from './task-blueprint.ts';
 import type { TaskIdCodec } from './task-id-codec.ts';
 import type { TaskIdShare } from './task-id-share.ts';
+import type { RenderedTasks } from './rendered-tasks.ts';
 import type { TaskLookup } from './task-lookup.ts';
 import type { TaskView } from './task-view.ts';
 import type { MockToken, TokenDirectory } from './tokens.ts';
@@ -45,6 +46,8 @@ export interface ServiceState {
   readonly validators: SpecValidators;
   readonly wrapperStatuses: Readonly<Record<VideoStatus, string>>;
   readonly profile: Profile;
+  /** The JSON text of each task's last status answer, reused while the answer stays the same. */
+  readonly renderedTasks: RenderedTasks;
   /** The named wrappers' names (`MockOptions.wrap`): the defects the Node entry resolved (decisions/029). */
   readonly defectNames: readonly string[];
   readonly settings: ServiceSettings;

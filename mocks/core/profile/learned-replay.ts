@@ -290,22 +290,23 @@ export class LearnedReplay {
     return this.#learnedFailure(source, view.task);
   }
 
+  /** The failure in the learned words: a copy (the rendered body may be kept by `RenderedTasks`, frozen). */
   #learnedFailure(source: unknown, task: TaskRecord): unknown {
     const reading = this.#failures[task.row % this.#failures.length]!;
     const facts = { taskId: this.ids.toPublic(task.id) } as RenderFacts;
-    const body = source as { error?: Record<string, unknown>; data?: Record<string, unknown> };
-    if (body.error !== undefined) {
-      if (reading.code !== undefined) body.error['code'] = reading.code(facts, '');
-      if (reading.message !== undefined) body.error['message'] = reading.message(facts, '');
+    const body = { ...(source as Record<string, unknown>) };
+    const error = body['error'] as Record<string, unknown> | undefined;
+    if (error !== undefined) {
+      const worded = { ...error };
+      if (reading.code !== undefined) worded['code'] = reading.code(facts, '');
+      if (reading.message !== undefined) worded['message'] = reading.message(facts, '');
+      body['error'] = worded;
     }
     const why = reading.reason ?? reading.message;
-    if (
-      body.data !== undefined &&
-      typeof body.data['fail_reason'] === 'string' &&
-      why !== undefined
-    )
-      body.data['fail_reason'] = why(facts, '');
-    return source;
+    const data = body['data'] as Record<string, unknown> | undefined;
+    if (data !== undefined && typeof data['fail_reason'] === 'string' && why !== undefined)
+      body['data'] = { ...data, fail_reason: why(facts, '') };
+    return body;
   }
 
   #facts(

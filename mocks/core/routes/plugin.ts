@@ -1,4 +1,4 @@
-import { jsonResponse, type CoreResponse } from '../http-types.ts';
+import { jsonResponse, jsonTextResponse, type CoreResponse } from '../http-types.ts';
 import { renderPluginTask } from '../render.ts';
 import type { RouteContext } from '../service-state.ts';
 import { checkContentItems } from './content-items.ts';
@@ -93,15 +93,13 @@ export function getPluginTask(
     return context.error('plugin_task_not_found', { taskId });
   context.taskId = found.task.id;
   context.taskStatus = found.snap.status;
-  return jsonResponse(
-    200,
-    renderPluginTask(
-      found.task,
-      found.snap,
-      resultUrl(context, found.task, found.snap),
-      context.state.lifecycle,
-    ),
+  const body = renderPluginTask(
+    found.task,
+    found.snap,
+    resultUrl(context, found.task, found.snap),
+    context.state.lifecycle,
   );
+  return jsonTextResponse(200, context.state.renderedTasks.text(found.task.id, body));
 }
 
 /** The OpenAI form's own fields a native body carries: the spec's `NativeFormatOnly` (§4.5) forbids each. */

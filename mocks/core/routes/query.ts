@@ -1,4 +1,4 @@
-import { jsonResponse, type CoreResponse } from '../http-types.ts';
+import { jsonTextResponse, type CoreResponse } from '../http-types.ts';
 import { renderVideoTask, renderWrapper } from '../render.ts';
 import type { TaskSnapshot } from '../snapshot.ts';
 import { taskView, type TaskView } from '../task-view.ts';
@@ -29,7 +29,7 @@ export function resultUrl(
 }
 
 /** How a status route renders a task's state (§4.2, §4.3): a module-level function, no closure per query. */
-type Render = (context: RouteContext, task: TaskRecord, snap: TaskSnapshot) => unknown;
+type Render = (context: RouteContext, task: TaskRecord, snap: TaskSnapshot) => object;
 
 /** A status query of the caller's task, or the error it gets (missing/foreign, or `flaky`'s temporary 503, §7). */
 function statusQuery(context: RouteContext, taskId: string, render: Render): CoreResponse {
@@ -47,7 +47,7 @@ function statusQuery(context: RouteContext, taskId: string, render: Render): Cor
   context.taskStatus = snap.status;
   const body = render(context, task, snap);
   context.rendered = body;
-  return jsonResponse(200, body);
+  return jsonTextResponse(200, context.state.renderedTasks.text(task.id, body));
 }
 
 const openAiTask: Render = (context, task, snap) =>
