@@ -8,9 +8,10 @@
  *   npx tsx bench/contract-memory.ts [--pad 1] [--speed 3] [--out bench/results/contract-memory.json]
  */
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startMockServer } from '../mocks/node/http/server.ts';
+import { benchFlags } from './lib/cli-flags.ts';
 import { positive } from './lib/cli-numbers.ts';
 import { startPaddingProxy } from './lib/padding-proxy.ts';
 import { runMain, watchdog } from './lib/processes.ts';
@@ -21,13 +22,14 @@ const CLI = fileURLToPath(new URL('../bin/videotask.js', import.meta.url));
 const REPORTER = `data:text/javascript,${encodeURIComponent(
   "process.on('exit', () => process.stderr.write(`maxrss_kb=${process.resourceUsage().maxRSS}\\n`));",
 )}`;
-const { values } = parseArgs({
-  options: {
-    pad: { type: 'string', default: '1' },
-    speed: { type: 'string', default: '3' },
-    out: { type: 'string', default: 'bench/results/contract-memory.json' },
-  },
-});
+const usage = `Usage: npx tsx bench/contract-memory.ts [options]
+  --pad MIB       pad every JSON answer to this many MiB (default 1)
+  --speed N       the mock's clock speed (default 3)
+  --out FILE      JSON results (default bench/results/contract-memory.json)`;
+const values = benchFlags(
+  { name: 'contract-memory', usage },
+  { pad: { type: 'string', default: '1' }, speed: { type: 'string', default: '3' } },
+);
 const TARGET_RATIO = 3;
 
 interface Run {
@@ -75,7 +77,7 @@ async function main(): Promise<number> {
     ]),
   );
   console.log(`padded/plain peak RSS: ${fixed(ratio, 2)} (target ≤ ${TARGET_RATIO})`);
-  writeJson(new URL(`../${values.out}`, import.meta.url), {
+  writeJson(pathToFileURL(resolve(values.out)), {
     machine: machine(),
     runs: [plain, padded],
     ratio,

@@ -9,18 +9,24 @@
  *   npx tsx bench/contract-suite.ts [--runs 3] [--no-mutants]
  */
 import { execFile, spawn } from 'node:child_process';
-import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { listDefects } from '../mocks/defects/catalog.ts';
 import { judgeDefect, MUTANTS } from '../test/contracts/support/mutant-run.ts';
+import { benchFlags } from './lib/cli-flags.ts';
 import { count } from './lib/cli-numbers.ts';
 import { runMain, track, watchdog } from './lib/processes.ts';
 import { machine, median, writeJson } from './lib/report.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, 'no-mutants': { type: 'boolean' } },
-});
+const usage = `Usage: npx tsx bench/contract-suite.ts [options]
+  --runs N        runs of each contract command (default 3)
+  --no-mutants    skip the self-proof (every mutant and named defect)
+  --out FILE      JSON results (default bench/results/contract-suite.json)`;
+const values = benchFlags(
+  { name: 'contract-suite', usage },
+  { runs: { type: 'string', default: '3' }, 'no-mutants': { type: 'boolean', default: false } },
+);
 const RUNS = count('runs', values.runs);
 watchdog(600, 'contract-suite');
 
@@ -124,7 +130,7 @@ async function main(): Promise<number> {
       met: Math.max(cli.bundledMockMs.max, cli.externalMockMs.max) < 20_000,
     },
   };
-  writeJson(new URL('./results/contract-suite.json', import.meta.url), result);
+  writeJson(pathToFileURL(resolve(values.out)), result);
   console.log(cli.summaries.bundled);
   console.log(cli.summaries.external);
   console.log(

@@ -12,20 +12,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchFlags } from './lib/cli-flags.ts';
 import { count, positive } from './lib/cli-numbers.ts';
 import { runMain, sleep, stop, track, waitForExit, watchdog } from './lib/processes.ts';
 import { machine, table, writeJson } from './lib/report.ts';
 
-const { values } = parseArgs({
-  options: {
+const usage = `Usage: npx tsx bench/kill-nine.ts [options]
+  --submitters N  parallel submitters (default 20)
+  --rounds N      kill-and-restart rounds, alternating a real and a manual clock (default 4)
+  --run-ms MS     load before each kill (default 3000)
+  --speed N       the real clock's speed (default 50)
+  --out FILE      JSON results (default bench/results/kill-nine.json)`;
+const values = benchFlags(
+  { name: 'kill-nine', usage },
+  {
     submitters: { type: 'string', default: '20' },
     rounds: { type: 'string', default: '4' },
     'run-ms': { type: 'string', default: '3000' },
     speed: { type: 'string', default: '50' },
-    out: { type: 'string', default: 'bench/results/kill-nine.json' },
   },
-});
+);
 const SUBMITTERS = count('submitters', values.submitters);
 const ROUNDS = count('rounds', values.rounds);
 const RUN_MS = positive('run-ms', values['run-ms']);

@@ -6,28 +6,37 @@
  *
  *   node --expose-gc --import tsx bench/million-tasks.ts [--tasks 1000000] [--ops 20000] [--state]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { DEFAULT_CACHE_SIZE } from '../mocks/core/task-lookup.ts';
 import { createMockService } from '../mocks/index.ts';
+import { BenchFlagError, benchFlags } from './lib/cli-flags.ts';
 import { count } from './lib/cli-numbers.ts';
-import { fixed } from './lib/report.ts';
+import { fixed, writeJson } from './lib/report.ts';
 
-const { values } = parseArgs({
-  options: {
+const usage = `Usage: node --expose-gc --import tsx bench/million-tasks.ts [options]
+  --tasks N       resident tasks at the end (default 1000000)
+  --ops N         operations measured per phase (default 20000)
+  --state         keep a state file too; end with a compaction and a restart
+  --out FILE      JSON results (default bench/results/million-tasks.json, -state.json with --state)`;
+const values = benchFlags(
+  { name: 'million-tasks', usage },
+  {
     tasks: { type: 'string', default: '1000000' },
     ops: { type: 'string', default: '20000' },
     state: { type: 'boolean', default: false },
   },
-});
+);
 const TOTAL = count('tasks', values.tasks);
 const OPS = count('ops', values.ops);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined)
-  throw new Error('Run with node --expose-gc --import tsx bench/million-tasks.ts');
+  throw new BenchFlagError(
+    'it measures memory: run it as node --expose-gc --import tsx bench/million-tasks.ts',
+  );
 
 const stateDir = values.state ? mkdtempSync(join(tmpdir(), 'videotask-million-')) : undefined;
 const stateFile = stateDir === undefined ? undefined : join(stateDir, 'mock.state');
@@ -157,11 +166,12 @@ const result = {
   targets: { bytesPerTaskAtMost: 1024, met: bytesPerTask <= 1024 },
   ...(state === undefined ? {} : { stateFile: state }),
 };
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(
-  new URL(`./results/million-tasks${values.state ? '-state' : ''}.json`, import.meta.url),
-  `${JSON.stringify(result, null, 2)}\n`,
-);
+// With --state and no --out of its own, the figures go beside the plain run's, not over them.
+const out =
+  values.state && values.out === 'bench/results/million-tasks.json'
+    ? 'bench/results/million-tasks-state.json'
+    : values.out;
+writeJson(pathToFileURL(resolve(out)), result);
 console.log(
   `tasks resident        ${result.tasks.toLocaleString('en')} (filled in ${fillSeconds.toFixed(1)} s)`,
 );

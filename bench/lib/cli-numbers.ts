@@ -1,10 +1,11 @@
 // The numbers a benchmark's flags take (bench/*.ts): one check and one message for each kind.
+import { BenchFlagError } from './cli-flags.ts';
 
 /** A flag's value as a positive number, or an error naming the flag and what it got. */
 export function positive(name: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`--${name} wants a positive number, got "${raw}"`);
+    throw new BenchFlagError(`--${name} wants a positive number, got "${raw}"`);
   return value;
 }
 
@@ -12,7 +13,7 @@ export function positive(name: string, raw: string): number {
 export function count(name: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--${name} wants a positive integer, got "${raw}"`);
+    throw new BenchFlagError(`--${name} wants a positive integer, got "${raw}"`);
   return value;
 }
 
@@ -20,6 +21,6 @@ export function count(name: string, raw: string): number {
 export function nonNegative(name: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0)
-    throw new Error(`--${name} wants a number ≥ 0, got "${raw}"`);
+    throw new BenchFlagError(`--${name} wants a number ≥ 0, got "${raw}"`);
   return value;
 }

@@ -3,6 +3,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { toldFlagError } from './cli-flags.ts';
 
 const live = new Set<ChildProcess>();
 let hooksInstalled = false;
@@ -217,13 +218,17 @@ export async function waitForQuiet(
   return busy;
 }
 
-/** Runs a benchmark's `main`, sets the exit code it returns, and prints the stack of an error (exit 1). */
+/**
+ * Runs a benchmark's `main`, sets the exit code it returns; a wrong flag is told in one line (exit 2),
+ * any other error with its stack (exit 1).
+ */
 export function runMain(main: () => Promise<number>): void {
   main().then(
     (code) => {
       process.exitCode = code;
     },
     (error: unknown) => {
+      if (toldFlagError(error)) return;
       console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
       process.exitCode = 1;
     },
