@@ -70,9 +70,17 @@ export class ClientJudge implements Judging {
   #untracked = 0;
   #anonymousMet = 0;
   #last: CallerTrack | undefined;
+  /**
+   * The clock's mode and speed, fixed for its life (`Clock`'s readonly fields): read once, not on
+   * each of the few times a status query asks whether an interval is measurable.
+   */
+  readonly #manual: boolean;
+  readonly #noiseMs: number;
 
   constructor(options: JudgeOptions) {
     this.#options = options;
+    this.#manual = options.clock.mode === 'manual';
+    this.#noiseMs = this.#manual ? 0 : NOISE_REAL_MS * options.clock.speed;
     this.allRules = options.rules ?? CLIENT_RULES;
     this.rules = ruleTable(this.allRules);
     this.numbers = ruleNumbers(this.rules, RECOMMENDED_POLLING);
@@ -155,12 +163,11 @@ export class ClientJudge implements Judging {
   }
 
   measurable(ms: number): boolean {
-    return ms > 0 || (ms === 0 && this.#options.clock.mode !== 'manual');
+    return ms > 0 || (ms === 0 && !this.#manual);
   }
 
   get noiseMs(): number {
-    const { clock } = this.#options;
-    return clock.mode === 'manual' ? 0 : NOISE_REAL_MS * clock.speed;
+    return this.#noiseMs;
   }
 
   unfinished(taskId: string, at: number): boolean {

@@ -148,6 +148,13 @@ export class ExchangeObserver {
   /** The route of the last exchange and what it is: a polling loop asks the same route again. */
   #route: ObservedRoute | undefined;
   #known: { kind: Kind; form: Form | undefined } | undefined;
+  /**
+   * The caller of the last exchange and whether it sent a Bearer key. A polling loop sends the same
+   * header again, as a fresh string: one comparison instead of a `startsWith`, and the judge, handed
+   * the string it was handed before, finds its caller by identity instead of comparing the text again.
+   */
+  #caller = '';
+  #bearer = false;
 
   constructor(state: ObservedService, order: () => number) {
     this.#state = state;
@@ -170,7 +177,12 @@ export class ExchangeObserver {
     if (known === undefined) return undefined;
     const o = this.#scratch;
     const state = this.#state;
-    o.caller = request.headers['authorization'] ?? '';
+    const caller = request.headers['authorization'] ?? '';
+    if (caller !== this.#caller) {
+      this.#caller = caller;
+      this.#bearer = caller.startsWith('Bearer ');
+    }
+    o.caller = this.#caller;
     o.kind = known.kind;
     o.form = known.form;
     o.method = request.method;
@@ -181,8 +193,7 @@ export class ExchangeObserver {
     o.status = response.status;
     o.taskId = context?.taskId;
     o.told = context?.taskStatus;
-    o.flags =
-      known.kind === 'artifact' || o.caller.startsWith('Bearer ') ? 0 : RequestFlag.noBearer;
+    o.flags = known.kind === 'artifact' || this.#bearer ? 0 : RequestFlag.noBearer;
     o.lost = response.lost !== undefined;
     o.retryAfterMs = response.status === 429 ? retryAfterMs(response) : -1;
     o.location = locationOf(known.kind, request, response);
