@@ -204,6 +204,9 @@ export function newTrack(id: string, submission: Observation | undefined): TaskT
 
 /** The stream of a task's queries on one form. */
 export function streamOf(track: TaskTrack, form: Form): PollStream {
+  // A polling loop asks on one form: the stream of the task's latest query, found without a search.
+  const latest = track.latest;
+  if (latest !== undefined && latest.form === form) return latest;
   for (const stream of track.streams) if (stream.form === form) return stream;
   const stream: PollStream = {
     form,

@@ -142,7 +142,12 @@ export interface ExchangeNotes {
  */
 export class ExchangeObserver {
   readonly #state: ObservedService;
-  readonly #order: () => number;
+  /**
+   * Arrival order across processes (wall ms), or `undefined`: one process judging its own exchanges
+   * counts them (a field, not a closure called on every request).
+   */
+  readonly #order: (() => number) | undefined;
+  #count = 0;
   readonly #scratch = emptyObservation();
   readonly #nativeOnly: ReadonlySet<string>;
   /** The route of the last exchange and what it is: a polling loop asks the same route again. */
@@ -156,7 +161,7 @@ export class ExchangeObserver {
   #caller = '';
   #bearer = false;
 
-  constructor(state: ObservedService, order: () => number) {
+  constructor(state: ObservedService, order: (() => number) | undefined) {
     this.#state = state;
     this.#order = order;
     const schema = state.validators.document.components?.schemas?.['NativeFormatOnly'];
@@ -188,7 +193,7 @@ export class ExchangeObserver {
     o.method = request.method;
     o.path = request.path;
     o.at = context?.at ?? state.clock.now();
-    o.order = this.#order();
+    o.order = this.#arrival();
     o.generation = state.shared.generation;
     o.status = response.status;
     o.taskId = context?.taskId;
@@ -205,6 +210,10 @@ export class ExchangeObserver {
       o.bound = false;
     }
     return o;
+  }
+
+  #arrival(): number {
+    return this.#order === undefined ? ++this.#count : this.#order();
   }
 
   /** What a request with a body shows: its media type, and for a submission what makes it itself. */
