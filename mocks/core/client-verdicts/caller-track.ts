@@ -1,6 +1,5 @@
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { Form, Observation } from './observation.ts';
-import type { RuleId } from './rule-table.ts';
 import type { Evidence, VerdictEntry } from './verdict-book.ts';
 
 /** How much of a caller's traffic is remembered (decisions/019): windows, so memory stays bounded. */
@@ -53,7 +52,8 @@ export interface PollStream {
 
 /** Who a verdict is about (a task, or a caller): it keeps its entries, to count the next breaches. */
 export interface VerdictHolder {
-  verdicts: Map<RuleId, VerdictEntry> | undefined;
+  /** By `RuleNumber` (made on the first verdict). */
+  verdicts: (VerdictEntry | undefined)[] | undefined;
 }
 
 /** One task as its caller has seen it. */
@@ -100,7 +100,7 @@ export interface AttemptRun {
 
 /** Everything remembered of one caller, within the limits. */
 export class CallerTrack implements VerdictHolder {
-  verdicts: Map<RuleId, VerdictEntry> | undefined = undefined;
+  verdicts: (VerdictEntry | undefined)[] | undefined = undefined;
   requests = 0;
   /** The order of its latest request. */
   latest = 0;
@@ -204,6 +204,9 @@ export function newTrack(id: string, submission: Observation | undefined): TaskT
 
 /** The stream of a task's queries on one form. */
 export function streamOf(track: TaskTrack, form: Form): PollStream {
+  // A polling loop asks on one form: the stream of the task's latest query, found without a search.
+  const latest = track.latest;
+  if (latest !== undefined && latest.form === form) return latest;
   for (const stream of track.streams) if (stream.form === form) return stream;
   const stream: PollStream = {
     form,

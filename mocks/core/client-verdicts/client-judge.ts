@@ -14,9 +14,10 @@ import { judgeQuery } from './polling-rules.ts';
 import { judgeRequest } from './request-rules.ts';
 import { RECOMMENDED_POLLING } from '../../../src/spec/polling.ts';
 import {
+  JUDGED_RULES,
   ruleNumbers,
   ruleTable,
-  type RuleId,
+  type RuleNumber,
   type RuleNumbers,
   type RuleTable,
 } from './rule-table.ts';
@@ -70,9 +71,17 @@ export class ClientJudge implements Judging {
   #untracked = 0;
   #anonymousMet = 0;
   #last: CallerTrack | undefined;
+  /**
+   * The clock's mode and speed, fixed for its life (`Clock`'s readonly fields): read once, not on
+   * each of the few times a status query asks whether an interval is measurable.
+   */
+  readonly #manual: boolean;
+  readonly #noiseMs: number;
 
   constructor(options: JudgeOptions) {
     this.#options = options;
+    this.#manual = options.clock.mode === 'manual';
+    this.#noiseMs = this.#manual ? 0 : NOISE_REAL_MS * options.clock.speed;
     this.allRules = options.rules ?? CLIENT_RULES;
     this.rules = ruleTable(this.allRules);
     this.numbers = ruleNumbers(this.rules, RECOMMENDED_POLLING);
@@ -116,8 +125,8 @@ export class ClientJudge implements Judging {
     return this.#breached;
   }
 
-  repeat(id: RuleId, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean {
-    const entry = (task ?? caller).verdicts?.get(id);
+  repeat(rule: RuleNumber, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean {
+    const entry = (task ?? caller).verdicts?.[rule];
     if (entry === undefined) return false;
     again(entry, at);
     if (entry.rule.outcome === 'violation') this.#violated(entry);
@@ -125,17 +134,20 @@ export class ClientJudge implements Judging {
   }
 
   breach(
-    id: RuleId,
+    number: RuleNumber,
     caller: CallerTrack,
     task: TaskTrack | undefined,
     at: number,
     draft: () => VerdictDraft,
   ): void {
-    if (this.repeat(id, caller, task, at)) return;
-    const rule = this.rules[id];
+    if (this.repeat(number, caller, task, at)) return;
+    const rule = this.rules[JUDGED_RULES[number]!];
     const holder = task ?? caller;
     const entry = this.book.add(rule, caller.caller, task?.id, at, draft);
-    if (entry !== undefined) (holder.verdicts ??= new Map()).set(id, entry);
+    // One slot per judged rule, made at its length (as small as a Map of one entry; never resized).
+    if (entry !== undefined)
+      (holder.verdicts ??= new Array<VerdictEntry | undefined>(JUDGED_RULES.length))[number] =
+        entry;
     if (rule.outcome !== 'violation') return;
     // Past the book's limit a violation still fails its request (a host's onClientViolation).
     const made = {
@@ -155,12 +167,11 @@ export class ClientJudge implements Judging {
   }
 
   measurable(ms: number): boolean {
-    return ms > 0 || (ms === 0 && this.#options.clock.mode !== 'manual');
+    return ms > 0 || (ms === 0 && !this.#manual);
   }
 
   get noiseMs(): number {
-    const { clock } = this.#options;
-    return clock.mode === 'manual' ? 0 : NOISE_REAL_MS * clock.speed;
+    return this.#noiseMs;
   }
 
   unfinished(taskId: string, at: number): boolean {

@@ -75,8 +75,8 @@ export function createClientVerdicts(
   const settings = typeof options === 'object' ? options : {};
   const enabled = options !== false;
   const forward = settings.forward;
-  let counter = 0;
-  const observer = new ExchangeObserver(state, forward === undefined ? () => ++counter : wallNow);
+  // A primary judges its workers' observations together: their order is the machine's wall clock.
+  const observer = new ExchangeObserver(state, forward === undefined ? undefined : wallNow);
   const judge = new ClientJudge({
     clock: state.clock,
     lifecycle: state.lifecycle,

@@ -1,6 +1,6 @@
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { CallerTrack, TaskTrack } from './caller-track.ts';
-import type { RuleId, RuleNumbers, RuleTable } from './rule-table.ts';
+import type { RuleNumber, RuleNumbers, RuleTable } from './rule-table.ts';
 import type { VerdictDraft } from './verdict-book.ts';
 
 /** A status's place in the lifecycle (`Judging.statusBits`): a bit per set it belongs to. */
@@ -19,13 +19,13 @@ export interface Judging {
    * Counts one more breach of a rule the task (or else the caller) has broken before; `false` when it
    * has not. Rules call it first (`if (!j.repeat(…)) j.breach(…)`): no closure is made for a repeat.
    */
-  repeat(id: RuleId, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean;
+  repeat(rule: RuleNumber, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean;
   /**
    * Records one breach of a rule by a caller, about a task when the rule is about one; `draft` says
    * what happened (the task, or else the caller, counts the next ones).
    */
   breach(
-    id: RuleId,
+    rule: RuleNumber,
     caller: CallerTrack,
     task: TaskTrack | undefined,
     at: number,

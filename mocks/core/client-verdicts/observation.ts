@@ -142,14 +142,26 @@ export interface ExchangeNotes {
  */
 export class ExchangeObserver {
   readonly #state: ObservedService;
-  readonly #order: () => number;
+  /**
+   * Arrival order across processes (wall ms), or `undefined`: one process judging its own exchanges
+   * counts them (a field, not a closure called on every request).
+   */
+  readonly #order: (() => number) | undefined;
+  #count = 0;
   readonly #scratch = emptyObservation();
   readonly #nativeOnly: ReadonlySet<string>;
   /** The route of the last exchange and what it is: a polling loop asks the same route again. */
   #route: ObservedRoute | undefined;
   #known: { kind: Kind; form: Form | undefined } | undefined;
+  /**
+   * The caller of the last exchange and whether it sent a Bearer key. A polling loop sends the same
+   * header again, as a fresh string: one comparison instead of a `startsWith`, and the judge, handed
+   * the string it was handed before, finds its caller by identity instead of comparing the text again.
+   */
+  #caller = '';
+  #bearer = false;
 
-  constructor(state: ObservedService, order: () => number) {
+  constructor(state: ObservedService, order: (() => number) | undefined) {
     this.#state = state;
     this.#order = order;
     const schema = state.validators.document.components?.schemas?.['NativeFormatOnly'];
@@ -170,19 +182,23 @@ export class ExchangeObserver {
     if (known === undefined) return undefined;
     const o = this.#scratch;
     const state = this.#state;
-    o.caller = request.headers['authorization'] ?? '';
+    const caller = request.headers['authorization'] ?? '';
+    if (caller !== this.#caller) {
+      this.#caller = caller;
+      this.#bearer = caller.startsWith('Bearer ');
+    }
+    o.caller = this.#caller;
     o.kind = known.kind;
     o.form = known.form;
     o.method = request.method;
     o.path = request.path;
     o.at = context?.at ?? state.clock.now();
-    o.order = this.#order();
+    o.order = this.#arrival();
     o.generation = state.shared.generation;
     o.status = response.status;
     o.taskId = context?.taskId;
     o.told = context?.taskStatus;
-    o.flags =
-      known.kind === 'artifact' || o.caller.startsWith('Bearer ') ? 0 : RequestFlag.noBearer;
+    o.flags = known.kind === 'artifact' || this.#bearer ? 0 : RequestFlag.noBearer;
     o.lost = response.lost !== undefined;
     o.retryAfterMs = response.status === 429 ? retryAfterMs(response) : -1;
     o.location = locationOf(known.kind, request, response);
@@ -194,6 +210,10 @@ export class ExchangeObserver {
       o.bound = false;
     }
     return o;
+  }
+
+  #arrival(): number {
+    return this.#order === undefined ? ++this.#count : this.#order();
   }
 
   /** What a request with a body shows: its media type, and for a submission what makes it itself. */

@@ -1,6 +1,7 @@
 import { evidenceOf, type CallerTrack } from './caller-track.ts';
 import type { Judging } from './judging.ts';
 import type { Observation } from './observation.ts';
+import { RULE } from './rule-table.ts';
 import type { Evidence } from './verdict-book.ts';
 
 interface Pending {
@@ -50,8 +51,8 @@ export class PendingRedirects {
       if (p.caller.latest <= p.order) continue;
       this.#pending.delete(location);
       const task = p.taskId === undefined ? undefined : p.caller.task(p.taskId);
-      if (!j.repeat('follow-content-redirects', p.caller, task, p.redirect.at))
-        j.breach('follow-content-redirects', p.caller, task, p.redirect.at, () => ({
+      if (!j.repeat(RULE['follow-content-redirects'], p.caller, task, p.redirect.at))
+        j.breach(RULE['follow-content-redirects'], p.caller, task, p.redirect.at, () => ({
           message:
             `was redirected (${p.redirect.status}) to the temporary address of ` +
             `${p.taskId ?? 'its task'} and never asked for it, though it made other requests after`,

@@ -9,6 +9,7 @@ import {
 } from './caller-track.ts';
 import { running, STATUS, type Judging } from './judging.ts';
 import type { Observation } from './observation.ts';
+import { RULE } from './rule-table.ts';
 import { situationBit, stateBit } from './situations.ts';
 
 const QUERY_5XX = situationBit('query-5xx');
@@ -55,8 +56,8 @@ function limits(j: Judging, caller: CallerTrack, track: TaskTrack, o: Observatio
   const { maxInRow, rereadsAllowed, maxAttempts } = j.numbers;
   if (track.failsInRow >= maxInRow) {
     const last = track.latest!;
-    if (!j.repeat('query-5xx-retry-limited', caller, track, o.at))
-      j.breach('query-5xx-retry-limited', caller, track, o.at, () => ({
+    if (!j.repeat(RULE['query-5xx-retry-limited'], caller, track, o.at))
+      j.breach(RULE['query-5xx-retry-limited'], caller, track, o.at, () => ({
         message:
           `queried ${track.id} again after ${track.failsInRow} answers in a row were 5xx ` +
           `(more than ${maxInRow}: not a limited number of retries)`,
@@ -66,8 +67,8 @@ function limits(j: Judging, caller: CallerTrack, track: TaskTrack, o: Observatio
   if (track.finished !== undefined) {
     if (++track.rereads > rereadsAllowed) {
       const finished = track.finished;
-      if (!j.repeat('stop-polling-when-finished', caller, track, o.at))
-        j.breach('stop-polling-when-finished', caller, track, o.at, () => ({
+      if (!j.repeat(RULE['stop-polling-when-finished'], caller, track, o.at))
+        j.breach(RULE['stop-polling-when-finished'], caller, track, o.at, () => ({
           message:
             `queried ${track.id} ${track.rereads} times after it was told the task finished ` +
             `(at ${new Date(finished.at).toISOString()}): the polling loop did not stop`,
@@ -76,8 +77,8 @@ function limits(j: Judging, caller: CallerTrack, track: TaskTrack, o: Observatio
     }
   } else if (++track.queries > maxAttempts) {
     const count = track.queries;
-    if (!j.repeat('poll-attempts', caller, track, o.at))
-      j.breach('poll-attempts', caller, track, o.at, () => ({
+    if (!j.repeat(RULE['poll-attempts'], caller, track, o.at))
+      j.breach(RULE['poll-attempts'], caller, track, o.at, () => ({
         message: `queried ${track.id} ${count} times without being told it finished (§8: at most ${maxAttempts})`,
         requests: [evidenceOf(o)],
       }));
@@ -95,8 +96,8 @@ function pace(
   const interval = queryInterval(track, stream, o);
   const { minIntervalMs: minimum, slowerBy } = j.numbers;
   if ((stream.toldBits & STATUS.again) !== 0 && interval < minimum) {
-    if (!j.repeat('poll-interval', caller, track, o.at))
-      j.breach('poll-interval', caller, track, o.at, () => ({
+    if (!j.repeat(RULE['poll-interval'], caller, track, o.at))
+      j.breach(RULE['poll-interval'], caller, track, o.at, () => ({
         message:
           `queried ${track.id} ${seconds(interval)} after the previous query, which said ` +
           `${stream.told}: sooner than ${seconds(minimum)} (§8 recommends 5 s first, growing to 30 s)`,
@@ -109,8 +110,8 @@ function pace(
     interval <= stream.baseline * (1 + slowerBy)
   ) {
     const baseline = stream.baseline;
-    if (!j.repeat('unknown-slows-polling', caller, track, o.at))
-      j.breach('unknown-slows-polling', caller, track, o.at, () => ({
+    if (!j.repeat(RULE['unknown-slows-polling'], caller, track, o.at))
+      j.breach(RULE['unknown-slows-polling'], caller, track, o.at, () => ({
         message:
           `after ${track.id} said unknown, queried it again ${seconds(interval)} later, no slower ` +
           `than the ${seconds(baseline)} kept before: the polling rate was not lowered`,
@@ -156,9 +157,9 @@ function growth(
   if (++stream.flatRow < flatIntervals) return;
   // A breach starts a new row: a flat loop counts once more per `flatIntervals` flat intervals.
   stream.flatRow = 0;
-  if (j.repeat('poll-growth', caller, track, o.at)) return;
+  if (j.repeat(RULE['poll-growth'], caller, track, o.at)) return;
   const { flatShortest: shortest, flatSince: since } = stream;
-  j.breach('poll-growth', caller, track, o.at, () => ({
+  j.breach(RULE['poll-growth'], caller, track, o.at, () => ({
     message:
       `queried ${track.id} ${flatIntervals} times in a row while it was running (since ` +
       `${new Date(since).toISOString()}), each interval less than ${Math.round(grownBy * 100)} % ` +

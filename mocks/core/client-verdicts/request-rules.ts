@@ -1,7 +1,7 @@
 import { evidenceOf, type CallerTrack } from './caller-track.ts';
 import type { Judging } from './judging.ts';
 import { RequestFlag, type Observation } from './observation.ts';
-import type { RuleId } from './rule-table.ts';
+import { RULE, type RuleId } from './rule-table.ts';
 
 /** What each request-only flag breaks, and how the verdict words it. */
 const FLAG_RULES: readonly { flag: number; rule: (o: Observation) => RuleId; says: string }[] = [
@@ -36,8 +36,9 @@ const FLAG_RULES: readonly { flag: number; rule: (o: Observation) => RuleId; say
 export function judgeRequest(j: Judging, caller: CallerTrack, o: Observation): void {
   for (const { flag, rule, says } of FLAG_RULES) {
     if ((o.flags & flag) === 0) continue;
-    if (!j.repeat(rule(o), caller, undefined, o.at))
-      j.breach(rule(o), caller, undefined, o.at, () => ({
+    const number = RULE[rule(o)];
+    if (!j.repeat(number, caller, undefined, o.at))
+      j.breach(number, caller, undefined, o.at, () => ({
         message: `${says} (${o.method} ${o.path}, answered ${o.status})`,
         requests: [evidenceOf(o)],
       }));

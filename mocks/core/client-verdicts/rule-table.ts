@@ -29,6 +29,18 @@ export const JUDGED_RULES = [
 
 export type RuleId = (typeof JUDGED_RULES)[number];
 
+/** A judged rule's place in `JUDGED_RULES`. */
+export type RuleNumber = number;
+
+/**
+ * Each judged rule's number. The judges name the rule they count by it (`RULE['poll-interval']`): a
+ * verdict holder keeps its entries in an array by number, so the breach a polling loop repeats on every
+ * request finds its entry by index, not by hashing a key in a Map.
+ */
+export const RULE = Object.fromEntries(JUDGED_RULES.map((id, n) => [id, n])) as {
+  readonly [K in RuleId]: RuleNumber;
+};
+
 /** The judged rules by ID. */
 export type RuleTable = Readonly<Record<RuleId, ClientRule>>;
 

@@ -9,6 +9,7 @@ import {
 } from './caller-track.ts';
 import type { Judging } from './judging.ts';
 import type { Observation } from './observation.ts';
+import { RULE } from './rule-table.ts';
 import { situationBit } from './situations.ts';
 
 const MET = {
@@ -84,9 +85,9 @@ function resubmission(j: Judging, caller: CallerTrack, earlier: TaskTrack, o: Ob
     ...(earlier.latest === undefined ? [] : [streamEvidence(earlier.latest)]),
     evidenceOf(o),
   ];
-  const id = afterError ? 'query-5xx-no-new-task' : 'no-resubmission';
-  if (!j.repeat(id, caller, earlier, o.at))
-    j.breach(id, caller, earlier, o.at, () => ({
+  const rule = RULE[afterError ? 'query-5xx-no-new-task' : 'no-resubmission'];
+  if (!j.repeat(rule, caller, earlier, o.at))
+    j.breach(rule, caller, earlier, o.at, () => ({
       message: `submitted ${earlier.id} again (${how}) while it was unfinished: ${told}`,
       requests,
     }));
@@ -96,8 +97,8 @@ function resubmission(j: Judging, caller: CallerTrack, earlier: TaskTrack, o: Ob
 function retryAfterRefusal(j: Judging, caller: CallerTrack, run: AttemptRun, o: Observation): void {
   if (run.lost || run.status < 400 || run.status > 499 || run.status === 429) return;
   if (run.bound !== o.bound) return;
-  if (!j.repeat('no-direct-retry-after-4xx', caller, undefined, o.at))
-    j.breach('no-direct-retry-after-4xx', caller, undefined, o.at, () => ({
+  if (!j.repeat(RULE['no-direct-retry-after-4xx'], caller, undefined, o.at))
+    j.breach(RULE['no-direct-retry-after-4xx'], caller, undefined, o.at, () => ({
       message: `sent the same submission again after it was refused with ${run.status}, unchanged`,
       requests: [attemptEvidence(run), evidenceOf(o)],
     }));
@@ -114,8 +115,8 @@ function retryAfter429(j: Judging, caller: CallerTrack, run: AttemptRun, o: Obse
   const honoursRetryAfter = run.retryAfterMs >= 0 && wait + j.noiseMs >= run.retryAfterMs;
   if (grows || honoursRetryAfter) return;
   const asked = run.retryAfterMs >= 0 ? `, and Retry-After asked ${seconds(run.retryAfterMs)}` : '';
-  if (!j.repeat('backoff-after-429', caller, undefined, o.at))
-    j.breach('backoff-after-429', caller, undefined, o.at, () => ({
+  if (!j.repeat(RULE['backoff-after-429'], caller, undefined, o.at))
+    j.breach(RULE['backoff-after-429'], caller, undefined, o.at, () => ({
       message:
         `retried a submission ${seconds(wait)} after its 429, after waiting ${seconds(previous)} ` +
         `before: the wait does not grow${asked}`,
@@ -128,8 +129,8 @@ function repeatAfterLoss(j: Judging, caller: CallerTrack, run: AttemptRun, o: Ob
   if (run.lostInRow === 0) return;
   const first = run.firstLost!;
   if (o.clientRequestId === undefined || o.clientRequestId !== run.lostClientRequestId)
-    if (!j.repeat('lost-answer-idempotency-records', caller, undefined, o.at))
-      j.breach('lost-answer-idempotency-records', caller, undefined, o.at, () => ({
+    if (!j.repeat(RULE['lost-answer-idempotency-records'], caller, undefined, o.at))
+      j.breach(RULE['lost-answer-idempotency-records'], caller, undefined, o.at, () => ({
         message:
           'sent a submission whose answer was lost again ' +
           (run.lostClientRequestId === undefined
@@ -140,8 +141,8 @@ function repeatAfterLoss(j: Judging, caller: CallerTrack, run: AttemptRun, o: Ob
   const { maxRepeats } = j.numbers;
   if (run.lostInRow > maxRepeats) {
     const lost = run.lostInRow;
-    if (!j.repeat('lost-answer-retry-limited', caller, undefined, o.at))
-      j.breach('lost-answer-retry-limited', caller, undefined, o.at, () => ({
+    if (!j.repeat(RULE['lost-answer-retry-limited'], caller, undefined, o.at))
+      j.breach(RULE['lost-answer-retry-limited'], caller, undefined, o.at, () => ({
         message: `sent a submission again after its answer was lost ${lost} times in a row (more than ${maxRepeats})`,
         requests: [first, attemptEvidence(run), evidenceOf(o)],
       }));
