@@ -1,6 +1,7 @@
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
 import { hostErrorJson, hostErrorResponse } from '../../core/errors.ts';
 import { DROPPED_HEADERS, type CoreResponse, type LostAnswer } from '../../core/http-types.ts';
+import { holdOpen } from './idle-connections.ts';
 
 /**
  * A JSON error answered by the node host itself, for requests the core never sees (its body:
@@ -97,8 +98,11 @@ function sendable(headers: CoreResponse['headers']): {
  */
 function holdOrDrop(res: ServerResponse, response: CoreResponse, then?: () => void): void {
   const { lost, ...answer } = response;
-  if (lost?.holdMs !== undefined) res.socket?.setTimeout(0);
-  loseAnswer(res, lost!, () => send(res, answer, then));
+  const release = lost?.holdMs !== undefined && res.socket ? holdOpen(res.socket) : undefined;
+  loseAnswer(res, lost!, () => {
+    release?.();
+    send(res, answer, then);
+  });
 }
 
 /**
