@@ -39,3 +39,19 @@ it('builds absolute URLs from a well-formed Host, else from the listening addres
   expect(hostNames.view('a b/../c').origin).toBe('http://127.0.0.1:4010');
   expect(hostNames.view(undefined)).toEqual({ origin: 'http://127.0.0.1:4010', allowed: true });
 });
+
+it('judges each value for itself when values alternate, and anew once listening on another port', () => {
+  const hostNames = names('127.0.0.1', 4010);
+  const seen = ['localhost:4010', 'evil.example:4010', 'localhost:4010', 'localhost:4010', 'a b'];
+  expect(seen.map((value) => hostNames.view(value).allowed)).toEqual([
+    true,
+    false,
+    true,
+    true,
+    false,
+  ]);
+  expect(hostNames.view('localhost:4010').origin).toBe('http://localhost:4010');
+  hostNames.listening(4011, 'http://127.0.0.1:4011');
+  expect(hostNames.view('localhost:4010').allowed).toBe(false);
+  expect(hostNames.view('localhost:4011').allowed).toBe(true);
+});

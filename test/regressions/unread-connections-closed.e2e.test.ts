@@ -119,3 +119,30 @@ it('still delivers an answer that the lost-answer scenario holds past the idle t
   expect(answer.status).toBe(200);
   expect(performance.now() - started).toBeGreaterThanOrEqual(550);
 });
+
+it('keeps a connection whose request keeps arriving, however long past the idle timeout it takes', async () => {
+  const server = await start({
+    timeouts: { ...FAST, headersMs: 60_000, requestMs: 60_000, idleMs: 1000 },
+  });
+  const bytes = 20; // one every 100 ms: twice the idle timeout in all, never a second without one
+  const text = await new Promise<string>((resolve) => {
+    let received = '';
+    const socket = connect(server.port, '127.0.0.1', () => {
+      socket.write(
+        'POST /v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk-mock-alice\r\n' +
+          `Content-Type: application/json\r\nContent-Length: ${bytes}\r\nConnection: close\r\n\r\n`,
+      );
+      let sent = 0;
+      const trickle = setInterval(() => {
+        if (++sent === bytes) clearInterval(trickle);
+        socket.write(' ');
+      }, 100);
+      socket.on('close', () => clearInterval(trickle));
+    });
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    socket.on('close', () => resolve(received));
+    sockets.push(socket);
+  });
+  expect(text).toMatch(/^HTTP\/1\.1 4\d\d /);
+  expect(text).toMatch(/content-type: application\/json/i);
+});

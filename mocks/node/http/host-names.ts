@@ -16,6 +16,12 @@ const WILDCARDS = new Set(['0.0.0.0', '[::]']);
  */
 export class HostNames {
   readonly #views = new Map<string, HostView>();
+  /**
+   * The value last asked about and its view: a connection sends the same Host on every request, and one
+   * string compare costs less than hashing the parser's fresh string for a Map lookup.
+   */
+  #lastHost: string | undefined;
+  #lastView: HostView = { origin: '', allowed: true };
   readonly #literal: string;
   #own: ReadonlySet<string> = new Set();
   #fallback: HostView = { origin: '', allowed: true };
@@ -33,11 +39,13 @@ export class HostNames {
     this.#own = new Set(names.flatMap((n) => [n, `${n}:${port}`]));
     this.#fallback = { origin: url, allowed: true };
     this.#views.clear();
+    this.#lastHost = undefined;
   }
 
   /** A request without `Host` (HTTP/1.0) comes from no browser: it is allowed. */
   view(host: string | undefined): HostView {
     if (host === undefined) return this.#fallback;
+    if (host === this.#lastHost) return this.#lastView;
     let view = this.#views.get(host);
     if (view === undefined) {
       view = HOST_HEADER.test(host)
@@ -45,6 +53,8 @@ export class HostNames {
         : { origin: this.#fallback.origin, allowed: false };
       if (this.#views.size < 1_000) this.#views.set(host, view);
     }
+    this.#lastHost = host;
+    this.#lastView = view;
     return view;
   }
 }

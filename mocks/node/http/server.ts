@@ -8,6 +8,7 @@ import { allowsCors, preflight, withCors } from './cors.ts';
 import { docsResponse, isDocsPath } from './docs-page.ts';
 import { hostError, rawError, send } from './host-answers.ts';
 import { HostNames, type HostView } from './host-names.ts';
+import { closeWhenIdle } from './idle-connections.ts';
 import { NodeCoreRequest, readBody, type ReadBody } from './request.ts';
 
 export interface MockServerOptions extends MockOptions {
@@ -41,7 +42,7 @@ export interface HostTimeouts {
   readonly idleMs: number;
   /** After the host's last answer on a connection it gives up on, for the client to read it. Default 2 s. */
   readonly graceMs: number;
-  /** How often the header and request timeouts are checked. Default 1 s. */
+  /** How often the header, request and idle timeouts are checked. Default 1 s. */
   readonly checkIntervalMs: number;
 }
 
@@ -97,7 +98,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   answerOutsideRequests(server, timeouts);
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = timeouts.requestMs;
-  server.timeout = timeouts.idleMs; // no 'timeout' listener: node destroys an idle socket
+  closeWhenIdle(server, timeouts.idleMs, timeouts.checkIntervalMs); // not server.timeout: see there
   const openConnections = guardConnections(server, options.limits ?? {}, options.log ?? (() => {}));
 
   await listen(server, options.port ?? 4010, host);
