@@ -79,7 +79,8 @@ export class Exchange implements CoreFindings, ReplayContext {
   knowsModel(model: string): boolean {
     return this.state.models.has(model);
   }
+  /** The instant the route read the clock at (its task's state is of it), or the clock now. */
   now(): number {
-    return this.state.clock.now();
+    return this.routeContext?.at ?? this.state.clock.now();
   }
 }

@@ -9,9 +9,13 @@
  * order and equal leaves. So the text is always the new body's own, whatever made it (a profile's habits,
  * a progress step, a result URL with another origin): a different body is a miss, never a wrong answer.
  *
+ * The last body of each task is kept as the sequence of keys and leaves `JSON.stringify` writes
+ * (`flatten`), which a new body is compared with member by member (`sameAt`), reading neither body
+ * by a computed key: such reads were most of the comparison's cost.
+ *
  * Bounded: the tasks answered last, at most `capacity` (a task's entry is a few hundred bytes), the
- * oldest forgotten first. Bodies it keeps are frozen: whoever reads an answer's rendered object (the
- * learned replay) must copy it to change it, or the kept value would no longer match its text.
+ * oldest forgotten first. Bodies it makes a text of are frozen: the text stands for the rendered object
+ * that whoever reads the exchange gets (the learned replay), which must copy it to change it.
  */
 export class RenderedTasks {
   readonly #kept = new Map<string, Rendered>();
@@ -24,10 +28,10 @@ export class RenderedTasks {
   /** `body` as JSON text: task `taskId`'s last text when `body` is the same value as its last body. */
   text(taskId: string, body: object): string {
     const kept = this.#kept.get(taskId);
-    if (kept !== undefined && sameJson(kept.body, body)) return kept.text;
+    if (kept !== undefined && sameAt(kept.flat, 0, body) === kept.flat.length) return kept.text;
     const text = JSON.stringify(body);
     if (kept === undefined && this.#kept.size >= this.#capacity) this.#forgetOldest();
-    this.#kept.set(taskId, { body: deepFreeze(body), text });
+    this.#kept.set(taskId, { flat: flatten(deepFreeze(body), []), text });
     return text;
   }
 
@@ -52,39 +56,75 @@ export class RenderedTasks {
 export const DEFAULT_CAPACITY = 16_384;
 
 interface Rendered {
-  readonly body: object;
+  /** The body the text was made of, flattened. */
+  readonly flat: readonly unknown[];
   readonly text: string;
 }
 
-/**
- * Whether `JSON.stringify` makes the same text of both: plain objects with the same keys in the same
- * order, arrays of the same length, equal strings, numbers and booleans. Anything else (a class
- * instance, a `toJSON`, an `undefined` member) counts as different: a miss costs one stringify.
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return typeof a !== 'object' || a === null || isPlain(a);
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) return Array.isArray(b) && sameItems(a, b);
-  return !Array.isArray(b) && isPlain(a) && isPlain(b) && sameMembers(a, b);
-}
+// A flattened value: a leaf (string, number, boolean, null) as itself; a plain object as OBJECT, each
+// member's key then its value flattened, END; an array as ARRAY, its items flattened, END. Anything else
+// (a class instance, a Date and its toJSON) is OPAQUE, which no value is the same as.
+const OBJECT = Symbol('{');
+const ARRAY = Symbol('[');
+const END = Symbol('end');
+const OPAQUE = Symbol('opaque');
 
-function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-  return true;
-}
-
-function sameMembers(a: object, b: object): boolean {
-  const keys = Object.keys(a);
-  const others = Object.keys(b);
-  if (keys.length !== others.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (key !== others[i]) return false;
-    const value = (a as Record<string, unknown>)[key];
-    if (value === undefined || !sameJson(value, (b as Record<string, unknown>)[key])) return false;
+/** `value` flattened onto the end of `out` (in the order `JSON.stringify` writes it); `out`. */
+function flatten(value: unknown, out: unknown[]): unknown[] {
+  if (typeof value !== 'object' || value === null) out.push(value);
+  else if (!isPlain(value)) out.push(OPAQUE);
+  else if (Array.isArray(value)) {
+    out.push(ARRAY);
+    for (const item of value as unknown[]) flatten(item, out);
+    out.push(END);
+  } else {
+    out.push(OBJECT);
+    for (const [key, member] of Object.entries(value)) {
+      out.push(key);
+      flatten(member, out);
+    }
+    out.push(END);
   }
-  return true;
+  return out;
+}
+
+/**
+ * Where `value` ends in `flat` when it is the same JSON value as the one flattened from `at` on, or -1:
+ * whether `JSON.stringify` makes the same text of both. Plain objects with the same keys in the same
+ * order, arrays of the same length, equal strings, numbers and booleans; anything else (a class
+ * instance, a `toJSON`, an `undefined` member) counts as different: a miss costs one stringify.
+ *
+ * An object's members are walked with `for…in`, which V8 runs from the object's own cached key list,
+ * reading each member without a keyed lookup and allocating nothing; a key it finds on a plain object's
+ * prototype (one someone added to `Object.prototype`) is not one flattened: a miss.
+ */
+function sameAt(flat: readonly unknown[], at: number, value: unknown): number {
+  if (typeof value !== 'object' || value === null) return flat[at] === value ? at + 1 : -1;
+  if (!isPlain(value)) return -1;
+  let next = at + 1;
+  if (Array.isArray(value)) {
+    if (flat[at] !== ARRAY) return -1;
+    for (const item of value as unknown[]) {
+      next = sameAt(flat, next, item);
+      if (next < 0) return -1;
+    }
+  } else {
+    if (flat[at] !== OBJECT) return -1;
+    for (const key in value) {
+      if (flat[next] !== key) return -1;
+      const member = (value as Record<string, unknown>)[key];
+      if (member === undefined) return -1;
+      next = sameAt(flat, next + 1, member);
+      if (next < 0) return -1;
+    }
+  }
+  return flat[next] === END ? next + 1 : -1;
+}
+
+/** Whether `JSON.stringify` makes the same text of both (`sameAt` of `a` flattened). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  const flat = flatten(a, []);
+  return sameAt(flat, 0, b) === flat.length;
 }
 
 /** A plain object or array: what `JSON.stringify` writes member by member, with no `toJSON`. */

@@ -42,8 +42,14 @@ const BAD_PATH = { kind: 'bad-path' } as const;
  */
 export class Router<Context> {
   readonly #bySegmentCount = new Map<number, Compiled<Context>[]>();
+  /**
+   * Where the path being matched has its slashes (`findSlashes`): one array for every match, which
+   * runs to its end before the next one starts (nothing in it waits or calls out).
+   */
+  readonly #slashes: Int32Array;
 
   constructor(readonly routes: readonly RouteDefinition<Context>[]) {
+    let most = 0;
     for (const route of routes) {
       const segments = route.template.split('/').slice(1);
       const parameter = (s: string): boolean => s.startsWith('{');
@@ -52,18 +58,21 @@ export class Router<Context> {
       const list = this.#bySegmentCount.get(segments.length) ?? [];
       list.push({ route, literals, names });
       this.#bySegmentCount.set(segments.length, list);
+      most = Math.max(most, segments.length);
     }
+    this.#slashes = new Int32Array(most + 1);
   }
 
   match(method: string, path: string): RouteMatch<Context> {
-    const candidates = this.#bySegmentCount.get(slashes(path));
+    const slashes = this.#slashes;
+    const candidates = this.#bySegmentCount.get(findSlashes(path, slashes));
     if (candidates === undefined) return NOT_FOUND;
     const wanted = method === 'HEAD' ? 'GET' : method;
     let allow: string[] | undefined;
     for (const compiled of candidates) {
-      if (!sameShape(compiled.literals, path)) continue;
+      if (!sameShape(compiled.literals, path, slashes)) continue;
       const { route } = compiled;
-      const params = paramsOf(compiled.names, path);
+      const params = paramsOf(compiled.names, path, slashes);
       if (params === undefined) return BAD_PATH;
       if (route.method === wanted) return { kind: 'found', route, params };
       (allow ??= []).push(route.method);
@@ -78,32 +87,46 @@ export class Router<Context> {
    * host answers, leaving every other path to the test's own handlers.
    */
   declares(path: string): boolean {
-    const candidates = this.#bySegmentCount.get(slashes(path));
-    return candidates !== undefined && candidates.some((c) => sameShape(c.literals, path));
+    const slashes = this.#slashes;
+    const candidates = this.#bySegmentCount.get(findSlashes(path, slashes));
+    return candidates !== undefined && candidates.some((c) => sameShape(c.literals, path, slashes));
   }
 }
 
-// The path is read where it lies, without splitting it (the hot path: every request, both hosts). A
-// template's segments follow its first '/'; whatever a path has before its first '/' is not looked at.
+// The path is read where it lies, in one pass and without splitting it (the hot path: every request,
+// both hosts). A template's segments follow its first '/'; whatever a path has before its first '/' is
+// not looked at. Segment i of a path runs from slashes[i] + 1 to slashes[i + 1]: the positions of its
+// slashes, then its length.
 
-function slashes(path: string): number {
+/**
+ * How many segments `path` has (its slashes from the first on), with their bounds in `slashes`; for a
+ * path of more segments than any template, a count no template has, found without reading further.
+ */
+function findSlashes(path: string, slashes: Int32Array): number {
   let count = 0;
-  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) count++;
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) {
+    if (count === slashes.length - 1) return slashes.length;
+    slashes[count++] = i;
+  }
+  slashes[count] = path.length;
   return count;
 }
 
 /** The path has the template's literal segments and a non-empty segment for each parameter. */
-function sameShape(literals: readonly (string | undefined)[], path: string): boolean {
-  let start = path.indexOf('/') + 1;
-  for (const literal of literals) {
-    let end = path.indexOf('/', start);
-    if (end < 0) end = path.length;
+function sameShape(
+  literals: readonly (string | undefined)[],
+  path: string,
+  slashes: Int32Array,
+): boolean {
+  for (let i = 0; i < literals.length; i++) {
+    const literal = literals[i];
+    const start = slashes[i]! + 1;
+    const length = slashes[i + 1]! - start;
     const matches =
       literal === undefined
-        ? end > start
-        : end - start === literal.length && path.startsWith(literal, start);
+        ? length > 0
+        : length === literal.length && path.startsWith(literal, start);
     if (!matches) return false;
-    start = end + 1;
   }
   return true;
 }
@@ -112,23 +135,20 @@ function sameShape(literals: readonly (string | undefined)[], path: string): boo
 function paramsOf(
   names: readonly (string | undefined)[],
   path: string,
+  slashes: Int32Array,
 ): Record<string, string> | undefined {
   const params: Record<string, string> = {};
-  let start = path.indexOf('/') + 1;
-  for (const name of names) {
-    let end = path.indexOf('/', start);
-    if (end < 0) end = path.length;
-    if (name !== undefined) {
-      const part = path.slice(start, end);
-      if (!part.includes('%')) params[name] = part;
-      else
-        try {
-          params[name] = decodeURIComponent(part);
-        } catch {
-          return undefined;
-        }
-    }
-    start = end + 1;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    if (name === undefined) continue;
+    const part = path.slice(slashes[i]! + 1, slashes[i + 1]);
+    if (!part.includes('%')) params[name] = part;
+    else
+      try {
+        params[name] = decodeURIComponent(part);
+      } catch {
+        return undefined;
+      }
   }
   return params;
 }

@@ -110,6 +110,8 @@ function refuseMisplacedOptions(options: MockOptions): void {
 class SimulatedService implements MockService {
   readonly seed: number | string;
   readonly #state: ServiceState;
+  /** `state.clientVerdicts`, read once: a getter (the state is built before its verdicts) on the hot path. */
+  readonly #clientVerdicts: ClientVerdicts;
   readonly #router = new Router<RouteContext>(ROUTES);
   readonly #wrappers: readonly ServiceWrapper[];
   readonly #replay: LearnedReplay | undefined;
@@ -122,6 +124,7 @@ class SimulatedService implements MockService {
   constructor(options: MockOptions) {
     const { state, seed, limiter } = assembleService(options);
     this.#state = state;
+    this.#clientVerdicts = state.clientVerdicts;
     this.seed = seed;
     this.#wrappers = options.wrap ?? [];
     this.#replay = state.profile.learned;
@@ -162,7 +165,7 @@ class SimulatedService implements MockService {
     return this.#state.shared;
   }
   get clientVerdicts(): ClientVerdicts {
-    return this.#state.clientVerdicts;
+    return this.#clientVerdicts;
   }
   get stateFile(): PersistedState | undefined {
     return this.#state.stateFile;
@@ -206,7 +209,7 @@ class SimulatedService implements MockService {
       serviceRequestId,
     );
     const { route, routeContext } = exchange;
-    const violations = this.clientVerdicts.observe(asked, response, route, routeContext);
+    const violations = this.#clientVerdicts.observe(asked, response, route, routeContext);
     return violations === undefined ? response : { ...response, clientViolations: violations };
   }
 
@@ -292,7 +295,7 @@ class SimulatedService implements MockService {
   #authenticate(exchange: Exchange): MockToken | CoreResponse {
     const { request, serviceRequestId } = exchange;
     const authorization = request.headers['authorization'];
-    const token = this.tokens.authenticate(authorization);
+    const token = this.#state.tokens.authenticate(authorization);
     exchange.authenticated(token);
     if (token === undefined)
       return this.#state.error(
@@ -302,7 +305,7 @@ class SimulatedService implements MockService {
         { 'www-authenticate': 'Bearer' },
       );
     const limiter = this.#limiter;
-    const waitMs = limiter?.take(token.key, this.clock.now());
+    const waitMs = limiter?.take(token.key, this.#state.clock.now());
     if (waitMs !== undefined)
       return rateLimited(this.#state, { limit: limiter!.limit, waitMs, serviceRequestId });
     return token;

@@ -23,6 +23,12 @@ export class TaskLookup {
   /** Two generations: when the young one is full it becomes the old one (a cheap LRU). */
   #young = new Map<string, TaskRecord>();
   #old = new Map<string, TaskRecord>();
+  /**
+   * The task found last: a client polls its task again and again, and comparing the ID asked for
+   * with this one's costs less than hashing it (a string fresh from the request's path) for the maps
+   * (issue 23). Whatever the maps would answer for its ID it answers too: the same task.
+   */
+  #last: TaskRecord | undefined = undefined;
 
   constructor(
     readonly codec: TaskIdCodec,
@@ -69,14 +75,20 @@ export class TaskLookup {
   clear(): void {
     this.#young.clear();
     this.#old.clear();
+    this.#last = undefined;
   }
 
   #cached(id: string): TaskRecord | undefined {
-    const young = this.#young.get(id);
-    if (young !== undefined) return young;
-    const old = this.#old.get(id);
-    if (old !== undefined) this.remember(old);
-    return old;
+    const last = this.#last;
+    if (last !== undefined && last.id === id) return last;
+    let found = this.#young.get(id);
+    if (found === undefined) {
+      found = this.#old.get(id);
+      if (found === undefined) return undefined;
+      this.remember(found);
+    }
+    this.#last = found;
+    return found;
   }
 
   #decode(id: string, opened: OpenedId, owner: string): TaskRecord | undefined {

@@ -45,8 +45,16 @@ export const BUILT_IN_TOKENS: readonly MockToken[] = [
   },
 ];
 
+/** The keys a service accepts: fixed when it starts (nothing adds, changes or removes one later). */
 export class TokenDirectory {
   readonly #byKey = new Map<string, MockToken>();
+  /**
+   * The header value `authenticate` read last and its answer. A client sends the same header with
+   * every request: comparing it with the last one costs less than taking it apart and hashing the
+   * key (issue 23). Never stale: the directory does not change, so a header's answer does not either.
+   */
+  #lastAuthorization: string | undefined = undefined;
+  #lastToken: MockToken | undefined = undefined;
 
   constructor(tokens: readonly MockToken[]) {
     for (const token of tokens) this.#byKey.set(token.key, token);
@@ -54,6 +62,14 @@ export class TokenDirectory {
 
   /** The token for an `Authorization` header value, or undefined for a missing, malformed or unknown key. */
   authenticate(authorization: string | undefined): MockToken | undefined {
+    if (authorization === this.#lastAuthorization) return this.#lastToken;
+    const token = this.#tokenOf(authorization);
+    this.#lastAuthorization = authorization;
+    this.#lastToken = token;
+    return token;
+  }
+
+  #tokenOf(authorization: string | undefined): MockToken | undefined {
     if (authorization === undefined || authorization.length < 8) return undefined;
     const scheme = authorization.slice(0, 7);
     if (scheme !== 'Bearer ' && scheme.toLowerCase() !== 'bearer ') return undefined;

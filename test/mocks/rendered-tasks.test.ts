@@ -16,6 +16,18 @@ describe('sameJson: whether JSON.stringify makes the same text of both', () => {
     ['an undefined member (left out of the text)', { a: undefined }, { a: undefined }],
     ['NaN (written null)', { a: Number.NaN }, { a: Number.NaN }],
     ['a Date (its toJSON)', { a: new Date(0) }, { a: new Date(0) }],
+    ['a Date and an empty object', { a: new Date(0) }, { a: {} }],
+    ['an array and an object of its items', { a: [1] }, { a: { 0: 1 } }],
+    ['nested empty containers', [[], {}], [{}, []]],
+    ['a member after a nested object', { a: { b: 1 } }, { a: { b: 1 }, c: 2 }],
+    ['a member moved out of a nested object', { a: { b: 1, c: 2 } }, { a: { b: 1 }, c: 2 }],
+    ['a left-out member and a missing one', { a: 1, b: undefined }, { a: 1 }],
+    [
+      'a missing item and an undefined one (both null)',
+      new Array<number>(3).fill(1, 0, 1),
+      [1, undefined, undefined],
+    ],
+    ['a key and the same text as a value', { a: 'b' }, { b: 'a' }],
   ];
   it.each(cases)('%s', (_name, a, b) => {
     // Never "same" when the texts differ; "different" may be conservative (a miss costs a stringify).
@@ -28,6 +40,23 @@ describe('sameJson: whether JSON.stringify makes the same text of both', () => {
       sameJson({ a: 1, b: { c: [1, 'x', true, null] } }, { a: 1, b: { c: [1, 'x', true, null] } }),
     ).toBe(true);
     expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
+    expect(sameJson([{ a: [] }, 'x'], [{ a: [] }, 'x'])).toBe(true);
+  });
+
+  it('calls objects different when Object.prototype has a key (for…in finds it, JSON.stringify not)', () => {
+    Object.defineProperty(Object.prototype, 'added', {
+      value: 1,
+      enumerable: true,
+      configurable: true,
+    });
+    let same: boolean;
+    try {
+      same = sameJson({ a: 1 }, { a: 1 });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)['added'];
+    }
+    expect(same).toBe(false);
+    expect(sameJson({ a: 1 }, { a: 1 })).toBe(true);
   });
 });
 
