@@ -13,9 +13,11 @@
  * (`flatten`), which a new body is compared with member by member (`sameAt`), reading neither body
  * by a computed key: such reads were most of the comparison's cost.
  *
+ * What is kept is a copy (the keys and leaves), never the body: whoever reads the route's rendered
+ * object later (the learned replay) cannot change what a later body is compared with.
+ *
  * Bounded: the tasks answered last, at most `capacity` (a task's entry is a few hundred bytes), the
- * oldest forgotten first. Bodies it makes a text of are frozen: the text stands for the rendered object
- * that whoever reads the exchange gets (the learned replay), which must copy it to change it.
+ * oldest forgotten first.
  */
 export class RenderedTasks {
   readonly #kept = new Map<string, Rendered>();
@@ -31,7 +33,7 @@ export class RenderedTasks {
     if (kept !== undefined && sameAt(kept.flat, 0, body) === kept.flat.length) return kept.text;
     const text = JSON.stringify(body);
     if (kept === undefined && this.#kept.size >= this.#capacity) this.#forgetOldest();
-    this.#kept.set(taskId, { flat: flatten(deepFreeze(body), []), text });
+    this.#kept.set(taskId, { flat: flatten(body, []), text });
     return text;
   }
 
@@ -131,12 +133,4 @@ export function sameJson(a: unknown, b: unknown): boolean {
 function isPlain(value: object): boolean {
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === Array.prototype || proto === null;
-}
-
-function deepFreeze<T extends object>(value: T): T {
-  Object.freeze(value);
-  for (const member of Object.values(value))
-    if (typeof member === 'object' && member !== null && !Object.isFrozen(member))
-      deepFreeze(member as object);
-  return value;
 }

@@ -290,7 +290,7 @@ export class LearnedReplay {
     return this.#learnedFailure(source, view.task);
   }
 
-  /** The failure in the learned words: a copy (the rendered body may be kept by `RenderedTasks`, frozen). */
+  /** The failure in the learned words, on a copy: the rendered body is the route's, read-only here. */
   #learnedFailure(source: unknown, task: TaskRecord): unknown {
     const reading = this.#failures[task.row % this.#failures.length]!;
     const facts = { taskId: this.ids.toPublic(task.id) } as RenderFacts;
