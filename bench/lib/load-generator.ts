@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { track, waitForExit } from './processes.ts';
+import { outputOf, track, waitForExit } from './processes.ts';
 
 export interface LoadResult {
   readonly requests: number;
@@ -73,13 +73,10 @@ async function runWrk(url: string, settings: LoadSettings): Promise<LoadResult> 
     ...['-s', wrkScript, ...headerArgs, url],
   ];
   const child = track(spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] }));
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exit = await waitForExit(child);
+  const { code, signal, output } = await outputOf(child);
   const line = /^WRK_JSON (.*)$/m.exec(output)?.[1];
-  if (exit.code !== 0 || line === undefined)
-    throw new Error(`wrk failed (exit ${String(exit.code ?? exit.signal)}): ${output.trim()}`);
+  if (code !== 0 || line === undefined)
+    throw new Error(`wrk failed (exit ${String(code ?? signal)}): ${output.trim()}`);
   const r = JSON.parse(line) as Record<string, number>;
   const n = (key: string): number => r[key] ?? 0;
   const seconds = n('durationUs') / 1e6;

@@ -60,6 +60,20 @@ export function waitForExit(child: ChildProcess): Promise<Exit> {
   });
 }
 
+/**
+ * How a child ended and all it wrote (stdout and stderr, as they came): once its pipes are closed, not
+ * at its exit, which can come first and leave the end of its output unread (several wrk at once did).
+ */
+export function outputOf(child: ChildProcess): Promise<Exit & { output: string }> {
+  let output = '';
+  const take = (chunk: Buffer) => (output += chunk.toString('utf8'));
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
+  return new Promise((resolve) => {
+    child.once('close', (code, signal) => resolve({ code, signal, output }));
+  });
+}
+
 /** Sends `signal`, waits up to `graceMs`, then SIGKILLs. Returns how the child ended. */
 export async function stop(
   child: ChildProcess,

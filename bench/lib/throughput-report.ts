@@ -77,9 +77,16 @@ function perRound(
   });
 }
 
-export function ratios(samples: readonly Sample[]): Ratios {
-  const byRound = defined(perRound(samples, 'mock', 'bare'));
-  const hostByRound = defined(perRound(samples, 'host', 'bare'));
+/**
+ * The per-round ratios and their medians, in `metric` (req/s; with every server loaded at once,
+ * answers per server CPU-second); the per-CPU-second mock ÷ bare median either way.
+ */
+export function ratios(
+  samples: readonly Sample[],
+  metric: 'reqPerSec' | 'reqPerServerCpuS' = 'reqPerSec',
+): Ratios {
+  const byRound = defined(perRound(samples, 'mock', 'bare', metric));
+  const hostByRound = defined(perRound(samples, 'host', 'bare', metric));
   const prism = samples.find((s) => s.target === 'prism');
   const bareMedian = summarize(samples, 'bare')?.reqPerSecMedian;
   return {
@@ -90,7 +97,7 @@ export function ratios(samples: readonly Sample[]): Ratios {
     ),
     hostToBareByRound: hostByRound,
     hostToBareMedian: medianOrUndefined(hostByRound),
-    mockToHostMedian: medianOrUndefined(perRound(samples, 'mock', 'host')),
+    mockToHostMedian: medianOrUndefined(perRound(samples, 'mock', 'host', metric)),
     prismToBare:
       prism === undefined || bareMedian === undefined ? undefined : prism.reqPerSec / bareMedian,
   };

@@ -18,7 +18,7 @@ export type RouteMatch<Context> =
   | {
       readonly kind: 'found';
       readonly route: RouteDefinition<Context>;
-      readonly params: Record<string, string>;
+      readonly params: Readonly<Record<string, string>>;
     }
   | { readonly kind: 'method-not-allowed'; readonly allow: readonly string[] }
   | { readonly kind: 'not-found' }
@@ -47,6 +47,12 @@ export class Router<Context> {
    * runs to its end before the next one starts (nothing in it waits or calls out).
    */
   readonly #slashes: Int32Array;
+  /**
+   * The last request that found a route, and its match: a polling client asks the same path again
+   * and again, and the table never changes, so the same method and path find the same route (its
+   * parameters frozen: every request that asks again gets that object).
+   */
+  #last: { method: string; path: string; match: RouteMatch<Context> } | undefined;
 
   constructor(readonly routes: readonly RouteDefinition<Context>[]) {
     let most = 0;
@@ -64,6 +70,17 @@ export class Router<Context> {
   }
 
   match(method: string, path: string): RouteMatch<Context> {
+    const last = this.#last;
+    if (last !== undefined && last.path === path && last.method === method) return last.match;
+    const match = this.#match(method, path);
+    if (match.kind === 'found') {
+      Object.freeze(match.params);
+      this.#last = { method, path, match };
+    }
+    return match;
+  }
+
+  #match(method: string, path: string): RouteMatch<Context> {
     const slashes = this.#slashes;
     const candidates = this.#bySegmentCount.get(findSlashes(path, slashes));
     if (candidates === undefined) return NOT_FOUND;

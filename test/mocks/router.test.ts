@@ -102,3 +102,28 @@ describe('Router.match', () => {
     expect(router.declares('/a/b/c/d/e/f/g/h/i/j')).toBe(false);
   });
 });
+
+describe('a path asked again (a polling loop)', () => {
+  it('finds the same route and parameters, which no caller can change', () => {
+    const fresh = new Router(ROUTES);
+    const path = `/v1/videos/${ID}`;
+    const first = fresh.match('GET', path);
+    const again = fresh.match('GET', `/v1/videos/${ID.slice(0)}`);
+    expect(again).toEqual(first);
+    expect(again.kind === 'found' && Object.isFrozen(again.params)).toBe(true);
+  });
+
+  it('answers another method or path of its own, whatever was asked last', () => {
+    const fresh = new Router(ROUTES);
+    const path = `/v1/videos/${ID}`;
+    fresh.match('GET', path);
+    for (const [method, asked] of [
+      ['PUT', path],
+      ['HEAD', path],
+      ['GET', `/v1/videos/${ID}x`],
+      ['GET', '/v1/videos'],
+    ] as const)
+      expect(answer(method, asked)).toEqual(reference(method, asked));
+    expect(fresh.match('PUT', path).kind).toBe('method-not-allowed');
+  });
+});
