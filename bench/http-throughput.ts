@@ -49,8 +49,10 @@ const usage = `Usage: npx tsx bench/http-throughput.ts [options]
   --cli FILE         the videotask command whose mock is measured (default: this checkout's bin/videotask.js)
   --mock-arg ARG     one more argument for the measured mock (repeat it: --mock-arg=--no-client-verdicts)
   --together         load every server at once, each with its own wrk, instead of in turn: they share
-                     the machine's drift, and the figure is requests per server CPU-second (loader and
-                     other CPU are then not told apart per server)
+                     the machine's drift, and the figure is answers per server CPU-second (loader and
+                     other CPU are not told apart per server). For comparing two builds of the mock:
+                     against bare it flatters the mock (larger batches while the others run suit the
+                     bigger code), so the target is judged in turn only
   --cpu-prof DIR     write V8 CPU profiles of both servers to DIR (slows them: for reading, not figures)
   --strict           exit 1 when the median mock/bare ratio is below ${targetRatio}
   --out FILE         JSON results (default bench/results/http-throughput.json)`;
@@ -171,7 +173,8 @@ function reportRatios(
   console.log(
     `mock / bare by round${unit}: ${ratio.mockToBareByRound.map((r) => fixed(r, 3)).join(', ')}\n` +
       `mock / bare median: ${fixed(ratio.mockToBareMedian, 3)} (target ≥ ${targetRatio}: ` +
-      `${met === undefined ? 'not measured' : met ? 'met' : 'MISSED'}); per server CPU-second: ` +
+      `${together ? 'judged in turn only' : met === undefined ? 'not measured' : met ? 'met' : 'MISSED'}); ` +
+      `per server CPU-second: ` +
       `${fixed(ratio.mockToBarePerCpuMedian, 3)}` +
       (ratio.prismToBare === undefined ? '' : `; prism / bare: ${fixed(ratio.prismToBare, 3)}`),
   );
@@ -237,8 +240,12 @@ async function main(): Promise<number> {
   );
   // Loaded together, the servers share the cores: their answers per CPU-second are the figure.
   const ratio = ratios(samples, cfg.together ? 'reqPerServerCpuS' : 'reqPerSec');
+  // The target is judged in turn only: loaded together, each server answers in larger batches while
+  // the others run, which flatters the one whose code and data fill the caches more (the mock).
   const met =
-    ratio.mockToBareMedian === undefined ? undefined : ratio.mockToBareMedian >= targetRatio;
+    cfg.together || ratio.mockToBareMedian === undefined
+      ? undefined
+      : ratio.mockToBareMedian >= targetRatio;
   const loadAfter = Math.round((loadavg()[0] ?? 0) * 100) / 100;
   reportHeading(cfg, generator.label, host, loadAfter);
   console.log(samplesTable(samples));
