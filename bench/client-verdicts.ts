@@ -13,23 +13,31 @@
  *
  *   node --expose-gc --import tsx bench/client-verdicts.ts [--tasks 1000000] [--rounds 11]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createMockService, type MockService } from '../mocks/index.ts';
+import { BenchFlagError, benchFlags } from './lib/cli-flags.ts';
 import { count } from './lib/cli-numbers.ts';
-import { fixed } from './lib/report.ts';
+import { fixed, writeJson } from './lib/report.ts';
 
-const { values } = parseArgs({
-  options: {
+const usage = `Usage: node --expose-gc --import tsx bench/client-verdicts.ts [options]
+  --tasks N       tasks of the one caller in the memory figure (default 1000000)
+  --rounds N      interleaved rounds of the CPU figures (default 11)
+  --out FILE      JSON results (default bench/results/client-verdicts.json)`;
+const values = benchFlags(
+  { name: 'client-verdicts', usage },
+  {
     tasks: { type: 'string', default: '1000000' },
     rounds: { type: 'string', default: '11' },
   },
-});
+);
 const TASKS = count('tasks', values.tasks);
 const ROUNDS = count('rounds', values.rounds);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined)
-  throw new Error('Run with node --expose-gc --import tsx bench/client-verdicts.ts');
+  throw new BenchFlagError(
+    'it measures memory: run it as node --expose-gc --import tsx bench/client-verdicts.ts',
+  );
 
 const encoder = new TextEncoder();
 const body = encoder.encode(JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite' }));
@@ -176,8 +184,4 @@ const result = {
   oneCaller: { tasks: TASKS, ...oneCaller },
   hundredCallers: { tasksEach: 2_000, ...allCallers },
 };
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(
-  new URL('./results/client-verdicts.json', import.meta.url),
-  `${JSON.stringify(result, null, 2)}\n`,
-);
+writeJson(pathToFileURL(resolve(values.out)), result);
