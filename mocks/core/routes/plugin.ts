@@ -1,8 +1,8 @@
-import { jsonResponse, jsonTextResponse, type CoreResponse } from '../http-types.ts';
+import { jsonResponse, type CoreResponse } from '../http-types.ts';
 import { renderPluginTask } from '../render.ts';
 import type { RouteContext } from '../service-state.ts';
 import { checkContentItems } from './content-items.ts';
-import { ownedTask, resultUrl } from './query.ts';
+import { ownedTask, resultUrl, taskAnswer } from './query.ts';
 import { admit, parseJsonBody, readablePointer } from './submit.ts';
 
 /**
@@ -99,7 +99,7 @@ export function getPluginTask(
     resultUrl(context, found.task, found.snap),
     context.state.lifecycle,
   );
-  return jsonTextResponse(200, context.state.renderedTasks.text(found.task.id, body));
+  return taskAnswer(context, found.task.id, body);
 }
 
 /** The OpenAI form's own fields a native body carries: the spec's `NativeFormatOnly` (§4.5) forbids each. */

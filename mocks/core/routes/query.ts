@@ -45,9 +45,16 @@ function statusQuery(context: RouteContext, taskId: string, render: Render): Cor
       return context.error('temporarily_unavailable', {}, { 'retry-after': '1' });
   }
   context.taskStatus = snap.status;
-  const body = render(context, task, snap);
+  return taskAnswer(context, task.id, render(context, task, snap));
+}
+
+/**
+ * A status route's 200: the body it rendered, kept on the context for whoever reads the exchange (the
+ * learned replay), and its text, the task's last one while the body is the same value (decisions/039).
+ */
+export function taskAnswer(context: RouteContext, taskId: string, body: object): CoreResponse {
   context.rendered = body;
-  return jsonTextResponse(200, context.state.renderedTasks.text(task.id, body));
+  return jsonTextResponse(200, context.state.renderedTasks.text(taskId, body));
 }
 
 const openAiTask: Render = (context, task, snap) =>
