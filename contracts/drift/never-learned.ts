@@ -24,36 +24,56 @@ const PROGRESS = /^progress while (\w+)$/;
 const WRAPPER = /^wrapper status while (\w+)$/;
 
 /**
- * What a difference's B side rests on that the profile B replays never learned (decisions/038), or
- * undefined when it learned it: the answer of the cell and situation; the wrapper's word or the
- * progress for a state; how long a phase lasts (no look showed it). Where the profile has no reading,
- * the replay answers as documented (the core's answer, its wrapper words, a phase drawn from the gap
- * it fit in): what B shows there is the document, not the deployment the profile describes.
+ * What a difference's B side rests on that the profile B replays never learned (decisions/038), and
+ * what the replay answered in its place; undefined when the profile learned it. An answer of a cell
+ * and situation: the closest one the profile learned (another state's, caller's or submit path's; a
+ * state no look showed reads like the states it saw, merged) or, with none, the core's. The wrapper's
+ * word or the progress for a state: the document's. How long a phase lasts (no look showed it): drawn
+ * from the gap it fit in. Either way, what B shows there is not a reading of the deployment.
  */
-export function neverLearned(d: Difference, profile: LearnedProfile): string | undefined {
+export function neverLearned(d: Difference, profile: LearnedProfile): NeverLearned | undefined {
   if (d.cell === 'lifecycle') return neverLearnedOfLifecycle(d.where, profile.lifecycle);
   // A cell observed on one side only is the sequence's difference, not a reading's.
   if (d.aspect === 'observed' || d.aspect === 'verdict' || parseCellKey(d.cell) === undefined)
     return undefined;
   return profile.answers[d.cell]?.[d.situation as Situation] === undefined
-    ? `the answer of ${d.cell} ${d.situation}`
+    ? {
+        missing: `the answer of ${d.cell} ${d.situation}`,
+        instead: 'B answered with the closest answer it learned, or the documented one',
+      }
     : undefined;
 }
 
+/** A reading the replayed profile lacks, and what the replay answered in its place. */
+export interface NeverLearned {
+  readonly missing: string;
+  readonly instead: string;
+}
+
+const DOCUMENTED = 'B answered as documented';
+
 /** The lifecycle reading a difference's `where` names, when the profile has none. */
-function neverLearnedOfLifecycle(where: string, lifecycle: LearnedLifecycle): string | undefined {
+function neverLearnedOfLifecycle(
+  where: string,
+  lifecycle: LearnedLifecycle,
+): NeverLearned | undefined {
   const phase = PHASE.exec(where)?.[1] as PhaseName | undefined;
   if (phase !== undefined)
-    return phaseShown(lifecycle, phase) ? undefined : `how long ${phase} lasts (no look showed it)`;
+    return phaseShown(lifecycle, phase)
+      ? undefined
+      : {
+          missing: `how long ${phase} lasts (no look showed it)`,
+          instead: 'B drew it from the gap it fit in',
+        };
   const progress = PROGRESS.exec(where)?.[1] as TaskStatus | undefined;
   if (progress !== undefined)
     return lifecycle.progress[progress] === undefined
-      ? `the progress while ${progress}`
+      ? { missing: `the progress while ${progress}`, instead: DOCUMENTED }
       : undefined;
   const word = WRAPPER.exec(where)?.[1] as TaskStatus | undefined;
   if (word !== undefined)
     return lifecycle.wrapperStatuses[word] === undefined
-      ? `the wrapper's word while ${word}`
+      ? { missing: `the wrapper's word while ${word}`, instead: DOCUMENTED }
       : undefined;
   return undefined;
 }
@@ -69,15 +89,15 @@ export function setApartNeverLearned(
   const standing: Difference[] = [];
   const notes: string[] = [];
   for (const d of differences) {
-    const missing = neverLearned(d, replayed);
-    if (missing === undefined) {
+    const never = neverLearned(d, replayed);
+    if (never === undefined) {
       standing.push(d);
       continue;
     }
     const at = [d.cell, d.situation, d.where].filter((part) => part !== '').join(' ');
     notes.push(
-      `${at}: A ${d.a} · B ${d.b} — not compared: the profile never learned ${missing} ` +
-        '(B answered as documented); refine it with another `videotask learn --out FILE` run',
+      `${at}: A ${d.a} · B ${d.b} — not compared: the profile never learned ${never.missing} ` +
+        `(${never.instead}); refine it with another \`videotask learn --out FILE\` run`,
     );
   }
   return { differences: standing, notes };

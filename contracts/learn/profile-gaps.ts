@@ -9,8 +9,9 @@ import {
 /**
  * What a learned profile lacks for a state its looks showed (decisions/038): the wrapper's word (the
  * task moved on before the wrapper answered) or the owner's refused content (the task outran its
- * probes). The mock serving the profile answers those as documented, and `drift --against-profile`
- * does not compare them; another `learn` into the file may fill them in.
+ * probes). The mock serving the profile answers the word as documented and the refusal as the closest
+ * refusal it learned (or the core's), and `drift --against-profile` does not compare them; another
+ * `learn` into the file may fill them in.
  */
 export function profileGaps(profile: LearnedProfile): string[] {
   const { lifecycle, answers } = profile;
@@ -23,17 +24,18 @@ export function profileGaps(profile: LearnedProfile): string[] {
   for (const state of shown) {
     if (wrapped && lifecycle.wrapperStatuses[state] === undefined)
       gaps.push(
-        `no wrapper word learned for ${state} (the task moved on before the wrapper answered)`,
+        `no wrapper word learned for ${state} (the task moved on before the wrapper answered): ` +
+          `the mock answers it as documented${NOT_COMPARED}`,
       );
     // Every phase's state is unfinished: its content is refused (§4.4: content before completion).
     const cell = cellKey('getVideoContent', state, 'owner');
     if (answers[cell]?.refused === undefined)
-      gaps.push(`no answer learned for ${cell} refused (the task outran its probes)`);
+      gaps.push(
+        `no answer learned for ${cell} refused (the task outran its probes): the mock answers ` +
+          `it as the closest refusal it learned (else as documented)${NOT_COMPARED}`,
+      );
   }
-  if (gaps.length === 0) return [];
-  return gaps.map(
-    (gap) =>
-      `${gap}: the mock answers it as documented and drift does not compare it; ` +
-      'learn again into the file to fill it in',
-  );
+  return gaps;
 }
+
+const NOT_COMPARED = ' and drift does not compare it; learn again into the file to fill it in';
