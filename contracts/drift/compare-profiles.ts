@@ -10,7 +10,7 @@ import {
   type ShapeNode,
 } from '../../src/profile/index.ts';
 import { compareShapes, wordsByPath, type ShapeContext } from './compare-shapes.ts';
-import { lifecycleWhere, setApartNeverLearned } from './never-learned.ts';
+import { lifecycleDifference, lifecycleWhere, setApartNeverLearned } from './never-learned.ts';
 
 /** What a difference is about. */
 export type Aspect =
@@ -310,17 +310,6 @@ function compareHeaders(
   return found;
 }
 
-/** A difference of the whole lifecycle, read from the owner's polls. */
-const lifecycleDiff = (where: string, x: string, y: string): Difference => ({
-  aspect: 'lifecycle',
-  cell: 'lifecycle',
-  situation: '',
-  where,
-  a: x,
-  b: y,
-  steps: ['poll'],
-});
-
 function compareLifecycle(
   a: LearnedProfile,
   b: LearnedProfile,
@@ -337,7 +326,7 @@ function compareLifecycle(
     const x = a.lifecycle.wrapperStatuses[state];
     const y = b.lifecycle.wrapperStatuses[state];
     if (x !== undefined && y !== undefined && x !== y)
-      found.push(lifecycleDiff(lifecycleWhere.wrapper(state), x, y));
+      found.push(lifecycleDifference({ of: 'wrapper', state }, { a: x, b: y }));
   }
   return { differences: found, notes: [...phases.notes, ...progress.notes] };
 }
@@ -365,10 +354,13 @@ function comparePhases(
       continue;
     }
     if (timingDiffers(x, y))
-      differences.push({
-        ...lifecycleDiff(lifecycleWhere.phase(phase), describeRange(x), describeRange(y)),
-        aspect: 'timing',
-      });
+      differences.push(
+        lifecycleDifference(
+          { of: 'phase', phase },
+          { a: describeRange(x), b: describeRange(y) },
+          'timing',
+        ),
+      );
   }
   return { differences, notes };
 }
@@ -389,13 +381,15 @@ function compareProgressByState(
     // Where a task ended says little of the next one (a failed render stops anywhere).
     if (state === 'completed' || state === 'failed') continue;
     if (x === undefined || y === undefined) continue;
-    const where = lifecycleWhere.progress(state);
+    const reading = { of: 'progress', state } as const;
     const verdict = compareProgress(x, y);
     if (verdict === 'differs')
-      differences.push(lifecycleDiff(where, describeProgress(x), describeProgress(y)));
+      differences.push(
+        lifecycleDifference(reading, { a: describeProgress(x), b: describeProgress(y) }),
+      );
     if (verdict === 'too few looks')
       notes.push(
-        `${where}: A ${describeProgress(x)} · B ${describeProgress(y)} ` +
+        `${lifecycleWhere(reading)}: A ${describeProgress(x)} · B ${describeProgress(y)} ` +
           '(one look does not show whether progress stays: not compared)',
       );
   }

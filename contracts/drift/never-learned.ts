@@ -9,19 +9,32 @@ import {
 } from '../../src/profile/index.ts';
 import type { Difference } from './compare-profiles.ts';
 
-/**
- * What a lifecycle difference is about, as its `where` names it: one place writes and reads these, so
- * a difference can be traced to the reading it rests on.
- */
-export const lifecycleWhere = {
-  phase: (phase: PhaseName) => `${phase} phase`,
-  progress: (state: TaskStatus) => `progress while ${state}`,
-  wrapper: (state: TaskStatus) => `wrapper status while ${state}`,
-};
+/** The lifecycle reading a difference is about: a phase's length, a state's progress or wrapper word. */
+export type LifecycleReading =
+  | { readonly of: 'phase'; readonly phase: PhaseName }
+  | { readonly of: 'progress'; readonly state: TaskStatus }
+  | { readonly of: 'wrapper'; readonly state: TaskStatus };
 
-const PHASE = /^(unknown|queued|running) phase$/;
-const PROGRESS = /^progress while (\w+)$/;
-const WRAPPER = /^wrapper status while (\w+)$/;
+/** How a difference's `where` names a reading. */
+export function lifecycleWhere(reading: LifecycleReading): string {
+  if (reading.of === 'phase') return `${reading.phase} phase`;
+  return `${reading.of === 'progress' ? 'progress' : 'wrapper status'} while ${reading.state}`;
+}
+
+/** The reading each lifecycle difference rests on, kept beside it (never parsed back from `where`). */
+const READINGS = new WeakMap<Difference, LifecycleReading>();
+
+/** A difference of the whole lifecycle, read from the owner's polls. */
+export function lifecycleDifference(
+  reading: LifecycleReading,
+  sides: { readonly a: string; readonly b: string },
+  aspect: 'lifecycle' | 'timing' = 'lifecycle',
+): Difference {
+  const where = lifecycleWhere(reading);
+  const difference = { aspect, cell: 'lifecycle', situation: '', where, ...sides, steps: ['poll'] };
+  READINGS.set(difference, reading);
+  return difference;
+}
 
 /**
  * What a difference's B side rests on that the profile B replays never learned (decisions/038), and
@@ -32,7 +45,7 @@ const WRAPPER = /^wrapper status while (\w+)$/;
  * from the gap it fit in. Either way, what B shows there is not a reading of the deployment.
  */
 export function neverLearned(d: Difference, profile: LearnedProfile): NeverLearned | undefined {
-  if (d.cell === 'lifecycle') return neverLearnedOfLifecycle(d.where, profile.lifecycle);
+  if (d.cell === 'lifecycle') return neverLearnedOfLifecycle(d, profile.lifecycle);
   // A cell observed on one side only is the sequence's difference, not a reading's.
   if (d.aspect === 'observed' || d.aspect === 'verdict' || parseCellKey(d.cell) === undefined)
     return undefined;
@@ -52,30 +65,27 @@ export interface NeverLearned {
 
 const DOCUMENTED = 'B answered as documented';
 
-/** The lifecycle reading a difference's `where` names, when the profile has none. */
+/** The lifecycle reading a difference rests on, when the profile has none. */
 function neverLearnedOfLifecycle(
-  where: string,
+  d: Difference,
   lifecycle: LearnedLifecycle,
 ): NeverLearned | undefined {
-  const phase = PHASE.exec(where)?.[1] as PhaseName | undefined;
-  if (phase !== undefined)
-    return phaseShown(lifecycle, phase)
+  const reading = READINGS.get(d);
+  if (reading === undefined) return undefined;
+  if (reading.of === 'phase')
+    return phaseShown(lifecycle, reading.phase)
       ? undefined
       : {
-          missing: `how long ${phase} lasts (no look showed it)`,
+          missing: `how long ${reading.phase} lasts (no look showed it)`,
           instead: 'B drew it from the gap it fit in',
         };
-  const progress = PROGRESS.exec(where)?.[1] as TaskStatus | undefined;
-  if (progress !== undefined)
-    return lifecycle.progress[progress] === undefined
-      ? { missing: `the progress while ${progress}`, instead: DOCUMENTED }
+  if (reading.of === 'progress')
+    return lifecycle.progress[reading.state] === undefined
+      ? { missing: `the progress while ${reading.state}`, instead: DOCUMENTED }
       : undefined;
-  const word = WRAPPER.exec(where)?.[1] as TaskStatus | undefined;
-  if (word !== undefined)
-    return lifecycle.wrapperStatuses[word] === undefined
-      ? { missing: `the wrapper's word while ${word}`, instead: DOCUMENTED }
-      : undefined;
-  return undefined;
+  return lifecycle.wrapperStatuses[reading.state] === undefined
+    ? { missing: `the wrapper's word while ${reading.state}`, instead: DOCUMENTED }
+    : undefined;
 }
 
 /**
