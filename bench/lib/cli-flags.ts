@@ -12,8 +12,9 @@ export class BenchFlagError extends Error {
 
 /**
  * Parses `flags` (strictly: an unknown flag is an error), plus `--out FILE` (default
- * `bench/results/NAME.json`) and `-h`/`--help`, which prints `usage` and exits. From here on a
- * `BenchFlagError` (this parse's, or a number's: `./cli-numbers.ts`) ends the run with one line.
+ * `bench/results/NAME.json`, unless `flags` declares `out`) and `-h`/`--help`, which prints `usage`
+ * and exits. From here on a `BenchFlagError` (this parse's, or a number's: `./cli-numbers.ts`) ends
+ * the run with one line.
  */
 export function benchFlags<const T extends Flags>(
   bench: { readonly name: string; readonly usage: string },
@@ -25,8 +26,9 @@ export function benchFlags<const T extends Flags>(
     process.exit(1);
   });
   const options = {
-    ...flags,
     out: { type: 'string', default: `bench/results/${bench.name}.json` },
+    // A bench whose results file depends on its other flags declares `out` itself, without a default.
+    ...flags,
     help: { type: 'boolean', short: 'h', default: false },
   } as const;
   let values;
