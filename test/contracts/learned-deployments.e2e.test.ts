@@ -100,8 +100,9 @@ describe('a deployment the project never saw, learned once and served by the moc
       });
       running.push(mock);
       const replay = target(mock.url, MOCK_KEYS, `${FAILS} [mock:fail]`);
-      // As `videotask drift --mock` runs it: B replays the profile, so a cell the learn run never saw
-      // (a queued look the 0–26 ms queue rarely shows) is a note, not a difference (decisions/038).
+      // As `videotask drift --against-profile` runs it: B replays the profile, so a cell the learn
+      // run never saw (a queued look the 0–26 ms queue rarely shows) is a note, not a difference
+      // (decisions/038).
       const { report } = await runDrift(staging, replay, { bReplays: learned.profile });
       expect(report.differences, JSON.stringify(report.differences, null, 2)).toEqual([]);
       expect(report.ok).toBe(true);
