@@ -50,9 +50,8 @@ const usage = `Usage: npx tsx bench/http-throughput.ts [options]
   --mock-arg ARG     one more argument for the measured mock (repeat it: --mock-arg=--no-client-verdicts)
   --together         load every server at once, each with its own wrk, instead of in turn: they share
                      the machine's drift, and the figure is answers per server CPU-second (loader and
-                     other CPU are not told apart per server). For comparing two builds of the mock:
-                     against bare it flatters the mock (larger batches while the others run suit the
-                     bigger code), so the target is judged in turn only
+                     other CPU are not told apart per server). For comparing two builds of the mock;
+                     the target is stated in req/s of each server alone, so it is judged in turn only
   --cpu-prof DIR     write V8 CPU profiles of both servers to DIR (slows them: for reading, not figures)
   --strict           exit 1 when the median mock/bare ratio is below ${targetRatio} (in turn: not with --together)
   --out FILE         JSON results (default bench/results/http-throughput.json)`;
@@ -249,8 +248,8 @@ async function main(): Promise<number> {
   );
   // Loaded together, the servers share the cores: their answers per CPU-second are the figure.
   const ratio = ratios(samples, cfg.together ? 'reqPerServerCpuS' : 'reqPerSec');
-  // The target is judged in turn only: loaded together, each server answers in larger batches while
-  // the others run, which flatters the one whose code and data fill the caches more (the mock).
+  // The target is judged in turn only: it is stated in req/s of each server alone, which servers
+  // sharing the cores do not measure.
   const met =
     cfg.together || ratio.mockToBareMedian === undefined
       ? undefined
