@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from '../../src/client/json-depth.ts';
+
 /**
  * §1: "The public task ID is the only task identifier exposed. The upstream provider's task number is
  * not exposed." Finds, at any depth of a JSON body, a string field that names a task identifier and
@@ -37,7 +39,7 @@ function looksLikeTaskId(key: string, value: string, publicId: string): boolean 
 export function foreignIdentifiers(body: unknown, publicId: string): ForeignIdentifier[] {
   const found: ForeignIdentifier[] = [];
   const visit = (node: unknown, path: string, depth: number): void => {
-    if (depth > 32 || node === null || typeof node !== 'object') return;
+    if (depth >= MAX_JSON_DEPTH || node === null || typeof node !== 'object') return;
     const entries = Array.isArray(node)
       ? node.map((value, i) => [String(i), value] as const)
       : Object.entries(node as Record<string, unknown>);

@@ -409,6 +409,10 @@ export interface components {
                 maxPendingRedirects: number;
                 tasksForgotten: number;
                 requestsOfUntrackedCallers: number;
+                /** @description Requests the judging failed on. Each was answered as if the judge were off; none is in `verdicts`. */
+                requestsNotJudged: number;
+                /** @description Why the judging failed on the first of `requestsNotJudged` (a bug in the mock; please report it). */
+                firstJudgeFailure?: string;
                 verdictsNotListed: {
                     [key: string]: number;
                 };

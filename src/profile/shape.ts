@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '../client/json-depth.ts';
 import { formOf, isIdLike, mergeForms } from './id-form.ts';
 import type { LeafKind, LeafNode, ShapeNode } from './profile-format.ts';
 
@@ -36,7 +37,7 @@ export function describe(value: unknown, facts: ValueFacts, depth = 0): ShapeNod
   if (value === null || typeof value === 'boolean') return { const: value };
   if (typeof value === 'number') return describeNumber(value);
   if (typeof value === 'string') return describeString(value, facts);
-  if (depth > 32) return { kind: 'text' };
+  if (depth >= MAX_JSON_DEPTH) return { kind: 'text' };
   if (Array.isArray(value)) {
     let items: ShapeNode | null = null;
     for (const item of value.slice(0, 50)) {

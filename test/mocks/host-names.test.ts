@@ -37,7 +37,19 @@ it('builds absolute URLs from a well-formed Host, else from the listening addres
   const hostNames = names('127.0.0.1', 4010);
   expect(hostNames.view('localhost:4010').origin).toBe('http://localhost:4010');
   expect(hostNames.view('a b/../c').origin).toBe('http://127.0.0.1:4010');
-  expect(hostNames.view(undefined)).toEqual({ origin: 'http://127.0.0.1:4010', allowed: true });
+  expect(hostNames.view(undefined)).toEqual({
+    origin: 'http://127.0.0.1:4010',
+    allowed: true,
+    valid: true,
+  });
+});
+
+it('reads Host as a URL authority: a value no URL can hold is not valid (issue 33 item 2)', () => {
+  const hostNames = names('127.0.0.1', 4010);
+  for (const value of ['a:99999', '[:::::]', '999.999.999.999', '1.2.3.4.5', 'a b', 'a:65536'])
+    expect(hostNames.view(value), value).toMatchObject({ valid: false, allowed: false });
+  for (const value of ['localhost:4010', '[::1]:4010', 'example.com', '10.0.0.1:65535', ''])
+    expect(hostNames.view(value).valid, value).toBe(true);
 });
 
 it('judges each value for itself when values alternate, and anew once listening on another port', () => {

@@ -69,6 +69,9 @@ export class ClientJudge implements Judging {
   #generation = 0;
   /** Requests of callers past `maxCallers`, and situations met by requests of no caller. */
   #untracked = 0;
+  /** Requests the judge failed on (answered all the same), and why the first one failed. */
+  #notJudged = 0;
+  #firstFailure: string | undefined;
   #anonymousMet = 0;
   #last: CallerTrack | undefined;
   /**
@@ -208,6 +211,18 @@ export class ClientJudge implements Judging {
     return this.#untracked;
   }
 
+  /** Requests the judging failed on: each was answered all the same (issue 33 item 1). */
+  get notJudged(): { readonly requests: number; readonly firstFailure: string | undefined } {
+    return { requests: this.#notJudged, firstFailure: this.#firstFailure };
+  }
+
+  /** Counts a request the judging failed on; its answer went out unchanged. */
+  failed(error: unknown): void {
+    this.#notJudged++;
+    this.#firstFailure ??=
+      error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  }
+
   get anonymousMet(): number {
     return this.#anonymousMet;
   }
@@ -219,6 +234,8 @@ export class ClientJudge implements Judging {
     this.book.clear();
     this.#redirects.clear();
     this.#untracked = 0;
+    this.#notJudged = 0;
+    this.#firstFailure = undefined;
     this.#anonymousMet = 0;
     this.#last = undefined;
   }

@@ -63,6 +63,10 @@ export function buildClientReport(judge: ClientJudge, sources: ReportSources): C
       ...judge.limits,
       tasksForgotten: callers.reduce((sum, c) => sum + c.forgotten, 0),
       requestsOfUntrackedCallers: judge.untracked,
+      requestsNotJudged: judge.notJudged.requests,
+      ...(judge.notJudged.firstFailure === undefined
+        ? {}
+        : { firstJudgeFailure: judge.notJudged.firstFailure }),
       verdictsNotListed: notListed,
     },
   };

@@ -93,17 +93,29 @@ export function createClientVerdicts(
   return {
     observe(request, response, route, context) {
       if (!enabled) return undefined;
-      const observation = observer.observe(request, response, route, context);
-      if (observation === undefined) return undefined;
-      if (forward !== undefined) {
-        forward(observation);
+      // Judging never takes the answer or the process with it (issue 33 item 1): a request the judge
+      // fails on is answered as it was and counted in the report's limits.
+      try {
+        const observation = observer.observe(request, response, route, context);
+        if (observation === undefined) return undefined;
+        if (forward !== undefined) {
+          forward(observation);
+          return undefined;
+        }
+        const breached = judge.judge(observation);
+        return breached.length === 0 ? undefined : () => verdictsOf(breached, sources);
+      } catch (error) {
+        judge.failed(error);
         return undefined;
       }
-      const breached = judge.judge(observation);
-      return breached.length === 0 ? undefined : () => verdictsOf(breached, sources);
     },
     judge(observations) {
-      for (const observation of observations) judge.judge(observation);
+      for (const observation of observations)
+        try {
+          judge.judge(observation);
+        } catch (error) {
+          judge.failed(error);
+        }
     },
     report: () => buildClientReport(judge, sources),
     clear: () => judge.clear(state.shared.generation),

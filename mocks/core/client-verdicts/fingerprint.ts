@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from '../../../src/client/json-depth.ts';
+
 /**
  * What makes two submissions "the same" for the client verdicts: the same model, prompt and
  * parameters (the body read as fields, keys in any order, JSON or multipart alike) and the same
@@ -13,13 +15,18 @@ export function submissionFingerprint(
   return hash53(scenario === undefined ? text : `${text}\u0000${scenario}`);
 }
 
-/** JSON with object keys sorted, so that key order never makes two bodies differ. */
-function canonical(value: unknown): string {
+/**
+ * JSON with object keys sorted, so that key order never makes two bodies differ. A value nested past
+ * the project's one depth limit is written as a marker: nothing walks a hostile depth (issue 33 item 1).
+ */
+function canonical(value: unknown, depth = 0): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (depth >= MAX_JSON_DEPTH) return '"\u0002deeper"';
+  const inner = (item: unknown) => canonical(item, depth + 1);
+  if (Array.isArray(value)) return `[${value.map(inner).join(',')}]`;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${inner(record[k])}`).join(',')}}`;
 }
 
 const latin1 = new TextDecoder('latin1');

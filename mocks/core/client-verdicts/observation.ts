@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '../../../src/client/json-depth.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { SpecValidators } from '../../../src/spec/validators.ts';
 import { SECOND_FAMILY_MODELS } from '../catalog.ts';
@@ -268,7 +269,7 @@ function formFields(request: CoreRequest, media: string): Record<string, unknown
 /** §2.1: any string anywhere in the body that starts with `asset://`. */
 function holdsAssetReference(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.trimStart().toLowerCase().startsWith('asset://');
-  if (value === null || typeof value !== 'object' || depth > 32) return false;
+  if (value === null || typeof value !== 'object' || depth >= MAX_JSON_DEPTH) return false;
   for (const item of Object.values(value)) if (holdsAssetReference(item, depth + 1)) return true;
   return false;
 }
@@ -284,6 +285,7 @@ function locationOf(kind: Kind, request: CoreRequest, response: CoreResponse): s
   if (kind !== 'content' || response.status < 300 || response.status > 399) return undefined;
   const target = response.headers['location'];
   if (target === undefined) return undefined;
-  const url = new URL(target, request.origin);
-  return `${url.pathname}?${url.search.slice(1)}`;
+  // A Location no URL can be made of (or an origin no URL can hold) sends the client nowhere.
+  const url = URL.parse(target, request.origin);
+  return url === null ? undefined : `${url.pathname}?${url.search.slice(1)}`;
 }

@@ -54,6 +54,11 @@ export function renderClientSummary(report: ClientReport): string {
         `${left.requestsOfUntrackedCallers} request(s) of untracked callers, ` +
         `${dropped} breach(es) not listed.`,
     );
+  if (left.requestsNotJudged > 0)
+    lines.push(
+      `Not judged: ${left.requestsNotJudged} request(s) the judging failed on (answered all the ` +
+        `same; a bug in the mock, please report it): ${left.firstJudgeFailure ?? 'no reason kept'}.`,
+    );
   return `${lines.join('\n')}\n`;
 }
 

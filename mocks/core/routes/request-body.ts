@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/client/json-depth.ts';
 import type { ErrorDetail, ErrorKind } from '../errors.ts';
 import type { RouteContext } from '../service-state.ts';
 import { formSubmission } from './submit-form.ts';
@@ -39,6 +40,13 @@ export function parseJsonBody(context: RouteContext): { value: Record<string, un
   const body = boundedBody(context);
   if ('kind' in body) return body;
   const { bytes } = body;
+  // One depth limit for the whole project: nothing after this walks a hostile depth (issue 33 item 1).
+  // The document shows no bound on a body (§8: size bounds not shown); no field of §2.1 nests past 3.
+  if (nestsTooDeep(bytes))
+    return {
+      kind: 'invalid_request',
+      detail: { problem: `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels` },
+    };
   let value: unknown;
   try {
     value = JSON.parse(decoder.decode(bytes));

@@ -134,20 +134,15 @@ function requestHandler(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const headers = req.headers;
-    // node's own check answers a Host-less HTTP/1.1 request with an empty 400; this answers it in JSON.
-    if (headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1)
-      return send(
-        res,
-        hostError(400, 'bad_request', 'Malformed HTTP request: HTTP/1.1 needs a Host header'),
-      );
+    const host = names.view(headers.host);
+    const malformed = hostProblem(req, host);
+    if (malformed !== undefined)
+      return send(res, hostError(400, 'bad_request', `Malformed HTTP request: ${malformed}`));
     const url = req.url!;
     const method = req.method!;
     // The API reference page (`/docs`, docs-page.ts): one char code compare for every other request.
-    if (url.charCodeAt(1) === 100 /* d */ && isDocsPath(url)) {
-      const { origin } = names.view(headers.host);
-      return send(res, docsResponse(method, url, origin, service.tokens.list()));
-    }
-    const host = names.view(headers.host);
+    if (url.charCodeAt(1) === 100 /* d */ && isDocsPath(url))
+      return send(res, docsResponse(method, url, host.origin, service.tokens.list()));
     // The path starts the URL: the control API's (no CORS) is known before the query is split off.
     const cors = headers.origin !== undefined && allowsCors(url);
     if (cors && method === 'OPTIONS') return send(res, preflight(headers));
@@ -164,6 +159,19 @@ function requestHandler(
     }
     answerWithBody(req, res, { service, host, cors, maxBodyBytes, answer });
   };
+}
+
+/**
+ * What is wrong with a request's Host (RFC 9112 §3.2: a server answers 400), if anything. node's own
+ * check answers a Host-less HTTP/1.1 request with an empty 400; this answers it in JSON. A value no
+ * URL can hold never reaches the core (issue 33 item 2).
+ */
+function hostProblem(req: IncomingMessage, host: HostView): string | undefined {
+  if (req.headers.host === undefined)
+    return req.httpVersionMajor === 1 && req.httpVersionMinor === 1
+      ? 'HTTP/1.1 needs a Host header'
+      : undefined;
+  return host.valid ? undefined : 'the Host header is not a host[:port] a URL can hold';
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
