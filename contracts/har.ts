@@ -1,3 +1,4 @@
+import { serviceUrl } from '../src/client/client-support.ts';
 import { describeBody, type BodyKind } from '../src/media/video-signature.ts';
 import type { KeptExchange, KeyRole } from './http-recorder.ts';
 import { TOOL } from './tool.ts';
@@ -132,7 +133,6 @@ export function harOf(
     readonly authorization: (as: KeyRole) => string | undefined;
   },
 ): Har {
-  const base = `${options.baseUrl}/`;
   return {
     log: {
       version: '1.2',
@@ -140,7 +140,9 @@ export function harOf(
       entries: exchanges
         .filter((e) => e.index >= 0)
         .sort((a, b) => a.index - b.index)
-        .map((e) => entryOf(e, new URL(e.path, base), options.authorization(e.as))),
+        .map((e) =>
+          entryOf(e, new URL(serviceUrl(options.baseUrl, e.path)), options.authorization(e.as)),
+        ),
       comment:
         'Keys are masked (Bearer sk-…abcd): set them again to replay. Binary bodies are not kept.',
     },

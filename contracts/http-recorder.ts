@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { serviceUrl } from '../src/client/client-support.ts';
 import { maskKey, Redactor } from '../src/redaction/redactor.ts';
 import { describeNetworkError, parseJson, readBody } from './http-body.ts';
 import type { Caller } from './matrix/cells.ts';
@@ -135,7 +136,7 @@ export class HttpRecorder {
     const { timer, signal } = requestLimit(this.options.requestTimeoutMs, limits);
     let exchange: Exchange;
     try {
-      const response = await this.#fetch(new URL(path, this.options.baseUrl), {
+      const response = await this.#fetch(serviceUrl(this.options.baseUrl, path), {
         method,
         headers,
         body: body ?? null,

@@ -1,3 +1,4 @@
+import { serviceUrl } from '../src/client/client-support.ts';
 import type { Exchange, KeptExchange, KeyRole } from './http-recorder.ts';
 
 /**
@@ -36,7 +37,7 @@ export function curlOf(
   const words = ['curl', '-sS', method === 'HEAD' ? '-I' : '-i'];
   if (read) words.push('-L');
   if (!read) words.push('-X', method);
-  words.push(shellWord(new URL(exchange.path, `${baseUrl}/`).href));
+  words.push(shellWord(new URL(serviceUrl(baseUrl, exchange.path)).href));
   const key = KEY_IN_COMMAND[exchange.as];
   if (key !== undefined) words.push('-H', key);
   for (const [name, value] of Object.entries(exchange.sent.headers))

@@ -12,6 +12,7 @@ import { runLifecycle } from './lifecycle-tasks.ts';
 import type { ContractReport } from './report.ts';
 import { TaskBudget, type RunClock, type RunContext } from './run-context.ts';
 import { RUN_DEADLINE_MARGIN_MS, RunLimits } from './run-limits.ts';
+import { maybeTheService, notTheService } from './service-present.ts';
 import { REPORT_SCHEMA_VERSION, TOOL } from './tool.ts';
 import { plannedTasks, targetUsageProblem, type ContractTarget } from './target.ts';
 import { Verdicts, type Outcome } from './verdicts.ts';
@@ -211,7 +212,8 @@ function skipLifecycle(ctx: RunContext, why: string): void {
 }
 
 async function preflight(recorder: HttpRecorder, target: ContractTarget): Promise<void> {
-  const probe = await recorder.send('preflight', ...routeRequest('listModels'));
+  const catalog = routeRequest('listModels');
+  const probe = await recorder.send('preflight', ...catalog);
   if (probe.networkError !== undefined)
     throw new TargetError(
       `cannot reach ${target.baseUrl}: ${probe.networkError}. Check --base-url and that the service is up.`,
@@ -221,4 +223,10 @@ async function preflight(recorder: HttpRecorder, target: ContractTarget): Promis
       `${target.baseUrl} refused the API key ${recorder.maskedKey()} (HTTP 401). ` +
         'Check --api-key / VIDEOTASK_API_KEY.',
     );
+  const withKey = { status: probe.status, json: probe.json !== undefined };
+  if (maybeTheService(withKey)) return;
+  const keyless = await recorder.send('preflight, no key', ...catalog, { as: 'none' });
+  const withoutKey = { status: keyless.status, json: keyless.json !== undefined };
+  const elsewhere = notTheService(target.baseUrl, { withKey, withoutKey });
+  if (elsewhere !== undefined) throw new TargetError(`${elsewhere} Nothing was submitted.`);
 }

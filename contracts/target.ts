@@ -94,6 +94,15 @@ export function targetUsageProblem(
   );
 }
 
+/**
+ * A target as a name shows it: its host and path prefix (`staging.example.com/api`), never its scheme
+ * or credentials; the name of a learned profile by default (two prefixes of one host are two names).
+ */
+export function targetName(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 /** §8's recommended schedule, read from the spec's `x-polling`; the total timeout is the suite's own. */
 export const DOCUMENTED_POLL: PollSchedule = {
   initialIntervalMs: RECOMMENDED_POLLING.initialIntervalMs,

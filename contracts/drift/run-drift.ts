@@ -2,7 +2,7 @@ import type { LearnedProfile } from '../../src/profile/index.ts';
 import { runLearn, type LearnOptions } from '../learn/run-learn.ts';
 import type { ContractReport } from '../report.ts';
 import type { RunOptions } from '../run-contract.ts';
-import type { ContractTarget } from '../target.ts';
+import { targetName, type ContractTarget } from '../target.ts';
 import {
   compareProfiles,
   type Aspect,
@@ -67,7 +67,7 @@ export async function runDrift(
   const startedAt = new Date();
   const started = performance.now();
   const learn = (target: ContractTarget, run: RunOptions | undefined) =>
-    runLearn(target, { ...run, name: new URL(target.baseUrl).host } satisfies LearnOptions);
+    runLearn(target, { ...run, name: targetName(target.baseUrl) } satisfies LearnOptions);
   const [left, right] = await Promise.all([learn(a, options.a), learn(b, options.b)]);
   const compared = compareProfiles(left.profile, right.profile, options);
   const differences = [...compared.differences, ...verdictDifferences(left.report, right.report)];

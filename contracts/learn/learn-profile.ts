@@ -8,6 +8,7 @@ import {
   type ValueFacts,
 } from '../../src/profile/index.ts';
 import { UNKNOWN_TASK_ID } from '../checks/probes.ts';
+import { targetName } from '../target.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
 import { learnAnswers, serviceRequestIdHeaderOf, safeForm } from './answers.ts';
 import { contentOf, lifecycleOf } from './lifecycle-readings.ts';
@@ -65,7 +66,7 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
   const suffix = messageSuffixOf(answers);
   const profile: LearnedProfile = {
     version: PROFILE_VERSION,
-    name: context.name ?? host,
+    name: context.name ?? targetName(context.baseUrl),
     learnedAt: context.now.toISOString(),
     target: { host, runs: 1 },
     taskId: { form: taskForm ?? 'task_{alnum:32}' },

@@ -6,6 +6,7 @@
  * (decisions/026-lean-client.md: openapi-fetch was 6.6 KB of the 42 KB browser bundle).
  */
 import type { paths } from '../generated/openapi.ts';
+import { serviceUrl } from './client-support.ts';
 
 type Method = 'get' | 'post';
 
@@ -57,9 +58,10 @@ export interface Api {
 export function createApi(baseUrl: string): Api {
   const send = async (method: string, path: string, init: UntypedInit) => {
     const values = init.params?.path ?? {};
-    const url =
-      baseUrl +
-      path.replace(/\{([^{}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
+    const url = serviceUrl(
+      baseUrl,
+      path.replace(/\{([^{}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? '')),
+    );
     const body = init.body === undefined ? null : JSON.stringify(init.body);
     const request = new Request(url, { method, headers: init.headers, body, signal: init.signal });
     return read(await init.fetch(request), init.parseAs ?? 'json');

@@ -43,12 +43,31 @@ function withoutCredentials(text: string): string {
   return `${scheme.length <= at ? scheme : ''}…${text.slice(at)}`;
 }
 
+/**
+ * The address a relative base URL is read against: the page's (`document.baseURI`, else `location.href`)
+ * in a browser, none in Node, where a relative base URL stays an error.
+ */
+function documentAddress(): string | undefined {
+  const scope = globalThis as {
+    document?: { baseURI?: unknown };
+    location?: { href?: unknown };
+  };
+  const base = scope.document?.baseURI ?? scope.location?.href;
+  return typeof base === 'string' && base !== '' ? base : undefined;
+}
+
+/**
+ * The service's base URL as every request URL is built on it (`serviceUrl`): an absolute http(s) URL,
+ * its path prefix kept (`https://gw.example.com/api`) without trailing slashes, no credentials, query,
+ * fragment or trailing `/v1` (§9: the paths carry it). In a browser a relative one (`/`, `/api`) is
+ * read against the page's address, as a web app on the service's origin writes it.
+ */
 export function checkBaseUrl(baseUrl: unknown): string {
   if (typeof baseUrl !== 'string' || baseUrl.trim() === '')
     throw new TypeError('baseUrl is required: the service address, like https://video.example.com');
   let url: URL;
   try {
-    url = new URL(baseUrl.trim());
+    url = new URL(baseUrl.trim(), documentAddress());
   } catch {
     throw new TypeError(
       `baseUrl ${JSON.stringify(withoutCredentials(baseUrl))} is not a URL: ` +
@@ -77,6 +96,16 @@ export function checkBaseUrl(baseUrl: unknown): string {
         `/v1 prefix (§9)`,
     );
   return base;
+}
+
+/**
+ * The URL of one request: the base URL, its path prefix kept whatever its trailing slashes, then the
+ * path of §4 (`/v1/videos/…`). The one URL join of the project: the client, the contract suite's
+ * requests, their curl reproductions and the HAR all build their URLs here (issue 31 item 5: a join by
+ * `new URL(path, base)` dropped a base's `/api`).
+ */
+export function serviceUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
 }
 
 export function checkApiKey(apiKey: unknown): string {

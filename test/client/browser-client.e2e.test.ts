@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { browserTestsRun, CHROMIUM, CHROMIUM_ARGS, requireChromium } from '../helpers/chromium.ts';
+import { blocksOf, localized } from '../docs/doc-blocks.ts';
 
 /**
  * The package's root export is the client of a web page too (issue 23): bundled for the browser with
@@ -24,19 +25,24 @@ beforeAll(async () => {
   if (!runs) return;
   requireChromium();
   folder = mkdtempSync(join(tmpdir(), 'videotask-browser-client-'));
-  await build({
-    stdin: { contents: PAGE, resolveDir: ROOT, loader: 'ts' },
-    outfile: join(folder, 'page.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    logLevel: 'silent',
-  });
-  writeFileSync(
-    join(folder, 'index.html'),
-    '<!doctype html><script type="module" src="/page.js"></script>',
-  );
+  for (const [name, contents] of [
+    ['page', PAGE],
+    ['docs-page', docsPage()],
+  ] as const) {
+    await build({
+      stdin: { contents, resolveDir: ROOT, loader: 'ts' },
+      outfile: join(folder, `${name}.js`),
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      logLevel: 'silent',
+    });
+    writeFileSync(
+      join(folder, `${name}.html`),
+      `<!doctype html><script type="module" src="/${name}.js"></script>`,
+    );
+  }
   copyFileSync(
     join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'),
     join(folder, 'mockServiceWorker.js'),
@@ -82,6 +88,72 @@ it.runIf(runs)(
   },
   90_000,
 );
+
+// Issue 35 item 1: docs/client.md's browser example, `new VideoTaskClient({ baseUrl: '/', apiKey })`,
+// threw `baseUrl "/" is not a URL` in chromium; the test above used `location.origin`, so the
+// example as written never ran. It runs here as written, on a page under /docs/ (a relative base URL
+// is read against the page's address: '/' is the page's origin).
+it.runIf(runs)(
+  "runs docs/client.md's browser example as written (baseUrl: '/')",
+  async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(new URL('/docs/', site.url).href);
+    const body = page.locator('body[data-result], body[data-error]');
+    await body.waitFor({ state: 'attached', timeout: 60_000 });
+    const error = await page.locator('body').getAttribute('data-error');
+    expect(error, problems.join('\n')).toBeNull();
+    const result = JSON.parse((await page.locator('body').getAttribute('data-result'))!) as Record<
+      string,
+      unknown
+    >;
+    expect(result).toEqual({ status: 'completed', baseUrl: new URL(site.url).origin, blob: true });
+    expect(problems).toEqual([]);
+  },
+  90_000,
+);
+
+/** docs/client.md's block that constructs the client with `baseUrl: '/'` (the browser example). */
+function docsExample(): string {
+  const block = blocksOf('docs/client.md').find(
+    (b) => b.lang === 'ts' && b.text.includes("baseUrl: '/'"),
+  );
+  if (block === undefined) throw new Error("docs/client.md has no ts block with baseUrl: '/'");
+  return localized(block, '');
+}
+
+/**
+ * A page running the docs' example as written: its imports first, then its body once the mock's
+ * worker serves the page's origin, with the names the example leaves to the page (`apiKey`, `render`,
+ * `player`) defined, and what it did reported on the page.
+ */
+function docsPage(): string {
+  const lines = docsExample().split('\n');
+  const imports = lines.filter((line) => line.startsWith('import '));
+  const body = lines.filter((line) => !line.startsWith('import '));
+  return `
+import { setupWorker } from 'msw/browser';
+import { createHandlers, createMockService } from './mocks/neutral.ts';
+${imports.join('\n')}
+
+const apiKey = 'sk-mock-alice';
+const render = () => undefined;
+const player = { src: '' };
+
+async function run() {
+  const service = createMockService({ speed: 100, seed: 'browser-docs' });
+  const worker = setupWorker(...createHandlers(service, { baseUrl: location.origin }));
+  await worker.start({ quiet: true, onUnhandledRequest: 'error' });
+${body.join('\n')}
+  return { status: done.status, baseUrl: client.baseUrl, blob: player.src.startsWith('blob:') };
+}
+run().then(
+  (result) => (document.body.dataset.result = JSON.stringify(result)),
+  (error) => (document.body.dataset.error = String(error) + ' ' + (error?.stack ?? '')),
+);
+`;
+}
 
 /**
  * The page: the mock in a service worker, the client of `src/index.ts` (what `videotask` resolves to)
@@ -140,8 +212,10 @@ run().then(
 /** The page's files on 127.0.0.1 (a secure context: service workers are allowed there). */
 function serve(dir: string): Promise<{ server: Server; url: string }> {
   const FILES: Readonly<Record<string, string>> = {
-    '/': 'index.html',
+    '/': 'page.html',
     '/page.js': 'page.js',
+    '/docs/': 'docs-page.html',
+    '/docs-page.js': 'docs-page.js',
     '/mockServiceWorker.js': 'mockServiceWorker.js',
   };
   const server = createServer((request, response) => {

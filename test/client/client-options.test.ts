@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VideoTaskClient } from '../../src/client/index.ts';
 import { MASKED, ORIGIN, SECRET, expectNoKey } from './client-fixture.ts';
 
@@ -19,6 +19,36 @@ describe('VideoTaskClient options', () => {
     expect(
       new VideoTaskClient({ baseUrl: 'https://gw.example.com/video/', apiKey: SECRET }).baseUrl,
     ).toBe('https://gw.example.com/video');
+  });
+
+  // Issue 35 item 1: a web app writes a relative base URL; it is read against the page's address
+  // where there is one, and stays "not a URL" in Node, where there is none.
+  describe('a relative baseUrl', () => {
+    afterEach(() => vi.unstubAllGlobals());
+
+    it.each([
+      ['/', 'https://app.example.com'],
+      ['/api', 'https://app.example.com/api'],
+      ['/api/', 'https://app.example.com/api'],
+      ['api', 'https://app.example.com/console/api'],
+    ])('%j is read against the page in a browser', (baseUrl, expected) => {
+      vi.stubGlobal('location', { href: 'https://app.example.com/console/index.html' });
+      expect(new VideoTaskClient({ baseUrl, apiKey: SECRET }).baseUrl).toBe(expected);
+    });
+
+    it("prefers the document's base URI to the page's address", () => {
+      vi.stubGlobal('location', { href: 'https://app.example.com/console/' });
+      vi.stubGlobal('document', { baseURI: 'https://cdn.example.com/app/' });
+      expect(new VideoTaskClient({ baseUrl: 'api', apiKey: SECRET }).baseUrl).toBe(
+        'https://cdn.example.com/app/api',
+      );
+    });
+
+    it('is not a URL in Node', () => {
+      expect(() => new VideoTaskClient({ baseUrl: '/api', apiKey: SECRET })).toThrow(
+        /baseUrl "\/api" is not a URL: give the service address/,
+      );
+    });
   });
 
   it.each([
