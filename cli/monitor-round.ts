@@ -12,6 +12,8 @@ import {
 import { FileJournal } from '../src/node/file-journal.ts';
 import { catalogModelIds } from '../src/client/catalog-ids.ts';
 import { Redactor } from '../src/redaction/redactor.ts';
+import { exitStatusOf } from '../contracts/exit-status.ts';
+import { nothingHereAfter } from './service-here.ts';
 import type { VideoTask } from '../src/spec/index.ts';
 
 /**
@@ -28,13 +30,23 @@ export interface CheckLine {
 
 export interface RoundResult {
   readonly lines: readonly CheckLine[];
-  /** 0 every check OK, 1 a check failed, 2 the service could not be reached. */
+  /**
+   * By the rule of every judging command (contracts/exit-status.ts): 1 a check failed; else 2 an
+   * input error (the key refused) or nothing could be checked (unreachable, nothing answering like the
+   * service at the base URL); else 0.
+   */
   readonly status: 0 | 1 | 2;
+  /** Why the status is 2 (or what could not be checked besides a failure). */
+  readonly why?: string | undefined;
 }
+
+/** A failing line that is the input's fault or leaves the round unjudged, not a failed check. */
+type Kind = 'input' | 'unjudged';
 
 export interface RoundOptions {
   readonly expectModels: readonly string[];
   readonly journal?: string | undefined;
+  /** The keys every line is redacted of, the client's API key first (asked with on a 404). */
   readonly secrets: readonly string[];
   readonly signal?: AbortSignal | undefined;
   /** Waits between retries of a status query that failed temporarily (§7). Default 500 ms, 1 s. */
@@ -51,40 +63,19 @@ export async function monitorRound(
   options: RoundOptions,
 ): Promise<RoundResult> {
   const lines: CheckLine[] = [];
-  const { signal } = options;
+  const kinds = new Map<CheckLine, Kind>();
   const redactor = new Redactor(options.secrets);
-  const say = (ok: boolean, check: string, detail: string) =>
-    lines.push({ ok, check, detail: redactor.redact(detail) });
+  const say = (ok: boolean, check: string, detail: string, kind?: Kind) => {
+    const line = { ok, check, detail: redactor.redact(detail) };
+    lines.push(line);
+    if (kind !== undefined) kinds.set(line, kind);
+  };
+  const result = (): RoundResult => roundResult(lines, kinds);
 
   // Authentication and the catalog: one GET /v1/models.
-  let listed: ReadonlySet<string> | undefined;
-  try {
-    const list = await client.listModels({ signal });
-    listed = new Set(catalogModelIds(list));
-    say(true, 'auth', `GET /v1/models answered 200 to the key`);
-    say(
-      true,
-      'catalog',
-      `${listed.size} model(s) listed for this key${listed.size === 0 ? '' : `: ${preview([...listed])}`}`,
-    );
-  } catch (error) {
-    signal?.throwIfAborted();
-    const message = (error as Error).message;
-    if (error instanceof ConnectionError || error instanceof RequestTimeoutError) {
-      say(false, 'reach', `${client.baseUrl} is unreachable: ${message}`);
-      return { lines, status: 2 };
-    }
-    if (error instanceof AuthenticationError)
-      say(false, 'auth', `the key was refused (HTTP 401): ${message}; check --api-key (§5)`);
-    else if (error instanceof ApiError) {
-      say(
-        true,
-        'auth',
-        `the key is accepted (GET /v1/models answered HTTP ${error.status}, not 401)`,
-      );
-      say(false, 'catalog', `GET /v1/models failed: ${message}`);
-    } else say(false, 'catalog', `GET /v1/models did not answer a model list: ${message}`);
-  }
+  const catalog = await catalogChecks(client, options, say);
+  if (catalog === 'stop') return result();
+  const listed = catalog;
   for (const model of options.expectModels) {
     if (listed === undefined)
       say(false, `model:${model}`, 'not checked: the catalog could not be read');
@@ -93,11 +84,77 @@ export async function monitorRound(
   }
 
   if (options.journal !== undefined) await journalChecks(client, options.journal, options, say);
-  const status = lines.every((l) => l.ok) ? 0 : 1;
-  return { lines, status };
+  return result();
 }
 
-type Say = (ok: boolean, check: string, detail: string) => void;
+/**
+ * Authentication and the catalog through one `GET /v1/models`: the models it lists for this key,
+ * undefined when it could not be read, or `stop` when the round can check nothing more (unreachable,
+ * or nothing at the base URL answering like the service).
+ */
+async function catalogChecks(
+  client: VideoTaskClient,
+  options: RoundOptions,
+  say: Say,
+): Promise<ReadonlySet<string> | undefined | 'stop'> {
+  const { signal } = options;
+  try {
+    const listed = new Set(catalogModelIds(await client.listModels({ signal })));
+    say(true, 'auth', `GET /v1/models answered 200 to the key`);
+    say(
+      true,
+      'catalog',
+      `${listed.size} model(s) listed for this key${listed.size === 0 ? '' : `: ${preview([...listed])}`}`,
+    );
+    return listed;
+  } catch (error) {
+    signal?.throwIfAborted();
+    const message = (error as Error).message;
+    if (error instanceof ConnectionError || error instanceof RequestTimeoutError) {
+      say(false, 'reach', `${client.baseUrl} is unreachable: ${message}`, 'unjudged');
+      return 'stop';
+    }
+    const elsewhere = await nothingHereAfter(error, client.baseUrl, options.secrets[0]);
+    if (elsewhere !== undefined) {
+      say(false, 'reach', elsewhere, 'unjudged');
+      return 'stop';
+    }
+    if (error instanceof AuthenticationError)
+      say(
+        false,
+        'auth',
+        `the key was refused (HTTP 401): ${message}; check --api-key (§5)`,
+        'input',
+      );
+    else if (error instanceof ApiError) {
+      say(
+        true,
+        'auth',
+        `the key is accepted (GET /v1/models answered HTTP ${error.status}, not 401)`,
+      );
+      say(false, 'catalog', `GET /v1/models failed: ${message}`);
+    } else say(false, 'catalog', `GET /v1/models did not answer a model list: ${message}`);
+    return undefined;
+  }
+}
+
+/** The round's status and why, by the one rule (contracts/exit-status.ts). */
+function roundResult(
+  lines: readonly CheckLine[],
+  kinds: ReadonlyMap<CheckLine, Kind>,
+): RoundResult {
+  const failing = lines.filter((l) => !l.ok);
+  const of = (kind: Kind) =>
+    failing.filter((l) => kinds.get(l) === kind).map((l) => `${l.check}: ${l.detail}`);
+  const { code, why } = exitStatusOf({
+    failures: failing.filter((l) => !kinds.has(l)).length,
+    inputErrors: of('input'),
+    unjudged: of('unjudged'),
+  });
+  return { lines, status: code, why };
+}
+
+type Say = (ok: boolean, check: string, detail: string, kind?: Kind) => void;
 type ActiveRecord = JournalRecord & { taskId: string };
 
 /** The journal's line, then one status query of each task it still has in progress. */

@@ -2,7 +2,8 @@ import { CHECKS } from './checks/definitions.ts';
 import { followTask, type FollowedTask } from './checks/follow-task.ts';
 import type { LifecycleTask } from './checks/submission.ts';
 import type { CellState } from './matrix/index.ts';
-import type { RunContext } from './run-context.ts';
+import { routePath } from './matrix/index.ts';
+import type { RefusedTask, RunContext } from './run-context.ts';
 
 export const PROMPT = 'videotask contract check: a red kite over a green hill';
 const NATIVE = 'createPluginTask';
@@ -66,6 +67,7 @@ export function lifecycleTasks(ctx: RunContext): LifecycleTask[] {
  */
 export async function runLifecycle(ctx: RunContext): Promise<string | undefined> {
   const followed = await Promise.all(lifecycleTasks(ctx).map((task) => followTask(ctx, task)));
+  judgeRefusedTasks(ctx, followed);
   const unfollowed = noTaskFollowed(ctx, followed);
   if (unfollowed !== undefined) ctx.coverage.because(unfollowed, { states: REAL });
   const failed = followed.some((f) => f.states.has('failed'));
@@ -105,6 +107,68 @@ export async function runLifecycle(ctx: RunContext): Promise<string | undefined>
   return noTask && sent && ctx.limits.stopped === undefined ? unchecked(ctx, followed) : undefined;
 }
 
+/** Flags of the run's inputs, by the task model they name (an input error names what to fix). */
+function modelFlag(ctx: RunContext, task: LifecycleTask): string {
+  const { target } = ctx;
+  if (task.route === 'createPluginTask') return '--family-model';
+  if (task.expectFailure && target.failing?.model !== undefined) return '--failing-model';
+  return '--model';
+}
+
+const DOCUMENTED: readonly LifecycleTask['route'][] = ['createVideoGeneration', 'createVideo'];
+const sameSide = (a: LifecycleTask, b: LifecycleTask) =>
+  DOCUMENTED.includes(a.route) === DOCUMENTED.includes(b.route);
+
+/**
+ * The valid lifecycle submissions refused with a 4xx, judged once all have their answers. §7 reads a
+ * 4xx on submission as the client's to fix (authentication, permission, model or parameters): where no
+ * path took the same model from this key, the run's input is what is wrong (a key without quota or
+ * permission, a model the key may not use) and the run says so as an input error, never as a failure of
+ * the document (issue 31 item 3). Where another path of the same kind took the same model, the key may
+ * use it, and the path that refused it breaks §4.1 (`submission.both-paths`).
+ */
+function judgeRefusedTasks(ctx: RunContext, followed: readonly FollowedTask[]): void {
+  const taken = followed.filter((f) => f.outcome === 'created').map((f) => f.task);
+  const byModel = new Map<string, RefusedTask[]>();
+  for (const refused of ctx.refusedTasks) {
+    const { task, path, status, evidence } = refused;
+    const sameModel = taken.filter((t) => t.model === task.model && sameSide(t, task));
+    const other = sameModel.find((t) => t.prompt === task.prompt);
+    if (other !== undefined)
+      ctx.verdicts.violation(
+        CHECKS.submissionPaths,
+        `${path} refused a valid task (${task.name}) with HTTP ${status}, while ` +
+          `${routePath(other.route, '', ctx.native?.plugin)} accepted the same task from this key`,
+        evidence,
+      );
+    else if (sameModel.length > 0)
+      ctx.notes.push(
+        `${task.name}: POST ${path} refused it with HTTP ${status} while the same model was ` +
+          'accepted with another prompt: §7 reads its prompt as refused (a parameter)',
+      );
+    else byModel.set(task.model, [...(byModel.get(task.model) ?? []), refused]);
+  }
+  for (const [model, refusals] of byModel) {
+    const flag = modelFlag(ctx, refusals[0]!.task);
+    const answers = refusals.map(
+      (r) =>
+        `POST ${r.path} answered HTTP ${r.status}${r.evidence.excerpt ? `: ${r.evidence.excerpt}` : ''}`,
+    );
+    ctx.inputErrors.push({
+      message:
+        `the deployment refused every valid task of ${flag} ${model} from the key ` +
+        `${ctx.recorder.maskedKey() ?? ''} (${answers.join('; ')}). §7 reads a refused submission ` +
+        "(4xx) as the client's to fix: check the key's quota and its permission for the model " +
+        `(§5), or ${flag}, and run again.`,
+      stopsSubmissions: false,
+    });
+    ctx.verdicts.skip(
+      CHECKS.submissionPaths,
+      `every valid task of ${model} was refused (an input error)`,
+    );
+  }
+}
+
 /** Why no lifecycle task could be followed, and what to do about it. */
 function unchecked(ctx: RunContext, followed: readonly FollowedTask[]): string {
   const count = (outcome: FollowedTask['outcome']) =>
@@ -117,11 +181,11 @@ function unchecked(ctx: RunContext, followed: readonly FollowedTask[]): string {
     ],
     [
       count('rate-limited'),
-      'rate limited (429; listed as unconfirmed too, since every submission sent counts against ' +
-        'the budget: try again later, or with a larger --budget)',
+      `rate limited (429) past every retry (${ctx.retries.submissions} in all, each after its ` +
+        'Retry-After or a growing backoff: try again later, when the rate limit allows)',
     ],
     [count('refused'), "refused (4xx: check --model and the key's permissions and quota)"],
-    [count('budget'), `left out: the budget went to ${ctx.budget.spent} unconfirmed submission(s)`],
+    [count('budget'), `left out: the budget went to ${ctx.budget.spent} earlier submission(s)`],
   ] as const;
   const parts = why.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`);
   return `no submission was confirmed: ${parts.join('; ')}, so no task could be followed`;

@@ -36,6 +36,17 @@ function checkCase(r: CheckResult): string {
   );
 }
 
+/**
+ * An input error as a test case of its own with an `<error>` (JUnit's "could not run"), never a
+ * `<failure>` of a check: a dashboard shows a key or model to fix, not a service violation.
+ */
+function inputCase(error: string, index: number): string {
+  return (
+    `    <testcase classname="videotask.contract.input" name="${esc(`input error ${index + 1}`)}" ` +
+    `time="0"><error type="input error" message="${esc(error)}">${esc(error)}</error></testcase>`
+  );
+}
+
 /** A cell of the coverage as a property: `ok`, the rules that broke there, or why it was not observed. */
 function cellProperty(c: CellCoverage): string {
   const name = `coverage: ${c.request} · ${c.state} · ${CALLER_LABEL[c.caller]}`;
@@ -52,15 +63,17 @@ function cellProperty(c: CellCoverage): string {
 /**
  * JUnit XML as CI dashboards read it (Jenkins, GitLab, GitHub test reporters): one test case per check,
  * classname per area (`videotask.contract.submission`, `.task`, `.content`, `.catalog`, …), its time,
- * failures counted once per check. The coverage is no test: each cell is a property of the suite (ok,
+ * failures counted once per check; an input error is a test case with an `<error>`, never a
+ * `<failure>`. The coverage is no test: each cell is a property of the suite (ok,
  * the rules that broke there, or not observed and why) and the grid is its system-out, so a cell the
  * run did not observe never reads as passed.
  */
 export function renderJUnit(report: ContractReport): string {
   const c = report.counts;
   const time = seconds(report.durationMs);
+  const inputs = report.inputErrors.length;
   const counts =
-    `tests="${report.results.length}" failures="${c.fail}" errors="0" ` +
+    `tests="${report.results.length + inputs}" failures="${c.fail}" errors="${inputs}" ` +
     `skipped="${c.skip}" time="${time}"`;
   const t = report.target;
   const properties = [
@@ -71,6 +84,11 @@ export function renderJUnit(report: ContractReport): string {
     ['target.strict', String(t.strict)],
     ['tasks.created', String(report.tasksCreated)],
     ['coverage', report.coverage.line],
+    ['exit', `${report.exit.code}${report.exit.why === undefined ? '' : `: ${report.exit.why}`}`],
+    [
+      'retries.429',
+      `${report.retries.submissions} submission(s), ${report.retries.queries} query(ies)`,
+    ],
     ...report.inputErrors.map((e) => ['input error', e]),
   ].map(([name, value]) => `      <property name="${esc(name!)}" value="${esc(value!)}"/>`);
   return [
@@ -82,6 +100,7 @@ export function renderJUnit(report: ContractReport): string {
     ...properties,
     ...report.coverage.cells.map(cellProperty),
     '    </properties>',
+    ...report.inputErrors.map(inputCase),
     ...report.results.map(checkCase),
     `    <system-out>${esc(renderCoverage(report.coverage).join('\n'))}</system-out>`,
     '  </testsuite>',

@@ -57,6 +57,14 @@ function checkLines(r: CheckResult): string[] {
   return lines;
 }
 
+/** The 429s waited out and asked again, when there were any: `2 retries after 429`. */
+function retriesText(report: ContractReport): string {
+  const { submissions, queries } = report.retries;
+  const all = submissions + queries;
+  if (all === 0) return '';
+  return ` · ${all} retr${all === 1 ? 'y' : 'ies'} after 429 (${submissions} submission, ${queries} query)`;
+}
+
 /** What the run cost: confirmed tasks, and submissions that may have created one (never "0 created" alone). */
 function costLines(report: ContractReport): { count: string; lines: string[] } {
   const unconfirmed = report.unconfirmed;
@@ -74,7 +82,11 @@ function costLines(report: ContractReport): { count: string; lines: string[] } {
 }
 
 function resultLine(report: ContractReport): string {
-  if (!report.ok) return 'Result: the deployment breaks documented behaviour (see FAIL above).';
+  if (!report.ok) {
+    const besides =
+      report.exit.why === undefined ? '' : ' It is exit 1 whatever else the run could not check.';
+    return `Result: the deployment breaks documented behaviour (see FAIL above).${besides}`;
+  }
   if (report.inputErrors.length > 0)
     return (
       "Result: the run's input is wrong (see input error above): what it saw broke no documented " +
@@ -118,7 +130,7 @@ export function renderSummary(report: ContractReport): string {
     ...renderCoverage(report.coverage),
     '',
     `${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped ` +
-      `· ${cost.count} · ${report.requests} requests · ` +
+      `· ${cost.count}${retriesText(report)} · ${report.requests} requests · ` +
       `${(report.durationMs / 1000).toFixed(1)} s`,
     report.coverage.line,
     resultLine(report),

@@ -1,4 +1,6 @@
 import type { CoverageReport } from './coverage.ts';
+import type { ExitStatus } from './exit-status.ts';
+import type { Retries } from './run-context.ts';
 import type { UnconfirmedSubmission } from './run-context.ts';
 import type { FailingTask, FamilyTarget } from './target.ts';
 import type { CheckResult, Outcome } from './verdicts.ts';
@@ -35,7 +37,7 @@ export interface ContractReport {
    * Why no lifecycle task could be followed although the run submitted (every submission refused,
    * rate limited or unconfirmed, or every task it created left unfollowed because its queries stayed
    * rate limited past every wait or failing past the retries): the lifecycle went unchecked and the
-   * CLI exits 2.
+   * CLI exits 2, unless a documented check failed (then 1).
    */
   readonly noTaskFollowed?: string | undefined;
   readonly requests: number;
@@ -46,10 +48,15 @@ export interface ContractReport {
   /** Which cells of the observation space the run observed, which rules it judged there, and why not the others. */
   readonly coverage: CoverageReport;
   /**
-   * Inputs the deployment showed to be wrong (a second key it refuses, a model its catalog does not
-   * list): never a verdict on it; the CLI exits 2 and says what to fix.
+   * Inputs the deployment showed to be wrong (a key without quota or permission, a model the key may
+   * not use, a second key it refuses, a model its catalog does not list): never a verdict on it; the
+   * CLI exits 2 and says what to fix (1 when a documented check failed besides).
    */
   readonly inputErrors: readonly string[];
+  /** The 429s the run waited out and asked again (§7), submissions and queries (schema 1.3). */
+  readonly retries: Readonly<Retries>;
+  /** The CLI's exit status for this run and why (contracts/exit-status.ts; schema 1.3). */
+  readonly exit: ExitStatus;
   /** Things worth knowing that are not checks (e.g. the second family's visibility). */
   readonly notes: readonly string[];
 }

@@ -1,10 +1,11 @@
 import type { Sleep } from '../src/client/sleep.ts';
+import type { LifecycleTask } from './checks/submission.ts';
 import type { CoverageNotes } from './coverage-notes.ts';
 import type { HttpRecorder } from './http-recorder.ts';
 import type { RunLimits } from './run-limits.ts';
 import type { FamilyTarget } from './target.ts';
 import type { ContractTarget } from './target.ts';
-import type { Verdicts } from './verdicts.ts';
+import type { Evidence, Verdicts } from './verdicts.ts';
 
 /** A submission that was not clearly refused and named no task: it may have created one (§7). */
 export interface UnconfirmedSubmission {
@@ -23,9 +24,10 @@ export interface UnconfirmedSubmission {
 /**
  * Tasks cost money on a real deployment: every request that could create one spends from this, one
  * unit per POST sent (a retry is another POST; a redirect is never followed). The limit is a promise
- * to whoever pays: a unit comes back only when the deployment clearly refused (a 4xx but 429). A 5xx,
- * a 429, a redirect, a time-out, a dropped connection or a 200 without a readable task may each have
- * created a task (§7: "if task creation cannot be confirmed…"), so each keeps its unit for good.
+ * to whoever pays, counted as the document says tasks are created: a unit comes back when the
+ * deployment refused (§7: a 4xx is the client's to fix, a 429 is retried: neither made a task). A
+ * 5xx, a redirect, a time-out, a dropped connection or a 200 without a readable task may each have
+ * created one (§7: "if task creation cannot be confirmed…"), so each keeps its unit for good.
  */
 export class TaskBudget {
   created = 0;
@@ -44,9 +46,12 @@ export class TaskBudget {
     return this.limit - this.spent - this.reserved;
   }
 
-  /** Reserves one task for a request that may create it; false when the budget does not allow it. */
-  reserve(): boolean {
-    if (this.spent + this.reserved >= this.limit) return false;
+  /**
+   * Reserves one task for a request that may create it, leaving `keep` units untouched; false when the
+   * budget does not allow it.
+   */
+  reserve(keep = 0): boolean {
+    if (this.spent + this.reserved + keep >= this.limit) return false;
     this.reserved++;
     return true;
   }
@@ -69,12 +74,33 @@ export interface InputError {
   readonly stopsSubmissions: boolean;
 }
 
+/** A valid lifecycle submission refused with a 4xx: an input error, or a §4.1 failure (lifecycle-tasks.ts). */
+export interface RefusedTask {
+  readonly task: LifecycleTask;
+  /** `/v1/videos`. */
+  readonly path: string;
+  readonly status: number;
+  readonly evidence: Evidence;
+}
+
+/** 429s the run waited out and asked again (§7), by what was asked. */
+export interface Retries {
+  submissions: number;
+  queries: number;
+}
+
 export interface RunContext {
   readonly target: ContractTarget;
   /** Whether probes are sent as another user: a second key was given and the deployment accepts it. */
   otherCaller: boolean;
   /** Inputs the deployment showed to be wrong (the report's `inputErrors`; exit 2). */
   readonly inputErrors: InputError[];
+  /** Valid lifecycle submissions refused (4xx), judged once every lifecycle submission has its answer. */
+  readonly refusedTasks: RefusedTask[];
+  /** The 429s waited out and asked again. */
+  readonly retries: Retries;
+  /** A submission stayed rate limited (429) through all its tries: probes are not retried after. */
+  rateLimitPersisted: boolean;
   /** The second family's native path, once the catalog shows it open to this key (§4.5). */
   native: FamilyTarget | undefined;
   /**

@@ -12,6 +12,7 @@ import { runLifecycle } from './lifecycle-tasks.ts';
 import type { ContractReport } from './report.ts';
 import { TaskBudget, type RunClock, type RunContext } from './run-context.ts';
 import { RUN_DEADLINE_MARGIN_MS, RunLimits } from './run-limits.ts';
+import { contractFindings, exitStatusOf } from './exit-status.ts';
 import { maybeTheService, notTheService } from './service-present.ts';
 import { REPORT_SCHEMA_VERSION, TOOL } from './tool.ts';
 import { plannedTasks, targetUsageProblem, type ContractTarget } from './target.ts';
@@ -73,6 +74,9 @@ export async function runContract(
     forbiddenModel: target.forbiddenModel,
     otherCaller: target.otherApiKey !== undefined,
     inputErrors: [],
+    refusedTasks: [],
+    retries: { submissions: 0, queries: 0 },
+    rateLimitPersisted: false,
     recorder,
     limits,
     verdicts,
@@ -154,7 +158,7 @@ function reportOf(
   const results = verdicts.results();
   const counts: Record<Outcome, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
   for (const r of results) counts[r.outcome]++;
-  return recorder.redactor.redactDeep<ContractReport>({
+  const report: Omit<ContractReport, 'exit'> = {
     tool: TOOL,
     schemaVersion: REPORT_SCHEMA_VERSION,
     target: {
@@ -180,7 +184,12 @@ function reportOf(
     results,
     coverage: computeCoverage(verdicts, ctx.coverage),
     inputErrors: ctx.inputErrors.map((e) => e.message),
+    retries: { ...ctx.retries },
     notes: ctx.notes,
+  };
+  return recorder.redactor.redactDeep<ContractReport>({
+    ...report,
+    exit: exitStatusOf(contractFindings(report)),
   });
 }
 

@@ -22,6 +22,7 @@ import {
   UsageError,
 } from '../options.ts';
 import { RUN_DEADLINE_MARGIN_MS } from '../../contracts/run-limits.ts';
+import { contractFindings, exitStatusOf, type ExitStatus } from '../../contracts/exit-status.ts';
 import { POLL_FLAGS, pollHelp, pollOptions, type PollFlagValues } from '../poll-options.ts';
 
 /**
@@ -225,39 +226,20 @@ export function requestTimeoutOption(values: ContractFlags): number {
 }
 
 /**
- * The exit status of a finished run. 2 when no lifecycle task could be followed although the run
- * submitted (every submission refused, rate limited or unconfirmed, or every task it created left
- * unfollowed by its queries' answers: whatever the refusal, and whatever else failed: the lifecycle
- * went unchecked); else 1 when a documented check failed; else 2 when the run's input is wrong (a
- * second key the deployment refuses, a model its catalog does not list, a forbidden model it lists),
- * or the run stopped before it was done (the target stopped answering, or the deadline passed), since
- * what it could not ask says nothing about the deployment, or when no submission was confirmed; else 0.
+ * The exit status of a finished run: the one rule of every command that judges a deployment
+ * (contracts/exit-status.ts): 1 when a documented check failed, whatever else happened; else 2 when
+ * the run's input is wrong or what it was asked to judge could not be judged (it stopped early, no
+ * task could be followed, no submission was confirmed); else 0. The report carries it as `exit`.
  */
-export function exitStatus(report: ContractReport): { code: 0 | 1 | 2; why?: string } {
-  // Whatever else failed: a run that followed no task did not check what it was asked to (item 4).
-  if (report.noTaskFollowed !== undefined) {
-    const failed = report.counts.fail === 0 ? '' : ` (and ${report.counts.fail} check(s) failed)`;
-    return { code: 2, why: `${report.noTaskFollowed}${failed}. ${report.coverage.line}.` };
-  }
-  if (!report.ok) return { code: 1 };
-  if (report.inputErrors.length > 0)
-    return { code: 2, why: `the run's input is wrong: ${report.inputErrors.join(' ')}` };
-  if (report.stopped !== undefined)
-    return {
-      code: 2,
-      why:
-        `the target could not be checked to the end: ${report.stopped}. ` +
-        `${report.coverage.line}. Check that the service is up (a longer ` +
-        `--request-timeout may help a slow one).`,
-    };
-  if (report.tasksCreated === 0 && report.unconfirmed.length > 0)
-    return {
-      code: 2,
-      why:
-        `no submission was confirmed: ${report.unconfirmed.length} answered neither a task nor a ` +
-        'refusal (listed as unconfirmed, with their request IDs), so no task could be followed. ' +
-        `${report.coverage.line}. Look those request IDs up in the service's logs; a longer ` +
-        '--request-timeout may help a slow service.',
-    };
-  return { code: 0 };
+export function exitStatus(report: ContractReport): ExitStatus {
+  return exitStatusOf(contractFindings(report));
+}
+
+/**
+ * Whether a run saw everything it was asked to see, so that a profile learned from it may be written:
+ * no input error, nothing left unjudged (a failed check does not matter: the profile reproduces it).
+ */
+export function seenInFull(report: ContractReport): boolean {
+  const { inputErrors, unjudged } = contractFindings(report);
+  return inputErrors.length === 0 && unjudged.length === 0;
 }

@@ -17,6 +17,7 @@ import {
   BUNDLED_MOCK,
   baseUrlOption,
   exitStatus,
+  seenInFull,
   harOption,
   profileFileOption,
   sourced,
@@ -51,8 +52,10 @@ Options (each also from the environment variable in brackets):
                         [VIDEOTASK_FORBIDDEN_MODEL]
   --tier T              free: creates no task; lifecycle (default): creates at most --budget [VIDEOTASK_TIER]
   --budget N            most tasks the run may create (default: 2, +1 with a failing model or prompt,
-                        +1 with a family model, +1 more with both and a failing prompt); every
-                        submission sent counts, a rate-limited one and its retry too [VIDEOTASK_BUDGET]
+                        +1 with a family model, +1 more with both and a failing prompt); a submission
+                        refused (4xx, 429) made no task and counts nothing; one that may have made a
+                        task (5xx, no answer, a redirect) counts; refusal probes leave one lifecycle
+                        task's share free [VIDEOTASK_BUDGET]
   --strict              assumption-based checks fail instead of warn [VIDEOTASK_STRICT=1]
   --report-dir DIR      write contract-report.json and contract-junit.xml there [VIDEOTASK_REPORT_DIR]
   --har FILE            write the run's traffic there as HAR 1.2, keys masked [VIDEOTASK_HAR]
@@ -69,15 +72,19 @@ Every failure comes with its reproduction: what was expected and what arrived, t
 request ID, an excerpt, and the request as a curl line (keys as $VIDEOTASK_API_KEY and
 $VIDEOTASK_OTHER_API_KEY).
 
-Exit status: 0 no documented check failed; 1 one did; 2 bad usage (the same key twice), the run's
-input is wrong (a second key the deployment refuses, a model its catalog does not list: nothing is
-submitted then; a --forbidden-model its catalog lists for the key), or the target could not be
-checked (unreachable, the key refused, it stopped answering before the run was done, or no task
-could be followed: no submission was confirmed, or every task it created stayed rate limited or
-failing past every wait and retry; whatever the refusal, and whatever else failed).
+Exit status (the rule of every command that judges a deployment): 1 a documented check failed,
+whatever else happened (what could not be checked is said too); else 2 bad usage (the same key twice),
+the run's input is wrong (a key without quota or permission, a model the key may not use: every valid
+task refused with a 4xx; a second key the deployment refuses; a model its catalog does not list:
+nothing is submitted then; a --forbidden-model its catalog lists for the key), a base URL where
+nothing answers like the service (check its path prefix), or the target could not be checked
+(unreachable, the key refused, it stopped answering before the run was done, or no task could be
+followed); else 0. An input error is never a failed check: it is listed as "input error", in the
+JSON report's inputErrors and as a JUnit <error>.
 
-A 429 is waited out as §7 asks of clients: after its Retry-After, else 2 s, 4 s, 8 s, … (a minute at
-most a wait, within the run's deadline), and recorded (rate-limit.retry-after).`;
+A 429 is retried as §7 asks of clients: after its Retry-After, else 2 s, 4 s, 8 s, … (a minute at
+most a wait, within the run's deadline; a submission 3 times in all), counted in the summary and the
+report's retries, and recorded (rate-limit.retry-after).`;
 
 export const contractCommand: Command = {
   name: 'contract',
@@ -183,7 +190,7 @@ async function checkTarget(target: ContractTarget, run: CheckRun): Promise<numbe
     io.out(`wrote ${writeTraffic(recorded.har, recorded.traffic)}`);
   const status = exitStatus(report);
   if (status.why !== undefined) io.err(`videotask contract: ${status.why}`);
-  if ('profile' in result && status.code !== 2) {
+  if ('profile' in result && seenInFull(report)) {
     await writeProfileFile(inputs.learnFile!, result.profile);
     io.out(`learned ${inputs.learnFile}: ${describeProfile(result.profile)}`);
     for (const note of result.notes) io.out(`  note: ${note}`);

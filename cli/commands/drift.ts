@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { Redactor, TargetError, type ContractTarget } from '../../contracts/index.ts';
+import {
+  Redactor,
+  TargetError,
+  type ContractReport,
+  type ContractTarget,
+} from '../../contracts/index.ts';
+import { contractFindings, exitStatusOf, type RunFindings } from '../../contracts/exit-status.ts';
 import { renderDriftSummary, runDrift, writeDriftReports } from '../../contracts/drift/index.ts';
 import { BUILT_IN_MODELS, type MockToken } from '../../mocks/index.ts';
 import { startMockServer } from '../../mocks/node/http/server.ts';
@@ -79,8 +85,10 @@ Give both sides a second user's key or neither: the sequence must be the same.
 In CI, after QA committed staging's profile:
   videotask drift --base-url "$STAGING" --api-key "$KEY" --against-profile staging.profile.json
 
-Exit status: 0 no difference; 1 differences (listed); 2 bad usage, or a side could not be asked to
-the end (unreachable, a key refused, it stopped answering).`;
+Exit status (the rule of every command that judges a deployment): 1 differences (listed), whatever
+else happened; else 2 bad usage, a side's input is wrong (a key without quota or permission, a model
+the key may not use), nothing answers like the service at a base URL, or a side could not be asked
+to the end (unreachable, a key refused, it stopped answering, no task followed); else 0.`;
 
 export const driftCommand: Command = {
   name: 'drift',
@@ -132,7 +140,7 @@ async function drift(values: Values, mock: StartedMock | undefined): Promise<num
   const out = (text: string) => console.log(redactor.forTerminal(text));
   const err = (text: string) => console.error(redactor.forTerminal(text));
   try {
-    const { report, profiles } = await runDrift(a, b, {
+    const { report, profiles, reports } = await runDrift(a, b, {
       a: { onProgress: (line) => err(`  … A ${line}`) },
       b: { onProgress: (line) => err(`  … B ${line}`) },
       // B replays the profile: what it never learned is no difference (decisions/038).
@@ -152,12 +160,9 @@ async function drift(values: Values, mock: StartedMock | undefined): Promise<num
         await writeProfileFile(file, profile);
         out(`wrote ${file}`);
       }
-    const stopped = report.a.stopped ?? report.b.stopped;
-    if (stopped !== undefined) {
-      err(`videotask drift: a side could not be asked to the end: ${stopped}`);
-      return 2;
-    }
-    return report.ok ? 0 : 1;
+    const status = exitStatusOf(driftFindings(report.differences.length, reports));
+    if (status.why !== undefined) err(`videotask drift: ${status.why}`);
+    return status.code;
   } catch (error) {
     if (error instanceof TargetError) {
       err(`videotask drift: ${error.message}`);
@@ -165,6 +170,30 @@ async function drift(values: Values, mock: StartedMock | undefined): Promise<num
     }
     throw error;
   }
+}
+
+/**
+ * What a drift found, for the one exit status rule (contracts/exit-status.ts): its differences are its
+ * findings; each side's input errors and what it left unjudged (stopped early, no task followed) are
+ * said with the side's letter.
+ */
+function driftFindings(
+  differences: number,
+  reports: { readonly a: ContractReport; readonly b: ContractReport },
+): RunFindings {
+  const sides = [
+    ['A', reports.a],
+    ['B', reports.b],
+  ] as const;
+  return {
+    failures: differences,
+    inputErrors: sides.flatMap(([side, r]) =>
+      contractFindings(r).inputErrors.map((e) => `${side}: ${e}`),
+    ),
+    unjudged: sides.flatMap(([side, r]) =>
+      contractFindings(r).unjudged.map((why) => `${side} could not be asked to the end: ${why}`),
+    ),
+  };
 }
 
 /** The mock B is when the command starts it: where it listens, its keys, the profile it serves. */

@@ -12,6 +12,7 @@ import { describeProfile, existingProfile, writeProfileFile } from '../profile-f
 import {
   baseUrlOption,
   exitStatus,
+  seenInFull,
   profileFileOption,
   sourced,
   targetSettings,
@@ -47,9 +48,11 @@ ${TARGET_POLL_HELP}
   --report-dir DIR      also write the contract run's reports there
   -h, --help            show this help
 
-Exit status: 0 the profile was written (whatever the contract checks found: the profile reproduces
-the deployment, breaks included); 2 bad usage, or the target could not be learned to the end (nothing
-is written then).`;
+Exit status (the rule of every command that judges a deployment): 0 the profile was written and no
+documented check failed; 1 a documented check failed, whatever else happened (the profile is written
+all the same: it reproduces the deployment, breaks included); 2 bad usage, the run's input is wrong (a
+key without quota or permission, a model the key may not use) or the target could not be learned to
+the end (nothing is written then).`;
 
 export const learnCommand: Command = {
   name: 'learn',
@@ -77,11 +80,11 @@ export const learnCommand: Command = {
         for (const file of writeReports(learned.report, reportDir, redactor))
           print(`wrote ${file}`);
       const status = exitStatus(learned.report);
-      if (status.code === 2) {
+      if (!seenInFull(learned.report)) {
         err(
           `videotask learn: ${out} not written: ${status.why ?? 'the run could not be completed'}`,
         );
-        return 2;
+        return status.code;
       }
       await writeProfileFile(out, learned.profile);
       print(
@@ -93,7 +96,8 @@ export const learnCommand: Command = {
           '  note: the deployment failed documented checks (above); the profile reproduces them',
         );
       print(`serve it: videotask mock --profile ${out}`);
-      return 0;
+      if (status.why !== undefined) err(`videotask learn: ${status.why}`);
+      return status.code;
     } catch (error) {
       if (error instanceof TargetError) {
         err(`videotask learn: ${error.message}`);

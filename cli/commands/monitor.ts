@@ -5,7 +5,7 @@ import { checkJournalToRead } from '../journal-path.ts';
 import { monitorRound } from '../monitor-round.ts';
 import { parseFlags, secondsOption, UsageError } from '../options.ts';
 import { SERVICE_FLAGS, SERVICE_HELP, clientFrom } from '../service-options.ts';
-import { printOut } from '../output.ts';
+import { printErr, printOut } from '../output.ts';
 import { StopSignals } from '../signals.ts';
 
 const DEFAULT_INTERVAL_S = 60;
@@ -25,8 +25,10 @@ Options:
 ${SERVICE_HELP}
   -h, --help            show this help
 
-Exit status (--once, or the last round when stopped): 0 every check OK; 1 a check failed; 2 bad usage
-or the service unreachable; 130 / 143 stopped by SIGINT / SIGTERM before the first round ended.`;
+Exit status (--once, or the last round when stopped; the rule of every command that judges a
+deployment): 1 a check failed; else 2 bad usage, the key refused (an input error), the service
+unreachable or nothing at the base URL answering like the service (check its path prefix); else 0;
+130 / 143 stopped by SIGINT / SIGTERM before the first round ended.`;
 
 export const monitorCommand: Command = {
   name: 'monitor',
@@ -89,7 +91,7 @@ function printRound(result: Awaited<ReturnType<typeof monitorRound>>): number {
   for (const line of result.lines)
     printOut(`${line.ok ? 'OK' : 'FAIL'} ${line.check} ${line.detail}`);
   const failed = result.lines.filter((l) => !l.ok).length;
-  const unreachable = result.status === 2 ? ' (the service could not be reached)' : '';
-  console.error(`${result.lines.length - failed} OK, ${failed} FAIL${unreachable}`);
+  console.error(`${result.lines.length - failed} OK, ${failed} FAIL`);
+  if (result.why !== undefined) printErr(`videotask monitor: ${result.why}`);
   return result.status;
 }

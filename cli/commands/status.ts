@@ -1,4 +1,5 @@
 import type { TaskWrapper } from '../../src/client/index.ts';
+import { nothingHereAfter } from '../service-here.ts';
 import type { Command } from '../command.ts';
 import { oneTaskId, parseFlags } from '../options.ts';
 import { explain } from '../explain.ts';
@@ -9,6 +10,9 @@ const HELP = `Usage: videotask status TASK_ID [--wrapper] [--json]
 
 Shows a task's state once: the OpenAI form (GET /v1/videos/{id}, §4.2) or, with --wrapper, the generic
 wrapper (GET /v1/video/generations/{id}, §4.3).
+
+Exit status: 0 the task was shown; 1 the query failed (the task is missing or not yours, …); 2 bad
+usage, or nothing at the base URL answers like the service (check its path prefix).
 
 Options:
   --wrapper             query the generic wrapper instead
@@ -35,6 +39,12 @@ export const statusCommand: Command = {
       }
       return 0;
     } catch (error) {
+      const key = values['api-key'] ?? process.env['VIDEOTASK_API_KEY'];
+      const elsewhere = await nothingHereAfter(error, client.baseUrl, key);
+      if (elsewhere !== undefined) {
+        printErr(`videotask status: ${elsewhere}`);
+        return 2;
+      }
       printErr(`videotask status: ${explain(error, client, taskId)}`);
       return 1;
     }

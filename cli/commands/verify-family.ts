@@ -56,10 +56,12 @@ ${pollHelp(DEFAULT_TIMEOUT_S)}
 ${SERVICE_HELP}
   -h, --help            show this help
 
-Exit status: 0 no step failed for any model; 1 a step failed for some model (the record is still written
-for every model); 2 bad usage (a --model the catalog does not list that is no second-family ID: a typo),
-the service unreachable or the key refused (nothing submitted);
-130 interrupted (the record is written; tasks in progress go on).`;
+Exit status (the rule of every command that judges a deployment): 1 a step failed for some model (the
+record is still written for every model); else 2 bad usage (a --model the catalog does not list that
+is no second-family ID: a typo), the service unreachable, nothing at the base URL answering like the
+service, the key refused (nothing submitted), or the run's input wrong (the test token refused a
+model's submission for its permission or quota, 401/402/403: recorded as the model's inputError);
+else 0; 130 interrupted (the record is written; tasks in progress go on).`;
 
 export const verifyFamilyCommand: Command = {
   name: 'verify-family',
@@ -78,7 +80,7 @@ export const verifyFamilyCommand: Command = {
     // The record files and every line printed are redacted with the key (printErr/printOut too).
     const redactor = new Redactor([apiKey]);
 
-    const read = await readCatalog(client, redactor, maskedKey);
+    const read = await readCatalog(client, redactor, { apiKey, masked: maskedKey });
     if ('fatal' in read) {
       printErr(read.fatal);
       return 2;

@@ -65,6 +65,11 @@ export interface ModelVerification {
   failedStep: { step: number; name: string } | null;
   /** What an administrator usually checks next, for the first failed step. */
   advice: string | null;
+  /**
+   * Set when the model failed because the run's input is wrong (the test token refused, without the
+   * model's permission or quota: §5, §7), not the rollout: the run exits 2 for it, never 1 alone.
+   */
+  inputError: string | null;
   ok: boolean;
 }
 
@@ -102,6 +107,7 @@ function emptyRecord(model: string, baseUrl: string, dryRun: boolean): ModelVeri
     usage: { exposed: null, detail: usageNotLookedFor, fields: {} },
     failedStep: null,
     advice: null,
+    inputError: null,
     ok: false,
   };
 }

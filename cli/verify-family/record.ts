@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeAtomically } from '../../src/node/atomic-file.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
+import { exitStatusOf, type RunFindings } from '../../contracts/exit-status.ts';
 import { OTHER_RATIOS_HEADER, type ModelVerification } from './model-record.ts';
 import { DEFAULT_SECONDS, type VerifyFamilyOptions } from './settings.ts';
 
@@ -136,8 +137,22 @@ export function verificationRun(input: {
       pluginName: options.pluginName ?? null,
     },
     ok,
-    exitCode: input.interrupted ? 130 : ok ? 0 : 1,
+    exitCode: input.interrupted ? 130 : exitStatusOf(findingsOf(results)).code,
     models: results,
+  };
+}
+
+/**
+ * What the models' verifications found, for the one exit status rule (contracts/exit-status.ts): a
+ * model failing a step is a failure, unless its input was wrong (`inputError`), which is exit 2 alone.
+ */
+export function findingsOf(results: readonly ModelVerification[]): RunFindings {
+  return {
+    failures: results.filter((r) => !r.ok && r.inputError === null).length,
+    inputErrors: results.flatMap((r) =>
+      r.inputError === null ? [] : [`${r.model}: ${r.inputError}`],
+    ),
+    unjudged: [],
   };
 }
 
@@ -347,8 +362,14 @@ export function closingLine(run: VerificationRun): string {
       `service document to ${run.date.slice(0, 10)} (§9 step 5).`
     );
   const where = failed.map((m) => `${m.model} at step ${m.failedStep?.step}`).join(', ');
+  const inputs = failed.filter((m) => m.inputError !== null).map((m) => m.model);
+  const input =
+    inputs.length === 0
+      ? ''
+      : ` ${inputs.join(', ')}: the run's input is wrong (the test token's permission or quota, §5): ` +
+        'fix the token and run again.';
   return (
     `${failed.length} of ${total} model(s) failed (${where}): do not update the verification date; ` +
-    'keep the record and investigate by the error message (§9 step 5).'
+    `keep the record and investigate by the error message (§9 step 5).${input}`
   );
 }

@@ -26,6 +26,7 @@ import {
 import { KNOWN_CONTAINERS, videoSignature } from '../../src/media/video-signature.ts';
 import { downloadContent, type DownloadResult } from '../../src/node/download-content.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
+import { nothingHereAfter } from '../service-here.ts';
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
 import { ADVICE, apiErrorOf, messageOf, submissionAdvice } from './advice.ts';
 import {
@@ -85,8 +86,9 @@ const NOTHING_DONE = 'nothing was submitted and no record was written';
 export async function readCatalog(
   client: VideoTaskClient,
   redactor: Redactor,
-  maskedKey: string,
+  key: { readonly apiKey: string; readonly masked: string },
 ): Promise<CatalogRead> {
+  const maskedKey = key.masked;
   try {
     const list = await client.listModels();
     return { catalog: { ok: true, ids: new Set(catalogModelIds(list)) } };
@@ -105,6 +107,9 @@ export async function readCatalog(
           `videotask verify-family: the key ${maskedKey} was refused by ${at} (HTTP 401): ` +
           `${message}\n  → ${NOTHING_DONE}; check --api-key (§5).`,
       };
+    const elsewhere = await nothingHereAfter(error, at, key.apiKey);
+    if (elsewhere !== undefined)
+      return { fatal: `videotask verify-family: ${elsewhere}\n  → ${NOTHING_DONE}.` };
     return { catalog: { ok: false, error } };
   }
 }
@@ -237,11 +242,24 @@ function refused(r: StepRecorder, error: unknown, signal: AbortSignal): void {
   }
   const detail = `POST /v1/videos was refused: ${messageOf(error)}`;
   r.fail('submit', detail, submissionAdvice(error), error);
+  // §7: a 4xx is the client's to fix; the key's permission or quota is the run's input (exit 2).
+  if (isInputProblem(error))
+    r.record.inputError = r.redact(`${detail}: ${submissionAdvice(error)}`);
   r.skipRest(
     error instanceof SubmissionUnconfirmedError
       ? 'not reached: the submission could not be confirmed'
       : 'not reached: the submission was refused; nothing was created',
   );
+}
+
+/**
+ * Whether a refused submission says the run's input is wrong rather than the rollout unfinished: the
+ * key refused (401), or the test token without the model's permission or quota (402, 403; §5). A 400
+ * such as an unbound plugin's `fail_to_fetch_task` or an unpriced model is a step of §9 not done yet.
+ */
+function isInputProblem(error: unknown): boolean {
+  if (error instanceof PermissionDeniedError || error instanceof AuthenticationError) return true;
+  return apiErrorOf(error)?.status === 402;
 }
 
 /**

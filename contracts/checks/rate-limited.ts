@@ -30,7 +30,10 @@ const SUITE_BACKOFF = {
   random: () => 0.5,
 } as const;
 
-type Ctx = Pick<RunContext, 'clock' | 'limits' | 'progress' | 'recorder' | 'verdicts' | 'coverage'>;
+type Ctx = Pick<
+  RunContext,
+  'clock' | 'limits' | 'progress' | 'recorder' | 'verdicts' | 'coverage' | 'retries'
+>;
 
 /**
  * How long to wait before asking again after the `tries`-th 429 in a row (1-based): the client's
@@ -83,6 +86,7 @@ export async function sendPatiently(
     const exchange = await ctx.recorder.send(request.label, 'GET', request.path, request.init);
     if (exchange.status !== 429) return exchange;
     if (tries === PATIENT_TRIES || !(await waitOut(ctx, exchange, tries, what))) return exchange;
+    ctx.retries.queries++;
     judgeRateLimit(ctx, exchange);
   }
 }

@@ -14,23 +14,22 @@ function answered(exchange: Exchange): string {
   if (exchange.networkError !== undefined) return `no answer: ${exchange.networkError}`;
   if (exchange.bodyError !== undefined)
     return `HTTP ${status}, its body broke off: ${exchange.bodyError}`;
-  if (status === 429) return 'HTTP 429 (rate limited: counted, as any submission sent)';
   if (Math.floor(status / 100) === 3) return `HTTP ${status}, a redirect (never followed)`;
   return is2xx(exchange) ? `HTTP ${status} without a task ID` : `HTTP ${status}`;
 }
 
 /**
- * How a submission ended for the budget: `refused` only when the deployment clearly refused (a 4xx
- * but 429, or the suite never sent it), `created` when the answer names the task, and otherwise
- * unconfirmed — a 5xx, no answer, a body that broke off, a 2xx without a readable task ID, a redirect
- * (not followed: following it sends the submission again) may each have created a task. So may a 429:
- * a deployment that creates the task, then answers 429, made a task of every retry (issue 24 item 5),
- * so each POST sent counts against the budget, a retry included.
+ * How a submission ended for the budget, as the document says tasks are created: `refused` when the
+ * deployment refused (a 4xx, §7: the client's to fix; a 429, §7: rate limited, retried with backoff:
+ * neither created a task; decisions/040) or the suite never sent it, `created` when the answer names
+ * the task, and otherwise unconfirmed — a 5xx, no answer, a body that broke off, a 2xx without a
+ * readable task ID, a redirect (not followed: following it sends the submission again) may each have
+ * created a task (§7: "if task creation cannot be confirmed…").
  */
 export function submissionOutcome(
   exchange: Exchange,
 ): 'created' | 'refused' | UnconfirmedSubmission {
-  if (exchange.notSent === true || (is4xx(exchange) && exchange.status !== 429)) return 'refused';
+  if (exchange.notSent === true || is4xx(exchange)) return 'refused';
   if (is2xx(exchange) && exchange.bodyError === undefined && publicIdOf(exchange) !== undefined)
     return 'created';
   return {

@@ -10,8 +10,15 @@ import { bodyFor, submit, SUBMIT_ROUTES, type LifecycleTask, type Payload } from
  * for. Each reserves a budget unit while it is in flight: a broken deployment could make a task of it.
  */
 
+/**
+ * Units of the budget a refusal probe leaves untouched: one lifecycle task's, so a deployment that
+ * wrongly accepts probes (each then a task) still has a task of the run followed (issue 31 item 4).
+ */
+export const LIFECYCLE_SHARE = 1;
+
 const NO_BUDGET =
-  'the task budget leaves nothing for a submission a broken deployment could accept';
+  'the task budget leaves nothing for a submission a broken deployment could accept, ' +
+  "beyond a lifecycle task's share (a larger --budget sends it)";
 
 /** The check of each rule a refusal probe is sent for. */
 const CHECK_OF_PROBE = {
@@ -76,7 +83,8 @@ function ownerProbes(route: LifecycleTask['route'], model: string): OwnerProbe[]
  * (§7), a missing or mistyped required field (§2.1), a model the key may not use (§5) and a file upload
  * (§2.1) when the run's inputs allow them (`inputProbes`), a native body mixing in the OpenAI form
  * (§4.5), no key or an invalid key (§5). Each reserves a budget unit while it is in flight, since a
- * broken deployment could turn it into a (paid) task.
+ * broken deployment could turn it into a (paid) task, and is sent only while a lifecycle task's share
+ * (`LIFECYCLE_SHARE`) stays free.
  */
 export async function probeSubmissionRefusals(ctx: RunContext): Promise<void> {
   const { target } = ctx;
@@ -100,7 +108,13 @@ async function refuse(
 ): Promise<void> {
   const caller = typeof by === 'string' ? by : 'owner';
   const probe = typeof by === 'string' ? undefined : by;
-  const exchange = await submit(ctx, route, payload, caller);
+  const exchange = await submit(ctx, route, payload, {
+    caller,
+    keep: LIFECYCLE_SHARE,
+    what: `the probe ${probe?.what ?? `with ${caller === 'none' ? 'no' : 'an invalid'} key`} on ${route}`,
+    // Once a 429 outlasted a submission's tries, a probe is not worth another wait.
+    retry: !ctx.rateLimitPersisted,
+  });
   const cell: Cell = { route, state: 'n/a', caller };
   if (exchange === undefined) {
     ctx.verdicts.skip(

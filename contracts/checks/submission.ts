@@ -38,78 +38,83 @@ export function bodyFor(route: RouteId, model: string, prompt: string): unknown 
 export type Payload =
   { readonly json: unknown } | { readonly rawBody: string; readonly contentType: string };
 
-/** A submission that may create a task: only sent when the budget allows one more. */
+/** Tries a rate-limited (429) submission this many times in all (§7: retried, "not without limit"). */
+export const RATE_LIMITED_TRIES = 3;
+
+/** How a submission is sent, besides its route and body. */
+export interface SubmitOptions {
+  /** Who sends it (default the owner). */
+  readonly caller?: Exclude<Caller, 'other'>;
+  /**
+   * Units of the budget it must leave untouched: a probe a broken deployment might accept leaves a
+   * lifecycle task's share (issue 31 item 4), so the lifecycle is followed whatever the probes met.
+   */
+  readonly keep?: number;
+  /** What waits, on the progress line, when a 429 is waited out. */
+  readonly what?: string;
+  /** Told just before each try is sent (a lifecycle submission times its last try). */
+  readonly onSend?: () => void;
+  /** Whether a 429 is waited out and tried again (default true). */
+  readonly retry?: boolean;
+}
+
+/**
+ * A submission that may create a task: only sent when the budget allows one more (leaving `keep`
+ * units). A 429 creates no task (§7: "check quota and rate limit, retry with exponential backoff"), so
+ * its unit comes back and it is tried again after `waitOut` (its `Retry-After`, else the client's
+ * backoff), at most RATE_LIMITED_TRIES times in all and only while the run has the time; each 429 waited
+ * out is judged in the submission's cell once the next try was sent (the last answer is the caller's
+ * to judge, whatever it is), and counted in the run's retries. Each try carries its own client request
+ * ID: a refused submission is not resubmitted, it was never taken. A 429 that outlasts the tries marks
+ * the run (`rateLimitPersisted`): its later refusal probes are sent once each, not waited for again.
+ * Undefined when the budget allowed no try at all.
+ */
 export async function submit(
   ctx: RunContext,
   route: LifecycleTask['route'],
   payload: Payload,
-  caller: Exclude<Caller, 'other'> = 'owner',
+  options: SubmitOptions = {},
 ): Promise<Exchange | undefined> {
-  if (!ctx.budget.reserve()) return undefined;
-  const exchange = await ctx.recorder.send(
-    `submit via ${route}`,
-    ...routeRequest(route, '', ctx.native?.plugin),
-    { ...payload, as: keyOf(caller), clientRequestId: `videotask-contract-${randomUUID()}` },
-  );
-  ctx.budget.settle(submissionOutcome(exchange));
-  return exchange;
+  const caller = options.caller ?? 'owner';
+  const cell: Cell = { route, state: 'n/a', caller };
+  const most = options.retry === false ? 1 : RATE_LIMITED_TRIES;
+  let last: Exchange | undefined;
+  for (let tries = 1; tries <= most; tries++) {
+    if (last !== undefined && !(await waitOut(ctx, last, tries - 1, options.what))) break;
+    if (!ctx.budget.reserve(options.keep)) return last;
+    options.onSend?.();
+    const exchange = await ctx.recorder.send(
+      `submit via ${route}`,
+      ...routeRequest(route, '', ctx.native?.plugin),
+      { ...payload, as: keyOf(caller), clientRequestId: `videotask-contract-${randomUUID()}` },
+    );
+    ctx.budget.settle(submissionOutcome(exchange));
+    if (last !== undefined) {
+      ctx.retries.submissions++;
+      judgeRateLimit(ctx, last, cell);
+    }
+    if (exchange.status !== 429) return exchange;
+    last = exchange;
+  }
+  ctx.rateLimitPersisted = true;
+  return last;
 }
 
-/** Tries a rate-limited (429) lifecycle submission this many times in all. */
-const RATE_LIMITED_TRIES = 3;
-
 /**
- * Submits a lifecycle task; a 429 (§7: retry with backoff) is tried again after its `Retry-After`
- * (`waitOut`), at most RATE_LIMITED_TRIES times in all, only while the run has the time and the budget
- * has a unit for it: a 429 keeps its unit (see `submissionOutcome`). Each 429 waited out is judged here,
- * in the submission's cell, once the try after it was sent (the last answer is the caller's to judge,
- * whatever it is). `tookMs` is the last attempt's own time: the run's waits are not the deployment's
- * slowness.
+ * Submits a lifecycle task (`submit`: a 429 waited out and tried again); `tookMs` is the last
+ * attempt's own time: the run's waits are not the deployment's slowness.
  */
 async function submitPatiently(
   ctx: RunContext,
   task: LifecycleTask,
 ): Promise<{ exchange: Exchange | undefined; tookMs: number }> {
   const body = { json: bodyFor(task.route, task.model, task.prompt) };
-  const cell: Cell = { route: task.route, state: 'n/a', caller: 'owner' };
-  let last: Exchange | undefined;
-  let tookMs = 0;
-  for (let attempt = 1; attempt <= RATE_LIMITED_TRIES; attempt++) {
-    if (last !== undefined && !(await waitFor(ctx, task, last, attempt - 1)))
-      return { exchange: last, tookMs };
-    const sent = ctx.clock.now();
-    const exchange = await submit(ctx, task.route, body);
-    if (exchange === undefined && last !== undefined) {
-      noUnitLeft(ctx, task);
-      return { exchange: last, tookMs };
-    }
-    if (last !== undefined) judgeRateLimit(ctx, last, cell);
-    tookMs = ctx.clock.now() - sent;
-    if (exchange?.status !== 429) return { exchange, tookMs };
-    last = exchange;
-  }
-  return { exchange: last, tookMs };
-}
-
-/** Waits out a 429 (`waitOut`) if the budget has a unit for the next try; whether it did. */
-async function waitFor(
-  ctx: RunContext,
-  task: LifecycleTask,
-  refused: Exchange,
-  tries: number,
-): Promise<boolean> {
-  if (ctx.budget.left === 0) {
-    noUnitLeft(ctx, task);
-    return false;
-  }
-  return waitOut(ctx, refused, tries, task.name);
-}
-
-function noUnitLeft(ctx: RunContext, task: LifecycleTask): void {
-  ctx.notes.push(
-    `${task.name}: rate limited (429), and the budget had no unit left to try again ` +
-      '(each submission sent counts, a rate-limited one too)',
-  );
+  let sent = ctx.clock.now();
+  const exchange = await submit(ctx, task.route, body, {
+    what: task.name,
+    onSend: () => (sent = ctx.clock.now()),
+  });
+  return { exchange, tookMs: ctx.clock.now() - sent };
 }
 
 /**
@@ -168,7 +173,10 @@ export async function submitLifecycleTask(
 
 /**
  * §4.1: a valid task is accepted with a 2xx on every documented path (200 on the OpenAI-style ones).
- * False when it was not.
+ * False when it was not. A refusal (4xx) is judged once every lifecycle submission has its answer
+ * (`ctx.refusedTasks`, lifecycle-tasks.ts): §7 reads it as the client's to fix (authentication,
+ * permission, model or parameters), so it is the run's input that is wrong unless another path took
+ * the same task.
  */
 function judgeAccepted(
   ctx: RunContext,
@@ -178,13 +186,16 @@ function judgeAccepted(
   ev: Evidence,
 ): boolean {
   const { verdicts: v } = ctx;
-  const why = is4xx(submitted) ? 'refused' : 'did not accept';
   const path = routePath(task.route, '', ctx.native?.plugin);
+  if (is4xx(submitted)) {
+    ctx.refusedTasks.push({ task, path, status: submitted.status, evidence: ev });
+    return false;
+  }
   const maybeCreated = outcome === 'refused' ? '' : ': unconfirmed, it may have created a task';
   const accepted = v.expect(
     CHECKS.submissionPaths,
     is2xx(submitted),
-    `${path} ${why} a valid task (${task.name}) with HTTP ${submitted.status}${maybeCreated}`,
+    `${path} did not accept a valid task (${task.name}) with HTTP ${submitted.status}${maybeCreated}`,
     ev,
   );
   if (!accepted) return false;

@@ -42,6 +42,8 @@ export interface DriftRun {
   readonly report: DriftReport;
   /** What each side was learned as (`--learn-dir` writes them). */
   readonly profiles: { readonly a: LearnedProfile; readonly b: LearnedProfile };
+  /** Each side's contract report (its input errors and what it left unjudged: the exit status). */
+  readonly reports: { readonly a: ContractReport; readonly b: ContractReport };
 }
 
 /** How each side runs, and the profile B replays when it is the mock serving one. */
@@ -93,6 +95,7 @@ export async function runDrift(
       notes,
     },
     profiles: { a: left.profile, b: right.profile },
+    reports: { a: left.report, b: right.report },
   };
 }
 

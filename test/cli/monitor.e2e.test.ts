@@ -144,7 +144,8 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     },
   );
 
-  it('fails authentication for a bad key (exit 1), exits 2 for an unreachable service and for bad usage', async () => {
+  // A refused key is the run's input, not a failed check (issue 31 item 3: one exit status rule).
+  it('exits 2 for a refused key (an input error), an unreachable service and bad usage', async () => {
     const port = await closedPort();
     const [badKey, unreachable, both, noJournal] = await Promise.all([
       videotask(['monitor', '--once'], { VIDEOTASK_API_KEY: 'sk-wrong-000000000' }),
@@ -152,8 +153,11 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
       videotask(['monitor', '--once', '--interval', '5']),
       videotask(['monitor', '--once', '--journal', join(dir, 'missing.jsonl')]),
     ]);
-    expect(badKey.code).toBe(1);
+    expect(badKey.code).toBe(2);
     expect(badKey.stdout).toMatch(/^FAIL auth the key was refused \(HTTP 401\)/m);
+    expect(badKey.stderr).toMatch(
+      /^videotask monitor: the run's input is wrong: auth: the key was/m,
+    );
     expect(badKey.stdout + badKey.stderr).not.toContain('sk-wrong-000000000');
     expect(unreachable.code).toBe(2);
     expect(unreachable.stdout).toMatch(

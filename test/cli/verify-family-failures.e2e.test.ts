@@ -117,4 +117,24 @@ describe('videotask verify-family: where a rollout stops (§9 steps 3–5)', () 
     // The report directory is prepared before anything else, but no record is written.
     expect(readdirSync(join(cwd, 'verification-records'))).toEqual([]);
   });
+
+  // Issue 31 item 3: a test token without quota is the run's input, not a rollout step that failed:
+  // exit 2 and the model's record says so (inputError), never exit 1 alone.
+  it("exits 2 for a test token whose quota is spent, recording the model's input error", async () => {
+    const broke = 'sk-vip-broke-0123456789';
+    const server = await mock({
+      familyBound: true,
+      tokens: [{ key: broke, user: 'dave', group: 'vip', quota: 'exhausted' }],
+    });
+    const cwd = freshDir('broke');
+    const run = await verifyFamily(server.url, broke, ['--model', 'alt-video-v2', ...FAST], cwd);
+    expect(run.code, run.stdout).toBe(2);
+    expect(run.stdout).toMatch(
+      /alt-video-v2: the run's input is wrong \(the test token's permission or quota/,
+    );
+    const { run: record } = readRecord(join(cwd, 'verification-records'));
+    expect(record.exitCode).toBe(2);
+    expect(record.models[0]!.inputError).toMatch(/^POST \/v1\/videos was refused: .*quota/);
+    expect(server.service.store.size).toBe(0);
+  });
 });

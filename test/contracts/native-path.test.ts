@@ -49,7 +49,9 @@ describe('the native path', () => {
     const { report } = await checkInProcess(FULL_MOCK, { ...FULL_TARGET, budget: 0 });
     expect(result(report, 'native.formats-not-mixed')).toMatchObject({
       outcome: 'skip',
-      skipped: 'the task budget leaves nothing for a submission a broken deployment could accept',
+      skipped: expect.stringMatching(
+        /^the task budget leaves nothing for a submission a broken deployment could accept/,
+      ) as unknown,
     });
   });
 });

@@ -88,4 +88,43 @@ describe('a base URL with a path prefix', () => {
     expect(run.stdout).not.toMatch(/PASS|following the documented behaviour/);
     expect(await tasksOf(mock)).toBe(before);
   });
+
+  it('is kept by learn: its requests are under it, the profile named with it', async () => {
+    proxy.seen.length = 0;
+    const out = join(dir, 'prefixed.profile.json');
+    const run = await runVideotask(
+      ['learn', '--base-url', `${proxy.url}/api`, ...KEYS, ...FAST, '--out', out],
+      { timeoutMs: 120_000 },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(proxy.seen.filter((p) => !p.startsWith('/api/v1/'))).toEqual([]);
+    const profile = JSON.parse(readFileSync(out, 'utf8')) as { name: string; target: unknown };
+    expect(profile.name).toBe(`${new URL(proxy.url).host}/api`);
+  });
+
+  // The client commands and the other commands running the suite say it too (issue 31 item 5).
+  it.each([
+    ['status', ['status', 'task_missing']],
+    ['monitor', ['monitor', '--once']],
+    ['verify-family', ['verify-family', '--dry-run']],
+    ['learn', ['learn', '--out', 'never.profile.json', ...FAST]],
+    ['drift', ['drift', '--against-api-key', 'sk-mock-alice', ...FAST]],
+  ])(
+    '%s: nothing answering like the service under it is exit 2 naming the prefix',
+    async (_n, args) => {
+      const base = `${mock.url}/api`;
+      const against = args[0] === 'drift' ? ['--against', mock.url] : [];
+      const run = await runVideotask(
+        [...args, '--base-url', base, '--api-key', 'sk-mock-alice', ...against],
+        {
+          timeoutMs: 60_000,
+          cwd: dir,
+        },
+      );
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(2);
+      expect(`${run.stdout}\n${run.stderr}`).toMatch(
+        new RegExp(`nothing at ${base} answers like the video task service: .*path prefix`, 's'),
+      );
+    },
+  );
 });

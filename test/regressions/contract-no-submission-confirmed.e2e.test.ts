@@ -49,9 +49,14 @@ const REFUSALS: [string, () => Promise<ContractReport>][] = [
   ['429', async () => (await checkInProcess({ defects: [refusing(429)] })).report],
   ['400', async () => (await checkInProcess({ defects: [refusing(400)] })).report],
   ['403', async () => (await checkInProcess({ defects: [refusing(403)] })).report],
+  ['no answer (the connection reset)', unanswered],
+];
+
+// A 5xx on a valid submission fails §4.1 (submission.both-paths): a documented failure is exit 1
+// whatever else happened (issue 31 item 3), and the reason no task was followed is said besides.
+const FAILING: [string, () => Promise<ContractReport>][] = [
   ['500', async () => (await checkInProcess({ defects: [refusing(500)] })).report],
   ['503', async () => (await checkInProcess({ defects: [refusing(503)] })).report],
-  ['no answer (the connection reset)', unanswered],
 ];
 
 describe('a run in which no submission was confirmed', () => {
@@ -64,9 +69,20 @@ describe('a run in which no submission was confirmed', () => {
     expect(status.why).toMatch(/no task could be followed/);
   });
 
+  it.each(FAILING)(
+    'exits 1 when every submission gets %s, saying no task was followed besides',
+    async (_name, run) => {
+      const report = await run();
+      expect(report.noTaskFollowed).toMatch(/^no submission was confirmed: /);
+      const status = exitStatus(report);
+      expect(status.code).toBe(1);
+      expect(status.why).toMatch(/^\d+ documented failure\(s\) found .*no task could be followed/);
+    },
+  );
+
   it('names the refusal and what to do about it', async () => {
     const limited = (await checkInProcess({ defects: [refusing(429)] })).report;
-    expect(limited.noTaskFollowed).toMatch(/2 rate limited \(429; .*a larger --budget\)/);
+    expect(limited.noTaskFollowed).toMatch(/2 rate limited \(429\) past every retry \(\d+ in all/);
     const refused = (await checkInProcess({ defects: [refusing(400)] })).report;
     expect(refused.noTaskFollowed).toMatch(/2 refused \(4xx: check --model and the key's/);
   });

@@ -78,7 +78,8 @@ describe('§5: a model the key may not use (--forbidden-model)', () => {
   it("outside the key's group (503 model_not_found, the gateway's answer) is left open, not failed", async () => {
     const { report } = await checkInProcess(
       { familyBound: true },
-      { budget: 2, forbiddenModel: 'alt-video-v2' },
+      // Each 503 may have made a task; the probes leave a lifecycle task's share (issue 31 item 4).
+      { budget: 3, forbiddenModel: 'alt-video-v2' },
     );
     expect(failures(report)).toEqual([]);
     const judged = result(report, 'auth.model-permissions');
