@@ -1,4 +1,4 @@
-import { notTheService, type CatalogAnswer } from '../contracts/service-present.ts';
+import { isJsonType, notTheService, type CatalogAnswer } from '../contracts/service-present.ts';
 import { serviceUrl } from '../src/client/client-support.ts';
 import { ApiError, UnexpectedResponseError } from '../src/client/errors.ts';
 
@@ -14,6 +14,8 @@ async function askCatalog(baseUrl: string, key: string | undefined): Promise<Cat
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
   const text = await response.text();
+  if (isJsonType(response.headers.get('content-type') ?? ''))
+    return { status: response.status, json: true };
   try {
     JSON.parse(text);
     return { status: response.status, json: true };

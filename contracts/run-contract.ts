@@ -13,7 +13,7 @@ import type { ContractReport } from './report.ts';
 import { TaskBudget, type RunClock, type RunContext } from './run-context.ts';
 import { RUN_DEADLINE_MARGIN_MS, RunLimits } from './run-limits.ts';
 import { contractFindings, exitStatusOf } from './exit-status.ts';
-import { maybeTheService, notTheService } from './service-present.ts';
+import { isJsonType, maybeTheService, notTheService } from './service-present.ts';
 import { REPORT_SCHEMA_VERSION, TOOL } from './tool.ts';
 import { plannedTasks, targetUsageProblem, type ContractTarget } from './target.ts';
 import { Verdicts, type Outcome } from './verdicts.ts';
@@ -232,10 +232,14 @@ async function preflight(recorder: HttpRecorder, target: ContractTarget): Promis
       `${target.baseUrl} refused the API key ${recorder.maskedKey()} (HTTP 401). ` +
         'Check --api-key / VIDEOTASK_API_KEY.',
     );
-  const withKey = { status: probe.status, json: probe.json !== undefined };
+  const answer = (e: Exchange) => ({
+    status: e.status,
+    json: e.json !== undefined || isJsonType(e.contentType),
+  });
+  const withKey = answer(probe);
   if (maybeTheService(withKey)) return;
   const keyless = await recorder.send('preflight, no key', ...catalog, { as: 'none' });
-  const withoutKey = { status: keyless.status, json: keyless.json !== undefined };
+  const withoutKey = answer(keyless);
   const elsewhere = notTheService(target.baseUrl, { withKey, withoutKey });
   if (elsewhere !== undefined) throw new TargetError(`${elsewhere} Nothing was submitted.`);
 }

@@ -1,9 +1,13 @@
 import { serviceUrl } from '../src/client/client-support.ts';
 
+/** A media type of JSON: `application/json`, `application/problem+json`, … */
+export const isJsonType = (contentType: string): boolean =>
+  /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(contentType.trim());
+
 /** How `GET /v1/models` answered, as far as telling the service from anything else needs. */
 export interface CatalogAnswer {
   readonly status: number;
-  /** Whether the body parsed as JSON. */
+  /** Whether the body is JSON: it parsed as JSON, or its media type says so (a body too deep to read). */
   readonly json: boolean;
 }
 
