@@ -42,7 +42,7 @@ function checkCase(r: CheckResult): string {
  */
 function inputCase(error: string, index: number): string {
   return (
-    `    <testcase classname="videotask.contract.input" name="${esc(`input error ${index + 1}`)}" ` +
+    `    <testcase classname="videotask.contract.input-error" name="${esc(`input error ${index + 1}`)}" ` +
     `time="0"><error type="input error" message="${esc(error)}">${esc(error)}</error></testcase>`
   );
 }

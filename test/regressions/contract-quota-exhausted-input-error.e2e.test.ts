@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ContractReport } from '../../contracts/index.ts';
 import { startMockServer, type RunningMockServer } from '../../mocks/node/http/server.ts';
@@ -51,6 +52,7 @@ it('a key without quota is an input error everywhere, never a FAIL of the docume
   expect(report.inputErrors).toHaveLength(1);
   expect(report.exit.code).toBe(2);
   const junit = readFileSync(join(dir, 'contract-junit.xml'), 'utf8');
+  expect(XMLValidator.validate(junit)).toBe(true);
   expect(junit).not.toMatch(/<failure/);
   expect(junit).toMatch(/failures="0" errors="1"/);
   expect(junit).toMatch(
