@@ -150,10 +150,7 @@ function judgeRefusedTasks(ctx: RunContext, followed: readonly FollowedTask[]): 
   }
   for (const [model, refusals] of byModel) {
     const flag = modelFlag(ctx, refusals[0]!.task);
-    const answers = refusals.map(
-      (r) =>
-        `POST ${r.path} answered HTTP ${r.status}${r.evidence.excerpt ? `: ${r.evidence.excerpt}` : ''}`,
-    );
+    const answers = sameAnswers(refusals);
     ctx.inputErrors.push({
       message:
         `the deployment refused every valid task of ${flag} ${model} from the key ` +
@@ -167,6 +164,16 @@ function judgeRefusedTasks(ctx: RunContext, followed: readonly FollowedTask[]): 
       `every valid task of ${model} was refused (an input error)`,
     );
   }
+}
+
+/** `POST /a and POST /b answered HTTP 403: {…}`: the refusals, those that answered alike said once. */
+function sameAnswers(refusals: readonly RefusedTask[]): string[] {
+  const byAnswer = new Map<string, string[]>();
+  for (const r of refusals) {
+    const answer = `HTTP ${r.status}${r.evidence.excerpt ? `: ${r.evidence.excerpt}` : ''}`;
+    byAnswer.set(answer, [...(byAnswer.get(answer) ?? []), `POST ${r.path}`]);
+  }
+  return [...byAnswer].map(([answer, paths]) => `${paths.join(' and ')} answered ${answer}`);
 }
 
 /** Why no lifecycle task could be followed, and what to do about it. */

@@ -38,7 +38,7 @@ it('a key without quota is an input error everywhere, never a FAIL of the docume
   expect(run.stdout).toMatch(
     new RegExp(
       '^input error {2}the deployment refused every valid task of --model video-pro-v1 from ' +
-        'the key sk-…ke \\(POST /v1/video/generations answered HTTP 403: .*quota',
+        'the key sk-…ke \\(POST /v1/video/generations and POST /v1/videos answered HTTP 403: .*quota',
       'm',
     ),
   );
