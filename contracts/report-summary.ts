@@ -62,7 +62,11 @@ function retriesText(report: ContractReport): string {
   const { submissions, queries } = report.retries;
   const all = submissions + queries;
   if (all === 0) return '';
-  return ` · ${all} retr${all === 1 ? 'y' : 'ies'} after 429 (${submissions} submission, ${queries} query)`;
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return (
+    ` · ${count(all, 'retry', 'retries')} after 429 (${count(submissions, 'submission', 'submissions')}, ` +
+    `${count(queries, 'query', 'queries')})`
+  );
 }
 
 /** What the run cost: confirmed tasks, and submissions that may have created one (never "0 created" alone). */

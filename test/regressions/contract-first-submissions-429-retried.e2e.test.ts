@@ -52,7 +52,7 @@ it('videotask contract retries the 429s, follows its tasks, exits 0 and reports 
     { timeoutMs: 90_000 },
   );
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-  expect(run.stdout).toMatch(/ · 2 retries after 429 \(2 submission, 0 query\) · /);
+  expect(run.stdout).toMatch(/ · 2 retries after 429 \(2 submissions, 0 queries\) · /);
   expect(run.stderr).toMatch(/rate limited \(429\), asking again in \d+ s/);
   const report = JSON.parse(
     readFileSync(join(dir, 'contract-report.json'), 'utf8'),
