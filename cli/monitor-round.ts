@@ -28,7 +28,7 @@ export interface CheckLine {
 
 export interface RoundResult {
   readonly lines: readonly CheckLine[];
-  /** 0 every check OK, 1 a check failed, 2 the service could not be reached. */
+  /** 0 every check OK, 1 a check failed, 2 the service could not be reached (or is not at the base URL). */
   readonly status: 0 | 1 | 2;
 }
 
@@ -69,21 +69,7 @@ export async function monitorRound(
     );
   } catch (error) {
     signal?.throwIfAborted();
-    const message = (error as Error).message;
-    if (error instanceof ConnectionError || error instanceof RequestTimeoutError) {
-      say(false, 'reach', `${client.baseUrl} is unreachable: ${message}`);
-      return { lines, status: 2 };
-    }
-    if (error instanceof AuthenticationError)
-      say(false, 'auth', `the key was refused (HTTP 401): ${message}; check --api-key (§5)`);
-    else if (error instanceof ApiError) {
-      say(
-        true,
-        'auth',
-        `the key is accepted (GET /v1/models answered HTTP ${error.status}, not 401)`,
-      );
-      say(false, 'catalog', `GET /v1/models failed: ${message}`);
-    } else say(false, 'catalog', `GET /v1/models did not answer a model list: ${message}`);
+    if (catalogRefused(error, client.baseUrl, say) === 'unreachable') return { lines, status: 2 };
   }
   for (const model of options.expectModels) {
     if (listed === undefined)
@@ -98,6 +84,42 @@ export async function monitorRound(
 }
 
 type Say = (ok: boolean, check: string, detail: string) => void;
+
+/**
+ * What a failed `GET /v1/models` says, line by line. `unreachable` when nothing answered, or nothing at
+ * the base URL serves the catalog (a 404: the key was not asked about, issue 35).
+ */
+function catalogRefused(error: unknown, baseUrl: string, say: Say): 'unreachable' | undefined {
+  const message = (error as Error).message;
+  if (error instanceof ConnectionError || error instanceof RequestTimeoutError) {
+    say(false, 'reach', `${baseUrl} is unreachable: ${message}`);
+    return 'unreachable';
+  }
+  if (error instanceof NotFoundError) {
+    say(
+      false,
+      'reach',
+      `GET /v1/models answered HTTP 404 at ${baseUrl}: nothing there serves the catalog, so the ` +
+        'key could not be checked; check the base URL (the address without /v1, §9)',
+    );
+    return 'unreachable';
+  }
+  if (error instanceof AuthenticationError)
+    say(false, 'auth', `the key was refused (HTTP 401): ${message}; check --api-key (§5)`);
+  else if (error instanceof ApiError && error.status === 403) {
+    // A 403 is the gateway knowing the key and refusing it the catalog (§5): the key itself is valid.
+    say(true, 'auth', 'the key is known (GET /v1/models answered HTTP 403, not 401)');
+    say(false, 'catalog', `GET /v1/models failed: ${message}`);
+  } else if (error instanceof ApiError)
+    say(
+      false,
+      'catalog',
+      `GET /v1/models failed: ${message}; the key could not be checked (HTTP ${error.status} ` +
+        'says nothing of it)',
+    );
+  else say(false, 'catalog', `GET /v1/models did not answer a model list: ${message}`);
+  return undefined;
+}
 type ActiveRecord = JournalRecord & { taskId: string };
 
 /** The journal's line, then one status query of each task it still has in progress. */

@@ -25,8 +25,9 @@ Options:
 ${SERVICE_HELP}
   -h, --help            show this help
 
-Exit status (--once, or the last round when stopped): 0 every check OK; 1 a check failed; 2 bad usage
-or the service unreachable; 130 / 143 stopped by SIGINT / SIGTERM before the first round ended.`;
+Exit status (--once, or the last round when stopped): 0 every check OK; 1 a check failed; 2 bad usage,
+the service unreachable, or nothing serving the catalog at the base URL (a 404); 130 / 143 stopped by
+SIGINT / SIGTERM before the first round ended.`;
 
 export const monitorCommand: Command = {
   name: 'monitor',
@@ -89,7 +90,8 @@ function printRound(result: Awaited<ReturnType<typeof monitorRound>>): number {
   for (const line of result.lines)
     printOut(`${line.ok ? 'OK' : 'FAIL'} ${line.check} ${line.detail}`);
   const failed = result.lines.filter((l) => !l.ok).length;
-  const unreachable = result.status === 2 ? ' (the service could not be reached)' : '';
+  const unreachable =
+    result.status === 2 ? ' (the service could not be reached at the base URL)' : '';
   console.error(`${result.lines.length - failed} OK, ${failed} FAIL${unreachable}`);
   return result.status;
 }
