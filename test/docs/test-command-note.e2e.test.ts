@@ -38,7 +38,7 @@ describe("README's note beside `npm test`", () => {
     const show = spawnSync('apt-cache', ['show', 'chromium'], { encoding: 'utf8' });
     const kib = /^Installed-Size: (\d+)$/m.exec(show.stdout ?? '')?.[1];
     if (kib === undefined) ctx.skip(); // no apt-cache, or it knows no chromium: nothing to compare
-    expectQuoted('README.md', /\((\d+) MiB installed on Debian/, Math.floor(Number(kib) / 1024));
+    expectQuoted('README.md', /\((\d+) MiB on Debian 12/, Math.floor(Number(kib) / 1024));
   });
 
   it('as root, prints the size before it installs through apt-get', (ctx) => {

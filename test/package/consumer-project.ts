@@ -31,6 +31,8 @@ export interface Tarball {
   readonly size: number;
   readonly unpackedSize: number;
   readonly files: readonly string[];
+  /** Each file's bytes, by its path in the tarball. */
+  readonly fileSizes: ReadonlyMap<string, number>;
 }
 
 /** A throw-away project outside this repository that has installed the packed tarball. */
@@ -106,13 +108,14 @@ export async function createConsumerProject(): Promise<ConsumerProject> {
     filename: string;
     size: number;
     unpackedSize: number;
-    files: { path: string }[];
+    files: { path: string; size: number }[];
   }[];
   const tarball: Tarball = {
     file: join(base, manifest!.filename),
     size: manifest!.size,
     unpackedSize: manifest!.unpackedSize,
     files: manifest!.files.map((f) => f.path),
+    fileSizes: new Map(manifest!.files.map((f) => [f.path, f.size])),
   };
   const pack = Date.now() - started;
   started = Date.now();

@@ -6,6 +6,7 @@ import { browserTestsRun, requireChromium } from '../helpers/chromium.ts';
 import { bundlePage, visitPage } from './browser-page.ts';
 import { createConsumerProject, type ConsumerProject } from './consumer-project.ts';
 import { shellEnv } from '../helpers/shell-env.ts';
+import { expectQuoted } from '../docs/quoted-figures.ts';
 
 /**
  * The package as a client team gets it (issue 13): `npm pack`, the tarball installed into a throw-away
@@ -61,6 +62,22 @@ describe('the tarball', () => {
     expect(files).toContain('spec/contract-report.schema.json');
     // The README links to docs/: on the registry's page too.
     expect(files).toContain('docs/mock.md');
+  });
+
+  it('is as large as docs/package.md says', () => {
+    // Issue 35 item 4: the page said 1.11 MB, 4.43 MB unpacked, 800 files, while npm pack gave 1.6 MB,
+    // 6.3 MB and 1,083. The figures that move with each commit are quoted "about" (within 5 %), the
+    // vendored Swagger UI to the digits it shows.
+    const { size, unpackedSize, files, fileSizes } = project.tarball;
+    const mb = (bytes: number) => bytes / 1e6;
+    const file = 'docs/package.md';
+    expectQuoted(file, /^About (\d+(?:\.\d+)?) MB \(/m, mb(size), 0.05);
+    expectQuoted(file, /about (\d+(?:\.\d+)?) MB unpacked/, mb(unpackedSize), 0.05);
+    expectQuoted(file, /about ([\d,]+) files/, files.length, 0.05);
+    const swagger = [...fileSizes]
+      .filter(([path]) => path.startsWith('dist/vendor/swagger-ui/'))
+      .reduce((sum, [, bytes]) => sum + bytes, 0);
+    expectQuoted(file, /Swagger UI for `\/docs`, (\d+(?:\.\d+)?) MB unpacked/, mb(swagger));
   });
 
   it('leaves out tests, benchmarks, scripts, the CLI sources and configuration', () => {
