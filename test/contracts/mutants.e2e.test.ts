@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { cellKey } from '../../contracts/matrix/index.ts';
+import { SHAPE_MUTANTS } from '../../cli/self-proof-cases.ts';
 import { judgeDefect, MUTANTS, type Verdict } from './support/mutant-run.ts';
 import { printScore } from './support/score.ts';
 import { PROVEN_STATEMENTS, unprovenParts, type MutantVerdict } from './support/statement-proof.ts';
@@ -16,6 +17,7 @@ const equivalent = built.flatMap((m) =>
 );
 const verdicts: Verdict[] = [];
 const byRule: MutantVerdict[] = [];
+const shapes: Verdict[] = [];
 const started = performance.now();
 
 describe('generated mutants', () => {
@@ -35,13 +37,27 @@ describe('generated mutants', () => {
     expect(verdict.killed, `failures were: ${verdict.failures.join(' | ') || 'none'}`).toBe(true);
   });
 
+  // Shape mutants (issue 31 item 7): each field a statement states, answered with another JSON type,
+  // is caught by the shape check of its answer, which proves that check's part of the statement.
+  it.each(SHAPE_MUTANTS().map((d) => [d.name, d] as const))(
+    '%s is caught by its shape check',
+    async (_name, defect) => {
+      const verdict = await judgeDefect(defect);
+      shapes.push(verdict);
+      expect(
+        verdict.caughtChecks,
+        `failures were: ${verdict.failures.join(' | ') || 'none'}`,
+      ).toEqual(defect.checks);
+    },
+  );
+
   // The statement table (spec/statements.yaml) read by the self-proof, part by part (issue 31 item 7):
   // each part `lint-spec --trace` counts judged is broken by a mutant (or, where none is caught by the
   // part's own checks, a named defect) that breaks the statement and one of those checks kills.
   it('with the named defects, break every part counted judged, caught by its own checks', async (ctx) => {
     if (verdicts.length < live.length) ctx.skip(); // a filtered run judged only some mutants
     expect(PROVEN_STATEMENTS.length).toBeGreaterThan(50);
-    expect(await unprovenParts(PROVEN_STATEMENTS, byRule)).toEqual([]);
+    expect(await unprovenParts(PROVEN_STATEMENTS, byRule, shapes)).toEqual([]);
   });
 });
 

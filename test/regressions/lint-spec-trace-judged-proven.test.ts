@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { documentStatements } from '../../src/spec/statements.ts';
 
 // Issue 31 item 7: `lint-spec --trace` counted a statement as judged as soon as it named a contract
-// check. 2.2-error named task.shape, which no case of the self-proof breaking §2.2's `error` is caught
-// by; 7-content-json-errors named owner.content, whose rule it did not name; rows judged only by
+// check. 2.2-error named task.shape, which no case of the self-proof breaking §2.2's `error` was caught
+// by (a shape mutant of the field now is); 4-submit-videos names submission.both-paths, which no case
+// breaks; 7-content-json-errors named owner.content, whose rule it did not name; rows judged only by
 // assumption checks were counted with the rest. A statement is now judged only where a self-proof case
 // that breaks it is caught by its own check, part by part, and the JSON separates the parts.
 // Issue 35 item 6: the trace spoke to no one in particular (about 100 of its 150 lines listed
@@ -23,13 +24,21 @@ const account = statementAccount({
 const proofOf = (id: string) => account.proofByStatement.find((p) => p.id === id)!;
 
 describe('judged means proven per statement', () => {
-  it('counts apart a statement whose shape part no case proves', () => {
-    expect(proofOf('2.2-error')).toMatchObject({
+  it('counts apart a statement with a part no case proves, and proves a shape part by a case breaking it', () => {
+    expect(proofOf('4-submit-videos')).toMatchObject({
       class: 'judged-in-part',
-      judged: [{ part: 'rule presence-when-failed', checks: ['task.presence-failed'] }],
-      gaps: [{ part: 'check task.shape', checks: ['task.shape'] }],
+      gaps: [{ part: 'check submission.both-paths', checks: ['submission.both-paths'] }],
     });
-    expect(account.gapList.map((g) => g.id)).toContain('2.2-error');
+    expect(account.gapList.map((g) => g.id)).toContain('4-submit-videos');
+    // §2.2's `error`: its presence by a rule, its type by the shape mutant of that field only.
+    expect(proofOf('2.2-error')).toMatchObject({
+      class: 'judged',
+      judged: [
+        { part: 'rule presence-when-failed', checks: ['task.presence-failed'] },
+        { part: 'check task.shape', cases: ['shape mutant field-type:VideoTask.error'] },
+      ],
+      gaps: [],
+    });
     const naming = statements.filter((s) => s.checks.length > 0).length;
     expect(account.proof.named).toBe(naming);
     expect(account.judged).toBeLessThan(naming);

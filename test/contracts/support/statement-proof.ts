@@ -1,4 +1,4 @@
-import { selfProofCases } from '../../../cli/self-proof-cases.ts';
+import { selfProofCases, SHAPE_MUTANTS } from '../../../cli/self-proof-cases.ts';
 import { statementParts, type StatementPart } from '../../../contracts/statement-proof.ts';
 import { listDefects } from '../../../mocks/defects/catalog.ts';
 import type { Defect } from '../../../mocks/defects/defect.ts';
@@ -25,11 +25,11 @@ export interface MutantVerdict {
   readonly verdict: Verdict;
 }
 
-/** The named defects that break `s` and claim `part` (its rule, or its shape check). */
+/** The shape mutants and named defects that break `s` and claim `part` (its rule, or its shape check). */
 function claiming(s: Statement, part: StatementPart): Defect[] {
   const rule = part.part.startsWith('rule ') ? part.part.slice('rule '.length) : undefined;
   const check = part.part.startsWith('check ') ? part.part.slice('check '.length) : undefined;
-  return listDefects().filter(
+  return [...SHAPE_MUTANTS(), ...listDefects()].filter(
     (d) =>
       ((d.statements ?? []).includes(s.id) || d.breaks.some((r) => s.rules.includes(r))) &&
       (rule === undefined ? (d.checks ?? []).includes(check!) : d.breaks.includes(rule)),
@@ -43,8 +43,9 @@ function claiming(s: Statement, part: StatementPart): Defect[] {
 export async function unprovenParts(
   statements: readonly Statement[],
   mutants: readonly MutantVerdict[],
+  judgedAlready: readonly Verdict[] = [],
 ): Promise<string[]> {
-  const judged = new Map<string, Verdict>();
+  const judged = new Map<string, Verdict>(judgedAlready.map((v) => [v.name, v]));
   const left: string[] = [];
   for (const s of statements)
     for (const part of statementParts(s, selfProofCases()).filter(provenPart)) {
