@@ -102,7 +102,9 @@ export async function createConsumerProject(): Promise<ConsumerProject> {
   let started = Date.now();
   const packed = await must(
     'npm pack',
-    run('npm', ['pack', '--json', '--pack-destination', base], at(ROOT)),
+    // Its prepack builds dist/ (70 s at a load average of 16 on the shared 2 cores): more than the
+    // 120 s a step gets by default when the machine is busier still.
+    run('npm', ['pack', '--json', '--pack-destination', base], { ...at(ROOT), timeoutMs: 300_000 }),
   );
   const [manifest] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
     filename: string;

@@ -16,9 +16,12 @@ import { expectQuoted } from '../docs/quoted-figures.ts';
 const SLOW = 180_000;
 let project: ConsumerProject;
 
+// npm pack's build (its own limit: 300 s) and the installs, on a busy shared machine.
+const SET_UP = 480_000;
+
 beforeAll(async () => {
   project = await createConsumerProject();
-}, SLOW);
+}, SET_UP);
 afterAll(() => project?.remove());
 
 /** `node FILE` (or a tool's script) in the consumer project; fails with its output unless it exits 0. */
@@ -184,6 +187,22 @@ describe('a consumer project', () => {
     }
     await exited;
     await expect(fetch(`${url}/v1/models`)).rejects.toThrow();
+  });
+
+  it('tells a project that installed it how to start the mock: the command the test above runs', async () => {
+    // Issue 35 item 3: the hint said `npm start`, a script of this checkout only.
+    const refused = await project.run('npx', [
+      'videotask',
+      'status',
+      'task_0123456789abcdefghijABCDEFGHIJ01',
+      '--base-url',
+      'http://127.0.0.1:1',
+      '--api-key',
+      'sk-mock-alice',
+    ]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('(`npx videotask mock` runs the local mock)');
+    expect(refused.stderr).not.toContain('npm start');
   });
 
   it('prints its version from the compiled bin', async () => {
