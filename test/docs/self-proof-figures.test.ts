@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { it } from 'vitest';
+import { SHAPE_MUTANTS, selfProofCases } from '../../cli/self-proof-cases.ts';
 import { CHECKS } from '../../contracts/checks/definitions.ts';
 import { ALL_CELLS } from '../../contracts/matrix/cells.ts';
 import { RULE_CELL_PAIRS } from '../../contracts/matrix/index.ts';
 import { checkBasis } from '../../contracts/verdicts.ts';
 import { listDefects } from '../../mocks/defects/catalog.ts';
 import { mutantFor } from '../../mocks/defects/mutants/index.ts';
+import { statementAccount } from '../../contracts/statement-account.ts';
 import { serviceContract } from '../../src/spec/index.ts';
+import { documentStatements } from '../../src/spec/statements.ts';
 import { expectQuoted } from './quoted-figures.ts';
 
 // Issue 35 item 4: the self-proof's sizes that README and docs/contracts.md quote are computed here
@@ -15,6 +19,11 @@ const mutants = RULE_CELL_PAIRS.map((p) => ({ ...p, made: mutantFor(p.rule, p.ce
 const live = mutants.filter((m) => !('equivalent' in m.made));
 const documentedRule = (rule: string) => lifecycle.rules.get(rule)?.basis.documented === true;
 const defects = listDefects();
+const account = statementAccount({
+  document: readFileSync('spec/service-document.md', 'utf8'),
+  statements: documentStatements(),
+  cases: selfProofCases(),
+});
 const documentedDefect = (d: (typeof defects)[number]) =>
   d.breaks.some(documentedRule) ||
   (d.checks ?? []).some((id) =>
@@ -31,6 +40,10 @@ it('README quotes the self-proof as large as it is', () => {
   );
   expectQuoted('README.md', /\*\*(\d+)\/\d+\*\* named defects/, defects.length);
   expectQuoted('README.md', /the (\d+) generated mutants, each a whole contract run/, live.length);
+  expectQuoted('README.md', /\*\*(\d+)\/\d+\*\* shape mutants/, SHAPE_MUTANTS().length);
+  expectQuoted('README.md', /\*\*\d+\/(\d+)\*\* shape mutants/, SHAPE_MUTANTS().length);
+  expectQuoted('README.md', /proven part by part: \*\*(\d+) of \d+\*\*/, account.server.judged);
+  expectQuoted('README.md', /proven part by part: \*\*\d+ of (\d+)\*\*/, account.server.total);
 });
 
 it('docs/contracts.md quotes the matrix, the checks, the mutants and the defects as they are', () => {
