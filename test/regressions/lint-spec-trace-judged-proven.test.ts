@@ -8,10 +8,11 @@ import { documentStatements } from '../../src/spec/statements.ts';
 
 // Issue 31 item 7: `lint-spec --trace` counted a statement as judged as soon as it named a contract
 // check. 2.2-error named task.shape, which no case of the self-proof breaking §2.2's `error` was caught
-// by (a shape mutant of the field now is); 4-submit-videos names submission.both-paths, which no case
-// breaks; 7-content-json-errors named owner.content, whose rule it did not name; rows judged only by
-// assumption checks were counted with the rest. A statement is now judged only where a self-proof case
-// that breaks it is caught by its own check, part by part, and the JSON separates the parts.
+// by (a shape mutant of the field now is); 4-submit-videos named submission.both-paths, which no case
+// broke (a gateway without the path now does); 7-content-json-errors named owner.content, whose
+// rule it did not name; rows judged only by assumption checks were counted with the rest. A
+// statement is now judged only where a self-proof case that breaks it is caught by its own check,
+// part by part, and the JSON separates the parts.
 // Issue 35 item 6: the trace spoke to no one in particular (about 100 of its 150 lines listed
 // information statements): it now leads with what a reader acts on, the rest behind --all.
 
@@ -25,11 +26,17 @@ const proofOf = (id: string) => account.proofByStatement.find((p) => p.id === id
 
 describe('judged means proven per statement', () => {
   it('counts apart a statement with a part no case proves, and proves a shape part by a case breaking it', () => {
-    expect(proofOf('4-submit-videos')).toMatchObject({
+    expect(proofOf('2.3-data-platform')).toMatchObject({
       class: 'judged-in-part',
-      gaps: [{ part: 'check submission.both-paths', checks: ['submission.both-paths'] }],
+      gaps: [{ part: 'check wrapper.shape-assumed', checks: ['wrapper.shape-assumed'] }],
     });
-    expect(account.gapList.map((g) => g.id)).toContain('4-submit-videos');
+    expect(account.gapList.map((g) => g.id)).toContain('2.3-data-platform');
+    expect(proofOf('4-submit-videos').judged).toContainEqual(
+      expect.objectContaining({
+        part: 'check submission.both-paths',
+        cases: ['defect videos-path-missing'],
+      }),
+    );
     // §2.2's `error`: its presence by a rule, its type by the shape mutant of that field only.
     expect(proofOf('2.2-error')).toMatchObject({
       class: 'judged',
