@@ -4,7 +4,7 @@ import type { CommandEntry } from './command.ts';
 export const commands: readonly CommandEntry[] = [
   {
     name: 'mock',
-    summary: 'Run the simulated service over HTTP (what `npm start` runs)',
+    summary: 'Run the simulated service over HTTP (the local mock)',
     load: async () => (await import('./commands/mock.ts')).mockCommand,
   },
   {

@@ -8,7 +8,33 @@ import {
   UnexpectedResponseError,
   type VideoTaskClient,
 } from '../src/client/index.ts';
+import { relative, isAbsolute } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { shellWord } from './output.ts';
+
+/** Where this CLI runs: from this checkout's TypeScript sources, or from an installed package. */
+export interface RunningFrom {
+  readonly fromSources: boolean;
+  /** The folder of the package (this checkout, or `node_modules/videotask`). */
+  readonly root: string;
+  readonly cwd: string;
+}
+
+const HERE: RunningFrom = {
+  fromSources: import.meta.url.endsWith('.ts'),
+  root: fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '..' : '../..', import.meta.url)),
+  cwd: process.cwd(),
+};
+
+/**
+ * The command that starts the local mock (issue 35): `npm start` only inside this checkout, where
+ * package.json's start script is; in a project that installed the package, `npx videotask mock`.
+ */
+export function localMockCommand(from: RunningFrom = HERE): string {
+  const inside = relative(from.root, from.cwd);
+  const inCheckout = from.fromSources && !inside.startsWith('..') && !isAbsolute(inside);
+  return inCheckout ? 'npm start' : 'npx videotask mock';
+}
 
 /**
  * What failed, and what a person usually does next. A refused request takes its hint from
@@ -53,7 +79,7 @@ function nextStep(error: unknown, at: string): string {
     );
   if (error instanceof RequestTimeoutError) return `no answer in time${at}; try again later.`;
   if (error instanceof ConnectionError)
-    return `is the service${at} up? (\`npm start\` runs the local mock)`;
+    return `is the service${at} up? (\`${localMockCommand()}\` runs the local mock)`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
     return `a file system error (${code}): check the path, its directory and their permissions.`;

@@ -119,23 +119,42 @@ async function catalogChecks(
       say(false, 'reach', elsewhere, 'unjudged');
       return 'stop';
     }
-    if (error instanceof AuthenticationError)
-      say(
-        false,
-        'auth',
-        `the key was refused (HTTP 401): ${message}; check --api-key (§5)`,
-        'input',
-      );
-    else if (error instanceof ApiError) {
-      say(
-        true,
-        'auth',
-        `the key is accepted (GET /v1/models answered HTTP ${error.status}, not 401)`,
-      );
-      say(false, 'catalog', `GET /v1/models failed: ${message}`);
-    } else say(false, 'catalog', `GET /v1/models did not answer a model list: ${message}`);
-    return undefined;
+    return catalogRefused(error, client.baseUrl, say);
   }
+}
+
+/**
+ * What a failed `GET /v1/models` from something that answers like the service says, line by line.
+ * Only a 403 says the key is known (§5); a 404 means nothing at the base URL serves the catalog, so
+ * the key was never asked about (issue 35): the round stops, unjudged.
+ */
+function catalogRefused(error: unknown, baseUrl: string, say: Say): 'stop' | undefined {
+  const message = (error as Error).message;
+  if (error instanceof NotFoundError) {
+    say(
+      false,
+      'reach',
+      `GET /v1/models answered HTTP 404 at ${baseUrl}: nothing there serves the catalog, so the ` +
+        'key could not be checked; check the base URL (the address without /v1, §9)',
+      'unjudged',
+    );
+    return 'stop';
+  }
+  if (error instanceof AuthenticationError)
+    say(false, 'auth', `the key was refused (HTTP 401): ${message}; check --api-key (§5)`, 'input');
+  else if (error instanceof ApiError && error.status === 403) {
+    // A 403 is the gateway knowing the key and refusing it the catalog (§5): the key itself is valid.
+    say(true, 'auth', 'the key is known (GET /v1/models answered HTTP 403, not 401)');
+    say(false, 'catalog', `GET /v1/models failed: ${message}`);
+  } else if (error instanceof ApiError)
+    say(
+      false,
+      'catalog',
+      `GET /v1/models failed: ${message}; the key could not be checked (HTTP ${error.status} ` +
+        'says nothing of it)',
+    );
+  else say(false, 'catalog', `GET /v1/models did not answer a model list: ${message}`);
+  return undefined;
 }
 
 /** The round's status and why, by the one rule (contracts/exit-status.ts). */

@@ -16,17 +16,24 @@ export const SERVICE_HELP =
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
-/** A client for the service named by flags or `VIDEOTASK_*` variables. */
-export function clientFrom(values: {
-  'base-url'?: string | undefined;
-  'api-key'?: string | undefined;
-}): VideoTaskClient {
+/**
+ * A client for the service named by flags or `VIDEOTASK_*` variables. Without a key, the error names
+ * the local mock's key that can do what the command does (`mockKey`: `sk-mock-vip` for the second
+ * family, which `sk-mock-alice` cannot use).
+ */
+export function clientFrom(
+  values: {
+    'base-url'?: string | undefined;
+    'api-key'?: string | undefined;
+  },
+  mockKey = 'sk-mock-alice',
+): VideoTaskClient {
   const given = flagOrEnv('--base-url', values['base-url'], 'VIDEOTASK_BASE_URL');
   const baseUrl = given.value ?? DEFAULT_BASE_URL;
   const apiKey = values['api-key'] ?? process.env['VIDEOTASK_API_KEY'];
   if (apiKey === undefined || apiKey === '')
     throw new UsageError(
-      'an API key is needed: pass --api-key KEY or set VIDEOTASK_API_KEY (the mock accepts sk-mock-alice)',
+      `an API key is needed: pass --api-key KEY or set VIDEOTASK_API_KEY (the local mock accepts ${mockKey})`,
     );
   hideInOutput(apiKey);
   try {

@@ -14,6 +14,16 @@ import {
   type StatementKind,
 } from '../src/spec/statements-table.ts';
 import { CHECKS } from './checks/definitions.ts';
+import {
+  foreignChecks,
+  proofClass,
+  ruleOfCheck,
+  statementParts,
+  type PartStatus,
+  type ProofClass,
+  type SelfProofCase,
+  type StatementPart,
+} from './statement-proof.ts';
 
 /**
  * The account of the statement table (decisions/020): every statement of the service document, how
@@ -66,6 +76,44 @@ export interface StatementAccount {
   readonly notPlayed: readonly AccountLine[];
   /** What is wrong with the table: the document's words it lacks, names that do not exist. */
   readonly problems: readonly string[];
+  /**
+   * Judged means proven, per statement (issue 31 item 7): of the statements that name a contract
+   * check, how many have every part judged by a self-proof case caught by the statement's own check
+   * (`judged`), some parts judged and others gaps (`judgedInPart`), parts judged only by assumption
+   * checks (`assumptionOnly`: a warning, a failure only with --strict), only parts no case can break
+   * (`reasons`), or no part proven (`unproven`); and the parts by status.
+   */
+  readonly proof: {
+    /** Self-proof cases read: the generated mutants of each rule, and the named defects. */
+    readonly cases: number;
+    /** Statements that name a contract check. */
+    readonly named: number;
+    readonly judged: number;
+    readonly judgedInPart: number;
+    readonly assumptionOnly: number;
+    readonly reasons: number;
+    readonly unproven: number;
+    readonly parts: Readonly<Record<PartStatus, number>>;
+  };
+  /** Each statement that names a contract check: its parts, judged, assumption-only, reasons, gaps. */
+  readonly proofByStatement: readonly StatementProof[];
+  /**
+   * Statements with both sides, a deployment's (contract checks) and a client's (client rules),
+   * judged on one side only.
+   */
+  readonly oneSided: readonly AccountLine[];
+}
+
+/** One statement's parts, separated by what proves them (or why nothing does). */
+export interface StatementProof {
+  readonly id: string;
+  readonly section: string;
+  readonly kind: StatementKind;
+  readonly class: ProofClass;
+  readonly judged: readonly StatementPart[];
+  readonly assumptionOnly: readonly StatementPart[];
+  readonly reasons: readonly StatementPart[];
+  readonly gaps: readonly StatementPart[];
 }
 
 export interface AccountLine {
@@ -83,6 +131,8 @@ export interface AccountInput {
   readonly statements: readonly Statement[];
   /** The spec the pointers and client rules are resolved in (default: the service spec). */
   readonly spec?: OpenApiDocument | undefined;
+  /** The self-proof's cases (cli/self-proof-cases.ts); none: no statement is proven. */
+  readonly cases?: readonly SelfProofCase[] | undefined;
 }
 
 const CHECK_IDS = new Set<string>(Object.values(CHECKS).map((c) => c.id));
@@ -175,6 +225,14 @@ function referenceProblems(
       ? [`${at}: a reason says why no check can judge a server rule; use note (or gap)`]
       : []),
     ...clientProblems(s, clientRules),
+    ...foreignChecks(s).map(
+      (id) =>
+        `${at} names the check ${id}, which judges the rule ${ruleOfCheck(id)} it does not name: ` +
+        'add the rule if the statement states it, or drop the check',
+    ),
+    ...Object.keys(s.partReasons ?? {})
+      .filter((key) => !s.rules.includes(key) && !s.checks.includes(key))
+      .map((key) => `${at} gives a partReason for ${key}, neither a rule nor a check it names`),
     ...(s.kind === 'server' &&
     s.checks.length === 0 &&
     s.reason === undefined &&
@@ -277,6 +335,125 @@ const line = (s: Statement, why: string): AccountLine => ({
   why,
 });
 
+/** Each statement that names a check, its parts separated (issue 31 item 7). */
+function proofsOf(
+  statements: readonly Statement[],
+  cases: readonly SelfProofCase[],
+): StatementProof[] {
+  return statements.flatMap((s) => {
+    const parts = statementParts(s, cases);
+    const only = (status: PartStatus) => parts.filter((p) => p.status === status);
+    const klass = proofClass(parts);
+    if (klass === undefined) return [];
+    return [
+      {
+        id: s.id,
+        section: s.section,
+        kind: s.kind,
+        class: klass,
+        judged: only('judged'),
+        assumptionOnly: only('assumption'),
+        reasons: only('reason'),
+        gaps: only('gap'),
+      },
+    ];
+  });
+}
+
+function proofCounts(proofs: readonly StatementProof[], cases: number): StatementAccount['proof'] {
+  const count = (klass: ProofClass) => proofs.filter((p) => p.class === klass).length;
+  const parts = (key: 'judged' | 'assumptionOnly' | 'reasons' | 'gaps') =>
+    proofs.reduce((sum, p) => sum + p[key].length, 0);
+  return {
+    cases,
+    named: proofs.length,
+    judged: count('judged'),
+    judgedInPart: count('judged-in-part'),
+    assumptionOnly: count('assumption-only'),
+    reasons: count('reasons'),
+    unproven: count('unproven'),
+    parts: {
+      judged: parts('judged'),
+      assumption: parts('assumptionOnly'),
+      reason: parts('reasons'),
+      gap: parts('gaps'),
+    },
+  };
+}
+
+const partText = (p: StatementPart) => `${p.part}: ${p.why ?? ''}`;
+
+/** A statement's gaps, the table's own and its parts', as one line of why. */
+function gapWhy(s: Statement, proof: StatementProof | undefined): string | undefined {
+  const whys = [...(s.gap === undefined ? [] : [s.gap]), ...(proof?.gaps ?? []).map(partText)];
+  return whys.length === 0 ? undefined : whys.join('; ');
+}
+
+/**
+ * Statements with a deployment's side (checks) and a client's side (client rules) judged on one only:
+ * no part proven, or no client rule judging it.
+ */
+function oneSidedOf(
+  statements: readonly Statement[],
+  proofs: ReadonlyMap<string, StatementProof>,
+  clientRules: ClientRules | undefined,
+): AccountLine[] {
+  return statements.flatMap((s) => {
+    if (s.checks.length === 0 || s.clientRules.length === 0) return [];
+    const proof = proofs.get(s.id);
+    if (proof?.class === 'reasons') return []; // no deployment can break its contract side
+    const deployment = proof !== undefined && proof.judged.length + proof.assumptionOnly.length > 0;
+    const client = judgingRules(s, clientRules).length > 0;
+    if (deployment === client) return [];
+    return [
+      line(
+        s,
+        deployment
+          ? `judged on a deployment (${s.checks.join(', ')}), not on a client's traffic: ` +
+              (clientWhy(s, clientRules) ?? 'no client rule judges it')
+          : `judged on a client's traffic (${judgingRules(s, clientRules).join(', ')}), ` +
+              'not on a deployment: no part of it is proven by the self-proof',
+      ),
+    ];
+  });
+}
+
+/** The document's units no statement holds, and statements the document does not hold. */
+function lostUnits(trace: ReturnType<typeof traceStatements>, statements: number): number {
+  const claimed = [...trace.found.values()].reduce((sum, units) => sum + units.length, 0);
+  return trace.units.length - claimed + (statements - trace.found.size);
+}
+
+const byKindOf = (statements: readonly Statement[]) =>
+  Object.fromEntries(
+    STATEMENT_KINDS.map((kind) => [kind, statements.filter((s) => s.kind === kind).length]),
+  ) as Record<StatementKind, number>;
+
+const clientCounts = (
+  client: readonly Statement[],
+  open: readonly Statement[],
+  reasons: readonly Statement[],
+  unjudged: number,
+): StatementAccount['client'] => ({
+  total: client.length,
+  judged: client.length - open.length,
+  reasons: reasons.length,
+  unjudged,
+});
+
+/** Cases that say they break a statement the table does not have. */
+function unknownStatements(
+  cases: readonly SelfProofCase[],
+  statements: readonly Statement[],
+): string[] {
+  const ids = new Set(statements.map((s) => s.id));
+  return cases.flatMap((c) =>
+    c.statements
+      .filter((id) => !ids.has(id))
+      .map((id) => `${c.name} says it breaks the statement ${id}, which the table lacks`),
+  );
+}
+
 export function statementAccount(input: AccountInput): StatementAccount {
   const { statements } = input;
   const spec = input.spec ?? serviceSpec;
@@ -284,10 +461,10 @@ export function statementAccount(input: AccountInput): StatementAccount {
   const trace = traceStatements(input.document, statements, {
     documentName: input.documentName ?? 'spec/service-document.md',
   });
+  const proofs = proofsOf(statements, input.cases ?? []);
+  const proofById = new Map(proofs.map((p) => [p.id, p]));
+  const proven = (s: Statement) => proofById.get(s.id)?.class === 'judged';
   const server = statements.filter((s) => s.kind === 'server');
-  const byKind = Object.fromEntries(
-    STATEMENT_KINDS.map((kind) => [kind, statements.filter((s) => s.kind === kind).length]),
-  ) as Record<StatementKind, number>;
   const placeless = statements.filter((s) => !hasPlace(s));
   const serverUnjudged = server.filter((s) => s.checks.length === 0 && s.reason === undefined);
   const judgedByClientRule = (s: Statement) => judgingRules(s, clientRules).length > 0;
@@ -295,33 +472,27 @@ export function statementAccount(input: AccountInput): StatementAccount {
   const clientOpen = client.filter((s) => !judgedByClientRule(s));
   const clientReasons = clientOpen.filter((s) => clientWhy(s, clientRules) !== undefined);
   const clientUnjudged = clientRules === undefined ? 0 : clientOpen.length - clientReasons.length;
-  const claimed = [...trace.found.values()].reduce((sum, units) => sum + units.length, 0);
-  const lost = trace.units.length - claimed + (statements.length - trace.found.size);
+  const withGaps = statements.filter((s) => gapWhy(s, proofById.get(s.id)) !== undefined);
   return {
     statements: statements.length,
-    byKind,
-    judged: statements.filter((s) => s.checks.length > 0).length,
+    byKind: byKindOf(statements),
+    judged: statements.filter(proven).length,
     clientRules: statements.filter(judgedByClientRule).length,
     mock: statements.filter((s) => s.mock.length > 0).length,
     reasons: server.filter((s) => s.checks.length === 0 && s.reason !== undefined).length,
-    gaps: statements.filter((s) => s.gap !== undefined).length,
+    gaps: withGaps.length,
     unmapped:
-      lost +
+      lostUnits(trace, statements.length) +
       placeless.length +
       serverUnjudged.filter((s) => s.gap === undefined).length +
       clientUnjudged,
     server: {
       total: server.length,
-      judged: server.filter((s) => s.checks.length > 0).length,
+      judged: server.filter(proven).length,
       reasons: server.filter((s) => s.checks.length === 0 && s.reason !== undefined).length,
       unjudged: serverUnjudged.length,
     },
-    client: {
-      total: client.length,
-      judged: client.length - clientOpen.length,
-      reasons: clientReasons.length,
-      unjudged: clientUnjudged,
-    },
+    client: clientCounts(client, clientOpen, clientReasons, clientUnjudged),
     clientRulesDeclared: clientRules !== undefined,
     notJudged: statements
       .filter((s) => s.checks.length === 0 && !judgedByClientRule(s))
@@ -329,10 +500,17 @@ export function statementAccount(input: AccountInput): StatementAccount {
     clientNotJudged: clientOpen.map((s) =>
       line(s, clientWhy(s, clientRules) ?? unexplained(clientRules)),
     ),
-    gapList: statements.filter((s) => s.gap !== undefined).map((s) => line(s, s.gap!)),
+    gapList: withGaps.map((s) => line(s, gapWhy(s, proofById.get(s.id))!)),
     notPlayed: statements
       .filter((s) => s.mock.length === 0)
       .map((s) => line(s, s.note ?? KIND_LABEL[s.kind])),
-    problems: [...trace.problems.map((p) => p.message), ...tableProblems(statements, spec)],
+    problems: [
+      ...trace.problems.map((p) => p.message),
+      ...tableProblems(statements, spec),
+      ...unknownStatements(input.cases ?? [], statements),
+    ],
+    proof: proofCounts(proofs, input.cases?.length ?? 0),
+    proofByStatement: proofs,
+    oneSided: oneSidedOf(statements, proofById, clientRules),
   };
 }

@@ -13,6 +13,7 @@ import {
   statementAccount,
   type StatementAccount,
 } from './statement-account.ts';
+import type { SelfProofCase } from './statement-proof.ts';
 import { checkBasis, type CheckDefinition } from './verdicts.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface PageInput {
   /** The service document's Markdown (for its section titles and the account). */
   readonly document: string;
   readonly statements: readonly Statement[];
+  /** The self-proof's cases (cli/self-proof-cases.ts): what proves each statement judged. */
+  readonly cases: readonly SelfProofCase[];
 }
 
 const BY_ID = new Map<string, CheckDefinition>(Object.values(CHECKS).map((c) => [c.id, c]));
@@ -52,7 +55,8 @@ const playedBy = (s: Statement) =>
   [...new Set(s.mock.map((t) => `\`${t.file.replace(/^test\//, '')}\``))].join(', ');
 
 function whyColumn(s: Statement, account: StatementAccount): string {
-  if (s.gap !== undefined) return `**Not judged yet:** ${s.gap}`;
+  const gap = account.gapList.find((line) => line.id === s.id)?.why;
+  if (gap !== undefined) return `**Not judged yet:** ${gap}`;
   const open = CLIENT_KINDS.has(s.kind)
     ? account.clientNotJudged.find((line) => line.id === s.id)?.why
     : undefined;
@@ -82,21 +86,30 @@ function clientSummary(account: StatementAccount): string {
 
 function summary(account: StatementAccount): string[] {
   const kinds = STATEMENT_KINDS.map((kind) => kindCount(account.byKind[kind], kind)).join(', ');
-  const s = account.server;
+  const { server: s, proof: p } = account;
   return [
     `- **${account.statements} statements** (${kinds}); ${account.unmapped} of the document's ` +
       `sentences and rows in none.`,
-    `- **Server rules judged by a contract check: ${s.judged} of ${s.total}**; ` +
-      `${s.reasons} with a reason none can; ${s.unjudged} not judged yet. ` +
-      `${account.gaps} statements have a part no check judges yet although one could ` +
-      `(**Not judged yet** below).`,
+    `- **Server rules judged by a contract check, proven per statement: ${s.judged} of ${s.total}** ` +
+      `(a generated mutant or a named defect that breaks the statement is caught by its own check, ` +
+      `part by part: [decisions/052](../decisions/052-judged-means-proven-per-statement.md)); ` +
+      `${s.reasons} with a reason none can; ${s.unjudged} not judged yet. Of the ${p.named} ` +
+      `statements that name a check: ${p.judged} judged, ${p.judgedInPart} judged in part, ` +
+      `${p.assumptionOnly} by assumption checks only (a warning; a failure with --strict), ` +
+      `${p.reasons} with reasons only, ${p.unproven} unproven. ` +
+      `${account.gaps} statements have a part no check or self-proof case judges yet although one ` +
+      `could (**Not judged yet** below).`,
     clientSummary(account),
     `- Played by the mock or the project's own tools: ${account.mock}.`,
   ];
 }
 
 export function renderStatementPage(input: PageInput): string {
-  const account = statementAccount({ document: input.document, statements: input.statements });
+  const account = statementAccount({
+    document: input.document,
+    statements: input.statements,
+    cases: input.cases,
+  });
   const titles = new Map(documentSections(input.document).map((s) => [s.section, s.title]));
   const sections = [...new Set(input.statements.map((s) => s.section))];
   const header = [

@@ -14,7 +14,10 @@ if [ -x "$CHROMIUM" ]; then
 fi
 
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-  echo "ensure-chromium: $CHROMIUM is missing; installing Debian's chromium package (apt-get)…" >&2
+  # What it costs, said before it starts (README says so next to `npm test`): the package's own size.
+  size=$(apt-cache show chromium 2>/dev/null | awk '/^Installed-Size:/ { printf "%d MiB", $2 / 1024; exit }')
+  echo "ensure-chromium: $CHROMIUM is missing; installing Debian's chromium package system-wide" \
+    "(apt-get; ${size:-its size unknown until apt-get update} installed, plus its dependencies)…" >&2
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   if [ -x "$CHROMIUM" ]; then

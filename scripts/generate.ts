@@ -76,10 +76,11 @@ async function statementFiles(): Promise<{ json: string; page: string }> {
   };
   // Loaded once the service spec's JSON is written: the page reads the checks' basis from it.
   const { renderStatementPage } = await import('../contracts/statement-page.ts');
+  const { selfProofCases } = await import('../cli/self-proof-cases.ts');
   const document = readFileSync(join(root, 'spec/service-document.md'), 'utf8');
   return {
     json: `${JSON.stringify(json, null, 2)}\n`,
-    page: renderStatementPage({ document, statements }),
+    page: renderStatementPage({ document, statements, cases: selfProofCases() }),
   };
 }
 

@@ -62,8 +62,10 @@ Options (each side's own, then the sequence's; each also from the variable in br
   --other-api-key KEY       a second user's key on A [VIDEOTASK_OTHER_API_KEY]
   --failing-prompt TEXT     a prompt A fails (a failed task on A)
   --against URL             B [VIDEOTASK_AGAINST_URL]
-  --against-api-key KEY     B's key [VIDEOTASK_AGAINST_API_KEY]
-  --against-other-api-key KEY  a second user's key on B [VIDEOTASK_AGAINST_OTHER_API_KEY]
+  --against-api-key KEY     B's key [VIDEOTASK_AGAINST_API_KEY]; with --against-profile, default
+                            sk-mock-vip (the mock's key that reaches the second family)
+  --against-other-api-key KEY  a second user's key on B [VIDEOTASK_AGAINST_OTHER_API_KEY]; with
+                            --against-profile, default sk-mock-bob
   --against-failing-prompt TEXT  a prompt B fails (default: A's; the mock fails "… [mock:fail]")
   --against-profile FILE    B is the mock serving FILE (videotask learn wrote it), started here with its
                             own keys: the CI check that staging still answers as its committed profile
@@ -225,20 +227,22 @@ export function targets(
     flagOrEnv('--api-key', values['api-key'], 'VIDEOTASK_API_KEY'),
   );
   const otherA = values['other-api-key'] ?? env['VIDEOTASK_OTHER_API_KEY'];
+  const keyB = flagOrEnv(
+    '--against-api-key',
+    values['against-api-key'],
+    'VIDEOTASK_AGAINST_API_KEY',
+  );
+  const givenOtherB = values['against-other-api-key'] ?? env['VIDEOTASK_AGAINST_OTHER_API_KEY'];
+  // The mock started here knows its own keys: one given for B is the one used (and shown), else its own.
   const b =
     mock !== undefined
       ? side(
           { name: '--against-profile', value: mock.url },
-          { name: 'the mock', value: mock.keys.primary },
+          keyB.value === undefined ? { name: 'the mock', value: mock.keys.primary } : keyB,
         )
-      : side(
-          flagOrEnv('--against', values.against, 'VIDEOTASK_AGAINST_URL'),
-          flagOrEnv('--against-api-key', values['against-api-key'], 'VIDEOTASK_AGAINST_API_KEY'),
-        );
+      : side(flagOrEnv('--against', values.against, 'VIDEOTASK_AGAINST_URL'), keyB);
   const otherB =
-    mock !== undefined && otherA !== undefined
-      ? mock.keys.other
-      : (values['against-other-api-key'] ?? env['VIDEOTASK_AGAINST_OTHER_API_KEY']);
+    mock !== undefined && otherA !== undefined ? (givenOtherB ?? mock.keys.other) : givenOtherB;
   if ((otherA === undefined) !== (otherB === undefined))
     throw new UsageError(
       "give both sides a second user's key (--other-api-key and --against-other-api-key) or neither: " +

@@ -2,7 +2,10 @@ import {
   type AccountLine,
   statementAccount,
   type StatementAccount,
+  type StatementProof,
 } from '../../contracts/statement-account.ts';
+import type { StatementPart } from '../../contracts/statement-proof.ts';
+import { selfProofCases } from '../self-proof-cases.ts';
 import { checkDescribed, checkExtensions } from '../../src/spec/index.ts';
 import {
   CONTROL_SPEC_PATH,
@@ -17,16 +20,22 @@ import { KIND_LABEL, kindCount, STATEMENT_KINDS } from '../../src/spec/statement
 
 const TABLE = 'spec/statements.yaml';
 
-const HELP = `Usage: videotask lint-spec [FILE...] [--trace [--json]] [--document FILE]
+const HELP = `Usage: videotask lint-spec [FILE...] [--trace [--all] [--json]] [--document FILE]
 
 Validates each OpenAPI file (default: the service spec and the mock control spec) and, without FILE,
 that ${TABLE} holds every statement of the service document (spec/service-document.md): a
 statement added or changed in the document is named, with what is mapped to the old one.
 
-  --trace          print the account: statements by kind, how many are judged by contract checks,
-                   by client rules, played by the mock, and each one that is not, with its reason
-  --json           the account as JSON (counts: statements, judged, clientRules, client, reasons,
-                   unmapped; and each statement not judged, with why)
+  --trace          print the account, what to act on first: the gaps (a part of a statement no
+                   self-proof case proves), the statements judged by assumption checks only, those
+                   judged on one side only (a deployment or a client), the server rules no check can
+                   judge. A statement counts as judged only where a generated mutant or a named
+                   defect that breaks it is caught by one of its own checks, part by part
+  --all            with --trace: also each statement's parts with the cases that prove them, and every
+                   statement no check or client rule judges
+  --json           the account as JSON (counts: statements, judged, clientRules, gaps, unmapped; proof:
+                   judged, judgedInPart, assumptionOnly, reasons, unproven; proofByStatement: each
+                   statement's parts as judged, assumptionOnly, reasons, gaps)
   --document FILE  trace this copy of the service document instead (a new version, a draft)
 
 Exit 0 when everything holds, 1 when a spec is invalid or the table misses or misnames something.`;
@@ -36,20 +45,28 @@ export const lintSpecCommand: Command = {
   async run(argv) {
     const { values, positionals } = parseFlags(
       argv,
-      { trace: { type: 'boolean' }, json: { type: 'boolean' }, document: { type: 'string' } },
+      {
+        trace: { type: 'boolean' },
+        json: { type: 'boolean' },
+        all: { type: 'boolean' },
+        document: { type: 'string' },
+      },
       true,
     );
     if (values.help) {
       console.log(HELP);
       return 0;
     }
-    if (values.json === true && values.trace !== true)
-      throw new UsageError('--json prints the account of --trace: add --trace');
+    if ((values.json === true || values.all === true) && values.trace !== true)
+      throw new UsageError(
+        `${values.json === true ? '--json' : '--all'} prints the account of --trace: add --trace`,
+      );
     const traced = values.trace === true || values.document !== undefined;
     if (traced && positionals.length > 0)
       throw new UsageError('--trace and --document read the service spec: give no FILE with them');
     const account = positionals.length === 0 ? accountOf(values.document) : undefined;
-    if (values.trace === true) return printAccount(account!, values.json === true);
+    if (values.trace === true)
+      return printAccount(account!, values.json === true, values.all === true);
     const failed = await lintFiles(
       positionals.length > 0 ? positionals : [SERVICE_SPEC_PATH, CONTROL_SPEC_PATH],
       !traced,
@@ -68,6 +85,7 @@ function accountOf(documentPath: string | undefined): StatementAccount {
     document,
     documentName: documentPath ?? 'spec/service-document.md',
     statements: documentStatements(),
+    cases: selfProofCases(),
   });
 }
 
@@ -103,8 +121,8 @@ function printTraceCheck(account: StatementAccount): number {
   return 1;
 }
 
-function printAccount(account: StatementAccount, json: boolean): number {
-  console.log(json ? JSON.stringify(account, null, 2) : renderAccount(account, TABLE));
+function printAccount(account: StatementAccount, json: boolean, all: boolean): number {
+  console.log(json ? JSON.stringify(account, null, 2) : renderAccount(account, TABLE, all));
   return exit(account.problems.length + account.unmapped);
 }
 
@@ -125,34 +143,104 @@ function listing(title: string, items: readonly AccountLine[]): string[] {
   return items.length === 0 ? [] : ['', `${title} (${items.length}):`, ...items.flatMap(itemLines)];
 }
 
-function renderAccount(account: StatementAccount, tableName: string): string {
+const partLine = (p: StatementPart) =>
+  `${p.part}${p.checks.length === 0 ? '' : ` (${p.checks.join(', ')})`}` +
+  `${p.cases.length === 0 ? '' : `: ${p.cases.join(', ')}`}${p.why === undefined ? '' : `: ${p.why}`}`;
+
+/** A statement's parts of one status, one line each, under its id. */
+function partListing(
+  title: string,
+  proofs: readonly StatementProof[],
+  pick: (p: StatementProof) => readonly StatementPart[],
+): string[] {
+  const picked = proofs.filter((p) => pick(p).length > 0);
+  if (picked.length === 0) return [];
+  return [
+    '',
+    `${title} (${picked.length}):`,
+    ...picked.flatMap((p) => [
+      `  ${p.section.padEnd(5)} ${p.id} (${KIND_LABEL[p.kind]})`,
+      ...pick(p).map((part) => `        ${partLine(part)}`),
+    ]),
+  ];
+}
+
+function headLines(account: StatementAccount, tableName: string): string[] {
   const kinds = STATEMENT_KINDS.filter((k) => account.byKind[k] > 0)
     .map((k) => kindCount(account.byKind[k], k))
     .join(', ');
-  const s = account.server;
-  const c = account.client;
+  const { proof: p, server: s, client: c } = account;
   const clientRules = account.clientRulesDeclared
     ? `${account.clientRules} (client rules and recommendations: ${c.judged} of ${c.total}, ` +
       `${c.reasons} with a reason none can, ${c.unjudged} not judged yet)`
     : `${account.clientRules} (the spec declares no x-client-rules)`;
-  const serverNotJudged = account.notJudged.filter((item) => item.kind === 'server');
-  const clientIds = new Set(account.clientNotJudged.map((item) => item.id));
   return [
     `${tableName}: ${plural(account.statements, 'statement')}, ${account.unmapped} unmapped`,
     `  by kind: ${kinds}`,
-    `  judged by contract checks: ${account.judged} (server rules: ${s.judged} of ${s.total}, ` +
-      `${s.reasons} with a reason none can, ${s.unjudged} not judged yet)`,
+    `  judged by contract checks, proven per statement: ${p.judged} of the ${p.named} that name ` +
+      `one (server rules: ${s.judged} of ${s.total}); ${p.judgedInPart} judged in part, ` +
+      `${p.assumptionOnly} by assumptions only, ${p.reasons} with reasons only, ${p.unproven} unproven ` +
+      `(${p.cases} self-proof cases)`,
+    `  server rules with a reason no check can judge them: ${s.reasons}; not judged yet: ${s.unjudged}`,
     `  judged by client rules: ${clientRules}`,
     `  played by the mock (or the project's own client and tools), in a named test: ${account.mock}`,
-    `  gaps, parts no check judges yet although one could: ${account.gaps}`,
-    ...listing('Server rules no contract check judges', serverNotJudged),
-    ...listing('Gaps', account.gapList),
-    ...listing('Client rules and recommendations no client rule judges', account.clientNotJudged),
-    ...listing(
+    `  gaps, statements with a part no check judges yet although one could: ${account.gaps}`,
+  ];
+}
+
+/**
+ * What a reader acts on, first (issue 35 item 6): the gaps, the statements judged by assumptions
+ * only, those judged on one side only, and the server rules no check can judge. Further sections
+ * (the document's freedoms, issue 31) are added to this list.
+ */
+function actionSections(account: StatementAccount): string[][] {
+  const proofs = account.proofByStatement;
+  return [
+    listing(
+      'Gaps: a part of the statement no self-proof case proves, or no check judges yet',
+      account.gapList,
+    ),
+    partListing(
+      'Judged by assumption checks only (a warning; a failure only with --strict)',
+      proofs.filter((p) => p.class === 'assumption-only'),
+      (p) => p.assumptionOnly,
+    ),
+    listing('Judged on one side only (a deployment or a client)', account.oneSided),
+    listing(
+      'Server rules no contract check judges',
+      account.notJudged.filter((item) => item.kind === 'server'),
+    ),
+  ];
+}
+
+/** Everything else, with `--all`: each statement's parts and every statement not judged. */
+function fullSections(account: StatementAccount): string[][] {
+  const clientIds = new Set(account.clientNotJudged.map((item) => item.id));
+  const proofs = account.proofByStatement;
+  return [
+    partListing('Parts judged, and the self-proof cases that break them', proofs, (p) => p.judged),
+    partListing('Parts judged by assumption checks', proofs, (p) => p.assumptionOnly),
+    partListing('Parts no case can break, and why', proofs, (p) => p.reasons),
+    listing('Client rules and recommendations no client rule judges', account.clientNotJudged),
+    listing(
       'Other statements no check or client rule judges',
       account.notJudged.filter((item) => item.kind !== 'server' && !clientIds.has(item.id)),
     ),
-    ...listing('Not played by the mock', account.notPlayed),
+    listing('Not played by the mock', account.notPlayed),
+  ];
+}
+
+function renderAccount(account: StatementAccount, tableName: string, all: boolean): string {
+  return [
+    ...headLines(account, tableName),
+    ...actionSections(account).flat(),
+    ...(all
+      ? fullSections(account).flat()
+      : [
+          '',
+          "The whole account (each statement's parts and the self-proof cases that prove them, every " +
+            'statement not judged): --all; as data: --json.',
+        ]),
     ...(account.problems.length === 0 ? [] : ['', 'Problems:', ...account.problems]),
   ].join('\n');
 }

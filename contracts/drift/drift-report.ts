@@ -1,98 +1,178 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { markdownText } from '../../src/markdown-text.ts';
 import { writeTextAtomically } from '../../src/node/atomic-file.ts';
 import { Redactor } from '../../src/redaction/redactor.ts';
-import type { Difference } from './compare-profiles.ts';
-import type { DriftReport } from './run-drift.ts';
+import {
+  ASPECT_LABEL,
+  describeVerdict,
+  driftCauses,
+  driftSummaryLine,
+  placeOf,
+  type DriftCause,
+} from './drift-causes.ts';
+import type { DriftReport, DriftSide } from './run-drift.ts';
 
-const ASPECT_LABEL: Readonly<Record<Difference['aspect'], string>> = {
-  status: 'status',
-  'content-type': 'content type',
-  body: 'body',
-  headers: 'header',
-  timing: 'timing',
-  observed: 'observed',
-  lifecycle: 'lifecycle',
-  content: 'content',
-  identifiers: 'identifiers',
-  verdict: 'contract verdict',
+/**
+ * A drift report a person reads in a minute (issue 35): the one-line summary, the contract verdicts
+ * that differ (which documented rule one side breaks), then one line per cause with the places it
+ * touches and one example, the notes folded; every difference in full in the Markdown's folded table
+ * and the JSON.
+ */
+
+/** Notes the terminal shows before folding the rest into a count. */
+const NOTES_SHOWN = 3;
+/** A note's length in the terminal; the reports keep it whole. */
+const NOTE_CHARS = 140;
+
+const oneLine = (text: string, max: number) => {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 };
 
-/** `getVideo · queued · owner · ok`. */
-const placeOf = (d: Difference) =>
-  [d.cell.split(' ').join(' · '), d.situation].filter((p) => p !== '').join(' · ');
+const verdictsOf = (report: DriftReport) =>
+  report.differences.filter((d) => d.aspect === 'verdict');
 
-function grouped(differences: readonly Difference[]): Map<string, Difference[]> {
-  const groups = new Map<string, Difference[]>();
-  for (const d of differences) groups.set(placeOf(d), [...(groups.get(placeOf(d)) ?? []), d]);
-  return groups;
+const complete = (report: DriftReport) =>
+  report.a.stopped === undefined && report.b.stopped === undefined;
+
+/** `http://127.0.0.1:4010 (key sk-…ce)`. */
+const sideName = (side: DriftSide) => `${side.baseUrl} (key ${side.key})`;
+
+/** The cause in the terminal: what differs, then where (with an example). */
+function causeLines(cause: DriftCause, n: number): string[] {
+  const where =
+    cause.places.length === 1
+      ? cause.example
+      : `${cause.places.length} places (${cause.routes.join(', ')}), e.g. ${cause.example}`;
+  return [`  ${n}. ${cause.what.join('; ')}`, `     ${where}`];
 }
 
-const plural = (n: number) => `${n} difference${n === 1 ? '' : 's'}`;
-
-const countsLine = (report: DriftReport) =>
-  Object.entries(report.counts)
-    .map(([aspect, n]) => `${ASPECT_LABEL[aspect as Difference['aspect']]} ${n}`)
-    .join(', ');
-
-/** The summary a person reads in a terminal or a CI log. */
+/** The summary a person reads in a terminal or a CI log; its last line is the whole verdict. */
 export function renderDriftSummary(report: DriftReport): string {
   const { a, b } = report;
   const lines = [
-    `drift: A ${a.baseUrl}  vs  B ${b.baseUrl}  (--tier ${report.tier})`,
+    `drift: A ${sideName(a)}  vs  B ${sideName(b)}  (--tier ${report.tier})`,
     `  A: ${a.requests} requests, ${a.tasksCreated} tasks created · ${a.coverage}`,
     `  B: ${b.requests} requests, ${b.tasksCreated} tasks created · ${b.coverage}`,
   ];
   for (const [side, s] of [['A', a] as const, ['B', b] as const])
     if (s.stopped !== undefined) lines.push(`  ${side} stopped early: ${s.stopped}`);
-  for (const [place, differences] of grouped(report.differences)) {
-    const steps = [...new Set(differences.flatMap((d) => d.steps))];
-    lines.push('', `  ${place}${steps.length > 0 ? `  [${steps.join(', ')}]` : ''}`);
-    for (const d of differences) {
-      const where = d.where === '' ? '' : ` ${d.where}`;
-      lines.push(`    ${ASPECT_LABEL[d.aspect]}${where}: A ${d.a} · B ${d.b}`);
-    }
+  const verdicts = verdictsOf(report);
+  if (verdicts.length > 0)
+    lines.push(
+      '',
+      `Contract verdicts that differ (${verdicts.length}):`,
+      ...verdicts.map((d) => `  ${describeVerdict(d)}`),
+    );
+  const causes = driftCauses(report.differences);
+  if (causes.length > 0)
+    lines.push(
+      '',
+      `Other differences, by cause (${causes.length} causes, ` +
+        `${report.differences.length - verdicts.length} differences):`,
+      ...causes.flatMap((cause, i) => causeLines(cause, i + 1)),
+    );
+  if (report.notes.length > 0) {
+    const more = report.notes.length - NOTES_SHOWN;
+    lines.push(
+      '',
+      `Notes (${report.notes.length}: what was not compared, and why):`,
+      ...report.notes.slice(0, NOTES_SHOWN).map((n) => `  ${oneLine(n, NOTE_CHARS)}`),
+      ...(more > 0 ? [`  … ${more} more in drift-report.md and .json (--report-dir)`] : []),
+    );
   }
-  for (const note of report.notes) lines.push(`  note: ${note}`);
-  lines.push(
-    '',
-    report.differences.length === 0
-      ? report.ok
-        ? 'no difference: B answers every step as A does'
-        : 'no difference seen, but a side stopped before the sequence was done'
-      : `DRIFT: ${plural(report.differences.length)} (${countsLine(report)})`,
-  );
+  lines.push('', driftSummaryLine(report.differences, complete(report)));
   return lines.join('\n');
 }
 
-const cellText = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** Deployment-supplied text as one inert Markdown table cell or inline span. */
+const md = markdownText;
 
-/** The same as Markdown (a CI job summary, a pull request comment). */
+const sideRow = (name: string, s: DriftSide) =>
+  `| ${name} | ${md(s.baseUrl)} | \`${s.key}\` | ${s.requests} | ${s.tasksCreated} | ${md(s.coverage)} |`;
+
+function folded(summary: string, body: readonly string[]): string[] {
+  return ['', '<details>', `<summary>${summary}</summary>`, '', ...body, '', '</details>'];
+}
+
+const placesCell = (c: DriftCause) =>
+  c.places.length === 1 ? '1' : `${c.places.length} (${md(c.routes.join(', '))})`;
+
+function causeRows(causes: readonly DriftCause[]): string[] {
+  if (causes.length === 0) return [];
+  return [
+    '',
+    '## Other differences, by cause',
+    '',
+    '| # | what differs | places | example |',
+    '|---|---|---|---|',
+    ...causes.map(
+      (c, i) =>
+        `| ${i + 1} | ${c.what.map(md).join('<br>')} | ${placesCell(c)} | ` + `${md(c.example)} |`,
+    ),
+    ...causes.flatMap((c, i) =>
+      c.places.length === 1
+        ? []
+        : folded(
+            `cause ${i + 1}: its ${c.places.length} places`,
+            c.places.map((p) => `- ${md(p)}`),
+          ),
+    ),
+  ];
+}
+
+/** The same as Markdown (a CI job summary, a pull request comment); the deployments' text escaped. */
 export function renderDriftMarkdown(report: DriftReport): string {
   const { a, b } = report;
+  const verdicts = verdictsOf(report);
   const lines = [
-    `# Drift: ${report.differences.length === 0 ? 'no difference' : plural(report.differences.length)}`,
+    `# Drift: ${md(driftSummaryLine(report.differences, complete(report)).replace(/^DRIFT: /, ''))}`,
     '',
     '| side | base URL | key | requests | tasks | coverage |',
     '|---|---|---|---|---|---|',
-    `| A | ${a.baseUrl} | \`${a.key}\` | ${a.requests} | ${a.tasksCreated} | ${cellText(a.coverage)} |`,
-    `| B | ${b.baseUrl} | \`${b.key}\` | ${b.requests} | ${b.tasksCreated} | ${cellText(b.coverage)} |`,
+    sideRow('A', a),
+    sideRow('B', b),
     '',
     `Tier \`${report.tier}\`, started ${report.startedAt}, ${Math.round(report.durationMs / 1000)} s.`,
   ];
-  if (report.differences.length > 0)
+  for (const [side, s] of [['A', a] as const, ['B', b] as const])
+    if (s.stopped !== undefined) lines.push('', `${side} stopped early: ${md(s.stopped)}`);
+  if (verdicts.length > 0)
     lines.push(
       '',
-      '| where | what | field | A | B | steps |',
-      '|---|---|---|---|---|---|',
-      ...report.differences.map(
-        (d) =>
-          `| ${cellText(placeOf(d))} | ${ASPECT_LABEL[d.aspect]} | ${cellText(d.where)} | ` +
-          `${cellText(d.a)} | ${cellText(d.b)} | ${cellText(d.steps.join(', '))} |`,
+      '## Contract verdicts that differ',
+      '',
+      ...verdicts.map((d) => `- ${md(describeVerdict(d))}`),
+    );
+  lines.push(...causeRows(driftCauses(report.differences)));
+  if (report.differences.length > 0)
+    lines.push(
+      ...folded(`Every difference (${report.differences.length})`, [
+        '| where | what | field | A | B | steps |',
+        '|---|---|---|---|---|---|',
+        ...report.differences.map(
+          (d) =>
+            `| ${md(placeOf(d))} | ${ASPECT_LABEL[d.aspect]} | ${md(d.where)} | ` +
+            `${md(d.a)} | ${md(d.b)} | ${md(d.steps.join(', '))} |`,
+        ),
+      ]),
+    );
+  if (report.notes.length > 0)
+    lines.push(
+      ...folded(
+        `Notes (${report.notes.length}): what was not compared, and why`,
+        report.notes.map((n) => `- ${md(n)}`),
       ),
     );
-  if (report.notes.length > 0) lines.push('', ...report.notes.map((n) => `- ${n}`));
   return `${lines.join('\n')}\n`;
+}
+
+/** The JSON report: the run's report, with its one-line summary and its differences by cause. */
+export function driftReportJson(report: DriftReport): string {
+  const summary = driftSummaryLine(report.differences, complete(report));
+  const causes = driftCauses(report.differences);
+  return `${JSON.stringify({ summary, ...report, causes }, null, 2)}\n`;
 }
 
 /**
@@ -107,7 +187,7 @@ export async function writeDriftReports(
 ): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
   const files: [string, string][] = [
-    ['drift-report.json', `${JSON.stringify(report, null, 2)}\n`],
+    ['drift-report.json', driftReportJson(report)],
     ['drift-report.md', renderDriftMarkdown(report)],
   ];
   const written: string[] = [];

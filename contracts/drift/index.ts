@@ -7,4 +7,10 @@ export {
   type CompareOptions,
   type Difference,
 } from './compare-profiles.ts';
-export { renderDriftMarkdown, renderDriftSummary, writeDriftReports } from './drift-report.ts';
+export {
+  driftReportJson,
+  renderDriftMarkdown,
+  renderDriftSummary,
+  writeDriftReports,
+} from './drift-report.ts';
+export { driftCauses, driftSummaryLine, type DriftCause } from './drift-causes.ts';

@@ -5,12 +5,14 @@ import { DOWNLOAD_DEFECTS } from './download.ts';
 import { GATEWAY_HABIT_DEFECTS } from './gateway-habits.ts';
 import { LIFECYCLE_DEFECTS } from './lifecycle.ts';
 import { NATIVE_DEFECTS } from './native.ts';
+import { ROUTE_DEFECTS } from './routes.ts';
 import { TASK_OBJECT_DEFECTS } from './task-object.ts';
 import { WRAPPER_DEFECTS } from './wrapper.ts';
 
 /** Every defect `--defect NAME` can play, grouped by the part of the contract it breaks. */
 export const DEFECTS: readonly Defect[] = [
   ...TASK_OBJECT_DEFECTS,
+  ...ROUTE_DEFECTS,
   ...LIFECYCLE_DEFECTS,
   ...WRAPPER_DEFECTS,
   ...CONTENT_DEFECTS,

@@ -26,6 +26,12 @@ export interface Defect extends ServiceWrapper {
    * which judge a schema of the spec (`wrapper.shape`: `TaskWrapper`, §2.3).
    */
   readonly checks?: readonly string[];
+  /**
+   * Statements of spec/statements.yaml it breaks besides those naming a rule it breaks: where one of
+   * its `checks` judges a whole answer (`4.2-response`: the video object), so that check's part of
+   * the statement is proven by it (issue 31 item 7).
+   */
+  readonly statements?: readonly string[];
 }
 
 /** Whether the caller owns the task the path names. */

@@ -73,6 +73,8 @@ export const LIFECYCLE_DEFECTS: readonly Defect[] = [
     name: 'undocumented-status',
     description: 'the OpenAI form says "processing" instead of in_progress while the task runs',
     breaks: ['status-documented', 'legal-transition', 'forms-agree'],
+    checks: ['task.shape'],
+    statements: ['4-query-openai', '4.2-response', '1-two-query-forms'],
     after: rewriteTaskAnswer(['getVideo'], (body, { snap }) =>
       snap.status === 'in_progress' ? { ...body, status: 'processing' } : undefined,
     ),

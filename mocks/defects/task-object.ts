@@ -72,6 +72,15 @@ export const TASK_OBJECT_DEFECTS: readonly Defect[] = [
     name: 'wrong-object',
     description: '`object` is "video.generation" instead of the fixed value "video"',
     breaks: ['object-is-video'],
+    checks: ['task.shape', 'submission.shape'],
+    statements: [
+      '4-query-openai',
+      '4.2-response',
+      '1-two-query-forms',
+      '4.1-response-200',
+      '4-submit-generations',
+      '4-submit-videos',
+    ],
     after(_request, response) {
       const body = jsonOf(response);
       if (response.status !== 200 || body?.['object'] !== 'video') return response;
@@ -99,6 +108,7 @@ export const TASK_OBJECT_DEFECTS: readonly Defect[] = [
     name: 'submission-without-created-at',
     description: 'the submission answer leaves out `created_at`',
     breaks: ['presence-on-submission'],
+    checks: ['submission.shape'],
     after: rewriteSubmission((body) => without(body, 'created_at')),
   },
   {

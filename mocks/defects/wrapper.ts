@@ -37,6 +37,8 @@ export const WRAPPER_DEFECTS: readonly Defect[] = [
     name: 'wrapper-progress-format',
     description: 'the wrapper\'s `data.progress` is a bare number ("50") without the % sign',
     breaks: ['wrapper-progress-format'],
+    checks: ['wrapper.shape'],
+    statements: ['4-query-wrapper', '4.3-response', '1-two-query-forms'],
     after: wrapper((body) => {
       const data = wrapperData(body);
       return { ...body, data: { ...data, progress: String(data['progress']).replace(/%$/, '') } };
@@ -58,6 +60,7 @@ export const WRAPPER_DEFECTS: readonly Defect[] = [
       "the wrapper's `data.platform` is the channel type as a JSON number (54), not a string",
     breaks: [],
     checks: ['wrapper.shape'],
+    statements: ['2.3-data-platform', '4-query-wrapper', '4.3-response'],
     after: wrapper((body) => {
       const data = wrapperData(body);
       return { ...body, data: { ...data, platform: Number(data['platform']) } };

@@ -23,6 +23,15 @@ const NOT_YOURS =
   'this task is not yours or does not exist: a task is visible only to the ' +
   'key that submitted it (§5); check the task ID and the key.';
 
+/** A 404 that names no route of the service: the base URL leads elsewhere (issue 35). */
+const NO_ROUTE =
+  'the service does not serve this path: check the base URL (the address without /v1, §9).';
+
+/** A status query's 404 without the service's code: a task not found, or no such route here. */
+const NOT_FOUND_HERE =
+  'not found: this task is not yours or does not exist (§5), or nothing at this base URL ' +
+  'serves task queries; check the task ID, the key and the base URL (the address without /v1, §9).';
+
 export const HINTS: readonly HintRow[] = [
   // First: the gateway answers an upstream 429 with code fail_to_fetch_task (reference-gateway-facts.md).
   {
@@ -88,8 +97,11 @@ export const HINTS: readonly HintRow[] = [
       'the token or its group may not use this model, or the quota is spent: ' +
       'ask an administrator (§5, §7). Do not retry as is.',
   },
+  // The service's 404 for a path it has no route for says so (the mock: route_not_found).
+  { status: 404, code: 'route_not_found', hint: NO_ROUTE },
   { operation: 'query', status: 400, code: 'task_not_exist', hint: NOT_YOURS },
-  { operation: 'query', status: 404, hint: NOT_YOURS },
+  { operation: 'query', status: 404, code: 'task_not_found', hint: NOT_YOURS },
+  { operation: 'query', status: 404, hint: NOT_FOUND_HERE },
   {
     operation: 'query',
     status: 400,
@@ -114,10 +126,7 @@ export const HINTS: readonly HintRow[] = [
     status: 410,
     hint: "the video's temporary upstream address has expired (§1): it can no longer be downloaded.",
   },
-  {
-    status: 404,
-    hint: 'the service does not serve this path: check the base URL (the address without /v1, §9).',
-  },
+  { status: 404, hint: NO_ROUTE },
   { status: 413, hint: 'send a smaller JSON body (§4.1).' },
   {
     status: 415,

@@ -61,11 +61,16 @@ export interface Statement {
   /** Why no client rule can judge this client rule or recommendation, where x-client-rules has none. */
   readonly clientReason?: string | undefined;
   readonly note?: string | undefined;
+  /**
+   * Why no self-proof case can break a part of it (a rule or a shape check it names, by id): the part is
+   * then given a reason, not counted judged nor a gap (issue 31 item 7).
+   */
+  readonly partReasons?: Readonly<Record<string, string>> | undefined;
 }
 
 const LISTS = ['spec', 'rules', 'checks', 'clientRules'] as const;
 const TEXTS = ['reason', 'gap', 'clientReason', 'note'] as const;
-const KNOWN = new Set(['id', 'section', 'kind', 'text', 'mock', ...LISTS, ...TEXTS]);
+const KNOWN = new Set(['id', 'section', 'kind', 'text', 'mock', 'partReasons', ...LISTS, ...TEXTS]);
 const ID = /^(intro|\d+(\.\d+)*)-[a-z0-9]+(-[a-z0-9.]+)*$/;
 
 const isText = (value: unknown): value is string =>
@@ -87,6 +92,14 @@ function testRefs(value: unknown, where: string): TestRef[] {
       throw new Error(`${where}[${index}] must be {file, test}, both non-empty strings`);
     return { file, test };
   });
+}
+
+function partReasons(value: unknown, where: string): { partReasons?: Record<string, string> } {
+  if (value === undefined) return {};
+  const entries = typeof value === 'object' && value !== null ? Object.entries(value) : [];
+  if (Array.isArray(value) || entries.length === 0 || !entries.every(([, why]) => isText(why)))
+    throw new Error(`${where} must map a rule or check id to why no case can break it`);
+  return { partReasons: Object.fromEntries(entries) };
 }
 
 function readStatement(raw: unknown, index: number): Statement {
@@ -124,6 +137,7 @@ function readStatement(raw: unknown, index: number): Statement {
     ) as Record<(typeof LISTS)[number], string[]>),
     mock: testRefs(entry['mock'], `${where}.mock`),
     ...optional,
+    ...partReasons(entry['partReasons'], `${where}.partReasons`),
   };
 }
 

@@ -124,9 +124,9 @@ describe('videotask learn, mock --profile, drift', () => {
     );
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /^ {4}content type: A application\/problem\+json · B application\/json/m,
+      /^ {2}\d+\. (.*; )?content type: A application\/problem\+json · B application\/json/m,
     );
-    expect(run.stdout).toMatch(/^DRIFT: \d+ differences/m);
+    expect(run.stdout).toMatch(/^DRIFT: \d+ differences: /m);
     expect(run.stdout + run.stderr).not.toContain(staging.keys[0]!.key);
   }, 120_000);
 

@@ -38,8 +38,22 @@ describe('hints that fit the error (issue 16)', () => {
       'a status query for a missing or foreign task (404)',
       'query',
       404,
-      undefined,
+      'task_not_found',
       /^this task is not yours or does not exist/,
+    ],
+    [
+      'a status query answered 404 without a code: missing task or no such route',
+      'query',
+      404,
+      undefined,
+      /^not found: this task is not yours or does not exist .*or nothing at this base URL/,
+    ],
+    [
+      'a status query of a route that does not exist',
+      'query',
+      404,
+      'route_not_found',
+      /^the service does not serve this path/,
     ],
     ['another 400 on a status query', 'query', 400, 'invalid_request', /check the task ID/],
     [

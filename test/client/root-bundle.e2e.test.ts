@@ -1,6 +1,7 @@
 import { build, type Metafile } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { expectQuoted } from '../docs/quoted-figures.ts';
 
 /**
  * The package's root export (`videotask`, src/index.ts) is the client of browser apps too (issue 23,
@@ -29,9 +30,15 @@ const imports = (metafile: Metafile): string[] =>
   Object.values(metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
 
 describe('videotask bundled for the browser', () => {
-  it(`stays within ${BUDGET_BYTES / 1024} KB minified`, async () => {
+  it(`stays within ${BUDGET_BYTES / 1024} KB minified, the size the docs quote`, async () => {
     const { bytes } = await bundle('src/index.ts');
     expect(bytes).toBeLessThanOrEqual(BUDGET_BYTES);
+    // Issue 35 item 4: every place that quotes it, right to the digits it shows (README said 35.6 KB
+    // and the docs 36 KB while the bundle had grown to 36.6).
+    const kb = bytes / 1024;
+    expectQuoted('README.md', /\*\*(\d+(?:\.\d+)?) KB\*\* \(481 KB before/, kb);
+    expectQuoted('docs/client.md', /\((\d+(?:\.\d+)?) KB minified for the browser/, kb);
+    expectQuoted('docs/package.md', /no spec(?: loaded:|,) (\d+(?:\.\d+)?) KB minified/, kb);
   });
 
   it('imports no node: module and no spec, validator or Node-only package', async () => {

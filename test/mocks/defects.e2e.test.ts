@@ -8,6 +8,7 @@ import { ACCESS_CASES } from './defect-cases/access.ts';
 import { lifecycle } from './defect-cases/client.ts';
 import { GATEWAY_CASES } from './defect-cases/gateway.ts';
 import { LIFECYCLE_CASES } from './defect-cases/lifecycle.ts';
+import { ROUTE_CASES } from './defect-cases/routes.ts';
 import { session, type Case } from './defect-cases/session.ts';
 import { TASK_OBJECT_CASES } from './defect-cases/task-object.ts';
 import { WRAPPER_CASES } from './defect-cases/wrapper.ts';
@@ -17,6 +18,7 @@ const CHECK_IDS = new Set<string>(Object.values(CHECKS).map((c) => c.id));
 /** Every defect's case: which steps of the scripted session it changes, and the violation it shows. */
 const CASES: readonly Case[] = [
   ...TASK_OBJECT_CASES,
+  ...ROUTE_CASES,
   ...LIFECYCLE_CASES,
   ...WRAPPER_CASES,
   ...ACCESS_CASES,

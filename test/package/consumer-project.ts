@@ -31,6 +31,8 @@ export interface Tarball {
   readonly size: number;
   readonly unpackedSize: number;
   readonly files: readonly string[];
+  /** Each file's bytes, by its path in the tarball. */
+  readonly fileSizes: ReadonlyMap<string, number>;
 }
 
 /** A throw-away project outside this repository that has installed the packed tarball. */
@@ -100,19 +102,22 @@ export async function createConsumerProject(): Promise<ConsumerProject> {
   let started = Date.now();
   const packed = await must(
     'npm pack',
-    run('npm', ['pack', '--json', '--pack-destination', base], at(ROOT)),
+    // Its prepack builds dist/ (70 s at a load average of 16 on the shared 2 cores): more than the
+    // 120 s a step gets by default when the machine is busier still.
+    run('npm', ['pack', '--json', '--pack-destination', base], { ...at(ROOT), timeoutMs: 300_000 }),
   );
   const [manifest] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
     filename: string;
     size: number;
     unpackedSize: number;
-    files: { path: string }[];
+    files: { path: string; size: number }[];
   }[];
   const tarball: Tarball = {
     file: join(base, manifest!.filename),
     size: manifest!.size,
     unpackedSize: manifest!.unpackedSize,
     files: manifest!.files.map((f) => f.path),
+    fileSizes: new Map(manifest!.files.map((f) => [f.path, f.size])),
   };
   const pack = Date.now() - started;
   started = Date.now();

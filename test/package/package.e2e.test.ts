@@ -6,6 +6,7 @@ import { browserTestsRun, requireChromium } from '../helpers/chromium.ts';
 import { bundlePage, visitPage } from './browser-page.ts';
 import { createConsumerProject, type ConsumerProject } from './consumer-project.ts';
 import { shellEnv } from '../helpers/shell-env.ts';
+import { expectQuoted } from '../docs/quoted-figures.ts';
 
 /**
  * The package as a client team gets it (issue 13): `npm pack`, the tarball installed into a throw-away
@@ -15,9 +16,12 @@ import { shellEnv } from '../helpers/shell-env.ts';
 const SLOW = 180_000;
 let project: ConsumerProject;
 
+// npm pack's build (its own limit: 300 s) and the installs, on a busy shared machine.
+const SET_UP = 480_000;
+
 beforeAll(async () => {
   project = await createConsumerProject();
-}, SLOW);
+}, SET_UP);
 afterAll(() => project?.remove());
 
 /** `node FILE` (or a tool's script) in the consumer project; fails with its output unless it exits 0. */
@@ -61,6 +65,22 @@ describe('the tarball', () => {
     expect(files).toContain('spec/contract-report.schema.json');
     // The README links to docs/: on the registry's page too.
     expect(files).toContain('docs/mock.md');
+  });
+
+  it('is as large as docs/package.md says', () => {
+    // Issue 35 item 4: the page said 1.11 MB, 4.43 MB unpacked, 800 files, while npm pack gave 1.6 MB,
+    // 6.3 MB and 1,083. The figures that move with each commit are quoted "about" (within 5 %), the
+    // vendored Swagger UI to the digits it shows.
+    const { size, unpackedSize, files, fileSizes } = project.tarball;
+    const mb = (bytes: number) => bytes / 1e6;
+    const file = 'docs/package.md';
+    expectQuoted(file, /^About (\d+(?:\.\d+)?) MB \(/m, mb(size), 0.05);
+    expectQuoted(file, /about (\d+(?:\.\d+)?) MB unpacked/, mb(unpackedSize), 0.05);
+    expectQuoted(file, /about ([\d,]+) files/, files.length, 0.05);
+    const swagger = [...fileSizes]
+      .filter(([path]) => path.startsWith('dist/vendor/swagger-ui/'))
+      .reduce((sum, [, bytes]) => sum + bytes, 0);
+    expectQuoted(file, /Swagger UI for `\/docs`, (\d+(?:\.\d+)?) MB unpacked/, mb(swagger));
   });
 
   it('leaves out tests, benchmarks, scripts, the CLI sources and configuration', () => {
@@ -167,6 +187,22 @@ describe('a consumer project', () => {
     }
     await exited;
     await expect(fetch(`${url}/v1/models`)).rejects.toThrow();
+  });
+
+  it('tells a project that installed it how to start the mock: the command the test above runs', async () => {
+    // Issue 35 item 3: the hint said `npm start`, a script of this checkout only.
+    const refused = await project.run('npx', [
+      'videotask',
+      'status',
+      'task_0123456789abcdefghijABCDEFGHIJ01',
+      '--base-url',
+      'http://127.0.0.1:1',
+      '--api-key',
+      'sk-mock-alice',
+    ]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('(`npx videotask mock` runs the local mock)');
+    expect(refused.stderr).not.toContain('npm start');
   });
 
   it('prints its version from the compiled bin', async () => {

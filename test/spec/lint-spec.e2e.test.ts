@@ -34,22 +34,27 @@ it('prints the account of the statement table with --trace, and its counts with 
     /^spec\/statements\.yaml: \d+ statements, 0 unmapped\n {2}by kind: \d+ server/,
   );
   for (const line of [
-    /judged by contract checks: \d+ \(server rules: \d+ of \d+, \d+ with a reason none can, /,
+    /judged by contract checks, proven per statement: \d+ of the \d+ that name one \(server rules: /,
+    /\(server rules: \d+ of \d+\); \d+ judged in part, \d+ by assumptions only, /,
     /judged by client rules: \d+/,
     /played by the mock \(or the project's own client and tools\), in a named test: \d+/,
+    /\n\nGaps: a part of the statement no self-proof case proves, or no check judges yet \(\d+\):\n/,
     /Server rules no contract check judges \(\d+\):\n {2}§2\.1 {2}2\.1-image \(server rule\)/,
   ])
     expect(text.stdout).toMatch(line);
   const json = await runVideotask(['lint-spec', '--trace', '--json']);
   const account = JSON.parse(json.stdout) as Record<string, unknown>;
   expect(account).toMatchObject({ unmapped: 0, problems: [] });
-  for (const key of ['statements', 'judged', 'clientRules', 'reasons', 'unmapped'])
+  for (const key of ['statements', 'judged', 'clientRules', 'reasons', 'gaps', 'unmapped'])
     expect(typeof account[key], key).toBe('number');
+  for (const key of ['judged', 'judgedInPart', 'assumptionOnly', 'reasons', 'unproven'])
+    expect(typeof (account['proof'] as Record<string, unknown>)[key], key).toBe('number');
   expect(json.code).toBe(0);
 });
 
 it.each([
   [['--json'], /--json prints the account of --trace: add --trace/],
+  [['--all'], /--all prints the account of --trace: add --trace/],
   [['--trace', 'spec/openapi.yaml'], /give no FILE with them/],
   [
     ['--trace', '--document', '/nonexistent/doc.md'],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { declaredClientRules, statementAccount } from '../../contracts/statement-account.ts';
+import type { SelfProofCase } from '../../contracts/statement-proof.ts';
 import { documentUnits, sentencesOf } from '../../src/spec/document-units.ts';
 import { CLIENT_RULES, serviceSpec, type OpenApiDocument } from '../../src/spec/index.ts';
 import { similarity, traceStatements } from '../../src/spec/statement-trace.ts';
@@ -50,6 +51,7 @@ const TABLE: readonly Statement[] = [
     id: '1-at-once',
     section: '§1',
     text: 'Submission returns at once.',
+    rules: ['submission-answers-at-once'],
     checks: ['submission.at-once'],
   }),
   statement({
@@ -69,6 +71,7 @@ const TABLE: readonly Statement[] = [
     id: '2.1-model',
     section: '§2.1',
     text: 'model | string | The model. Must not be empty',
+    rules: ['empty-prompt-invalid'],
     checks: ['input.empty-prompt'],
   }),
   statement({ id: '2.1-keys', section: '§2.1', kind: 'information', text: 'Known keys:' }),
@@ -77,6 +80,7 @@ const TABLE: readonly Statement[] = [
     section: '§2.1',
     kind: 'client',
     text: 'A task is polled again. It is never resubmitted.',
+    rules: ['no-resubmission'],
     checks: ['client.no-resubmission'],
     clientRules: ['resubmits'],
   }),
@@ -203,18 +207,112 @@ describe('traceStatements', () => {
   });
 });
 
+/** Self-proof cases: mutants of one rule, a defect breaking another (an assumption). */
+const CASES: readonly SelfProofCase[] = [
+  {
+    name: 'mutants of empty-prompt-invalid',
+    breaks: ['empty-prompt-invalid'],
+    checks: [],
+    statements: [],
+  },
+  { name: 'defect slow', breaks: ['submission-answers-at-once'], checks: [], statements: [] },
+];
+
 describe('statementAccount', () => {
-  const account = (statements: readonly Statement[], spec: OpenApiDocument = SPEC) =>
-    statementAccount({ document: DOCUMENT, statements, spec });
+  const account = (
+    statements: readonly Statement[],
+    spec: OpenApiDocument = SPEC,
+    cases: readonly SelfProofCase[] = CASES,
+  ) => statementAccount({ document: DOCUMENT, statements, spec, cases });
   const edit = (id: string, change: (s: Statement) => Statement) =>
     TABLE.map((s) => (s.id === id ? change(s) : s));
 
   it('counts the statements by kind, judged, played and unmapped', () => {
     const a = account(TABLE);
-    expect(a).toMatchObject({ statements: 7, judged: 3, clientRules: 1, reasons: 0, unmapped: 0 });
+    expect(a).toMatchObject({ statements: 7, judged: 1, clientRules: 1, reasons: 0, unmapped: 0 });
     expect(a.byKind).toMatchObject({ server: 2, client: 2, information: 3 });
     expect(a.client).toEqual({ total: 2, judged: 1, reasons: 1, unjudged: 0 });
     expect(a.problems).toEqual([]);
+  });
+
+  it('counts a statement judged only where a case that breaks it is caught by its own check (issue 31)', () => {
+    const a = account(TABLE);
+    expect(a.proof).toMatchObject({
+      cases: 2,
+      named: 3,
+      judged: 1,
+      assumptionOnly: 1,
+      unproven: 1,
+      parts: { judged: 1, assumption: 1, reason: 0, gap: 1 },
+    });
+    expect(a.proofByStatement.map((p) => [p.id, p.class])).toEqual([
+      ['1-at-once', 'assumption-only'],
+      ['2.1-model', 'judged'],
+      ['2.1-rule', 'unproven'],
+    ]);
+    expect(a.proofByStatement[1]!.judged).toEqual([
+      {
+        part: 'rule empty-prompt-invalid',
+        checks: ['input.empty-prompt'],
+        status: 'judged',
+        cases: ['mutants of empty-prompt-invalid'],
+      },
+    ]);
+    expect(a.gapList.map((g) => [g.id, g.why])).toEqual([
+      [
+        '2.1-rule',
+        'rule no-resubmission: no self-proof case that breaks this statement is caught by client.no-resubmission',
+      ],
+    ]);
+    expect(account(TABLE, SPEC, []).proof).toMatchObject({ judged: 0, unproven: 3 });
+  });
+
+  it('splits a statement naming two rules: each part judged, given a reason, or a gap', () => {
+    const two = edit('2.1-model', (s) => ({
+      ...s,
+      rules: ['empty-prompt-invalid', 'required-fields'],
+      checks: ['input.empty-prompt', 'input.required-fields'],
+    }));
+    const proof = (t: readonly Statement[]) =>
+      account(t).proofByStatement.find((p) => p.id === '2.1-model')!;
+    expect(proof(two)).toMatchObject({
+      class: 'judged-in-part',
+      judged: [{ part: 'rule empty-prompt-invalid' }],
+      gaps: [{ part: 'rule required-fields', checks: ['input.required-fields'] }],
+    });
+    const reasoned = two.map((s) =>
+      s.id === '2.1-model' ? { ...s, partReasons: { 'required-fields': 'why not' } } : s,
+    );
+    expect(proof(reasoned)).toMatchObject({
+      class: 'judged',
+      reasons: [{ part: 'rule required-fields', why: 'why not' }],
+    });
+  });
+
+  it('proves a shape check only by a case that breaks that statement', () => {
+    const shape = edit('2.1-model', (s) => ({ ...s, checks: [...s.checks, 'task.shape'] }));
+    const elsewhere: SelfProofCase = {
+      name: 'defect wrong-field',
+      breaks: ['object-is-video'],
+      checks: ['task.shape'],
+      statements: [],
+    };
+    const gaps = (cases: readonly SelfProofCase[]) =>
+      account(shape, SPEC, cases).proofByStatement.find((p) => p.id === '2.1-model')!.gaps;
+    expect(gaps([...CASES, elsewhere])).toMatchObject([{ part: 'check task.shape' }]);
+    expect(gaps([...CASES, { ...elsewhere, statements: ['2.1-model'] }])).toEqual([]);
+  });
+
+  it('names a check whose rule the statement does not name, and a case naming no statement', () => {
+    const foreign = edit('2.1-model', (s) => ({ ...s, checks: [...s.checks, 'owner.content'] }));
+    expect(account(foreign).problems).toEqual([
+      'statement 2.1-model names the check owner.content, which judges the rule owner-only it does ' +
+        'not name: add the rule if the statement states it, or drop the check',
+    ]);
+    const stray = { ...CASES[0]!, statements: ['9-nowhere'] };
+    expect(account(TABLE, SPEC, [stray]).problems).toEqual([
+      'mutants of empty-prompt-invalid says it breaks the statement 9-nowhere, which the table lacks',
+    ]);
   });
 
   it('gives the why x-client-rules gives for a rule traffic cannot judge', () => {
@@ -248,7 +346,7 @@ describe('statementAccount', () => {
 
   it('counts a server rule with neither a check nor a reason as unmapped, and one that lives nowhere', () => {
     const { note: _note, ...noNote } = TABLE[1]!;
-    const bare = edit('1-at-once', () => ({ ...noNote, checks: [] }));
+    const bare = edit('1-at-once', () => ({ ...noNote, rules: [], checks: [] }));
     expect(account(bare)).toMatchObject({ unmapped: 2 });
     expect(account(bare).problems).toEqual([
       'statement 1-at-once lives nowhere: no spec, check, test or reason',

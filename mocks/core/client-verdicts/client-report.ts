@@ -2,6 +2,7 @@ import type { components } from '../../../src/generated/mock-control.ts';
 import { maskKey, Redactor } from '../../../src/redaction/redactor.ts';
 import type { ClientOutcome, ClientRule } from '../../../src/spec/client-rules.ts';
 import type { Clock } from '../clock.ts';
+import { BUILT_IN_TOKENS } from '../tokens.ts';
 import { FORM_BITS, type CallerTrack } from './caller-track.ts';
 import type { ClientJudge } from './client-judge.ts';
 import { SITUATIONS, situationBit, type Situation } from './situations.ts';
@@ -70,8 +71,7 @@ export function buildClientReport(judge: ClientJudge, sources: ReportSources): C
       verdictsNotListed: notListed,
     },
   };
-  const keys = callers.map((c) => bearerKey(c.caller)).filter((k) => k !== undefined);
-  return new Redactor(keys).redactDeep(report);
+  return new Redactor(secretKeys(callers.map((c) => c.caller))).redactDeep(report);
 }
 
 /** Verdict entries as the report shows them (a host that fails the offending request prints these). */
@@ -80,9 +80,15 @@ export function verdictsOf(
   sources: ReportSources,
 ): ClientVerdict[] {
   const verdicts = entries.map((entry) => verdictOf(entry, (c) => callerLabel(c, sources)));
-  const keys = entries.map((e) => bearerKey(e.caller)).filter((k) => k !== undefined);
-  return new Redactor(keys).redactDeep(verdicts);
+  return new Redactor(secretKeys(entries.map((e) => e.caller))).redactDeep(verdicts);
 }
+
+/** The mock's built-in keys are published (README, docs/mock.md): a report may name them (issue 35). */
+const PUBLISHED_KEYS: ReadonlySet<string> = new Set(BUILT_IN_TOKENS.map((t) => t.key));
+
+/** The callers' keys a report is redacted of: every one but the mock's published demo keys. */
+const secretKeys = (callers: readonly string[]): string[] =>
+  callers.map(bearerKey).filter((k) => k !== undefined && !PUBLISHED_KEYS.has(k)) as string[];
 
 function judgedNot(judge: ClientJudge): ClientRule[] {
   return judge.allRules.filter((rule) => !rule.judged);

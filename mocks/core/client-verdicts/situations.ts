@@ -105,7 +105,9 @@ export const SITUATIONS: readonly Situation[] = [
     id: 'task-not-found',
     description: 'a query of a task that is missing or another user’s',
     section: '§5',
-    produce: 'query an ID the mock never gave, or a task of `sk-mock-bob`',
+    produce:
+      'query an ID the mock never gave, or a task another user submitted: submit with `sk-mock-bob` ' +
+      '(with `sk-mock-limited` if your client calls as bob) and query with your client’s key',
   },
   {
     id: 'second-family-unbound',
