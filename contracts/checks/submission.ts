@@ -170,7 +170,7 @@ export async function submitLifecycleTask(
  * §4.1: a valid task is accepted with a 2xx on every documented path (200 on the OpenAI-style ones).
  * False when it was not.
  */
-function judgeAccepted(
+export function judgeAccepted(
   ctx: RunContext,
   task: LifecycleTask,
   submitted: Exchange,
@@ -199,7 +199,7 @@ function judgeAccepted(
 }
 
 /** The native submission answer: its own shape, and the public task ID it names (§1). */
-function judgeNativeAnswer(
+export function judgeNativeAnswer(
   ctx: RunContext,
   submitted: Exchange,
   taskId: string | undefined,

@@ -1,0 +1,139 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { parseJson } from '../contracts/http-body.ts';
+import { excerpt, type Exchange } from '../contracts/http-recorder.ts';
+
+/** A JSON (or untyped) answer is kept whole up to this, to be parsed; of any other, the first bytes. */
+export const JSON_KEPT = 1 << 20;
+const OTHER_KEPT = 512;
+
+/** How much of an answer of this type the judges need. */
+export const keptBytes = (contentType: string | undefined): number =>
+  contentType === undefined || /json/i.test(contentType) ? JSON_KEPT : OTHER_KEPT;
+
+/** Counts a body's bytes as they pass and keeps the first `limit` of them. */
+export class BodyTap {
+  bytes = 0;
+  #parts: Buffer[] = [];
+  #size = 0;
+
+  constructor(readonly limit: number) {}
+
+  readonly add = (chunk: Buffer): void => {
+    this.bytes += chunk.length;
+    if (this.#size >= this.limit) return;
+    const part =
+      chunk.length <= this.limit - this.#size ? chunk : chunk.subarray(0, this.limit - this.#size);
+    this.#parts.push(part);
+    this.#size += part.length;
+  };
+
+  /** Whether every byte that passed is kept. */
+  get whole(): boolean {
+    return this.#size === this.bytes;
+  }
+
+  head(): Buffer {
+    if (this.#parts.length !== 1) this.#parts = [Buffer.concat(this.#parts)];
+    return this.#parts[0] ?? Buffer.alloc(0);
+  }
+}
+
+/** The request as a reproduction shows it: its end-to-end fields less its key and framing. */
+const NOT_SHOWN = new Set(['authorization', 'content-length', 'via', 'cookie']);
+const MOST_FIELDS = 30;
+const SHOWN_BODY = 4096;
+
+export function sentOf(raw: readonly string[], body: Buffer | undefined): Exchange['sent'] {
+  const headers: Record<string, string> = {};
+  let count = 0;
+  for (let i = 0; i < raw.length && count < MOST_FIELDS; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (NOT_SHOWN.has(name)) continue;
+    headers[name] = name in headers ? `${headers[name]}, ${raw[i + 1]}` : raw[i + 1]!;
+    count++;
+  }
+  const shown =
+    body === undefined || body.length === 0
+      ? undefined
+      : body.subarray(0, SHOWN_BODY).toString('utf8');
+  return { headers, body: shown };
+}
+
+/** An answer's fields as the suite's checks read them: lower-case names, repeated values joined. */
+export function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** What the proxy saw of one forwarded exchange, as the suite's recorder would have kept it. */
+export interface Recorded {
+  readonly index: number;
+  readonly method: string;
+  /** The deployment's path and query (its base path kept). */
+  readonly path: string;
+  readonly sent: Exchange['sent'];
+  readonly clientRequestId: string | undefined;
+  readonly startedAt: number;
+  readonly waitMs: number;
+  readonly ms: number;
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly tap: BodyTap;
+  readonly bodyError: string | undefined;
+}
+
+export function exchangeOf(r: Recorded): Omit<Exchange, 'as'> {
+  const headers = flatHeaders(r.headers);
+  const contentType = headers['content-type'] ?? '';
+  const complete = r.tap.whole && r.bodyError === undefined;
+  const head = complete ? decoded(r.tap.head(), headers['content-encoding']) : r.tap.head();
+  return {
+    index: r.index,
+    label: 'client',
+    method: r.method,
+    path: r.path,
+    sent: r.sent,
+    startedAt: r.startedAt,
+    waitMs: r.waitMs,
+    status: r.status,
+    contentType,
+    headers,
+    json: complete ? parseJson(head, head.length, contentType) : undefined,
+    head,
+    bytes: r.tap.bytes,
+    excerpt: excerpt({ head, bytes: r.tap.bytes }),
+    ms: r.ms,
+    redirected: false,
+    ...(r.clientRequestId === undefined ? {} : { clientRequestId: r.clientRequestId }),
+    ...(r.bodyError === undefined ? {} : { bodyError: r.bodyError }),
+  };
+}
+
+const DECODERS: Readonly<
+  Record<string, (bytes: Buffer, o: { maxOutputLength: number }) => Buffer>
+> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * A whole body as the client reads it: its content coding undone (a client's fetch does it too), up to
+ * 4 MiB. A coding it cannot undo leaves the bytes as they came: not JSON to the judges.
+ */
+function decoded(body: Buffer, coding: string | undefined): Buffer {
+  if (coding === undefined || body.length === 0) return body;
+  const decode = DECODERS[coding.trim().toLowerCase()];
+  if (decode === undefined) return body;
+  try {
+    return decode(body, { maxOutputLength: 4 * JSON_KEPT });
+  } catch {
+    return body;
+  }
+}
