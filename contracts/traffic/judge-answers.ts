@@ -164,6 +164,7 @@ function judgeAcceptedSubmission(j: Judging, seen: Seen, cell: Cell): void {
     lastPoll: undefined,
     lastProgress: answer?.progress ?? 0,
     lastVideo: undefined,
+    pendingContent: undefined,
   });
 }
 
@@ -220,6 +221,7 @@ function taskOf(j: Judging, seen: Seen, taskId: string, model: unknown): Traffic
       lastPoll: undefined,
       lastProgress: undefined,
       lastVideo: undefined,
+      pendingContent: undefined,
     })
   );
 }
@@ -235,6 +237,7 @@ function judgeOpenAiLook(j: Judging, seen: Seen, taskId: string): void {
   const expected = { taskId, model: task.model ?? String(shown?.model) };
   const video = judgeVideoObject(ctx, exchange, expected, 'query', cell);
   if (state !== undefined) task.state = state;
+  settleContent(j, task, state);
   if (video === undefined) return;
   const view = sequenceView(video);
   const poll: Poll = { video: view, videoExchange: keptSmall(exchange), state };
@@ -267,12 +270,13 @@ function judgeWrapperLook(j: Judging, seen: Seen, taskId: string): void {
     );
   judgeWrapper(ctx, seen.exchange, taskId, recent, ownerCell('getVideoGeneration', state));
   if (state !== undefined) task.state = state;
+  settleContent(j, task, state);
 }
 
 /**
  * The owner's download (§4.4, §3 rule 2): a completed task's content is a video; before completion
- * (or of a failed task) it is refused. Content served while the task's last look showed it running is
- * no verdict (it may have completed since), as in the suite.
+ * (or of a failed task) it is refused. Content served while the task's last look showed it running
+ * waits for the next look (`settleContent`): it may have completed since, as the suite knows too.
  */
 function judgeOwnerContent(j: Judging, seen: Seen): void {
   const { ctx } = j;
@@ -299,8 +303,25 @@ function judgeOwnerContent(j: Judging, seen: Seen): void {
     if (exchange.status === 206) judgeContentLength(ctx, exchange, taskId);
     return rangeNotJudged(ctx);
   }
-  if (is2xx(exchange) && state !== 'failed') return;
+  if (is2xx(exchange) && state !== 'failed') {
+    task!.pendingContent = { exchange: { ...keptSmall(exchange), json: undefined }, state };
+    return;
+  }
   judgeRefusal(ctx, exchange, cell!, { taskId });
+}
+
+/**
+ * Content served while the task looked unfinished, judged once the next look tells whether it was:
+ * still in the same state, it was served before completion (§3 rule 2: refused, as the suite's probes
+ * confirmed by a look right after them); moved on, it may have completed meanwhile (no verdict).
+ */
+function settleContent(j: Judging, task: TrafficTask, state: TaskState | undefined): void {
+  const pending = task.pendingContent;
+  if (pending === undefined) return;
+  task.pendingContent = undefined;
+  if (state !== pending.state) return;
+  const cell: Cell = { route: 'getVideoContent', state, caller: 'owner' };
+  judgeRefusal(j.ctx, pending.exchange, cell, { taskId: task.id });
 }
 
 const COMPLETED_CONTENT = {

@@ -1,3 +1,4 @@
+import type { Exchange } from '../http-recorder.ts';
 import type { TaskState } from '../matrix/index.ts';
 import type { Poll } from '../checks/sequence.ts';
 import type { VideoView } from '../checks/task-object.ts';
@@ -18,6 +19,11 @@ export interface TrafficTask {
   lastProgress: unknown;
   /** Its last OpenAI-form answer, when (ms), and by whom: the wrapper read right after it is compared. */
   lastVideo: { readonly view: VideoView; readonly at: number; readonly key: string } | undefined;
+  /**
+   * Content the owner was served while the task's last look showed it unfinished: judged as served
+   * before completion (§3 rule 2) once its next look shows the same state, dropped if it moved on.
+   */
+  pendingContent: { readonly exchange: Exchange; readonly state: TaskState } | undefined;
   /** When the traffic last named it (ms), for ageing. */
   seenAt: number;
 }

@@ -1,0 +1,101 @@
+// Issue 34: `videotask proxy` in front of the standalone mock with named defects and scenarios, with
+// real processes. The defects the clients' traffic shows are failed with their section (another
+// user's task served, §5; content served before completion, §3), with the request, the deployment's
+// request ID and a curl line; a failing scenario is followed to its end; a sloppy client's breaches
+// are in the client report; and the mock created exactly the tasks the clients submitted.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { carefulClient, sloppyClient } from './support/clients.ts';
+import { startMock, startProxyProcess, stopAll, type Started } from './support/processes.ts';
+
+const ALICE = 'sk-mock-alice';
+const BOB = 'sk-mock-bob';
+
+interface Violation {
+  message: string;
+  evidence?: {
+    request?: string;
+    curl?: string;
+    serviceRequestId?: string;
+    cell?: { state: string };
+  };
+}
+interface Result {
+  id: string;
+  outcome: string;
+  basisText: string;
+  violations: Violation[];
+}
+
+let mock: Started;
+let proxy: Started;
+const json = async <T>(url: string, init?: RequestInit): Promise<T> =>
+  (await fetch(url, init)).json() as Promise<T>;
+
+beforeAll(async () => {
+  mock = await startMock(
+    '--speed',
+    '100',
+    '--defect',
+    'foreign-status',
+    '--defect',
+    'content-before-completion',
+    '--defect',
+    'progress-incomplete',
+  );
+  proxy = await startProxyProcess('--upstream', mock.url);
+}, 30_000);
+
+afterAll(() => stopAll());
+
+describe('the proxy in front of the mock with named defects', () => {
+  it('fails what the traffic shows with its section and a reproduction, and creates no task itself', async () => {
+    const [careful, failing, sloppy] = await Promise.all([
+      carefulClient(proxy.url, ALICE, 'a lighthouse at dusk'),
+      carefulClient(proxy.url, ALICE, 'a storm [mock:fail]'),
+      sloppyClient(proxy.url, BOB, 'a quay at night [mock:slow]'),
+    ]);
+    expect(careful.status).toBe('completed');
+    expect(failing.status).toBe('failed');
+    // Bob asks about Alice's task: the defect serves it to him.
+    const foreign = await fetch(`${proxy.url}/v1/videos/${careful.taskId}`, {
+      headers: { authorization: `Bearer ${BOB}` },
+    });
+    expect(foreign.status).toBe(200);
+
+    const { tasks } = await json<{ tasks: unknown[] }>(`${mock.url}/__mock/tasks`);
+    expect(tasks).toHaveLength(careful.submissions + failing.submissions + sloppy.submissions);
+
+    const report = await json<{
+      ok: boolean;
+      results: Result[];
+      coverage: { cells: { state: string; observed: boolean }[] };
+    }>(`${proxy.url}/__proxy/contract-report`);
+    expect(report.ok).toBe(false);
+    const byId = new Map(report.results.map((r) => [r.id, r]));
+    const owner = byId.get('owner.status')!;
+    expect(owner).toMatchObject({ outcome: 'fail', basisText: 'documented §5' });
+    const ev = owner.violations[0]!.evidence!;
+    expect(ev.request).toBe(`GET /v1/videos/${careful.taskId} (other key)`);
+    expect(ev.curl).toContain('$VIDEOTASK_OTHER_API_KEY');
+    expect(ev.serviceRequestId).toMatch(/^X-Oneapi-Request-Id: \d+/);
+    expect(byId.get('content.before-completion')).toMatchObject({ outcome: 'fail' });
+    expect(byId.get('content.before-completion')!.basisText).toMatch(/§3/);
+    expect(byId.get('sequence.progress-complete')).toMatchObject({
+      outcome: 'warn',
+      basisText: 'assumption',
+    });
+    const observed = new Set(report.coverage.cells.filter((c) => c.observed).map((c) => c.state));
+    expect([...observed]).toEqual(expect.arrayContaining(['completed', 'failed']));
+
+    const clients = await json<{ verdicts: { rule: string; caller: string; outcome: string }[] }>(
+      `${proxy.url}/__proxy/client-report`,
+    );
+    const bob = clients.verdicts.filter((v) => v.caller === 'sk-…ob');
+    expect(bob.map((v) => v.rule)).toEqual(
+      expect.arrayContaining(['no-resubmission', 'stop-polling-when-finished', 'poll-interval']),
+    );
+    expect(
+      clients.verdicts.filter((v) => v.caller !== 'sk-…ob' && v.outcome === 'violation'),
+    ).toEqual([]);
+  }, 40_000);
+});
