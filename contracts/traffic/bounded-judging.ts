@@ -1,6 +1,10 @@
 import type { Lifecycle } from '../../src/spec/index.ts';
 import { CoverageNotes, type CellSelector } from '../coverage-notes.ts';
+import type { Cell } from '../matrix/index.ts';
 import { Verdicts, type CheckDefinition, type Evidence } from '../verdicts.ts';
+
+/** A pass as `Verdicts.pass` takes it: the check, how many, in which cell. */
+export type Pass = readonly [CheckDefinition, number, Cell | undefined];
 
 /**
  * The suite's verdicts for a judge that never ends (traffic it watches for hours): every pass is
@@ -11,6 +15,9 @@ import { Verdicts, type CheckDefinition, type Evidence } from '../verdicts.ts';
 export class BoundedVerdicts extends Verdicts {
   readonly #kept = new Map<string, number>();
   readonly #dropped = new Map<string, number>();
+  /** The passes of the judging under way, while `recording`; undefined once anything else happened. */
+  #recording: Pass[] | undefined;
+  #recordingOn = false;
 
   constructor(
     lifecycle: Lifecycle,
@@ -28,7 +35,39 @@ export class BoundedVerdicts extends Verdicts {
     return ok;
   }
 
+  override pass(check: CheckDefinition, count = 1, cell?: Cell): void {
+    this.#recording?.push([check, count, cell]);
+    super.pass(check, count, cell);
+  }
+
+  override skip(check: CheckDefinition, reason: string): void {
+    this.#recording = undefined;
+    super.skip(check, reason);
+  }
+
+  /**
+   * Runs `judging` and returns what it made, when that was passes only: what `replay` makes again
+   * for an answer that would be judged the same (a polling loop's identical answers).
+   */
+  recording(judging: () => void): readonly Pass[] | undefined {
+    this.#recording = [];
+    this.#recordingOn = true;
+    try {
+      judging();
+      return this.#recording;
+    } finally {
+      this.#recording = undefined;
+      this.#recordingOn = false;
+    }
+  }
+
+  /** The passes a recorded judging made, made again. */
+  replay(passes: readonly Pass[]): void {
+    for (const [check, count, cell] of passes) super.pass(check, count, cell);
+  }
+
   override violation(check: CheckDefinition, message: string, evidence?: Evidence): void {
+    if (this.#recordingOn) this.#recording = undefined;
     const kept = this.#kept.get(check.id) ?? 0;
     if (kept >= this.maxViolations) {
       this.#dropped.set(check.id, (this.#dropped.get(check.id) ?? 0) + 1);

@@ -22,6 +22,7 @@ import {
   type TaskState,
 } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
+import type { BoundedVerdicts } from './bounded-judging.ts';
 import type { TaskLedger, TrafficTask } from './task-ledger.ts';
 
 const { validators, lifecycle } = serviceContract();
@@ -43,6 +44,8 @@ export interface Seen {
 
 export interface Judging {
   readonly ctx: RunContext;
+  /** `ctx.verdicts`, which can record a judging and replay it. */
+  readonly verdicts: BoundedVerdicts;
   readonly tasks: TaskLedger;
   /** Wall ms, for "read just after" (the two query forms) and ageing. */
   readonly now: () => number;
@@ -165,6 +168,7 @@ function judgeAcceptedSubmission(j: Judging, seen: Seen, cell: Cell): void {
     lastProgress: answer?.progress ?? 0,
     lastVideo: undefined,
     pendingContent: undefined,
+    memo: undefined,
   });
 }
 
@@ -222,16 +226,59 @@ function taskOf(j: Judging, seen: Seen, taskId: string, model: unknown): Traffic
       lastProgress: undefined,
       lastVideo: undefined,
       pendingContent: undefined,
+      memo: undefined,
     })
   );
 }
 
-/** §2.2 on the answer, and the task's sequence (§3) from its previous look to this one. */
+/** The longest answer a task keeps to tell a repeated one (a task object is a few hundred bytes). */
+const MEMO_BYTES = 2048;
+
+/**
+ * §2.2 on the answer, and the task's sequence (§3) from its previous look to this one. A polling loop
+ * is shown the same bytes again and again: a look repeating the look before it, itself a repeat, is
+ * judged as that one was (same body, same previous state: the same checks pass), so its passes are
+ * replayed instead of judged again. Any violation, or anything but passes, and every look is judged.
+ */
 function judgeOpenAiLook(j: Judging, seen: Seen, taskId: string): void {
+  const { exchange } = seen;
+  const task = taskOf(j, seen, taskId, (exchange.json as VideoView | undefined)?.model);
+  const memo = task.memo;
+  const repeated =
+    memo !== undefined &&
+    task.pendingContent === undefined &&
+    memo.key === seen.key &&
+    memo.status === exchange.status &&
+    exchange.bodyError === undefined &&
+    sameBytes(memo.body, exchange.head, exchange.bytes);
+  if (repeated && memo.passes !== undefined) {
+    j.verdicts.replay(memo.passes);
+    if (task.lastVideo !== undefined) task.lastVideo = { ...task.lastVideo, at: j.now() };
+    return;
+  }
+  if (repeated) memo.passes = j.verdicts.recording(() => judgeLook(j, seen, task));
+  else {
+    judgeLook(j, seen, task);
+    task.memo =
+      exchange.bytes > MEMO_BYTES || exchange.head.byteLength < exchange.bytes
+        ? undefined
+        : {
+            key: seen.key,
+            status: exchange.status,
+            body: exchange.head.slice(),
+            passes: undefined,
+          };
+  }
+}
+
+const sameBytes = (kept: Uint8Array, head: Uint8Array, bytes: number): boolean =>
+  kept.byteLength === bytes && head.byteLength === bytes && Buffer.compare(kept, head) === 0;
+
+function judgeLook(j: Judging, seen: Seen, task: TrafficTask): void {
   const { ctx } = j;
   const { exchange } = seen;
+  const taskId = task.id;
   const shown = exchange.json as VideoView | undefined;
-  const task = taskOf(j, seen, taskId, shown?.model);
   const state = documented(shown?.status) ? shown.status : undefined;
   const cell = ownerCell('getVideo', state);
   const expected = { taskId, model: task.model ?? String(shown?.model) };
@@ -364,8 +411,7 @@ function sequenceView(video: VideoView): VideoView {
 
 /** An exchange kept until the task's next look (its evidence), with the first KiB of its body. */
 function keptSmall(exchange: Exchange): Poll['videoExchange'] {
-  const small = kept(exchange);
-  return small.head.byteLength <= KEPT_HEAD
-    ? small
-    : { ...small, head: small.head.slice(0, KEPT_HEAD) };
+  // A copy (a Buffer's `slice` is a view): the answer's bytes may be a view of a larger buffer, which
+  // must not stay alive with the task.
+  return { ...kept(exchange), head: Uint8Array.from(exchange.head.subarray(0, KEPT_HEAD)) };
 }

@@ -1,4 +1,5 @@
 import type { Exchange } from '../http-recorder.ts';
+import type { Pass } from './bounded-judging.ts';
 import type { TaskState } from '../matrix/index.ts';
 import type { Poll } from '../checks/sequence.ts';
 import type { VideoView } from '../checks/task-object.ts';
@@ -24,8 +25,21 @@ export interface TrafficTask {
    * before completion (§3 rule 2) once its next look shows the same state, dropped if it moved on.
    */
   pendingContent: { readonly exchange: Exchange; readonly state: TaskState } | undefined;
+  /**
+   * Its owner's last OpenAI-form answer, and the passes it was judged with when it repeated the answer
+   * before it (a polling loop shown the same body again is judged the same: those passes are replayed).
+   */
+  memo: LookMemo | undefined;
   /** When the traffic last named it (ms), for ageing. */
   seenAt: number;
+}
+
+/** An answer as `TrafficTask.memo` keeps it: who read it, its status and bytes, and its judging. */
+export interface LookMemo {
+  readonly key: string;
+  readonly status: number;
+  readonly body: Uint8Array;
+  passes: readonly Pass[] | undefined;
 }
 
 /** How many tasks a ledger keeps and for how long one unseen is kept. */

@@ -148,7 +148,7 @@ export class TrafficJudge {
       progress: () => {},
     };
     for (const [check, why] of NOT_FROM_TRAFFIC) this.#verdicts.skip(CHECKS[check], why);
-    this.#judging = { ctx: this.#ctx, tasks: this.#tasks, now };
+    this.#judging = { ctx: this.#ctx, verdicts: this.#verdicts, tasks: this.#tasks, now };
   }
 
   /** Judges one exchange. Never throws: a failure is counted (and the first one said) in the report. */
