@@ -86,6 +86,8 @@ export function forward(
   f.res.on('close', () => {
     if (!f.res.writableFinished) out.destroy();
   });
+  // A client that breaks off its upload: the upstream request is aborted (its 'close' above).
+  f.req.on('error', () => out.destroy());
   if (f.body === undefined) f.req.pipe(out);
   else if (f.bodyContinues) {
     out.write(f.body);
@@ -102,6 +104,7 @@ function receive(
   const tap = new BodyTap(f.judged ? keptBytes(up.headers['content-type']) : 0);
   const held = f.hold ? new Held(up, f.res) : undefined;
   up.on('data', tap.add);
+  up.on('error', () => undefined); // a broken-off answer is told by 'close' below
   if (held === undefined) sendHead(f.res, up).pipe(f.res);
   const answer = (bodyError: string | undefined): Answer => ({
     status: up.statusCode!,

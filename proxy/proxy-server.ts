@@ -13,6 +13,7 @@ import { answerControl, CONTROL } from './control.ts';
 import { FaultPicker, type FaultRule } from './faults.ts';
 import { sendError } from './gateway-errors.ts';
 import { InjectionLog } from './injection-log.ts';
+import { answerOutsideRequests } from './outside-requests.ts';
 import { apiRoute } from './routes.ts';
 import { TaskFactsTable } from './task-facts.ts';
 import { REDIRECTED, Traffic } from './traffic.ts';
@@ -55,6 +56,9 @@ export interface ProxyStatus {
   readonly upstream: string;
   readonly forwarded: number;
   readonly answeredByProxy: number;
+  /** Exchanges the proxy's own code failed on (each answered all the same), and why the first did. */
+  readonly failures: number;
+  readonly firstFailure?: string;
   readonly injected: Readonly<Record<string, number>>;
   readonly memory: {
     readonly rssBytes: number;
@@ -107,24 +111,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream: upstream.url,
     contractReport: () => judge.report(log.line() === undefined ? [] : [log.line()!]),
     clientReport: () => clients.report({ upstream: upstream.url, log }),
-    status: () => ({
-      upstream: upstream.url,
-      forwarded: traffic.forwarded,
-      answeredByProxy: traffic.answeredHere,
-      injected: { ...log.counts },
-      memory: {
-        rssBytes: process.memoryUsage.rss(),
-        heapUsedBytes: process.memoryUsage().heapUsed,
-        deployment: { ...judge.memory(), limits },
-        clientLimits: clients.limits,
-        taskFacts: { size: facts.size, max: facts.max, forgotten: facts.forgotten },
-      },
-    }),
+    status: () => statusOf({ upstream, traffic, log, judge, clients, facts, limits }),
   };
   const writeReports = options.writeReports ?? (() => Promise.resolve(undefined));
   const server = createServer({ requireHostHeader: false }, (req, res) =>
     route(req, res, { names, traffic, control: { ...proxy, writeReports } }),
   );
+  answerOutsideRequests(server);
   server.headersTimeout = 20_000;
   server.requestTimeout = 0; // an upload or a download may take long; idle sockets are timed out below
   server.timeout = 120_000;
@@ -136,12 +129,46 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   return { ...proxy, url, close: (graceMs) => close(server, upstream, graceMs) };
 }
 
+function statusOf(parts: {
+  upstream: Upstream;
+  traffic: Traffic;
+  log: InjectionLog;
+  judge: TrafficJudge;
+  clients: ClientSide;
+  facts: TaskFactsTable;
+  limits: TrafficLimits;
+}): ProxyStatus {
+  const { traffic, facts } = parts;
+  return {
+    upstream: parts.upstream.url,
+    forwarded: traffic.forwarded,
+    answeredByProxy: traffic.answeredHere,
+    failures: traffic.failures,
+    ...(traffic.firstFailure === undefined ? {} : { firstFailure: traffic.firstFailure }),
+    injected: { ...parts.log.counts },
+    memory: {
+      rssBytes: process.memoryUsage.rss(),
+      heapUsedBytes: process.memoryUsage().heapUsed,
+      deployment: { ...parts.judge.memory(), limits: parts.limits },
+      clientLimits: parts.clients.limits,
+      taskFacts: { size: facts.size, max: facts.max, forgotten: facts.forgotten },
+    },
+  };
+}
+
 function route(
   req: IncomingMessage,
   res: ServerResponse,
   parts: { names: HostNames; traffic: Traffic; control: Parameters<typeof answerControl>[3] },
 ): void {
   const url = req.url!;
+  // A reverse proxy's requests name a path (origin form): `GET http://host/…` is for a forward proxy.
+  if (!url.startsWith('/'))
+    return sendError(res, {
+      status: 400,
+      code: 'bad_request',
+      message: `The request target must be a path (/v1/…), got ${JSON.stringify(url.slice(0, 100))}`,
+    });
   const host = parts.names.view(req.headers.host);
   if (url.startsWith(REDIRECTED)) return parts.traffic.followRedirect(req, res, host.origin);
   if (url.startsWith(CONTROL)) {

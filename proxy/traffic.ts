@@ -78,6 +78,9 @@ export class Traffic {
   /** Requests forwarded, and answered by the proxy itself (faults, gateway errors). */
   forwarded = 0;
   answeredHere = 0;
+  /** Exchanges the proxy's own code failed on (answered all the same), and the first failure. */
+  failures = 0;
+  firstFailure: string | undefined;
 
   constructor(options: TrafficOptions) {
     this.#o = options;
@@ -103,7 +106,8 @@ export class Traffic {
       key: keyOf(req.headers.authorization),
       at: Date.now(),
     };
-    if (route.kind === 'submit') void this.#submission(call);
+    if (route.kind === 'submit')
+      this.#submission(call).catch((error: unknown) => this.#broke(call, error));
     else if (route.kind === 'query') this.#query(call);
     else if (route.kind === 'content') this.#content(call);
     else this.#pass(call, undefined);
@@ -338,21 +342,43 @@ export class Traffic {
     done: (f: Forwarded) => void,
   ): void {
     this.forwarded++;
-    forward(
-      this.#o.upstream,
-      {
-        req: call.req,
-        res: call.res,
-        pathAndQuery: body.pathAndQuery ?? call.req.url!,
-        rawHeaders: body.rawHeaders,
-        body: body.body,
-        bodyContinues: body.continues,
-        hold: body.hold,
-        judged: true,
-        timeoutMs: this.#o.upstreamTimeoutMs,
-      },
-      done,
-    );
+    const request = {
+      req: call.req,
+      res: call.res,
+      pathAndQuery: body.pathAndQuery ?? call.req.url!,
+      rawHeaders: body.rawHeaders,
+      body: body.body,
+      bodyContinues: body.continues,
+      hold: body.hold,
+      judged: true,
+      timeoutMs: this.#o.upstreamTimeoutMs,
+    };
+    forward(this.#o.upstream, request, (f) => {
+      try {
+        done(f);
+      } catch (error) {
+        this.#broke(call, error, f);
+      }
+    });
+  }
+
+  /**
+   * The proxy's own code failed on an exchange (a bug): the client still gets its answer (the held
+   * one as it came, or a 502), the failure is counted, and the proxy goes on serving.
+   */
+  #broke(call: Call, error: unknown, f?: Forwarded): void {
+    this.failures++;
+    this.firstFailure ??=
+      error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    if (call.res.headersSent || call.res.destroyed) return;
+    if (f?.kind === 'answered' && f.answer.held !== undefined)
+      return release(call.res, f.answer, f.answer.held);
+    sendError(call.res, {
+      status: 502,
+      code: 'proxy_error',
+      type: 'proxy_error',
+      message: 'videotask proxy failed on this exchange; it was counted (GET /__proxy/status)',
+    });
   }
 
   /** The upstream failed: the client gets the gateway's 502/504, judged as what it got. */

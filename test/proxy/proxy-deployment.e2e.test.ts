@@ -4,10 +4,15 @@
 // documented faults injected by prompt tag reach the client and are judged and recorded in both
 // reports; streaming, Range, hop-by-hop fields, the control routes' protections, the gateway's 502,
 // and the reports written atomically on SIGTERM.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { expectControlConformant } from '../helpers/conformance.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { exchange } from '../helpers/http-exchange.ts';
 import { carefulClient, sloppyClient, type ClientRun } from './support/clients.ts';
 import {
@@ -56,6 +61,8 @@ beforeAll(async () => {
     deployment.url,
     '--report-dir',
     reportDir,
+    '--report-every',
+    '1',
     '--unknown-for',
     '2',
     ...['rate-limit', 'lost-answer', 'query-5xx', 'unknown', 'content-redirect'].flatMap((f) => [
@@ -88,6 +95,11 @@ describe('a conforming deployment and a careful client', () => {
     const violations = clients.verdicts.filter((v) => v.outcome === 'violation');
     expect(violations, JSON.stringify(violations, null, 1)).toEqual([]);
     expect(JSON.stringify(clients)).not.toContain(ALICE.slice(3, 15));
+    // --report-every 1: the reports are on disk while the proxy runs.
+    await eventually(
+      () => existsSync(join(reportDir, 'client-report.json')),
+      'the periodic report write',
+    );
   }, 40_000);
 });
 
@@ -182,6 +194,31 @@ describe('forwarding', () => {
     expect((await fetch(`${down.url}/__proxy/status`)).status).toBe(200);
     expect(await down.stop()).toBe(0);
   }, 30_000);
+
+  it('survives a silent upstream (504), a broken answer and bad requests, and keeps serving', async () => {
+    const impatient = await startProxyProcess(
+      '--upstream',
+      deployment.url,
+      '--upstream-timeout',
+      '1',
+    );
+    const silent = await fetch(`${impatient.url}/__hang`);
+    expect(silent.status).toBe(504);
+    expect(await silent.json()).toMatchObject({ error: { code: 'upstream_timeout' } });
+    await expect(fetch(`${impatient.url}/__break`).then((r) => r.arrayBuffer())).rejects.toThrow();
+    const garbage = await rawRequest(impatient.url, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 [^]*"code":"bad_request"/);
+    const proxyForm = await rawRequest(
+      impatient.url,
+      'GET http://elsewhere.example/v1/models HTTP/1.1\r\nHost: x\r\n\r\n',
+    );
+    expect(proxyForm).toMatch(/^HTTP\/1\.1 400 [^]*must be a path/);
+    const status = await json<{ forwarded: number; failures: number }>(
+      `${impatient.url}/__proxy/status`,
+    );
+    expect(status).toMatchObject({ failures: 0 });
+    expect(await impatient.stop()).toBe(0);
+  }, 30_000);
 });
 
 describe('the control routes', () => {
@@ -230,6 +267,20 @@ describe('stopping', () => {
       readFileSync(join(reportDir, 'contract-report.json'), 'utf8'),
     ) as Report;
     expect(contract.counts.pass).toBeGreaterThan(0);
+    // The contract report in the suite's schema, the client report in the mock's shape.
+    const schema = JSON.parse(readFileSync('spec/contract-report.schema.json', 'utf8')) as object;
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    const valid = ajv.compile(schema);
+    expect(valid(contract), JSON.stringify(valid.errors)).toBe(true);
+    const clients: unknown = JSON.parse(
+      readFileSync(join(reportDir, 'client-report.json'), 'utf8'),
+    );
+    expectControlConformant('getMockClientReport', {
+      status: 200,
+      contentType: 'application/json',
+      body: clients,
+    });
     for (const file of files) {
       const text = readFileSync(join(reportDir, file), 'utf8');
       expect(text, file).not.toContain(ALICE.slice(3, 15));
@@ -237,3 +288,14 @@ describe('stopping', () => {
     }
   });
 });
+
+/** What a server answers to `text` sent as is over a fresh connection, until it closes it. */
+function rawRequest(url: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(text));
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (c: string) => (answer += c));
+    socket.on('close', () => resolve(answer)).on('error', reject);
+  });
+}

@@ -166,6 +166,12 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const url = new URL(req.url!, 'http://x');
   const origin = `http://${req.headers.host}`;
   if (url.pathname === '/__count') return send(res, 200, { created: tasks.size });
+  // An upstream that never answers, and one whose answer breaks off (the proxy must survive both).
+  if (url.pathname === `${base}/__hang`) return;
+  if (url.pathname === `${base}/__break`) {
+    res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': '100000' });
+    return void res.write(VIDEO.subarray(0, 1000), () => res.destroy());
+  }
   // What arrived of the request: its fields and path (the proxy's hop-by-hop handling, its base path).
   if (url.pathname.startsWith(`${base}/__echo`))
     return send(
