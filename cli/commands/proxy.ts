@@ -29,7 +29,7 @@ ${FAULT_NAMES.map((f) => `                          ${f.padEnd(17)}${FAULTS[f].s
   --strict              assumption-based checks fail instead of warn
   --max-tasks N         tasks remembered (default 10,000; the least recently seen forgotten first)
   --task-idle S         a task unseen this long is forgotten (default 3600)
-  --max-callers N       keys told apart (default 1,000); further callers are forwarded, not judged
+  --max-callers N       keys told apart (default 200); further callers are forwarded, not judged
   -h, --help            show this help
 
 Control (loopback only, Host checked, no CORS): GET /__proxy/contract-report, /__proxy/client-report,

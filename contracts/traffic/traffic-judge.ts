@@ -43,7 +43,7 @@ export interface TrafficLimits extends LedgerLimits {
 export const DEFAULT_TRAFFIC_LIMITS: TrafficLimits = {
   maxTasks: 10_000,
   idleMs: 60 * 60_000,
-  maxCallers: 1_000,
+  maxCallers: 200,
   maxViolations: 50,
 };
 
