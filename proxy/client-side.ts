@@ -49,11 +49,15 @@ export interface ClientExchange {
   readonly at: number;
 }
 
-/** What the client report adds for the proxy: what it injected, and what it could not judge. */
+/** What the client report adds for the proxy: what it injected, its window, what it cannot judge. */
 export interface ProxyClientFacts {
   readonly upstream: string;
   readonly injections: ReturnType<InjectionLog['recent']>;
   readonly injected: InjectionLog['counts'];
+  /** When the window this report judges began, and how long a window lasts (s). */
+  readonly window: { readonly startedAt: string; readonly seconds: number };
+  /** The window before it, as its report ended (a proxy that runs for days judges in windows). */
+  readonly previousWindow?: ClientReport | undefined;
   readonly notes: readonly string[];
 }
 
@@ -72,19 +76,27 @@ export class ClientSide {
   readonly #judge: ClientJudge;
   readonly #observer: ExchangeObserver;
   readonly #bound = { familyBound: false };
+  /** The window under way: its generation (a new one makes the judge start afresh) and start (ms). */
+  readonly #window = { generation: 0, startedAt: REAL_CLOCK.now() };
+  #previous: ClientReport | undefined;
 
   constructor(
     readonly taskStatus: (taskId: string) => VideoStatus | undefined,
     limits: Partial<ClientLimits> = {},
+    /** How long one window of judging lasts (ms): callers the judge had no room for get it in the next. */
+    readonly windowMs = 24 * 3_600_000,
   ) {
     const { lifecycle, validators } = serviceContract();
     const bound = this.#bound;
+    const window = this.#window;
     const service: ObservedService = {
       clock: REAL_CLOCK,
       // A deployment's family binding is not visible from outside: it is bound once one of its
       // submissions was accepted (§1), so an earlier refusal counts as meeting it unbound.
       shared: {
-        generation: 0,
+        get generation() {
+          return window.generation;
+        },
         get familyBound() {
           return bound.familyBound;
         },
@@ -105,6 +117,7 @@ export class ClientSide {
   }
 
   observe(x: ClientExchange): void {
+    if (x.at - this.#window.startedAt >= this.windowMs) this.#nextWindow(x.at);
     try {
       const headers: Record<string, string> = {};
       if (x.retryAfter !== undefined) headers['retry-after'] = x.retryAfter;
@@ -121,6 +134,17 @@ export class ClientSide {
     } catch (error) {
       this.#judge.failed(error);
     }
+  }
+
+  /**
+   * Ends the window under way: its report is kept as the previous window's, and the judge starts
+   * afresh (the observer stamps the next observations with a new generation, which clears it), so a
+   * proxy that runs for months judges every caller, each window within the caps.
+   */
+  #nextWindow(at: number): void {
+    this.#previous = buildClientReport(this.#judge, { clock: REAL_CLOCK, userOf: () => undefined });
+    this.#window.generation++;
+    this.#window.startedAt = at;
   }
 
   /**
@@ -147,6 +171,11 @@ export class ClientSide {
         upstream: facts.upstream,
         injections: facts.log.recent(),
         injected: { ...facts.log.counts },
+        window: {
+          startedAt: new Date(this.#window.startedAt).toISOString(),
+          seconds: this.windowMs / 1000,
+        },
+        ...(this.#previous === undefined ? {} : { previousWindow: this.#previous }),
         notes: NOTES,
       },
     };

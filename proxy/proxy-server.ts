@@ -32,6 +32,8 @@ export interface ProxyOptions {
   readonly upstreamTimeoutMs?: number | undefined;
   /** Assumption-based checks fail instead of warn. */
   readonly strict?: boolean | undefined;
+  /** How long the client judge's window lasts, ms (default a day): see `ClientSide`. */
+  readonly clientWindowMs?: number | undefined;
   /** Tasks, callers and violations kept (`TrafficLimits`). */
   readonly limits?: Partial<TrafficLimits> | undefined;
   /** Writes both reports now (`--report-dir`); the files, or undefined without a directory. */
@@ -90,7 +92,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     limits,
   });
   const facts = new TaskFactsTable(limits.maxTasks);
-  const clients = new ClientSide((id) => facts.get(id)?.status, clientLimits(limits));
+  const clients = new ClientSide(
+    (id) => facts.get(id)?.status,
+    clientLimits(limits),
+    options.clientWindowMs,
+  );
   const log = new InjectionLog();
   const traffic = new Traffic({
     upstream,

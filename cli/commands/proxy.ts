@@ -29,7 +29,10 @@ ${FAULT_NAMES.map((f) => `                          ${f.padEnd(17)}${FAULTS[f].s
   --strict              assumption-based checks fail instead of warn
   --max-tasks N         tasks remembered (default 10,000; the least recently seen forgotten first)
   --task-idle S         a task unseen this long is forgotten (default 3600)
-  --max-callers N       keys told apart (default 200); further callers are forwarded, not judged
+  --max-callers N       keys judged at once (default 200); one unseen for --task-idle makes room for a
+                        new one, else further callers are forwarded and counted, not judged
+  --client-window S     the client report judges windows of S seconds (default 86400): each starts
+                        afresh, the one before kept in the report (previousWindow)
   -h, --help            show this help
 
 Control (loopback only, Host checked, no CORS): GET /__proxy/contract-report, /__proxy/client-report,
@@ -49,6 +52,7 @@ function parseProxyFlags(argv: readonly string[]) {
     'max-tasks': { type: 'string' },
     'task-idle': { type: 'string' },
     'max-callers': { type: 'string' },
+    'client-window': { type: 'string' },
   });
 }
 
@@ -87,6 +91,7 @@ function settingsOf(values: Values) {
     unknownForMs: secondsOption('--unknown-for', values['unknown-for']),
     upstreamTimeoutMs: secondsOption('--upstream-timeout', values['upstream-timeout']),
     strict: values.strict === true,
+    clientWindowMs: secondsOption('--client-window', values['client-window']),
     limits: {
       ...optional('maxTasks', count('--max-tasks', values['max-tasks'])),
       ...optional('maxCallers', count('--max-callers', values['max-callers'])),

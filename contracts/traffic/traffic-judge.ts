@@ -40,6 +40,9 @@ export interface TrafficLimits extends LedgerLimits {
   readonly maxViolations: number;
 }
 
+/** Keys the reports keep masking after their callers were forgotten (a few hundred KiB). */
+const REDACTED_KEYS = 10_000;
+
 export const DEFAULT_TRAFFIC_LIMITS: TrafficLimits = {
   maxTasks: 10_000,
   idleMs: 60 * 60_000,
@@ -97,8 +100,15 @@ export class TrafficJudge {
   readonly #coverage: TrafficCoverage;
   readonly #tasks: TaskLedger;
   readonly #judging: Judging;
-  readonly #keys = new Set<string>();
-  /** Keys the deployment answered with something other than 401 (known good). */
+  readonly #now: () => number;
+  /** The callers judged, by key, with when each was last seen (wall ms), least recently seen first. */
+  readonly #keys = new Map<string, number>();
+  /**
+   * Every key the reports may have to mask (a deployment may echo one in a body an excerpt keeps):
+   * the callers judged and those forgotten since, the oldest dropped past `REDACTED_KEYS`.
+   */
+  readonly #redacted = new Set<string>();
+  #callersForgotten = 0;
   readonly #startedAt = new Date();
   #requests = 0;
   #untracked = 0;
@@ -109,6 +119,7 @@ export class TrafficJudge {
   constructor(readonly options: TrafficJudgeOptions) {
     this.limits = { ...DEFAULT_TRAFFIC_LIMITS, ...options.limits };
     const now = options.now ?? Date.now;
+    this.#now = now;
     const { lifecycle } = serviceContract();
     this.#verdicts = new BoundedVerdicts(
       lifecycle,
@@ -172,23 +183,55 @@ export class TrafficJudge {
     }
   }
 
+  /**
+   * Whether the caller's exchanges are judged: yes for one already judged (now its most recent), and for
+   * a new one while there is room, or a caller unseen for `idleMs` to forget for it; else counted only.
+   */
   #track(key: string): boolean {
-    if (key === '' || this.#keys.has(key)) return true;
-    if (this.#keys.size >= this.limits.maxCallers) return false;
-    this.#keys.add(key);
-    this.#redactor = undefined;
+    if (key === '') return true;
+    const now = this.#now();
+    if (this.#keys.has(key)) {
+      this.#keys.delete(key);
+      this.#keys.set(key, now);
+      return true;
+    }
+    if (this.#keys.size >= this.limits.maxCallers) {
+      const [oldest, seen] = this.#keys.entries().next().value!;
+      if (now - seen < this.limits.idleMs) return false;
+      this.#keys.delete(oldest);
+      this.#callersForgotten++;
+    }
+    this.#keys.set(key, now);
+    if (!this.#redacted.has(key)) {
+      if (this.#redacted.size >= REDACTED_KEYS)
+        this.#redacted.delete(this.#redacted.values().next().value!);
+      this.#redacted.add(key);
+      this.#redactor = undefined;
+    }
     return true;
   }
 
   /** Removes every key the traffic carried from `text`. */
   get redactor(): Redactor {
-    return (this.#redactor ??= new Redactor([...this.#keys]));
+    return (this.#redactor ??= new Redactor([...this.#redacted]));
   }
 
   /** What the judge holds now, for a person watching its memory. */
-  memory(): { tasks: number; callers: number; tasksEvicted: number; tasksAged: number } {
+  memory(): {
+    tasks: number;
+    callers: number;
+    tasksEvicted: number;
+    tasksAged: number;
+    callersForgotten: number;
+  } {
     const t = this.#tasks;
-    return { tasks: t.size, callers: this.#keys.size, tasksEvicted: t.evicted, tasksAged: t.aged };
+    return {
+      tasks: t.size,
+      callers: this.#keys.size,
+      tasksEvicted: t.evicted,
+      tasksAged: t.aged,
+      callersForgotten: this.#callersForgotten,
+    };
   }
 
   /**
@@ -211,7 +254,7 @@ export class TrafficJudge {
         key:
           this.#keys.size === 0
             ? ''
-            : `${maskKey([...this.#keys][0]!)} and ${this.#keys.size - 1} other key(s)`,
+            : `${maskKey([...this.#keys.keys()][0]!)} and ${this.#keys.size - 1} other key(s)`,
         model: '',
         tier: 'free',
         budget: 0,
@@ -240,11 +283,13 @@ export class TrafficJudge {
         'nothing was sent but what the clients sent, so no task was created for the judging',
       `memory: at most ${limits.maxTasks} tasks (${memory.tasks} now; ${memory.tasksEvicted} ` +
         `forgotten to stay within it, ${memory.tasksAged} after ${Math.round(limits.idleMs / 1000)} s ` +
-        `unseen), ${limits.maxCallers} callers, ${limits.maxViolations} violations listed per check`,
+        `unseen), ${limits.maxCallers} callers (${memory.callersForgotten} forgotten after the same ` +
+        `time unseen), ${limits.maxViolations} violations listed per check`,
       ...(this.#untracked === 0
         ? []
         : [
-            `${this.#untracked} exchange(s) of callers past the first ${limits.maxCallers} were not judged`,
+            `${this.#untracked} exchange(s) of callers beyond the ${limits.maxCallers} judged at once ` +
+              'were not judged',
           ]),
       ...(dropped === ''
         ? []

@@ -75,8 +75,8 @@ const look = (key: string, id: string, status: string, progress: number, code = 
     },
   );
 
-const judgeOf = (limits = {}) =>
-  new TrafficJudge({ origin: 'https://staging.example.com', strict: false, limits });
+const judgeOf = (limits = {}, now?: () => number) =>
+  new TrafficJudge({ origin: 'https://staging.example.com', strict: false, limits, now });
 const result = (j: TrafficJudge, id: string) => j.report().results.find((r) => r.id === id)!;
 
 describe('the contract suite judging traffic it did not make', () => {
@@ -136,5 +136,22 @@ describe('the contract suite judging traffic it did not make', () => {
     const range = result(j, 'task.progress-range');
     expect(range.violations).toHaveLength(5);
     expect(j.report().notes.join('\n')).toContain('task.progress-range 595');
+  });
+
+  it('forgets a caller unseen for the idle time to judge a new one, and counts the rest', () => {
+    let now = 0;
+    const j = judgeOf({ maxCallers: 2, idleMs: 1_000 }, () => now);
+    j.judge(submit(ALICE, 'task_x'));
+    j.judge(submit(BOB, 'task_y'));
+    now = 500;
+    j.judge(submit('sk-traffic-carol-0123456', 'task_z')); // no room, nobody idle: counted only
+    expect(j.memory()).toMatchObject({ callers: 2, callersForgotten: 0 });
+    expect(j.report().notes.join('\n')).toContain(
+      '1 exchange(s) of callers beyond the 2 judged at once',
+    );
+    now = 2_000;
+    j.judge(submit('sk-traffic-carol-0123456', 'task_z'));
+    expect(j.memory()).toMatchObject({ callers: 2, callersForgotten: 1 });
+    expect(JSON.stringify(j.report())).not.toContain('carol-0123');
   });
 });
