@@ -98,4 +98,32 @@ describe('the proxy in front of the mock with named defects', () => {
       clients.verdicts.filter((v) => v.caller !== 'sk-…ob' && v.outcome === 'violation'),
     ).toEqual([]);
   }, 40_000);
+
+  it("judges the second family's native path (§4.5) once the family is open", async () => {
+    const bind = await fetch(`${mock.url}/__mock/family`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ bound: true }),
+    });
+    expect(bind.status).toBe(200);
+    const headers = { authorization: 'Bearer sk-mock-vip', 'content-type': 'application/json' };
+    const tasks = `${proxy.url}/alt-video/api/v3/contents/generations/tasks`;
+    const submitted = await fetch(tasks, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        model: 'alt-video-v2',
+        content: [{ type: 'text', text: 'a lighthouse' }],
+        duration: 5,
+      }),
+    });
+    expect(submitted.status).toBe(200);
+    const { id } = (await submitted.json()) as { id: string };
+    for (let i = 0; i < 3; i++)
+      expect((await fetch(`${tasks}/${id}`, { headers })).status).toBe(200);
+    const report = await json<{ results: Result[] }>(`${proxy.url}/__proxy/contract-report`);
+    const byId = new Map(report.results.map((r) => [r.id, r]));
+    expect(byId.get('native.shape')).toMatchObject({ outcome: 'pass' });
+    expect(byId.get('native.owner-query')).toMatchObject({ outcome: 'pass' });
+  });
 });
