@@ -76,7 +76,9 @@ export interface Recorded {
   readonly method: string;
   /** The deployment's path and query (its base path kept). */
   readonly path: string;
-  readonly sent: Exchange['sent'];
+  /** The request's fields as the client sent them, and the start of its body (a submission's). */
+  readonly rawHeaders: readonly string[];
+  readonly body: Buffer | undefined;
   readonly clientRequestId: string | undefined;
   readonly startedAt: number;
   readonly waitMs: number;
@@ -87,28 +89,47 @@ export interface Recorded {
   readonly bodyError: string | undefined;
 }
 
+/**
+ * The exchange as the judges read it. What costs (the fields as a record, the JSON parsed, an excerpt,
+ * the request as sent) is made when first read: a polling loop's repeated answer is judged by its bytes
+ * alone (contracts/traffic `replayedLook`), and never pays for them.
+ */
 export function exchangeOf(r: Recorded): Omit<Exchange, 'as'> {
-  const headers = flatHeaders(r.headers);
-  const contentType = headers['content-type'] ?? '';
+  const coding = r.headers['content-encoding'];
   const complete = r.tap.whole && r.bodyError === undefined;
-  const head = complete ? decoded(r.tap.head(), headers['content-encoding']) : r.tap.head();
+  const head = complete ? decoded(r.tap.head(), coding) : r.tap.head();
+  const bytes = r.tap.bytes;
+  let headers: Record<string, string> | undefined;
+  let json: { value: unknown } | undefined;
+  const contentType = () => r.headers['content-type'] ?? '';
   return {
     index: r.index,
     label: 'client',
     method: r.method,
     path: r.path,
-    sent: r.sent,
     startedAt: r.startedAt,
     waitMs: r.waitMs,
     status: r.status,
-    contentType,
-    headers,
-    json: complete ? parseJson(head, head.length, contentType) : undefined,
     head,
-    bytes: r.tap.bytes,
-    excerpt: excerpt({ head, bytes: r.tap.bytes }),
+    bytes,
     ms: r.ms,
     redirected: false,
+    get sent() {
+      return sentOf(r.rawHeaders, r.body);
+    },
+    get contentType() {
+      return contentType();
+    },
+    get headers() {
+      return (headers ??= flatHeaders(r.headers));
+    },
+    get json() {
+      json ??= { value: complete ? parseJson(head, head.length, contentType()) : undefined };
+      return json.value;
+    },
+    get excerpt() {
+      return excerpt({ head, bytes });
+    },
     ...(r.clientRequestId === undefined ? {} : { clientRequestId: r.clientRequestId }),
     ...(r.bodyError === undefined ? {} : { bodyError: r.bodyError }),
   };

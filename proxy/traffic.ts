@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Exchange } from '../contracts/http-recorder.ts';
 import type { TrafficJudge } from '../contracts/traffic/traffic-judge.ts';
 import type { CoreRequest } from '../mocks/core/http-types.ts';
 import {
@@ -10,7 +11,7 @@ import {
   type VideoStatus,
 } from '../src/spec/index.ts';
 import type { ClientSide } from './client-side.ts';
-import { exchangeOf, sentOf } from './exchange-tap.ts';
+import { exchangeOf } from './exchange-tap.ts';
 import { tagOf, type FaultName, type FaultPicker } from './faults.ts';
 import { forward, release, type Answer, type Forwarded } from './forward.ts';
 import { sendError } from './gateway-errors.ts';
@@ -141,7 +142,7 @@ export class Traffic {
     this.#send(call, { body: start.body, continues: !start.complete, hold: lose }, (f) => {
       if (f.kind === 'failed') return this.#failed(call, f, observed);
       const { answer } = f;
-      const json = this.#judgeDeployment(call, answer, observed);
+      const { json } = this.#judgeDeployment(call, answer, observed).exchange;
       const taskId = answer.status < 300 ? publicId(json) : undefined;
       const told = documented((json as { status?: unknown } | undefined)?.status);
       if (taskId !== undefined) this.#remember(taskId, told, text);
@@ -307,13 +308,14 @@ export class Traffic {
     this.#send(call, { body: undefined, continues: false, hold: unknown }, (f) => {
       if (f.kind === 'failed') return this.#failed(call, f, undefined);
       const { answer } = f;
-      const json = this.#judgeDeployment(call, answer, undefined);
-      const shown =
-        answer.status >= 200 && answer.status < 300 ? toldBy(call.route, json) : undefined;
+      const judged = this.#judgeDeployment(call, answer, undefined);
+      const ok = answer.status >= 200 && answer.status < 300;
+      // The judge's reading of the owner's look, else the answer's own (another caller's, the native form).
+      const shown = ok ? (judged.state ?? toldBy(call.route, judged.exchange.json)) : undefined;
       if (facts !== undefined && shown !== undefined) facts.status = shown;
       let told = call.route.kind === 'content' ? facts?.status : shown;
       if (answer.held !== undefined) {
-        const changed = unknown ? asUnknown(call.route, answer, json) : undefined;
+        const changed = unknown ? asUnknown(call.route, answer, judged.exchange.json) : undefined;
         release(call.res, answer, changed ?? answer.held);
         if (changed !== undefined) {
           told = 'unknown';
@@ -393,14 +395,22 @@ export class Traffic {
     this.#observe(call, { status: f.error.status, taskId, body });
   }
 
-  /** The deployment's answer, judged by the contract suite's checks; its parsed JSON. */
-  #judgeDeployment(call: Call, answer: Answer, submitted: Submitted | undefined): unknown {
+  /**
+   * The deployment's answer, judged by the contract suite's checks: the exchange (its JSON parsed when
+   * read), and the state the answer showed the task's owner, when the judge read one.
+   */
+  #judgeDeployment(
+    call: Call,
+    answer: Answer,
+    submitted: Submitted | undefined,
+  ): { exchange: Omit<Exchange, 'as'>; state: VideoStatus | undefined } {
     const exchange = exchangeOf({
       index: this.#index++,
       method: call.req.method!,
       path:
         this.#o.upstream.basePath + (call.query === '' ? call.path : `${call.path}?${call.query}`),
-      sent: sentOf(call.req.rawHeaders, submitted?.body),
+      rawHeaders: call.req.rawHeaders,
+      body: submitted?.body,
       clientRequestId: header({ headers: call.req.headers }, 'x-request-id'),
       startedAt: call.at,
       waitMs: answer.waitMs,
@@ -410,7 +420,7 @@ export class Traffic {
       tap: answer.tap,
       bodyError: answer.bodyError,
     });
-    this.#o.judge.judge({
+    const shown = this.#o.judge.judge({
       exchange,
       route: call.route.id,
       taskId: call.route.taskId,
@@ -418,7 +428,7 @@ export class Traffic {
       body: submitted?.json,
       ranged: call.req.headers.range !== undefined,
     });
-    return exchange.json;
+    return { exchange, state: shown === 'missing' ? undefined : shown };
   }
 
   #inject(call: Call, fault: FaultName, taskId: string | undefined): void {

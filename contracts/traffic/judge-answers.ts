@@ -23,7 +23,7 @@ import {
 } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
 import type { BoundedVerdicts } from './bounded-judging.ts';
-import type { TaskLedger, TrafficTask } from './task-ledger.ts';
+import type { LookMemo, TaskLedger, TrafficTask } from './task-ledger.ts';
 
 const { validators, lifecycle } = serviceContract();
 
@@ -213,22 +213,21 @@ function judgeOwnerQuery(j: Judging, seen: Seen): void {
 }
 
 /** The task a look names: known, or first seen now (its reader taken for its owner). */
-function taskOf(j: Judging, seen: Seen, taskId: string, model: unknown): TrafficTask {
-  return (
-    seen.task ??
-    j.tasks.add({
-      id: taskId,
-      owner: seen.key,
-      submitted: false,
-      model: typeof model === 'string' ? model : undefined,
-      state: undefined,
-      lastPoll: undefined,
-      lastProgress: undefined,
-      lastVideo: undefined,
-      pendingContent: undefined,
-      memo: undefined,
-    })
-  );
+function taskOf(j: Judging, seen: Seen, taskId: string, modelShown: () => unknown): TrafficTask {
+  if (seen.task !== undefined) return seen.task;
+  const model = modelShown();
+  return j.tasks.add({
+    id: taskId,
+    owner: seen.key,
+    submitted: false,
+    model: typeof model === 'string' ? model : undefined,
+    state: undefined,
+    lastPoll: undefined,
+    lastProgress: undefined,
+    lastVideo: undefined,
+    pendingContent: undefined,
+    memo: undefined,
+  });
 }
 
 /** The longest answer a task keeps to tell a repeated one (a task object is a few hundred bytes). */
@@ -242,21 +241,11 @@ const MEMO_BYTES = 2048;
  */
 function judgeOpenAiLook(j: Judging, seen: Seen, taskId: string): void {
   const { exchange } = seen;
-  const task = taskOf(j, seen, taskId, (exchange.json as VideoView | undefined)?.model);
+  const task = taskOf(j, seen, taskId, () => (exchange.json as VideoView | undefined)?.model);
+  if (replayedLook(j, task, seen.key, exchange)) return;
   const memo = task.memo;
-  const repeated =
-    memo !== undefined &&
-    task.pendingContent === undefined &&
-    memo.key === seen.key &&
-    memo.status === exchange.status &&
-    exchange.bodyError === undefined &&
-    sameBytes(memo.body, exchange.head, exchange.bytes);
-  if (repeated && memo.passes !== undefined) {
-    j.verdicts.replay(memo.passes);
-    if (task.lastVideo !== undefined) task.lastVideo = { ...task.lastVideo, at: j.now() };
-    return;
-  }
-  if (repeated) memo.passes = j.verdicts.recording(() => judgeLook(j, seen, task));
+  if (memo !== undefined && repeats(task, memo, seen.key, exchange))
+    memo.passes = j.verdicts.recording(() => judgeLook(j, seen, task));
   else {
     judgeLook(j, seen, task);
     task.memo =
@@ -265,11 +254,40 @@ function judgeOpenAiLook(j: Judging, seen: Seen, taskId: string): void {
         : {
             key: seen.key,
             status: exchange.status,
-            body: exchange.head.slice(),
+            body: Uint8Array.from(exchange.head),
             passes: undefined,
           };
   }
 }
+
+/** What a look is compared by: who read it, its status and bytes (no parsing needed). */
+export type LookBytes = Pick<Exchange, 'status' | 'head' | 'bytes' | 'bodyError'>;
+
+/**
+ * The owner's look at `task` judged again by replaying its passes, when it repeats a look that was
+ * itself a repeat (see `judgeOpenAiLook`); whether it was. Needs nothing of the answer but its bytes:
+ * a polling loop's answer is neither parsed nor read field by field again.
+ */
+export function replayedLook(
+  j: Judging,
+  task: TrafficTask | undefined,
+  key: string,
+  look: LookBytes,
+): boolean {
+  const memo = task?.memo;
+  if (task === undefined || memo?.passes === undefined || !repeats(task, memo, key, look))
+    return false;
+  j.verdicts.replay(memo.passes);
+  if (task.lastVideo !== undefined) task.lastVideo = { ...task.lastVideo, at: j.now() };
+  return true;
+}
+
+const repeats = (task: TrafficTask, memo: LookMemo, key: string, look: LookBytes): boolean =>
+  task.pendingContent === undefined &&
+  memo.key === key &&
+  memo.status === look.status &&
+  look.bodyError === undefined &&
+  sameBytes(memo.body, look.head, look.bytes);
 
 const sameBytes = (kept: Uint8Array, head: Uint8Array, bytes: number): boolean =>
   kept.byteLength === bytes && head.byteLength === bytes && Buffer.compare(kept, head) === 0;
@@ -303,7 +321,7 @@ function judgeWrapperLook(j: Judging, seen: Seen, taskId: string): void {
   const body = seen.exchange.json as WrapperView | undefined;
   const wrapped = body?.data?.status;
   const state = typeof wrapped === 'string' ? fromWrapperStatus(lifecycle, wrapped) : undefined;
-  const task = taskOf(j, seen, taskId, undefined);
+  const task = taskOf(j, seen, taskId, () => undefined);
   const last = task.lastVideo;
   const recent =
     last !== undefined && last.key === seen.key && j.now() - last.at <= FORMS_WINDOW_MS

@@ -78,6 +78,11 @@ export class TaskLedger {
     return task;
   }
 
+  /** The task, left where it is in the ageing order. */
+  peek(id: string): TrafficTask | undefined {
+    return this.#tasks.get(id);
+  }
+
   add(task: Omit<TrafficTask, 'seenAt'>): TrafficTask {
     this.sweep();
     this.#tasks.delete(task.id);

@@ -4,7 +4,7 @@ import { serviceContract } from '../../src/spec/index.ts';
 import { CHECKS } from '../checks/definitions.ts';
 import { computeCoverage } from '../coverage.ts';
 import { HttpRecorder, keyOf, type Exchange } from '../http-recorder.ts';
-import type { Caller, RouteId } from '../matrix/index.ts';
+import type { Caller, RouteId, TaskState } from '../matrix/index.ts';
 import type { ContractReport } from '../report.ts';
 import { TaskBudget, type RunContext } from '../run-context.ts';
 import { RunLimits } from '../run-limits.ts';
@@ -12,7 +12,7 @@ import { DOCUMENTED_POLL } from '../target.ts';
 import { REPORT_SCHEMA_VERSION, TOOL } from '../tool.ts';
 import type { Outcome } from '../verdicts.ts';
 import { BoundedVerdicts, TrafficCoverage } from './bounded-judging.ts';
-import { judgeSeen, type Judging } from './judge-answers.ts';
+import { judgeSeen, replayedLook, type Judging } from './judge-answers.ts';
 import { TaskLedger, type LedgerLimits, type TrafficTask } from './task-ledger.ts';
 
 /**
@@ -58,6 +58,9 @@ export interface TrafficJudgeOptions {
   /** Wall ms (default `Date.now`): "right after" between the query forms, and ageing. */
   readonly now?: (() => number) | undefined;
 }
+
+/** The routes whose owner's 2xx answer shows the task's state (the OpenAI form and the wrapper). */
+const LOOKS: ReadonlySet<RouteId> = new Set(['getVideo', 'getVideoGeneration']);
 
 /** What the traffic cannot show, by check: each is reported as skipped, saying why. */
 const NOT_FROM_TRAFFIC: readonly [keyof typeof CHECKS, string][] = [
@@ -162,24 +165,34 @@ export class TrafficJudge {
     this.#judging = { ctx: this.#ctx, verdicts: this.#verdicts, tasks: this.#tasks, now };
   }
 
-  /** Judges one exchange. Never throws: a failure is counted (and the first one said) in the report. */
-  judge(seen: TrafficExchange): void {
+  /**
+   * Judges one exchange; returns the state the answer showed the task's owner (a look of any form),
+   * else undefined. Never throws: a failure is counted (and the first one said) in the report. The
+   * exchange's fields are read only when it is judged: a polling loop's repeated answer, replayed by
+   * its bytes, is neither parsed nor copied.
+   */
+  judge(seen: TrafficExchange): TaskState | undefined {
     this.#requests++;
     if (!this.#track(seen.key)) {
       this.#untracked++;
-      return;
+      return undefined;
     }
     try {
       const task = seen.taskId === undefined ? undefined : this.#tasks.get(seen.taskId);
       const caller = callerOf(seen, task);
+      const look = caller === 'owner' && seen.route === 'getVideo';
+      if (look && replayedLook(this.#judging, task, seen.key, seen.exchange)) return task!.state;
       const exchange: Exchange = { ...seen.exchange, as: keyOf(caller) };
       judgeSeen(this.#judging, { ...seen, exchange, caller, task });
       const { notes } = this.#ctx;
       if (notes.length > 100) notes.splice(50, notes.length - 100);
+      const owned = caller === 'owner' && LOOKS.has(seen.route) && exchange.status < 300;
+      return owned && seen.taskId !== undefined ? this.#tasks.peek(seen.taskId)?.state : undefined;
     } catch (error) {
       this.#notJudged++;
       this.#firstFailure ??=
         error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      return undefined;
     }
   }
 
