@@ -1,16 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Exchange } from '../contracts/http-recorder.ts';
+import { publicIdOf } from '../contracts/checks/submission-outcome.ts';
 import type { TrafficJudge } from '../contracts/traffic/traffic-judge.ts';
 import type { CoreRequest } from '../mocks/core/http-types.ts';
-import {
-  fromWrapperStatus,
-  serviceContract,
-  toNativeStatus,
-  toWrapperStatus,
-  type VideoStatus,
-} from '../src/spec/index.ts';
+import type { VideoStatus } from '../src/spec/index.ts';
 import type { ClientSide } from './client-side.ts';
+import { asUnknown, documented, header, jsonObject, toldBy } from './answers.ts';
 import { exchangeOf } from './exchange-tap.ts';
 import { tagOf, type FaultName, type FaultPicker } from './faults.ts';
 import { forward, release, type Answer, type Forwarded } from './forward.ts';
@@ -20,8 +16,6 @@ import { readStart } from './read-start.ts';
 import type { ApiRoute } from './routes.ts';
 import { faultBit, SeenOnce, type TaskFacts, type TaskFactsTable } from './task-facts.ts';
 import type { Upstream } from './upstream.ts';
-
-const { lifecycle } = serviceContract();
 
 /** Where the temporary addresses of injected content redirects live. */
 export const REDIRECTED = '/__proxy/redirected/';
@@ -142,8 +136,9 @@ export class Traffic {
     this.#send(call, { body: start.body, continues: !start.complete, hold: lose }, (f) => {
       if (f.kind === 'failed') return this.#failed(call, f, observed);
       const { answer } = f;
-      const { json } = this.#judgeDeployment(call, answer, observed).exchange;
-      const taskId = answer.status < 300 ? publicId(json) : undefined;
+      const judged = this.#judgeDeployment(call, answer, observed);
+      const json = judged.exchange.json;
+      const taskId = answer.status < 300 ? publicIdOf(judged.exchange as Exchange) : undefined;
       const told = documented((json as { status?: unknown } | undefined)?.status);
       if (taskId !== undefined) this.#remember(taskId, told, text);
       const lost = lose && answer.held !== undefined;
@@ -489,39 +484,6 @@ export function keyOf(authorization: string | undefined): string {
   return authorization.startsWith('Bearer ') ? authorization.slice(7).trim() : authorization;
 }
 
-function jsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function publicId(json: unknown): string | undefined {
-  const id = (json as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' && id !== '' ? id : undefined;
-}
-
-const documented = (status: unknown): VideoStatus | undefined =>
-  lifecycle.states.values.includes(status as VideoStatus) ? (status as VideoStatus) : undefined;
-
-/** The state a query's answer shows, on its own form (§2.2, §2.3, §4.5). */
-function toldBy(route: ApiRoute, json: unknown): VideoStatus | undefined {
-  const body = json as { status?: unknown; data?: { status?: unknown } | null } | undefined;
-  if (route.id === 'getVideo') return documented(body?.status);
-  if (route.id === 'getVideoGeneration') {
-    const wrapped = body?.data?.status;
-    return typeof wrapped === 'string' ? fromWrapperStatus(lifecycle, wrapped) : undefined;
-  }
-  if (route.id === 'getPluginTask')
-    return lifecycle.pluginMapping.rows.find((r) => r.native.includes(body?.status as never))
-      ?.openai;
-  return undefined;
-}
-
 /** The task a query or download was about, as the client rules read it: not when it was refused. */
 function taskIdShown(call: Call, status: number, facts: TaskFacts | undefined): string | undefined {
   if (call.route.kind === 'catalog') return undefined;
@@ -533,28 +495,4 @@ function taskIdShown(call: Call, status: number, facts: TaskFacts | undefined): 
   )
     return undefined;
   return call.route.taskId;
-}
-
-/** A held 2xx answer of a query, showing the task `unknown` on its own form; undefined when it is not one. */
-function asUnknown(route: ApiRoute, answer: Answer, json: unknown): Buffer | undefined {
-  if (answer.status < 200 || answer.status >= 300 || json === null || typeof json !== 'object')
-    return undefined;
-  const body = json as Record<string, unknown>;
-  if (route.id === 'getVideo') return Buffer.from(JSON.stringify({ ...body, status: 'unknown' }));
-  if (route.id === 'getPluginTask')
-    return Buffer.from(JSON.stringify({ ...body, status: toNativeStatus(lifecycle, 'unknown') }));
-  const data = body['data'];
-  if (route.id !== 'getVideoGeneration' || data === null || typeof data !== 'object')
-    return undefined;
-  return Buffer.from(
-    JSON.stringify({ ...body, data: { ...data, status: toWrapperStatus(lifecycle, 'unknown') } }),
-  );
-}
-
-function header(
-  holder: { readonly headers: Readonly<Record<string, string | string[] | undefined>> },
-  name: string,
-): string | undefined {
-  const value = holder.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
