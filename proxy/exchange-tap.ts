@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { parseJson } from '../contracts/http-body.ts';
 import { excerpt, type Exchange } from '../contracts/http-recorder.ts';
+import { endToEnd } from './hop-by-hop.ts';
 
 /** A JSON (or untyped) answer is kept whole up to this, to be parsed; of any other, the first bytes. */
 export const JSON_KEPT = 1 << 20;
@@ -39,18 +40,22 @@ export class BodyTap {
   }
 }
 
-/** The request as a reproduction shows it: its end-to-end fields less its key and framing. */
+/**
+ * The request as a reproduction shows it: its end-to-end fields (the connection's own and `Host` are
+ * the next hop's, hop-by-hop.ts), less its key, its framing and the proxy's `Via`; its body's start.
+ */
 const NOT_SHOWN = new Set(['authorization', 'content-length', 'via', 'cookie']);
 const MOST_FIELDS = 30;
 const SHOWN_BODY = 4096;
 
 export function sentOf(raw: readonly string[], body: Buffer | undefined): Exchange['sent'] {
+  const fields = endToEnd(raw);
   const headers: Record<string, string> = {};
   let count = 0;
-  for (let i = 0; i < raw.length && count < MOST_FIELDS; i += 2) {
-    const name = raw[i]!.toLowerCase();
+  for (let i = 0; i < fields.length && count < MOST_FIELDS; i += 2) {
+    const name = fields[i]!.toLowerCase();
     if (NOT_SHOWN.has(name)) continue;
-    headers[name] = name in headers ? `${headers[name]}, ${raw[i + 1]}` : raw[i + 1]!;
+    headers[name] = name in headers ? `${headers[name]}, ${fields[i + 1]}` : fields[i + 1]!;
     count++;
   }
   const shown =

@@ -18,6 +18,11 @@ export interface Answer {
   /** Why its body ended early, if it did. */
   readonly bodyError: string | undefined;
   /**
+   * The client went away before the answer was through (it aborted a download): the upstream request
+   * was cut short by the proxy, so what arrived says nothing about the deployment.
+   */
+  readonly abandoned: boolean;
+  /**
    * The whole answer, not yet sent to the client (`hold`): the caller sends it (`release`, changed or
    * not) or drops it. Undefined when the answer went to the client as it arrived.
    */
@@ -81,10 +86,13 @@ export function forward(
     else settle({ kind: 'failed', error: upstreamUnreachable(error.code ?? error.message) });
   });
   out.on('response', (answer) => {
-    receive(answer, f, { started, settle });
+    receive(answer, f, { started, settle, gone: () => clientGone });
   });
+  let clientGone = false;
   f.res.on('close', () => {
-    if (!f.res.writableFinished) out.destroy();
+    if (f.res.writableFinished) return;
+    clientGone = true;
+    out.destroy();
   });
   // A client that breaks off its upload: the upstream request is aborted (its 'close' above).
   f.req.on('error', () => out.destroy());
@@ -98,7 +106,11 @@ export function forward(
 function receive(
   up: IncomingMessage,
   f: ForwardRequest,
-  call: { readonly started: number; readonly settle: (forwarded: Forwarded) => void },
+  call: {
+    readonly started: number;
+    readonly settle: (forwarded: Forwarded) => void;
+    readonly gone: () => boolean;
+  },
 ): void {
   const waitMs = performance.now() - call.started;
   const tap = new BodyTap(f.judged ? keptBytes(up.headers['content-type']) : 0);
@@ -115,6 +127,7 @@ function receive(
     waitMs,
     ms: performance.now() - call.started,
     bodyError,
+    abandoned: call.gone(),
     held: held?.whole(),
   });
   up.on('end', () => call.settle({ kind: 'answered', answer: answer(undefined) }));

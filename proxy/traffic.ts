@@ -278,7 +278,7 @@ export class Traffic {
     const body = { body: undefined, continues: false, hold: false, pathAndQuery, rawHeaders };
     this.#send(call, body, (f) => {
       if (f.kind === 'failed') sendError(res, f.error);
-      else this.#judgeDeployment(call, f.answer, undefined);
+      else if (!f.answer.abandoned) this.#judgeDeployment(call, f.answer, undefined);
       const status = f.kind === 'failed' ? f.error.status : f.answer.status;
       this.#followed(request, status, pending.route.taskId, at);
     });
@@ -303,6 +303,8 @@ export class Traffic {
     this.#send(call, { body: undefined, continues: false, hold: unknown }, (f) => {
       if (f.kind === 'failed') return this.#failed(call, f, undefined);
       const { answer } = f;
+      // A download the client broke off was cut short by the proxy: nothing to judge of the deployment.
+      if (answer.abandoned) return;
       const judged = this.#judgeDeployment(call, answer, undefined);
       const ok = answer.status >= 200 && answer.status < 300;
       // The judge's reading of the owner's look, else the answer's own (another caller's, the native form).

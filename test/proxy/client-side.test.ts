@@ -39,6 +39,8 @@ describe('the client side of the proxy', () => {
     const second = clients.report({ upstream: 'https://staging.example.com', log });
     expect(second.counts.requests).toBe(1);
     expect(second.proxy.window.startedAt).toBe(new Date(start + HOUR + 1).toISOString());
-    expect(second.proxy.previousWindow?.verdicts.map((v) => v.rule)).toContain('authorization-header');
+    expect(second.proxy.previousWindow?.verdicts.map((v) => v.rule)).toContain(
+      'authorization-header',
+    );
   });
 });

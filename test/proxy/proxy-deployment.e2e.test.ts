@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get as httpGet } from 'node:http';
 import { connect } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -182,6 +183,32 @@ describe('forwarding', () => {
     });
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer()).toString('latin1')).toBe('ftypisom');
+  }, 40_000);
+
+  it('streams a 32 MiB video, and a download the client breaks off is not held against the deployment', async () => {
+    const run = await carefulClient(proxy.url, ALICE, 'a long film');
+    expect(run.downloaded).toBe(200_024 + (32 << 20));
+    const broken = await new Promise<number>((resolve, reject) => {
+      const out = httpGet(`${proxy.url}/v1/videos/${run.taskId}/content`, {
+        headers: { authorization: `Bearer ${ALICE}` },
+      });
+      out.on('response', (res) =>
+        res.once('data', (chunk: Buffer) => {
+          out.destroy();
+          resolve(chunk.length);
+        }),
+      );
+      out.on('error', () => undefined);
+      setTimeout(() => reject(new Error('no first chunk')), 10_000).unref();
+    });
+    expect(broken).toBeGreaterThan(0);
+    await eventually(async () => {
+      const status = await json<{ forwarded: number }>(`${proxy.url}/__proxy/status`);
+      return status.forwarded > 0;
+    }, 'the proxy to answer after the broken-off download');
+    const contract = await json<Report>(`${proxy.url}/__proxy/contract-report`);
+    const length = contract.results.find((r) => r.id === 'content.length-matches')!;
+    expect(length.violations, JSON.stringify(length.violations)).toEqual([]);
   }, 40_000);
 
   it('answers as a gateway when the upstream is down: a 502 in JSON, and keeps serving', async () => {

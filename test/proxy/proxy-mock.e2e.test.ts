@@ -77,6 +77,9 @@ describe('the proxy in front of the mock with named defects', () => {
     const ev = owner.violations[0]!.evidence!;
     expect(ev.request).toBe(`GET /v1/videos/${careful.taskId} (other key)`);
     expect(ev.curl).toContain('$VIDEOTASK_OTHER_API_KEY');
+    // Replayed against the deployment itself: its address, none of the proxy's hop (Host, Connection).
+    expect(ev.curl).toContain(`'${mock.url}/v1/videos/${careful.taskId}'`);
+    expect(ev.curl).not.toMatch(/'(Host|Connection|Via):/i);
     expect(ev.serviceRequestId).toMatch(/^X-Oneapi-Request-Id: \d+/);
     expect(byId.get('content.before-completion')).toMatchObject({ outcome: 'fail' });
     expect(byId.get('content.before-completion')!.basisText).toMatch(/§3/);

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 const KEYS = new Set(['sk-small-alice-0123456789', 'sk-small-bob-0123456789ab']);
 const MODELS = ['video-pro-v1', 'video-lite-v1'];
 /** A video file's first bytes: an ISO BMFF `ftyp` box, then some payload. */
-const VIDEO = Buffer.concat([
+const BASE_VIDEO = Buffer.concat([
   Buffer.from([0, 0, 0, 0x18]),
   Buffer.from('ftypisom\0\0\x02\0isomiso2', 'latin1'),
   randomBytes(200_000),
@@ -29,6 +29,8 @@ interface Task {
   readonly owner: string;
   readonly model: string;
   readonly fails: boolean;
+  /** Its video is 32 MiB (a prompt with "long"): what a proxy must stream, never hold. */
+  readonly long: boolean;
   readonly createdMs: number;
 }
 
@@ -136,15 +138,21 @@ async function submit(
     owner: key,
     model: body.model,
     fails: body.prompt.includes('fail'),
+    long: body.prompt.includes('long'),
     createdMs: Date.now(),
   };
   tasks.set(task.id, task);
   send(res, 200, openAi(task, origin));
 }
 
+let longVideo: Buffer | undefined;
+
 function content(req: IncomingMessage, res: ServerResponse, task: Task): void {
   const { state } = stateOf(task);
   if (state !== 'completed') return error(res, 400, 'task_not_completed', `the task is ${state}`);
+  const VIDEO = task.long
+    ? (longVideo ??= Buffer.concat([BASE_VIDEO, Buffer.alloc(32 << 20)]))
+    : BASE_VIDEO;
   const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
   const start = range === null ? 0 : Number(range[1]);
   const end =
@@ -170,7 +178,7 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (url.pathname === `${base}/__hang`) return;
   if (url.pathname === `${base}/__break`) {
     res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': '100000' });
-    return void res.write(VIDEO.subarray(0, 1000), () => res.destroy());
+    return void res.write(BASE_VIDEO.subarray(0, 1000), () => res.destroy());
   }
   // What arrived of the request: its fields and path (the proxy's hop-by-hop handling, its base path).
   if (url.pathname.startsWith(`${base}/__echo`))
