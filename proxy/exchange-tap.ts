@@ -1,11 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { parseJson } from '../contracts/http-body.ts';
+import { MAX_ANSWER_BYTES, parseJson } from '../contracts/http-body.ts';
 import { excerpt, type Exchange } from '../contracts/http-recorder.ts';
 import { endToEnd } from './hop-by-hop.ts';
 
-/** A JSON (or untyped) answer is kept whole up to this, to be parsed; of any other, the first bytes. */
-export const JSON_KEPT = 1 << 20;
+/**
+ * A JSON (or untyped) answer is kept whole up to what the suite's recorder reads (4 MiB), to be parsed
+ * as the suite would; of any other answer, the first bytes.
+ */
+export const JSON_KEPT = MAX_ANSWER_BYTES;
 const OTHER_KEPT = 512;
 
 /** How much of an answer of this type the judges need. */
@@ -151,14 +154,14 @@ const DECODERS: Readonly<
 
 /**
  * A whole body as the client reads it: its content coding undone (a client's fetch does it too), up to
- * 4 MiB. A coding it cannot undo leaves the bytes as they came: not JSON to the judges.
+ * `JSON_KEPT`. A coding it cannot undo leaves the bytes as they came: not JSON to the judges.
  */
 function decoded(body: Buffer, coding: string | undefined): Buffer {
   if (coding === undefined || body.length === 0) return body;
   const decode = DECODERS[coding.trim().toLowerCase()];
   if (decode === undefined) return body;
   try {
-    return decode(body, { maxOutputLength: 4 * JSON_KEPT });
+    return decode(body, { maxOutputLength: JSON_KEPT });
   } catch {
     return body;
   }

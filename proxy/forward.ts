@@ -44,7 +44,7 @@ export interface ForwardRequest {
   readonly body: Buffer | undefined;
   /** More of the body follows `body` in the request. */
   readonly bodyContinues: boolean;
-  /** Read the whole answer (up to 1 MiB) before the client gets any of it: a fault may change or drop it. */
+  /** Read the whole answer (up to `JSON_KEPT`) before the client gets any of it: a fault may change or drop it. */
   readonly hold: boolean;
   /** Keep the answer's first bytes for the judges (a route of the API). */
   readonly judged: boolean;
