@@ -129,4 +129,18 @@ describe('the proxy in front of the mock with named defects', () => {
     expect(byId.get('native.shape')).toMatchObject({ outcome: 'pass' });
     expect(byId.get('native.owner-query')).toMatchObject({ outcome: 'pass' });
   });
+
+  it("judges the deployment's own 429s by their Retry-After", async () => {
+    const limited = await startMock('--speed', '100', '--rate-limit', '2/60');
+    const front = await startProxyProcess('--upstream', limited.url);
+    const headers = { authorization: `Bearer ${ALICE}` };
+    const statuses = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push((await fetch(`${front.url}/v1/models`, { headers })).status);
+    expect(statuses).toContain(429);
+    const report = await json<{ results: Result[] }>(`${front.url}/__proxy/contract-report`);
+    const retryAfter = report.results.find((r) => r.id === 'rate-limit.retry-after')!;
+    expect(retryAfter.outcome).toBe('pass');
+    expect(await front.stop()).toBe(0);
+  }, 30_000);
 });
