@@ -156,6 +156,14 @@ describe('the documented faults, injected by prompt tag', () => {
     expect(bob.find((v) => v.rule === 'no-resubmission')).toMatchObject({ outcome: 'violation' });
     expect(lost.message).toMatch(/\[the proxy injected: lost-answer \(§7\) at /);
   }, 40_000);
+
+  it('a sloppy client that does not slow down on an injected unknown is failed by §3, saying so', async () => {
+    await sloppyClient(proxy.url, ALICE, 'a lagoon [proxy:unknown]');
+    const clients = await json<ClientReport>(`${proxy.url}/__proxy/client-report`);
+    const slow = clients.verdicts.find((v) => v.rule === 'unknown-slows-polling')!;
+    expect(slow).toMatchObject({ outcome: 'violation', section: '§3', caller: 'sk-…6789' });
+    expect(slow.message).toMatch(/\[the proxy injected: unknown \(§3\) at /);
+  }, 40_000);
 });
 
 describe('forwarding', () => {

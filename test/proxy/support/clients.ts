@@ -54,7 +54,7 @@ export async function carefulClient(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A sloppy client: no request ID, polls every 100 ms, submits the same task again while it runs,
+ * A sloppy client: no request ID, polls every 100 ms (from its submission on), submits the same task again while it runs,
  * asks for the content before it completes, keeps polling after it finished, and after a lost answer
  * sends the submission again at once.
  */
@@ -80,6 +80,7 @@ export async function sloppyClient(
   run.taskId = id;
   let resubmitted = false;
   for (let i = 0; i < 200; i++) {
+    await sleep(100); // the same 100 ms from the submission on, whatever it is told (unknown too)
     const answer = await fetch(`${baseUrl}/v1/videos/${id}`, { headers });
     const shown = (await answer.json()) as { status?: string };
     if (shown.status === 'in_progress' && !resubmitted) {
@@ -89,7 +90,6 @@ export async function sloppyClient(
     }
     run.status = shown.status;
     if (shown.status === 'completed' || shown.status === 'failed') break;
-    await sleep(100);
   }
   for (let i = 0; i < 4; i++)
     await fetch(`${baseUrl}/v1/videos/${id}`, { headers }).then((r) => r.arrayBuffer());
