@@ -54,9 +54,9 @@ export async function carefulClient(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A sloppy client: no request ID, polls every 100 ms (from its submission on), submits the same task again while it runs,
- * asks for the content before it completes, keeps polling after it finished, and after a lost answer
- * sends the submission again at once.
+ * A sloppy client: no request ID, polls every 100 ms (from its submission on), submits the same task
+ * again while it runs, asks for the content before it completes, keeps polling after it finished, and
+ * after a lost answer sends the submission again at once.
  */
 export async function sloppyClient(
   baseUrl: string,
