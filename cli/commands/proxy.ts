@@ -184,7 +184,8 @@ class ReportWriter {
     try {
       const contract = proxy.contractReport();
       const files = writeReports(contract, this.dir);
-      files.push(...(await writeClientReport(this.dir, proxy.clientReport())));
+      // Owner-only, as the contract report: both name the deployment and quote what it answered.
+      files.push(...(await writeClientReport(this.dir, proxy.clientReport(), { mode: 0o600 })));
       files.push(
         writePrivateFile(
           join(this.dir, 'proxy-status.json'),

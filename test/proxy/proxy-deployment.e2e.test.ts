@@ -4,7 +4,7 @@
 // documented faults injected by prompt tag reach the client and are judged and recorded in both
 // reports; streaming, Range, hop-by-hop fields, the control routes' protections, the gateway's 502,
 // and the reports written atomically on SIGTERM.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -287,7 +287,7 @@ describe('the control routes', () => {
 });
 
 describe('stopping', () => {
-  it('writes both reports to --report-dir on SIGTERM, whole, with no key in them, and exits 0', async () => {
+  it('writes both reports to --report-dir on SIGTERM, whole, owner-only, with no key, and exits 0', async () => {
     expect(await proxy.stop('SIGTERM')).toBe(0);
     const files = readdirSync(reportDir).sort();
     expect(files).toEqual([
@@ -317,6 +317,7 @@ describe('stopping', () => {
       body: clients,
     });
     for (const file of files) {
+      expect(statSync(join(reportDir, file)).mode & 0o777, file).toBe(0o600);
       const text = readFileSync(join(reportDir, file), 'utf8');
       expect(text, file).not.toContain(ALICE.slice(3, 15));
       expect(text, file).not.toContain(BOB.slice(3, 15));
