@@ -8,6 +8,12 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./commands/mock.ts')).mockCommand,
   },
   {
+    name: 'proxy',
+    summary:
+      'Stand between clients and a deployment: judge both sides of the traffic, inject faults',
+    load: async () => (await import('./commands/proxy.ts')).proxyCommand,
+  },
+  {
     name: 'submit',
     summary: 'Submit a video task and print its task ID',
     load: async () => (await import('./commands/submit.ts')).submitCommand,

@@ -19,8 +19,15 @@ export function prepareClientReportDir(dir: string): void {
   mkdirSync(dir, { recursive: true });
 }
 
-/** Writes the report as JSON, a readable summary and JUnit XML, each atomically. Returns the paths. */
-export async function writeClientReport(dir: string, report: ClientReport): Promise<string[]> {
+/**
+ * Writes the report as JSON, a readable summary and JUnit XML, each atomically (with `mode`, less the
+ * umask, when given: `videotask proxy` writes 0600). Returns the paths.
+ */
+export async function writeClientReport(
+  dir: string,
+  report: ClientReport,
+  options: { readonly mode?: number } = {},
+): Promise<string[]> {
   const texts: [string, string][] = [
     [CLIENT_REPORT_FILES.json, `${JSON.stringify(report, null, 2)}\n`],
     [CLIENT_REPORT_FILES.summary, renderClientSummary(report)],
@@ -29,7 +36,7 @@ export async function writeClientReport(dir: string, report: ClientReport): Prom
   const paths: string[] = [];
   for (const [name, text] of texts) {
     const path = join(dir, name);
-    await writeTextAtomically(path, text);
+    await writeTextAtomically(path, text, options);
     paths.push(path);
   }
   return paths;

@@ -50,39 +50,61 @@ export function judgeSequence(
   let previous: Poll | undefined;
   let lastProgress = submittedProgress;
   for (const poll of polls) {
-    const ev = evidenceOf(recorder, poll.videoExchange, taskId, openAi(poll.state));
-    const status = poll.video.status;
-    if (previous !== undefined && known(previous.video.status) && known(status)) {
-      const from = previous.video.status;
-      const fromEv = evidenceOf(recorder, poll.videoExchange, taskId, openAi(previous.state));
-      if (isTerminal(lifecycle, from))
-        v.expect(
-          CHECKS.terminalStays,
-          status === from,
-          `the task was ${from}, then ${status}`,
-          fromEv,
-        );
-      else
-        v.expect(
-          CHECKS.legalTransition,
-          canTransition(lifecycle, from, status),
-          `${from} → ${status} is not a transition of x-lifecycle`,
-          fromEv,
-        );
-    }
-    const progress = poll.video.progress;
-    if (typeof lastProgress === 'number' && typeof progress === 'number')
-      v.expect(
-        CHECKS.progressMonotonic,
-        progress >= lastProgress,
-        `progress went from ${lastProgress} to ${progress}`,
-        ev,
-      );
-    if (typeof progress === 'number') lastProgress = progress;
-    if (status === 'completed') judgeCompleted(v, poll, ev);
-    judgeWrapperTimes(v, recorder, taskId, poll);
+    lastProgress = judgeSequenceStep(v, recorder, taskId, { previous, poll, lastProgress });
     previous = poll;
   }
+}
+
+/**
+ * One look of a task's sequence judged against the look before it (`previous`, none for the first)
+ * and the last progress seen (the submission answer's for the first): what `judgeSequence` does for
+ * each look. A judge that sees looks one at a time (traffic it did not make, `contracts/traffic`)
+ * calls it as each arrives. Returns the progress to hand to the next look.
+ */
+export function judgeSequenceStep(
+  v: Verdicts,
+  recorder: HttpRecorder,
+  taskId: string,
+  step: {
+    readonly previous: Poll | undefined;
+    readonly poll: Poll;
+    readonly lastProgress: unknown;
+  },
+): unknown {
+  const { previous, poll } = step;
+  let lastProgress = step.lastProgress;
+  const ev = evidenceOf(recorder, poll.videoExchange, taskId, openAi(poll.state));
+  const status = poll.video.status;
+  if (previous !== undefined && known(previous.video.status) && known(status)) {
+    const from = previous.video.status;
+    const fromEv = evidenceOf(recorder, poll.videoExchange, taskId, openAi(previous.state));
+    if (isTerminal(lifecycle, from))
+      v.expect(
+        CHECKS.terminalStays,
+        status === from,
+        `the task was ${from}, then ${status}`,
+        fromEv,
+      );
+    else
+      v.expect(
+        CHECKS.legalTransition,
+        canTransition(lifecycle, from, status),
+        `${from} → ${status} is not a transition of x-lifecycle`,
+        fromEv,
+      );
+  }
+  const progress = poll.video.progress;
+  if (typeof lastProgress === 'number' && typeof progress === 'number')
+    v.expect(
+      CHECKS.progressMonotonic,
+      progress >= lastProgress,
+      `progress went from ${lastProgress} to ${progress}`,
+      ev,
+    );
+  if (typeof progress === 'number') lastProgress = progress;
+  if (status === 'completed') judgeCompleted(v, poll, ev);
+  judgeWrapperTimes(v, recorder, taskId, poll);
+  return lastProgress;
 }
 
 function judgeCompleted(v: Verdicts, poll: Poll, ev: ReturnType<typeof evidenceOf>): void {

@@ -178,7 +178,7 @@ export async function submitLifecycleTask(
  * permission, model or parameters), so it is the run's input that is wrong unless another path took
  * the same task.
  */
-function judgeAccepted(
+export function judgeAccepted(
   ctx: RunContext,
   task: LifecycleTask,
   submitted: Exchange,
@@ -210,7 +210,7 @@ function judgeAccepted(
 }
 
 /** The native submission answer: its own shape, and the public task ID it names (§1). */
-function judgeNativeAnswer(
+export function judgeNativeAnswer(
   ctx: RunContext,
   submitted: Exchange,
   taskId: string | undefined,
