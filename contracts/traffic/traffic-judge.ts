@@ -8,6 +8,7 @@ import type { Caller, RouteId, TaskState } from '../matrix/index.ts';
 import type { ContractReport } from '../report.ts';
 import { TaskBudget, type RunContext } from '../run-context.ts';
 import { RunLimits } from '../run-limits.ts';
+import { contractFindings, exitStatusOf } from '../exit-status.ts';
 import { DOCUMENTED_POLL } from '../target.ts';
 import { REPORT_SCHEMA_VERSION, TOOL } from '../tool.ts';
 import type { Outcome } from '../verdicts.ts';
@@ -152,6 +153,9 @@ export class TrafficJudge {
       forbiddenModel: undefined,
       otherCaller: true,
       inputErrors: [],
+      refusedTasks: [],
+      retries: { submissions: 0, queries: 0 },
+      rateLimitPersisted: false,
       recorder,
       limits: new RunLimits({ now }, Infinity),
       verdicts: this.#verdicts,
@@ -259,7 +263,7 @@ export class TrafficJudge {
     const counts: Record<Outcome, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
     for (const r of results) counts[r.outcome]++;
     const coverage = computeCoverage(verdicts, this.#coverage.notesFor(FALLBACKS));
-    return this.redactor.redactDeep<ContractReport>({
+    const report = {
       tool: TOOL,
       schemaVersion: REPORT_SCHEMA_VERSION,
       target: {
@@ -283,7 +287,13 @@ export class TrafficJudge {
       results,
       coverage,
       inputErrors: [],
+      retries: { submissions: 0, queries: 0 },
       notes: [...this.#notes(), ...extraNotes, ...this.#ctx.notes],
+    };
+    // The exit status a contract run with these findings would have (the one rule, contracts/exit-status.ts).
+    return this.redactor.redactDeep<ContractReport>({
+      ...report,
+      exit: exitStatusOf(contractFindings(report)),
     });
   }
 
