@@ -161,6 +161,9 @@ function messageTemplates(node: ShapeNode | undefined, depth = 0): string[] {
   return found;
 }
 
+/** The longest ending kept (the profile's bound). */
+const MAX_SUFFIX_CHARS = 200;
+
 /**
  * The ending every error message naming the request ID shares (the gateway's ` (request id: …)`), when
  * at least two learned errors share it: unseen errors of the replay get it too.
@@ -182,5 +185,7 @@ function messageSuffixOf(
   }
   const start = suffix.search(/\s/);
   const trimmed = start < 0 ? '' : suffix.slice(start);
-  return trimmed.includes('{request-id}') ? trimmed : undefined;
+  return trimmed.includes('{request-id}') && trimmed.length <= MAX_SUFFIX_CHARS
+    ? trimmed
+    : undefined;
 }

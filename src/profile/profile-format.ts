@@ -153,6 +153,11 @@ export interface LeafNode {
    * `{wrapper-status}`, `{prompt}`, `{url}`, `{id}` (and `{{`, `}}` for braces).
    */
   readonly template?: string;
+  /**
+   * `text` longer than a template is kept for (`MAX_TEMPLATE_CHARS`): the lengths seen, never its
+   * wording (issue 33 item 5).
+   */
+  readonly length?: readonly [number, number];
   /** `word`: a few of the values seen. */
   readonly values?: readonly string[];
 }
