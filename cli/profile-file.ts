@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { writeTextAtomically } from '../src/node/atomic-file.ts';
 import { InputFileError, notRegularPath, readInputFile } from '../src/node/input-file.ts';
 import {
+  MAX_PROFILE_BYTES,
   PHASE_NAMES,
   phaseShown,
   ProfileError,
@@ -25,7 +26,7 @@ export function readProfileFile(path: string, flag: string): LearnedProfile {
   try {
     // The one rule for a file read whole (issue 33 item 8): a FIFO, a device, a folder, a file over
     // MAX_INPUT_FILE_BYTES or not UTF-8 is refused at once, never waited on or read without end.
-    ({ text } = readInputFile(path, { label: flag }));
+    ({ text } = readInputFile(path, { label: flag, maxBytes: MAX_PROFILE_BYTES }));
   } catch (error) {
     if (!(error instanceof InputFileError)) throw error;
     throw new UsageError(

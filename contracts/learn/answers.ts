@@ -1,5 +1,8 @@
 import {
+  boundShape,
   cellKey,
+  isServableHeader,
+  servableContentType,
   describe,
   formOf,
   isIdLike,
@@ -12,7 +15,6 @@ import {
   type Situation,
   type ValueFacts,
 } from '../../src/profile/index.ts';
-import { isServableHeader, servableContentType } from '../../src/profile/index.ts';
 import type { Exchange } from '../http-recorder.ts';
 import type { Observation } from './run-observer.ts';
 
@@ -169,7 +171,9 @@ function accumulate(
     const seen = into.headers[name];
     into.headers[name] = seen === undefined ? node : mergeNodes(seen, node);
   }
-  into.body = mergeBodies(into.body, bodyOf(exchange, facts));
+  // Bounded as it grows: a deployment whose every answer names new fields adds none past the bound.
+  const body = mergeBodies(into.body, bodyOf(exchange, facts));
+  into.body = 'binary' in body || 'none' in body ? body : boundShape(body);
   into.redirected ||= exchange.redirected;
   into.ms = [Math.min(into.ms[0], exchange.ms), Math.max(into.ms[1], exchange.ms)];
   into.seen++;

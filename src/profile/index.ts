@@ -8,3 +8,4 @@ export * from './shape.ts';
 export * from './submission-situation.ts';
 export { MAX_PROFILE_DEPTH, PROFILE_SCHEMA, ProfileError, readProfile } from './read-profile.ts';
 export * from './answer-rules.ts';
+export * from './shape-bounds.ts';

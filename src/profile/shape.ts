@@ -1,5 +1,6 @@
 import { MAX_JSON_DEPTH } from '../client/json-depth.ts';
 import { formOf, isIdLike, mergeForms } from './id-form.ts';
+import { ElidedText, listLength, MAX_OBJECT_FIELDS } from './shape-bounds.ts';
 import type { LeafKind, LeafNode, ShapeNode } from './profile-format.ts';
 
 /**
@@ -22,6 +23,8 @@ export interface ValueFacts {
   readonly state?: { readonly status: string; readonly wrapper?: string | undefined } | undefined;
 }
 
+/** A list's shape is learned from its first items. */
+const DESCRIBED_ITEMS = 50;
 /** Words keep a few of their values (readable), never more. */
 const MAX_WORDS = 8;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
@@ -32,33 +35,43 @@ const WORD = /^\S{1,64}$/;
 const isUnixSeconds = (n: number) => Number.isInteger(n) && n >= 1e9 && n < 4e9;
 const isUnixMs = (n: number) => Number.isInteger(n) && n >= 1e12 && n < 4e12;
 
-/** The shape of one value. */
+/**
+ * The shape of one value: a parsed JSON answer, or what `pruneJson` kept of one (a list's full length,
+ * a text known by its length).
+ */
 export function describe(value: unknown, facts: ValueFacts, depth = 0): ShapeNode {
   if (value === null || typeof value === 'boolean') return { const: value };
   if (typeof value === 'number') return describeNumber(value);
   if (typeof value === 'string') return describeString(value, facts);
+  if (value instanceof ElidedText) return { kind: 'text', length: [value.length, value.length] };
   if (depth >= MAX_JSON_DEPTH) return { kind: 'text' };
   if (Array.isArray(value)) {
     let items: ShapeNode | null = null;
-    for (const item of value.slice(0, 50)) {
+    for (const item of value.slice(0, DESCRIBED_ITEMS)) {
       const node = describe(item, facts, depth + 1);
       items = items === null ? node : mergeNodes(items, node);
     }
-    return { array: items, length: [value.length, value.length] };
+    const length = listLength(value);
+    return { array: items, length: [length, length] };
   }
   if (typeof value === 'object') {
-    const object: Record<string, ShapeNode> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>))
-      object[key] = describe(item, facts, depth + 1);
-    return { object };
+    const fields = Object.entries(value as Record<string, unknown>)
+      .slice(0, MAX_OBJECT_FIELDS)
+      .map(([key, item]): [string, ShapeNode] => [key, describe(item, facts, depth + 1)]);
+    // Defined, not assigned: a `__proto__` field stays a field.
+    return { object: Object.fromEntries(fields) };
   }
   return { kind: 'text' };
 }
 
+/** A number's range is kept within ±10^15 (the profile's bound): a larger one reads as that bound. */
+const NUMBER_BOUND = 1e15;
+
 function describeNumber(n: number): ShapeNode {
   if (isUnixSeconds(n)) return { kind: 'unix-seconds' };
   if (isUnixMs(n)) return { kind: 'unix-ms' };
-  return { kind: Number.isInteger(n) ? 'integer' : 'number', range: [n, n] };
+  const kept = Math.max(-NUMBER_BOUND, Math.min(NUMBER_BOUND, n));
+  return { kind: Number.isInteger(n) ? 'integer' : 'number', range: [kept, kept] };
 }
 
 /**
@@ -226,13 +239,21 @@ function mergeObjects(
 ): ShapeNode {
   const object: Record<string, ShapeNode> = {};
   const optional = new Set([...(a.optional ?? []), ...(b.optional ?? [])]);
-  for (const key of new Set([...Object.keys(a.object), ...Object.keys(b.object)])) {
-    const left = a.object[key];
-    const right = b.object[key];
+  const keys = [...new Set([...Object.keys(a.object), ...Object.keys(b.object)])];
+  for (const key of keys.slice(0, MAX_OBJECT_FIELDS)) {
+    const left = Object.hasOwn(a.object, key) ? a.object[key] : undefined;
+    const right = Object.hasOwn(b.object, key) ? b.object[key] : undefined;
     if (left === undefined || right === undefined) optional.add(key);
-    object[key] =
+    const merged =
       left === undefined ? right! : right === undefined ? left : mergeNodes(left, right);
+    Object.defineProperty(object, key, {
+      value: merged,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
+  for (const key of keys.slice(MAX_OBJECT_FIELDS)) optional.delete(key);
   return optional.size === 0 ? { object } : { object, optional: [...optional].sort() };
 }
 
