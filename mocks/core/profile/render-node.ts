@@ -117,19 +117,33 @@ function sizeOf(node: ShapeNode): number {
   return size;
 }
 
-/** Each field's share of its object's budget: all it needs when they fit, else in proportion. */
+/**
+ * Each field's share of its object's budget: all it needs when they fit; else the smaller ones whole
+ * and the rest in equal parts (one huge field does not starve the others).
+ */
 function shares(children: readonly ShapeNode[], budget: number): number[] {
   const sizes = children.map(sizeOf);
-  const total = sizes.reduce((a, b) => a + b, 0);
-  return total <= budget ? sizes : sizes.map((size) => Math.floor((budget * size) / total));
+  const order = sizes.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]!);
+  const out: number[] = [];
+  let left = budget;
+  order.forEach((i, k) => {
+    out[i] = Math.min(sizes[i]!, Math.floor(left / (order.length - k)));
+    left -= out[i];
+  });
+  return out;
 }
+
+/** The least budget a generated list takes one item in (below it, none). */
+const SMALLEST_ITEM = 64;
 
 export function compileNode(node: ShapeNode, options: CompileOptions, path = ''): Render {
   if ('object' in node) return compileObject(node, options, path);
   if ('array' in node) {
     const budget = options.budget ?? MAX_GENERATED_CHARS;
     const itemSize = node.array === null ? 1 : Math.max(1, sizeOf(node.array) + 1);
-    const length = Math.min(node.length[0], Math.floor(budget / itemSize));
+    // As many items as fit, at least one when the budget has room (its item then made to fit).
+    const fitting = Math.max(budget >= SMALLEST_ITEM ? 1 : 0, Math.floor(budget / itemSize));
+    const length = Math.min(node.length[0], fitting);
     const itemBudget = Math.floor(budget / Math.max(1, length));
     const items =
       node.array === null
