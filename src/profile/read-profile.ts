@@ -4,6 +4,7 @@ import schema from '../../spec/learned-profile.schema.json' with { type: 'json' 
 import { isServableContentType, servableHeaderProblem } from './answer-rules.ts';
 import { IdFormError, parseForm } from './id-form.ts';
 import {
+  MAX_PROFILE_BYTES,
   PROFILE_VERSION,
   SITUATIONS,
   type LearnedProfile,
@@ -59,6 +60,10 @@ export const MAX_PROFILE_DEPTH = 300;
 export function readProfile(input: unknown, source = 'the profile'): LearnedProfile {
   let value = input;
   if (typeof input === 'string') {
+    if (input.length > MAX_PROFILE_BYTES)
+      throw new ProfileError(source, [
+        `it is ${input.length} characters long, more than a profile may be (${MAX_PROFILE_BYTES} bytes)`,
+      ]);
     try {
       value = JSON.parse(input);
     } catch (error) {
@@ -156,6 +161,10 @@ function describeError(error: ErrorObject): { pointer: string; message: string }
       };
     case 'const':
       return { pointer: at, message: `must be ${JSON.stringify(params['allowedValue'])}` };
+    case 'pattern':
+      return at === '/name'
+        ? { pointer: at, message: 'must be printable text (no control characters)' }
+        : { pointer: at, message: error.message ?? error.keyword };
     default:
       return { pointer: at, message: error.message ?? error.keyword };
   }

@@ -44,11 +44,16 @@ export const listLength = (list: readonly unknown[]): number =>
  * (null). An answer of the service is kept as it was.
  */
 export function pruneJson(value: unknown): unknown {
-  const budget = { left: MAX_KEPT_WEIGHT };
-  return prune(value, budget, 0);
+  return prune(value, { left: MAX_KEPT_WEIGHT, reserve: RESERVE }, 0);
 }
 
-function prune(value: unknown, budget: { left: number }, depth: number): unknown {
+interface Budget {
+  left: number;
+  /** What fields read by name may still take once `left` is spent (one pool an answer). */
+  reserve: number;
+}
+
+function prune(value: unknown, budget: Budget, depth: number): unknown {
   budget.left -= NODE_WEIGHT;
   if (typeof value === 'string') {
     if (value.length > MAX_KEPT_TEXT || value.length > budget.left)
@@ -66,15 +71,56 @@ function prune(value: unknown, budget: { left: number }, depth: number): unknown
       Object.defineProperty(items, PRUNED_LENGTH, { value: value.length });
     return items;
   }
+  return pruneObject(value as Record<string, unknown>, budget, depth);
+}
+
+/**
+ * Fields a learner reads by name (a task's ID and state, progress, an error's code and wording, the
+ * wrapper's data, a catalog's list): kept wherever they stand, with a reserve of their own, so that
+ * padding before them cannot push them out.
+ */
+const READ_BY_NAME = new Set([
+  'id',
+  'task_id',
+  'status',
+  'progress',
+  'error',
+  'code',
+  'message',
+  'data',
+  'fail_reason',
+  'model',
+  'object',
+]);
+const RESERVE = 16 * 1024;
+
+function pruneObject(value: Record<string, unknown>, budget: Budget, depth: number): unknown {
   const entries: [string, unknown][] = [];
+  let others = 0;
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
-    if (entries.length >= MAX_OBJECT_FIELDS || budget.left <= 0) break;
-    budget.left -= key.length;
-    entries.push([key, prune((value as Record<string, unknown>)[key], budget, depth + 1)]);
+    if (READ_BY_NAME.has(key) && depth < 2)
+      entries.push([key, reserved(value[key], budget, depth)]);
+    else if (others < MAX_OBJECT_FIELDS && budget.left > 0) {
+      others++;
+      budget.left -= key.length;
+      entries.push([key, prune(value[key], budget, depth + 1)]);
+    }
   }
   // Defined, not assigned: a `__proto__` field stays a field.
   return Object.fromEntries(entries);
+}
+
+/** A field read by name, pruned with what is left and the answer's reserve. */
+function reserved(value: unknown, budget: Budget, depth: number): unknown {
+  const own: Budget = { left: Math.max(0, budget.left) + budget.reserve, reserve: 0 };
+  const start = own.left;
+  const kept = prune(value, own, depth + 1);
+  const spent = start - own.left;
+  const fromLeft = Math.min(Math.max(0, budget.left), spent);
+  budget.left -= fromLeft;
+  budget.reserve = Math.max(0, budget.reserve - (spent - fromLeft));
+  return kept;
 }
 
 /**
@@ -86,9 +132,9 @@ export function boundShape(node: ShapeNode, weight = MAX_SHAPE_WEIGHT): ShapeNod
   return bound(node, { left: weight });
 }
 
-type Budget = { left: number };
+type ShapeBudget = { left: number };
 
-function bound(node: ShapeNode, budget: Budget): ShapeNode {
+function bound(node: ShapeNode, budget: ShapeBudget): ShapeNode {
   budget.left -= NODE_WEIGHT;
   if ('object' in node) return boundObject(node, budget);
   if ('array' in node)
@@ -110,7 +156,7 @@ function bound(node: ShapeNode, budget: Budget): ShapeNode {
   return boundLeaf(node, budget);
 }
 
-function boundObject(node: ObjectNode, budget: Budget): ShapeNode {
+function boundObject(node: ObjectNode, budget: ShapeBudget): ShapeNode {
   const fields: [string, ShapeNode][] = [];
   for (const [key, child] of Object.entries(node.object)) {
     if (fields.length >= MAX_OBJECT_FIELDS || budget.left <= 0) break;
@@ -124,7 +170,7 @@ function boundObject(node: ObjectNode, budget: Budget): ShapeNode {
 }
 
 /** A leaf within the budget; past it, its kind: a text its length, an identifier a generic form. */
-function boundLeaf(node: LeafNode, budget: Budget): ShapeNode {
+function boundLeaf(node: LeafNode, budget: ShapeBudget): ShapeNode {
   const text =
     (node.template?.length ?? 0) + (node.form?.length ?? 0) + (node.values ?? []).join('').length;
   budget.left -= text;

@@ -24,6 +24,10 @@ it('the observer keeps the first bytes of a body and a bounded part of its JSON'
     ...fields,
     list: Array.from({ length: 10_000 }, (_, i) => i),
     text: 'x'.repeat(1e6),
+    // What the learner reads by name, after the padding: still kept.
+    id: 'task_abc',
+    status: 'queued',
+    data: { status: 'QUEUED' },
   };
   const head = new Uint8Array(4 * 2 ** 20);
   const observer = new RunObserver();
@@ -31,8 +35,9 @@ it('the observer keeps the first bytes of a body and a bounded part of its JSON'
   const kept = observer.seen[0]!.exchange;
   expect(kept.head.byteLength).toBeLessThanOrEqual(4096);
   const keptJson = kept.json as Record<string, unknown>;
-  expect(Object.keys(keptJson).length).toBeLessThanOrEqual(MAX_OBJECT_FIELDS);
+  expect(Object.keys(keptJson).length).toBeLessThanOrEqual(MAX_OBJECT_FIELDS + 3);
   expect(JSON.stringify(keptJson).length).toBeLessThan(128 * 1024);
+  expect(keptJson).toMatchObject({ id: 'task_abc', status: 'queued', data: { status: 'QUEUED' } });
 });
 
 it("keeps a cut list's length", () => {

@@ -28,7 +28,9 @@ it('refuses a name with a terminal escape at load, naming the field', async () =
   const file = profileFile('escape.json', { name: 'staging\u001b]0;owned\u0007\u001b[2J' });
   const run = await runVideotask(['mock', '--port', '0', '--profile', file], { timeoutMs: 20_000 });
   expect(run.code).toBe(2);
-  expect(run.stderr).toMatch(/escape\.json is not a usable profile: \/name: must match/);
+  expect(run.stderr).toMatch(
+    /escape\.json is not a usable profile: \/name: must be printable text/,
+  );
   expect(run.stderr + run.stdout).not.toMatch(/\u001b/);
 });
 
