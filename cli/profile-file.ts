@@ -29,10 +29,9 @@ export function readProfileFile(path: string, flag: string): LearnedProfile {
     ({ text } = readInputFile(path, { label: flag, maxBytes: MAX_PROFILE_BYTES }));
   } catch (error) {
     if (!(error instanceof InputFileError)) throw error;
-    throw new UsageError(
-      `${error.message}. ${error.missing ? 'Learn one with' : 'Give a profile'} ` +
-        'videotask learn wrote: videotask learn --base-url URL --api-key KEY --out FILE',
-    );
+    // The rule's message says what to give instead; a missing file, how to make one.
+    const learn = 'Learn one with: videotask learn --base-url URL --api-key KEY --out FILE';
+    throw new UsageError(error.missing ? `${error.message}. ${learn}` : error.message);
   }
   try {
     return readProfile(text, `${flag} ${path}`);

@@ -21,13 +21,16 @@ import type { Observation } from './run-observer.ts';
 /**
  * Headers that matter to a client, learned per answer: those the mock may send from a profile
  * (`isServableHeader`: caching, ranges and redirects, refusals' companions, rate limits, the request ID
- * and the deployment's other `x-` headers), but a proxy's or a CDN's own. Transport, content encoding,
- * cookies, CORS and security policy (the host's business, not the service's) are left out.
+ * and the deployment's other `x-` headers), but a proxy's or a CDN's own and the browser protections
+ * the mock sets on every answer itself (`nosniff`: learning them would make every deployment without
+ * them drift). Transport, content encoding, cookies, CORS and security policy (the host's business,
+ * not the service's) are left out.
  */
 const LEFT_OUT = /^(x-powered-by|x-forwarded-.*|x-real-ip|x-amz-.*|x-cache.*|x-envoy-.*)$/;
+const SET_BY_THE_MOCK = new Set(['x-content-type-options', 'x-frame-options', 'x-xss-protection']);
 
 export function mattersHeader(name: string): boolean {
-  return isServableHeader(name) && !LEFT_OUT.test(name);
+  return isServableHeader(name) && !LEFT_OUT.test(name) && !SET_BY_THE_MOCK.has(name);
 }
 
 /** The most headers an answer keeps (the profile's bound): the first seen. */

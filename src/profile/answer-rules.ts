@@ -10,15 +10,19 @@ import type { ShapeNode } from './profile-format.ts';
  */
 
 /**
- * Media types of the service's answers: JSON (§4: every answer of the API), plain text (a gateway's
- * bare refusal), a video or bytes (§4.4: the content). Parameters (`; charset=utf-8`) are kept.
+ * Media types of the service's answers: JSON (§4: every answer of the API; a dialect such as
+ * `application/problem+json` too), plain text (a gateway's bare refusal), a video or bytes (§4.4: the
+ * content). Parameters (`; charset=utf-8`) are kept.
  */
 const TOKEN = "[a-z0-9!#$%&'*+.^_`|~-]+";
 const PARAMETER = `\\s*;\\s*${TOKEN}=("[^"\\\\\\r\\n]*"|${TOKEN})`;
-const SERVABLE_TYPE = new RegExp(
-  `^(application/json|text/plain|video/[a-z0-9][a-z0-9.+-]{0,60}|application/octet-stream)(${PARAMETER})*$`,
-  'i',
-);
+const SERVABLE_BASE = [
+  'application/([a-z0-9.-]{1,60}\\+)?json',
+  'text/plain',
+  'video/[a-z0-9][a-z0-9.+-]{0,60}',
+  'application/octet-stream',
+].join('|');
+const SERVABLE_TYPE = new RegExp(`^(${SERVABLE_BASE})(${PARAMETER})*$`, 'i');
 
 /** Whether a learned `Content-Type` is one the service's answers can carry ('' for none). */
 export function isServableContentType(contentType: string): boolean {
@@ -27,8 +31,8 @@ export function isServableContentType(contentType: string): boolean {
 
 /**
  * The type a learned answer is kept with: as sent when servable; any other text (`text/html`, a
- * gateway's JSON errors sent as HTML naming the task, XML) as `text/plain`, with its charset; a JSON
- * dialect (`application/problem+json`) as `application/json`; anything else as bytes.
+ * gateway's JSON errors sent as HTML naming the task, XML) as `text/plain`, with its charset; JSON
+ * under another name (`text/json`) as `application/json`; anything else as bytes.
  */
 export function servableContentType(contentType: string): string {
   const trimmed = contentType.trim();
