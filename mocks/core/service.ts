@@ -3,8 +3,8 @@ import type { VideoStatus } from '../../src/spec/lifecycle.ts';
 import { retryAfterSeconds, type Clock } from './clock.ts';
 import { controlError, type ErrorDetail, type ErrorKind } from './errors.ts';
 import {
-  ANSWER_SECURITY_HEADERS,
   answerTo,
+  setAnswerSecurityHeaders,
   type CoreRequest,
   type CoreResponse,
 } from './http-types.ts';
@@ -330,7 +330,7 @@ class SimulatedService implements MockService {
   #stamped(response: CoreResponse, serviceRequestId: string): CoreResponse {
     if (this.#replay === undefined) response.headers['x-oneapi-request-id'] = serviceRequestId;
     else this.#replay.stamp(response, serviceRequestId);
-    Object.assign(response.headers, ANSWER_SECURITY_HEADERS);
+    setAnswerSecurityHeaders(response.headers);
     return response;
   }
 }
