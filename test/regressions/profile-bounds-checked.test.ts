@@ -101,3 +101,11 @@ it('generates at most MAX_GENERATED_CHARS of an answer it has no values for', ()
   expect(body.a.length).toBeGreaterThan(1000); // as many as fit, not none
   expect(body.c.length).toBeGreaterThan(1000);
 });
+
+it('refuses an informational status (a 101 would leave the client waiting for an answer)', () => {
+  const copy = structuredClone(OBSERVED) as unknown as {
+    answers: Record<string, Record<string, Record<string, unknown>>>;
+  };
+  copy.answers[CELL]!['refused']!['status'] = 101;
+  expect(refusal(copy)).toContain('/answers/getVideo missing owner/refused/status: must be >= 200');
+});
