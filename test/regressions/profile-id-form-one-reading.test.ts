@@ -54,3 +54,9 @@ it('a mock serving a form of many varying slots answers a long unknown ID withou
   for (const id of [`${'a'.repeat(129)}!`, `${'a1-'.repeat(6)}x`, 'b'.repeat(2000)])
     expect(call('GET', `/v1/videos/${id}`, { key: null }).status).toBe(401);
 });
+
+it('a malformed escape in a task path names no task (it threw out of the service on a learned form)', () => {
+  const { call } = coreClient({ profile: withTaskForm('vtsk-{alnum:32}') });
+  for (const path of ['/v1/videos/%E0%A4%A', '/v1/video/generations/%ZZ', '/v1/videos/%/content'])
+    expect(call('GET', path).status).toBeLessThan(500);
+});
