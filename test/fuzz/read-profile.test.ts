@@ -75,7 +75,7 @@ function check(input: unknown): void {
     return;
   }
   const service = createMockService({ seed: 'fuzz', profile });
-  for (const path of ['/v1/models', '/v1/videos/task_missing'])
+  for (const path of ['/v1/models', '/v1/videos/task_missing', '/v1/videos/%E0%A4%A'])
     for (const key of ['sk-mock-alice', undefined]) {
       const response = service.handle({
         method: 'GET',
@@ -87,6 +87,59 @@ function check(input: unknown): void {
       const body = response.body;
       expect(typeof body === 'string' ? body.length : 0).toBeLessThan(MAX_GENERATED_CHARS * 2);
       expect(response.headers['x-content-type-options']).toBe('nosniff');
+    }
+}
+
+/** A random ID form: mostly legal slots and separators, sometimes side by side, odd or out of range. */
+const SLOT = fc
+  .tuple(
+    fc.constantFrom('digit', 'hex', 'HEX', 'lower', 'upper', 'alnum'),
+    fc.integer({ min: 1, max: 40 }),
+    fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
+  )
+  .map(([c, min, more]) => `{${c}:${min}${more === undefined ? '' : `-${min + more}`}}`);
+const ODD = fc.constantFrom('{nope:3}', '{alnum:0}', '{hex:9-300}', '{', '}', '%', 'x', 'task');
+const FORM = fc
+  .array(
+    fc.oneof(
+      { arbitrary: SLOT, weight: 4 },
+      { arbitrary: fc.constantFrom('-', '_', ':', '.', 'task_', 'vt-'), weight: 4 },
+      { arbitrary: ODD, weight: 1 },
+    ),
+    { minLength: 1, maxLength: 20 },
+  )
+  .map((parts) => parts.join(''));
+
+/** A task ID as a client may send it in a path: long, escaped, malformed. */
+const PATH_ID = fc.oneof(
+  fc.string({ maxLength: 300 }).map(encodeURIComponent),
+  fc.constantFrom('%', '%E0%A4%A', '%00', 'a'.repeat(5000), `${'a1-'.repeat(40)}!`),
+);
+
+/** A random ID form, then random task IDs in every task route's path: never a throw or a 5xx. */
+function checkForm(form: string, ids: readonly string[]): void {
+  let profile: LearnedProfile;
+  try {
+    profile = readProfile({ ...OBSERVED, taskId: { form } }, 'fuzzed.json');
+  } catch (error) {
+    if (!(error instanceof ProfileError)) throw error;
+    return;
+  }
+  const service = createMockService({ seed: 'fuzz', profile });
+  for (const id of ids)
+    for (const path of [
+      `/v1/videos/${id}`,
+      `/v1/video/generations/${id}`,
+      `/v1/videos/${id}/content`,
+    ]) {
+      const response = service.handle({
+        method: 'GET',
+        path,
+        query: '',
+        headers: { authorization: 'Bearer sk-mock-alice' },
+        origin: 'http://127.0.0.1:4010',
+      });
+      expect(response.status).toBeLessThan(500);
     }
 }
 
@@ -140,6 +193,10 @@ it(
       ),
       { seed, numRuns: 100 },
     );
+    fc.assert(fc.property(FORM, fc.array(PATH_ID, { minLength: 1, maxLength: 5 }), checkForm), {
+      seed,
+      numRuns: 100,
+    });
   },
   FUZZ_TIMEOUT_MS,
 );
