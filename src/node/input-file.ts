@@ -102,5 +102,6 @@ function why(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EACCES') return 'permission denied';
+  if (code === 'ENOTDIR') return 'under a file, not a folder';
   return code ?? (error as Error).message;
 }
