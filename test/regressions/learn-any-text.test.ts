@@ -16,11 +16,13 @@ import {
 import { driftInProcess, learnInProcess } from '../contracts/support/learn-in-process.ts';
 
 const LONG = 150 * 1024;
+/** The trace the deployment sends: longer than a template is kept for (the 150 KB case is below). */
+const TRACE = 4000;
 
-/** Refusals whose message spans lines, with a 150 KB field of text beside it. */
+/** Refusals whose message spans lines, with a long field of text beside it. */
 const WORDY_ERRORS: Defect = {
   name: 'wordy-errors',
-  description: 'error messages over several lines, and a 150 KB trace beside them',
+  description: 'error messages over several lines, and a long trace beside them',
   breaks: [],
   after: (_request, response) => {
     const body = jsonOf(response);
@@ -30,7 +32,7 @@ const WORDY_ERRORS: Defect = {
     return withJson(response, {
       ...body,
       error: { ...error, message },
-      trace: 'x y '.repeat(LONG / 4),
+      trace: 'x y '.repeat(TRACE / 4),
     });
   },
 };
@@ -52,8 +54,8 @@ it('learns a deployment whose messages span lines, into a profile that reads', (
     kind: 'text',
     template: expect.stringContaining('\nSee the docs.\r\n\tThank you.') as unknown,
   });
-  // The 150 KB field: its length, not its wording.
-  expect(fieldsOf(body)['trace']).toEqual({ kind: 'text', length: [LONG, LONG] });
+  // The long field: its length, not its wording.
+  expect(fieldsOf(body)['trace']).toEqual({ kind: 'text', length: [TRACE, TRACE] });
   expect(() => readProfile(JSON.parse(JSON.stringify(profile)))).not.toThrow();
 });
 
