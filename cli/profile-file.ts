@@ -1,9 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTextAtomically } from '../src/node/atomic-file.ts';
+import { InputFileError, notRegularPath, readInputFile } from '../src/node/input-file.ts';
 import {
+  MAX_PROFILE_BYTES,
   PHASE_NAMES,
   phaseShown,
   ProfileError,
@@ -22,13 +24,14 @@ const SCHEMA = fileURLToPath(new URL('../spec/learned-profile.schema.json', impo
 export function readProfileFile(path: string, flag: string): LearnedProfile {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // The one rule for a file read whole (issue 33 item 8): a FIFO, a device, a folder, a file over
+    // MAX_INPUT_FILE_BYTES or not UTF-8 is refused at once, never waited on or read without end.
+    ({ text } = readInputFile(path, { label: flag, maxBytes: MAX_PROFILE_BYTES }));
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new UsageError(
-      `${flag} ${path}: ${missing ? 'no such file' : (error as Error).message}. ` +
-        'Learn one with: videotask learn --base-url URL --api-key KEY --out FILE',
-    );
+    if (!(error instanceof InputFileError)) throw error;
+    // The rule's message says what to give instead; a missing file, how to make one.
+    const learn = 'Learn one with: videotask learn --base-url URL --api-key KEY --out FILE';
+    throw new UsageError(error.missing ? `${error.message}. ${learn}` : error.message);
   }
   try {
     return readProfile(text, `${flag} ${path}`);
@@ -38,9 +41,20 @@ export function readProfileFile(path: string, flag: string): LearnedProfile {
   }
 }
 
-/** The profile an existing file holds, to refine; undefined when there is none yet. */
-export function existingProfile(path: string, flag: string): LearnedProfile | undefined {
-  return existsSync(path) ? readProfileFile(path, flag) : undefined;
+/**
+ * The profile an existing file holds, to refine; undefined when there is none yet. A path that names
+ * something else than a regular file (a FIFO, a device, a folder) is refused before any run, whether it
+ * is to be refined or written afresh (`--fresh`): a profile is written over a regular file only.
+ */
+export function existingProfile(
+  path: string,
+  flag: string,
+  refine = true,
+): LearnedProfile | undefined {
+  const kind = notRegularPath(path);
+  if (kind !== undefined)
+    throw new UsageError(`${flag} ${path} is ${kind}: give the name of a regular file to write`);
+  return refine && existsSync(path) ? readProfileFile(path, flag) : undefined;
 }
 
 /**

@@ -64,7 +64,7 @@ export const learnCommand: Command = {
     }
     const env = process.env;
     const { out, target } = learnTarget(values);
-    const into = values.fresh === true ? undefined : existingProfile(out, '--out');
+    const into = existingProfile(out, '--out', values.fresh !== true);
     const redactor = new Redactor([target.apiKey, target.otherApiKey]);
     const print = (text: string) => console.log(redactor.forTerminal(text));
     const err = (text: string) => console.error(redactor.forTerminal(text));

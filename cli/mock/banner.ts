@@ -1,9 +1,11 @@
 import type { MockService } from '../../mocks/node/create-mock-service.ts';
 import { BUILT_IN_TOKENS, type MockToken } from '../../mocks/core/tokens.ts';
+import { printable } from '../../src/client/printable.ts';
 import { maskKey } from '../../src/redaction/redactor.ts';
 import type { AdminToken } from './settings.ts';
 
 export interface BannerFacts {
+  /** The profile's name (a learned one's is the file's text: printed through `printable`). */
   readonly profile: string;
   /** `manual` or the real clock's speed (`1×`). */
   readonly clock: string;
@@ -34,7 +36,9 @@ export function mockBanner(url: string, service: BannerService, facts: BannerFac
       : `admin token required, from ${facts.admin.source}`;
   return [
     `videotask mock listening on ${url}`,
-    `  profile ${facts.profile} · clock ${facts.clock} · seed ${service.seed} · second family ${family}${rate}`,
+    // A learned profile's name, host and file name are text from a file: never a terminal's command.
+    `  profile ${oneLine(facts.profile)} · clock ${facts.clock} · seed ${service.seed} · ` +
+      `second family ${family}${rate}`,
     ...(facts.defectNames.length > 0
       ? [`  DEFECTS (a deliberately broken deployment): ${facts.defectNames.join(', ')}`]
       : []),
@@ -48,6 +52,9 @@ export function mockBanner(url: string, service: BannerService, facts: BannerFac
     ...(service.stateFile === undefined ? [] : [`  state file: ${describeState(service)}`]),
   ];
 }
+
+/** Text from a file on one line of the banner, safe for a terminal (a line break shown as `\n`). */
+const oneLine = (text: string) => printable(text).replace(/\n/g, '\\n').replace(/\t/g, ' ');
 
 function describeState(service: BannerService): string {
   const file = service.stateFile!;

@@ -1,5 +1,8 @@
 import {
+  boundShape,
   cellKey,
+  isServableHeader,
+  servableContentType,
   describe,
   formOf,
   isIdLike,
@@ -16,34 +19,24 @@ import type { Exchange } from '../http-recorder.ts';
 import type { Observation } from './run-observer.ts';
 
 /**
- * Headers that matter to a client, learned per answer: caching, ranges and redirects, refusals'
- * companions (`Retry-After`, `WWW-Authenticate`, `Allow`), rate limits, the request ID and any other
- * `x-` header of the deployment. Transport (`Date`, `Connection`, `Content-Length`…), cookies and CORS
- * (the host's business, not the service's) are left out.
+ * Headers that matter to a client, learned per answer: those the mock may send from a profile
+ * (`isServableHeader`: caching, ranges and redirects, refusals' companions, rate limits, the request ID
+ * and the deployment's other `x-` headers), but a proxy's or a CDN's own and the browser protections
+ * the mock sets on every answer itself (`nosniff`: learning them would make every deployment without
+ * them drift). Transport, content encoding, cookies, CORS and security policy (the host's business,
+ * not the service's) are left out.
  */
-const NAMED = new Set([
-  'cache-control',
-  'etag',
-  'expires',
-  'last-modified',
-  'age',
-  'pragma',
-  'accept-ranges',
-  'content-range',
-  'content-disposition',
-  'content-encoding',
-  'location',
-  'retry-after',
-  'www-authenticate',
-  'allow',
-]);
 const LEFT_OUT = /^(x-powered-by|x-forwarded-.*|x-real-ip|x-amz-.*|x-cache.*|x-envoy-.*)$/;
+const SET_BY_THE_MOCK = new Set(['x-content-type-options', 'x-frame-options', 'x-xss-protection']);
 
 export function mattersHeader(name: string): boolean {
-  if (NAMED.has(name)) return true;
-  if (/ratelimit|rate-limit/.test(name)) return true;
-  return name.startsWith('x-') && !LEFT_OUT.test(name);
+  return isServableHeader(name) && !LEFT_OUT.test(name) && !SET_BY_THE_MOCK.has(name);
 }
+
+/** The most headers an answer keeps (the profile's bound): the first seen. */
+const MAX_HEADERS = 64;
+/** The most status codes an answer lists (the profile's bound). */
+const MAX_STATUSES = 16;
 
 /** A request-ID header's name: the deployment's own request, trace or correlation ID. */
 const REQUEST_ID_NAME = /(request|trace|correlation)[-_]?id$/;
@@ -145,7 +138,9 @@ export function learnAnswers(
     for (const [situation, a] of [...cells.get(key)!].sort())
       learned[situation] = {
         status: mostCommon(a.statuses),
-        ...(a.statuses.size > 1 ? { statuses: [...a.statuses.keys()].sort() } : {}),
+        ...(a.statuses.size > 1
+          ? { statuses: [...a.statuses.keys()].sort().slice(0, MAX_STATUSES) }
+          : {}),
         contentType: mostCommon(a.contentTypes),
         headers: a.headers,
         body: a.body!,
@@ -167,18 +162,21 @@ function accumulate(
 ): void {
   const { exchange } = o;
   into.statuses.set(exchange.status, (into.statuses.get(exchange.status) ?? 0) + 1);
-  into.contentTypes.set(
-    exchange.contentType,
-    (into.contentTypes.get(exchange.contentType) ?? 0) + 1,
-  );
+  // Learned as the service's answers can be: HTML naming the task is text (issue 33 item 3).
+  const contentType = servableContentType(exchange.contentType);
+  into.contentTypes.set(contentType, (into.contentTypes.get(contentType) ?? 0) + 1);
   for (const [name, value] of Object.entries(exchange.headers)) {
     if (!mattersHeader(name)) continue;
+    if (into.headers[name] === undefined && Object.keys(into.headers).length >= MAX_HEADERS)
+      continue;
     const node: ShapeNode =
       name === serviceRequestIdHeader ? { kind: 'request-id' } : headerNode(name, value, facts);
     const seen = into.headers[name];
     into.headers[name] = seen === undefined ? node : mergeNodes(seen, node);
   }
-  into.body = mergeBodies(into.body, bodyOf(exchange, facts));
+  // Bounded as it grows: a deployment whose every answer names new fields adds none past the bound.
+  const body = mergeBodies(into.body, bodyOf(exchange, facts));
+  into.body = 'binary' in body || 'none' in body ? body : boundShape(body);
   into.redirected ||= exchange.redirected;
   into.ms = [Math.min(into.ms[0], exchange.ms), Math.max(into.ms[1], exchange.ms)];
   into.seen++;
@@ -188,6 +186,8 @@ function accumulate(
 /** A header's value by kind; an ETag names the bytes it tags, so only its form is kept. */
 function headerNode(name: string, value: string, facts: ValueFacts): ShapeNode {
   if (name === 'etag') return { kind: 'word' };
+  // Where a redirect leads is the mock's to make: an address, never the deployment's.
+  if (name === 'location') return { kind: 'url' };
   // A number in a header (a limit, a count, a time) is a number, not a word.
   if (/^-?\d{1,15}$/.test(value)) return describe(Number(value), facts);
   const node = describe(value, facts);

@@ -1,5 +1,8 @@
 import { catalogModelIds } from '../../src/client/catalog-ids.ts';
 import {
+  boundShape,
+  MAX_PROFILE_BYTES,
+  MAX_SHAPE_WEIGHT,
   mergeForms,
   PROFILE_VERSION,
   type LearnedAnswer,
@@ -11,6 +14,7 @@ import { UNKNOWN_TASK_ID } from '../checks/probes.ts';
 import { targetName } from '../target.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
 import { learnAnswers, serviceRequestIdHeaderOf, safeForm } from './answers.ts';
+import { withoutCallerValues } from './profile-secrets.ts';
 import { contentOf, lifecycleOf } from './lifecycle-readings.ts';
 import { readRun, type Observation, type Seen } from './run-observer.ts';
 
@@ -34,7 +38,8 @@ export interface LearnContext {
  * A profile from what one run saw (decisions/018): every answered exchange read as an observation of
  * its cell and situation, merged per cell into a learned answer; the tasks' looks read as the
  * lifecycle; the downloads as the content's delivery. No key, prompt, signed URL or real task ID is
- * kept: values become kinds and forms, texts become templates, and the whole passes the run's redaction.
+ * kept: values become kinds and forms, texts become templates, a value that varies by caller or reads
+ * as a key is kept by its kind alone, and the whole passes the run's redaction.
  */
 export function learnProfile(seen: readonly Seen[], context: LearnContext): LearnedProfile {
   const { observations, tasks } = readRun(seen, { forbiddenModel: context.forbiddenModel });
@@ -78,7 +83,36 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
     content: contentOf(observations),
     answers,
   };
-  return sendableHeaders(context.redactor.redactDeep(profile));
+  // Nothing of a caller's own and nothing that reads as a key (issue 33 item 6); then the run's one
+  // redaction over the whole, as the last line.
+  const { redactor } = context;
+  const kept = withoutCallerValues(profile, (text) => redactor.redact(text) !== text);
+  return withinProfileBytes(sendableHeaders(redactor.redactDeep(kept)));
+}
+
+/**
+ * The profile within `MAX_PROFILE_BYTES`, so that what learn writes a mock reads: each answer's shape
+ * is bounded (`boundShape`), and should the answers together still pass the bound (hundreds of cells,
+ * each at its bound), every body is bounded again to its share.
+ */
+function withinProfileBytes(profile: LearnedProfile): LearnedProfile {
+  const size = JSON.stringify(profile).length;
+  if (size <= MAX_PROFILE_BYTES) return profile;
+  const weight = Math.floor((MAX_SHAPE_WEIGHT * MAX_PROFILE_BYTES) / size / 2);
+  const answers = Object.fromEntries(
+    Object.entries(profile.answers).map(([cell, situations]) => [
+      cell,
+      Object.fromEntries(
+        Object.entries(situations).map(([situation, answer]) => [
+          situation,
+          'binary' in answer.body || 'none' in answer.body
+            ? answer
+            : { ...answer, body: boundShape(answer.body, weight) },
+        ]),
+      ),
+    ]),
+  );
+  return { ...profile, answers };
 }
 
 /**
@@ -162,6 +196,9 @@ function messageTemplates(node: ShapeNode | undefined, depth = 0): string[] {
   return found;
 }
 
+/** The longest ending kept (the profile's bound). */
+const MAX_SUFFIX_CHARS = 200;
+
 /**
  * The ending every error message naming the request ID shares (the gateway's ` (request id: …)`), when
  * at least two learned errors share it: unseen errors of the replay get it too.
@@ -183,5 +220,7 @@ function messageSuffixOf(
   }
   const start = suffix.search(/\s/);
   const trimmed = start < 0 ? '' : suffix.slice(start);
-  return trimmed.includes('{request-id}') ? trimmed : undefined;
+  return trimmed.includes('{request-id}') && trimmed.length <= MAX_SUFFIX_CHARS
+    ? trimmed
+    : undefined;
 }

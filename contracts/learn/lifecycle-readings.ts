@@ -7,7 +7,12 @@ import type {
   TaskStatus,
   ValueFacts,
 } from '../../src/profile/index.ts';
-import { PHASE_NAMES, templateOf } from '../../src/profile/index.ts';
+import {
+  MAX_TEMPLATE_CHARS,
+  PHASE_NAMES,
+  servableContentType,
+  templateWithin,
+} from '../../src/profile/index.ts';
 import { fromWrapperStatus, serviceContract } from '../../src/spec/index.ts';
 import type { Look, Observation, TaskTimeline } from './run-observer.ts';
 
@@ -158,6 +163,10 @@ export function lifecycleOf(
   };
 }
 
+/** §2.2: an integer 0 to 100; anything else is no reading (and would not fit the profile). */
+const isProgress = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 100;
+
 /** What one look shows: its progress, the wrapper's word for its state, a failure's wording. */
 function readLook(
   look: TaskTimeline['looks'][number],
@@ -170,12 +179,12 @@ function readLook(
 ): void {
   const { shown, wrapper, failures } = into;
   const body = look.exchange.json as VideoBody;
-  if (typeof body.progress === 'number')
+  if (isProgress(body.progress))
     shown.set(look.status, [...(shown.get(look.status) ?? []), body.progress]);
   const data = (look.wrapper?.json as { data?: { status?: unknown; fail_reason?: unknown } })?.data;
   // A documented word of another state: the task moved between the look and the wrapper's answer.
   const moved = typeof data?.status === 'string' && movedOn(data.status, look.status);
-  if (typeof data?.status === 'string' && !moved)
+  if (typeof data?.status === 'string' && !moved && /^.{1,64}$/.test(data.status))
     wrapper.set(look.status, [...(wrapper.get(look.status) ?? []), data.status]);
   if (look.status === 'failed') {
     const reading = failureOf(body, data?.fail_reason, facts);
@@ -207,9 +216,11 @@ function wrapperWords(
 }
 
 function failureOf(body: VideoBody, reason: unknown, facts: ValueFacts): FailureReading {
-  const text = (v: unknown) => (typeof v === 'string' ? templateOf(v, facts) : undefined);
+  // Within the profile's bounds: a longer wording is no reading of how failures read.
+  const text = (v: unknown, max = MAX_TEMPLATE_CHARS) =>
+    typeof v === 'string' ? templateWithin(v, facts, max) : undefined;
   const reading: { code?: string; message?: string; reason?: string } = {};
-  const code = text(body.error?.code);
+  const code = text(body.error?.code, 200);
   const message = text(body.error?.message);
   const why = text(reason);
   if (code !== undefined) reading.code = code;
@@ -230,7 +241,7 @@ export function contentOf(observations: readonly Observation[]): LearnedContent 
   const sizes = whole.map((o) => o.exchange.bytes);
   return {
     delivery: whole.some((o) => o.exchange.redirected) ? 'redirect' : 'stream',
-    contentType: mostCommon(whole.map((o) => o.exchange.contentType)) ?? '',
+    contentType: servableContentType(mostCommon(whole.map((o) => o.exchange.contentType)) ?? ''),
     bytes: [Math.min(...sizes), Math.max(...sizes)],
     range: ranges.length === 0 ? null : ranges.some((o) => o.exchange.status === 206),
     head: heads.length === 0 ? null : heads.some((o) => o.exchange.status < 300),

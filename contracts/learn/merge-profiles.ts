@@ -1,4 +1,5 @@
 import {
+  boundShape,
   mergeForms,
   mergeNodes,
   PHASE_NAMES,
@@ -62,11 +63,12 @@ function mergeAnswers(a: LearnedAnswer, b: LearnedAnswer): LearnedAnswer {
   const statuses = new Set([a.status, b.status, ...(a.statuses ?? []), ...(b.statuses ?? [])]);
   const headers: Record<string, ShapeNode> = { ...a.headers };
   for (const [name, node] of Object.entries(b.headers))
-    headers[name] = headers[name] === undefined ? node : mergeNodes(headers[name], node);
+    if (headers[name] !== undefined) headers[name] = mergeNodes(headers[name], node);
+    else if (Object.keys(headers).length < 64) headers[name] = node; // the profile's bound
   const redirected = a.redirected === true || b.redirected === true;
   return {
     status: a.seen >= b.seen ? a.status : b.status,
-    ...(statuses.size > 1 ? { statuses: [...statuses].sort() } : {}),
+    ...(statuses.size > 1 ? { statuses: [...statuses].sort().slice(0, 16) } : {}),
     contentType: a.seen >= b.seen ? a.contentType : b.contentType,
     headers,
     body: mergeBodies(a.body, b.body),
@@ -80,7 +82,8 @@ function mergeAnswers(a: LearnedAnswer, b: LearnedAnswer): LearnedAnswer {
 function mergeBodies(a: BodyNode, b: BodyNode): BodyNode {
   if ('binary' in a && 'binary' in b) return { binary: widen(a.binary, b.binary)! };
   if ('none' in a || 'binary' in a || 'none' in b || 'binary' in b) return b;
-  return mergeNodes(a, b);
+  // Within the profile's bounds, as each run's shape is (issue 33 item 8).
+  return boundShape(mergeNodes(a, b));
 }
 
 function mergeLifecycles(a: LearnedLifecycle, b: LearnedLifecycle): LearnedLifecycle {

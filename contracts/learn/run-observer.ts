@@ -1,8 +1,8 @@
 import { serviceContract, type VideoStatus } from '../../src/spec/index.ts';
-import { fieldSituation, uploadsFile, type Situation } from '../../src/profile/index.ts';
+import { fieldSituation, pruneJson, uploadsFile, type Situation } from '../../src/profile/index.ts';
 import { UNKNOWN_TASK_ID } from '../checks/probes.ts';
 import { publicIdOf } from '../checks/submission-outcome.ts';
-import type { Exchange, SendInit } from '../http-recorder.ts';
+import { kept, type Exchange, type SendInit } from '../http-recorder.ts';
 import { MATRIX_ROUTES, type Caller, type CellState, type RouteId } from '../matrix/index.ts';
 
 const { lifecycle } = serviceContract();
@@ -43,11 +43,18 @@ export interface TaskTimeline {
   readonly looks: Look[];
 }
 
-/** Collects what a run sends and sees (the `onExchange` hook of `runContract` and the recorder). */
+/**
+ * Collects what a run sends and sees (the `onExchange` hook of `runContract` and the recorder), in
+ * bounded memory (issue 33 item 8: every answer was kept whole, ~1 GB on a deployment answering
+ * 4 MiB bodies): of each answer, what the recorder keeps for reports (`kept`: the first bytes) and the
+ * part of its JSON a shape is learned from (`pruneJson`). Bodies are read within the contract's one
+ * cap (contracts/http-body.ts) before they get here.
+ */
 export class RunObserver {
   readonly seen: Seen[] = [];
   readonly record = (exchange: Exchange, sent: SendInit, at: number): void => {
-    this.seen.push({ exchange, sent, at });
+    const json = exchange.json === undefined ? undefined : pruneJson(exchange.json);
+    this.seen.push({ exchange: { ...kept(exchange), json }, sent, at });
   };
 }
 

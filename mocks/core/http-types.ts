@@ -51,6 +51,19 @@ export interface LostAnswer {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * Headers on every answer of the service, set last (a learned profile cannot replace them): no
+ * browser reads an answer as another type than it says, and none runs it as a page of the mock's
+ * origin, whose control API drives every task (issue 33 item 3). Two plain assignments: this runs
+ * on every answer.
+ */
+export function setAnswerSecurityHeaders(headers: Record<string, string>): void {
+  headers['x-content-type-options'] = 'nosniff';
+  headers['content-security-policy'] = ANSWER_POLICY;
+}
+
+const ANSWER_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
 export function jsonResponse(
   status: number,
   value: unknown,

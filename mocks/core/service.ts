@@ -2,7 +2,12 @@ import type { FamilyState } from './catalog.ts';
 import type { VideoStatus } from '../../src/spec/lifecycle.ts';
 import { retryAfterSeconds, type Clock } from './clock.ts';
 import { controlError, type ErrorDetail, type ErrorKind } from './errors.ts';
-import { answerTo, type CoreRequest, type CoreResponse } from './http-types.ts';
+import {
+  answerTo,
+  setAnswerSecurityHeaders,
+  type CoreRequest,
+  type CoreResponse,
+} from './http-types.ts';
 import { StateNotSavedError, type PersistedState } from './persistence.ts';
 import { ROUTES } from './route-table.ts';
 import { Router, type RouteDefinition, type RouteMatch } from './router.ts';
@@ -325,6 +330,7 @@ class SimulatedService implements MockService {
   #stamped(response: CoreResponse, serviceRequestId: string): CoreResponse {
     if (this.#replay === undefined) response.headers['x-oneapi-request-id'] = serviceRequestId;
     else this.#replay.stamp(response, serviceRequestId);
+    setAnswerSecurityHeaders(response.headers);
     return response;
   }
 }

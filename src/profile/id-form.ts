@@ -27,7 +27,17 @@ export class IdFormError extends Error {
 const SLOT = /\{([A-Za-z0-9]+):(\d+)(?:-(\d+))?\}/g;
 const LITERAL = /^[A-Za-z0-9_.:/+=-]*$/;
 
-/** The parts of a form; throws `IdFormError` saying what is wrong. */
+/** The most slots a form may have: IDs are read against it on every request naming a task. */
+export const MAX_FORM_SLOTS = 16;
+
+/**
+ * The parts of a form; throws `IdFormError` saying what is wrong. A form must read one way (issue 33
+ * item 4: `{alnum:6-256}` six times in a row compiled to a backtracking pattern that froze the mock for
+ * 15 s on a 130-character ID): no two slots side by side, and a slot of varying length is followed by
+ * the end or by a literal its class cannot hold (`{hex:8-12}-…`, not `{alnum:8-12}x…`). Every form
+ * `learn` writes is such a form (runs of letters and digits are always parted by a separator), and
+ * `matchesForm` reads an ID against one in a single pass.
+ */
 export function parseForm(form: string): FormPart[] {
   const parts: FormPart[] = [];
   let at = 0;
@@ -42,12 +52,27 @@ export function parseForm(form: string): FormPart[] {
     const high = max === undefined ? low : Number(max);
     if (low < 1 || high < low || high > 256)
       throw new IdFormError(`a slot's length must be 1–256 and min ≤ max, got {${name}:${min}}`);
+    if (parts.at(-1) !== undefined && 'slot' in parts.at(-1)!)
+      throw new IdFormError(
+        `two slots side by side (…${match[0]}) read more than one way: put a separator between them`,
+      );
     parts.push({ slot: name as IdClass, min: low, max: high });
     at = match.index + match[0].length;
   }
   pushLiteral(parts, form.slice(at));
-  if (!parts.some((p) => 'slot' in p))
-    throw new IdFormError(`"${form}" has no slot such as {alnum:32}`);
+  const slots = parts.filter((p) => 'slot' in p).length;
+  if (slots === 0) throw new IdFormError(`"${form}" has no slot such as {alnum:32}`);
+  if (slots > MAX_FORM_SLOTS)
+    throw new IdFormError(`${slots} slots: a form has at most ${MAX_FORM_SLOTS}`);
+  parts.forEach((part, i) => {
+    const next = parts[i + 1];
+    if ('slot' in part && part.min < part.max && next !== undefined && 'literal' in next)
+      if (ID_CLASSES[part.slot].includes(next.literal[0]!))
+        throw new IdFormError(
+          `a slot of varying length {${part.slot}:${part.min}-${part.max}} followed by "${next.literal}" ` +
+            `reads more than one way: follow it by a separator its class cannot hold (- _ . : / + =)`,
+        );
+  });
   return parts;
 }
 
@@ -176,16 +201,38 @@ export function mergeForms(a: string, b: string): string {
   return formatForm(mergeLiterals(merged));
 }
 
-/** A regular expression matching exactly the values of a form. */
-export function formPattern(parts: readonly FormPart[]): RegExp {
-  const source = parts
-    .map((p) => {
-      if ('literal' in p) return p.literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-      const chars = ID_CLASSES[p.slot].replace(/-/g, '\\-');
-      return `[${chars}]{${p.min},${p.max}}`;
-    })
-    .join('');
-  return new RegExp(`^${source}$`);
+/** The shortest and longest value of a form. */
+export function formLengths(parts: readonly FormPart[]): readonly [number, number] {
+  let min = 0;
+  let max = 0;
+  for (const p of parts) {
+    min += 'literal' in p ? p.literal.length : p.min;
+    max += 'literal' in p ? p.literal.length : p.max;
+  }
+  return [min, max];
+}
+
+/**
+ * Whether `text` is a value of the form (`parseForm`'s: one way to read it), in one pass with no
+ * backtracking, its length checked first: a slot of varying length takes every character of its class
+ * it can, since what follows it never starts with one.
+ */
+export function matchesForm(parts: readonly FormPart[], text: string): boolean {
+  const [min, max] = formLengths(parts);
+  if (text.length < min || text.length > max) return false;
+  let at = 0;
+  for (const p of parts) {
+    if ('literal' in p) {
+      if (!text.startsWith(p.literal, at)) return false;
+      at += p.literal.length;
+      continue;
+    }
+    const chars = ID_CLASSES[p.slot];
+    const start = at;
+    while (at - start < p.max && at < text.length && chars.includes(text[at]!)) at++;
+    if (at - start < p.min) return false;
+  }
+  return at === text.length;
 }
 
 /** A new value of the form, from a source of numbers in [0, 1). */
@@ -210,11 +257,9 @@ export class FormCodec {
   readonly #parts: readonly FormPart[];
   readonly #bases: readonly bigint[];
   readonly capacity: bigint;
-  readonly pattern: RegExp;
 
   constructor(parts: readonly FormPart[]) {
     this.#parts = parts;
-    this.pattern = formPattern(parts);
     const bases: bigint[] = [];
     for (const p of parts)
       if ('slot' in p)
@@ -242,9 +287,14 @@ export class FormCodec {
       .join('');
   }
 
+  /** Whether `text` is a value of the form (`matchesForm`). */
+  matches(text: string): boolean {
+    return matchesForm(this.#parts, text);
+  }
+
   /** The number a value of the form carries; undefined when it is not of the form's shortest length. */
   decode(text: string): bigint | undefined {
-    if (!this.pattern.test(text)) return undefined;
+    if (!matchesForm(this.#parts, text)) return undefined;
     let value = 0n;
     let at = 0;
     let offset = 0;

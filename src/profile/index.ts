@@ -6,4 +6,6 @@ export * from './profile-format.ts';
 export * from './id-form.ts';
 export * from './shape.ts';
 export * from './submission-situation.ts';
-export { PROFILE_SCHEMA, ProfileError, readProfile } from './read-profile.ts';
+export { MAX_PROFILE_DEPTH, PROFILE_SCHEMA, ProfileError, readProfile } from './read-profile.ts';
+export * from './answer-rules.ts';
+export * from './shape-bounds.ts';

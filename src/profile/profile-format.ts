@@ -10,6 +10,12 @@
 /** The format's version: a reader refuses another. */
 export const PROFILE_VERSION = 1;
 
+/**
+ * The largest profile file read or written, in bytes (issue 33 item 8): a learned one is ~150 KB; the
+ * learner keeps what it writes within this (contracts/learn/learn-profile.ts).
+ */
+export const MAX_PROFILE_BYTES = 16 * 2 ** 20;
+
 /** The spec's operations the contract matrix observes (spec/openapi.yaml `operationId`s). */
 export const PROFILE_ROUTES = [
   'createVideoGeneration',
@@ -153,6 +159,11 @@ export interface LeafNode {
    * `{wrapper-status}`, `{prompt}`, `{url}`, `{id}` (and `{{`, `}}` for braces).
    */
   readonly template?: string;
+  /**
+   * `text` longer than a template is kept for (`MAX_TEMPLATE_CHARS`): the lengths seen, never its
+   * wording (issue 33 item 5).
+   */
+  readonly length?: readonly [number, number];
   /** `word`: a few of the values seen. */
   readonly values?: readonly string[];
 }

@@ -1,8 +1,10 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import schema from '../../spec/learned-profile.schema.json' with { type: 'json' };
+import { isServableContentType, servableHeaderProblem } from './answer-rules.ts';
 import { IdFormError, parseForm } from './id-form.ts';
 import {
+  MAX_PROFILE_BYTES,
   PROFILE_VERSION,
   SITUATIONS,
   type LearnedProfile,
@@ -40,19 +42,39 @@ function validator(): ValidateFunction {
 export const PROFILE_SCHEMA: object = schema;
 
 /**
+ * How deep a profile may nest, counting every object and list. A learned body's shape is described to
+ * `MAX_JSON_DEPTH` levels (src/profile/shape.ts), each taking at most four of the profile's (a field's
+ * object, its node, a `oneOf` and its node) under the five above the body: 300 leaves room and keeps
+ * every walk of a profile (the schema's validator, the checks below, the mock's compilation) far from
+ * the stack's end (issue 33 item 12: 3,000 levels overflowed the stack, naming no field).
+ */
+export const MAX_PROFILE_DEPTH = 300;
+
+/**
  * A profile from parsed JSON (or its text), checked against the schema and for what a schema cannot
- * say (ID forms that parse, ranges in order). Throws `ProfileError` naming each bad field by its JSON
- * pointer (`/answers/getVideo queued owner/ok/status: must be integer`); never returns a half-read one.
+ * say (ID forms that read one way, ranges in order, answers the service could send). Throws
+ * `ProfileError` naming each bad field by its JSON pointer (`/answers/getVideo queued owner/ok/status:
+ * must be integer`); never returns a half-read one. Bounded work whatever the input: its nesting is
+ * checked first, without recursion, and the schema bounds every list, text and number the mock uses.
  */
 export function readProfile(input: unknown, source = 'the profile'): LearnedProfile {
   let value = input;
   if (typeof input === 'string') {
+    if (input.length > MAX_PROFILE_BYTES)
+      throw new ProfileError(source, [
+        `it is ${input.length} characters long, more than a profile may be (${MAX_PROFILE_BYTES} bytes)`,
+      ]);
     try {
       value = JSON.parse(input);
     } catch (error) {
       throw new ProfileError(source, [`it is not JSON (${(error as Error).message})`]);
     }
   }
+  const deep = tooDeepAt(value);
+  if (deep !== undefined)
+    throw new ProfileError(source, [
+      `${deep}: nests deeper than ${MAX_PROFILE_DEPTH} levels (a learned profile nests a few dozen)`,
+    ]);
   const version = (value as { version?: unknown } | null)?.version;
   if (value !== null && typeof value === 'object' && version !== PROFILE_VERSION)
     throw new ProfileError(source, [
@@ -83,6 +105,39 @@ function schemaProblems(errors: readonly ErrorObject[]): string[] {
 }
 
 const depth = (e: ErrorObject) => e.instancePath.split('/').length;
+
+interface Visit {
+  readonly value: unknown;
+  readonly depth: number;
+  readonly key: string;
+  readonly parent: Visit | undefined;
+}
+
+/**
+ * The JSON pointer of the first place `value` nests deeper than `MAX_PROFILE_DEPTH` (its first
+ * dozen steps, then `…`), or undefined; a walk with its own stack, so any depth is measured.
+ */
+function tooDeepAt(value: unknown): string | undefined {
+  const stack: Visit[] = [{ value, depth: 1, key: '', parent: undefined }];
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    if (visit.value === null || typeof visit.value !== 'object') continue;
+    if (visit.depth > MAX_PROFILE_DEPTH) return pointerOf(visit);
+    for (const [key, child] of Object.entries(visit.value))
+      if (child !== null && typeof child === 'object')
+        stack.push({ value: child, depth: visit.depth + 1, key, parent: visit });
+  }
+  return undefined;
+}
+
+function pointerOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent)
+    keys.push(at.key);
+  keys.reverse();
+  const shown = keys.slice(0, 12).map((key) => `/${escapePointer(key.slice(0, 60))}`);
+  return shown.join('') + (keys.length > 12 ? '/…' : '');
+}
 const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function describeError(error: ErrorObject): { pointer: string; message: string } {
@@ -106,6 +161,10 @@ function describeError(error: ErrorObject): { pointer: string; message: string }
       };
     case 'const':
       return { pointer: at, message: `must be ${JSON.stringify(params['allowedValue'])}` };
+    case 'pattern':
+      return at === '/name'
+        ? { pointer: at, message: 'must be printable text (no control characters)' }
+        : { pointer: at, message: error.message ?? error.keyword };
     default:
       return { pointer: at, message: error.message ?? error.keyword };
   }
@@ -137,6 +196,8 @@ function semanticProblems(profile: LearnedProfile): string[] {
       problems.push(`${pointer}: the range starts above its end ([${r[0]}, ${r[1]}])`);
   };
   form('/taskId/form', profile.taskId.form);
+  if (profile.content !== null && !isServableContentType(profile.content.contentType))
+    problems.push(`/content/contentType: ${NOT_SERVABLE_TYPE}`);
   if (profile.requestId !== null) form('/requestId/form', profile.requestId.form);
   for (const [phase, r] of Object.entries(profile.lifecycle.phases) as [
     string,
@@ -156,8 +217,12 @@ function semanticProblems(profile: LearnedProfile): string[] {
       };
       // The content type is sent as a header too.
       sendable(`${at}/contentType`, [answer.contentType]);
+      if (!isServableContentType(answer.contentType))
+        problems.push(`${at}/contentType: ${NOT_SERVABLE_TYPE}`);
       for (const [name, node] of Object.entries(answer.headers)) {
         const pointer = `${at}/headers/${escapePointer(name)}`;
+        const refused = servableHeaderProblem(name, node);
+        if (refused !== undefined) problems.push(`${pointer}: ${refused}`);
         walk(node, pointer, form, range);
         sendable(pointer, textsOf(node));
       }
@@ -166,6 +231,10 @@ function semanticProblems(profile: LearnedProfile): string[] {
     }
   return problems;
 }
+
+const NOT_SERVABLE_TYPE =
+  "is not a type of the service's answers: give application/json, text/plain, video/… or " +
+  'application/octet-stream (learn sends any other text as text/plain)';
 
 /** What no HTTP server can send in a header value (RFC 9110 §5.5: field-content, as node checks it). */
 const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/;

@@ -1,5 +1,6 @@
 import { MAX_JSON_DEPTH } from '../client/json-depth.ts';
 import { formOf, isIdLike, mergeForms } from './id-form.ts';
+import { ElidedText, listLength, MAX_OBJECT_FIELDS } from './shape-bounds.ts';
 import type { LeafKind, LeafNode, ShapeNode } from './profile-format.ts';
 
 /**
@@ -22,6 +23,8 @@ export interface ValueFacts {
   readonly state?: { readonly status: string; readonly wrapper?: string | undefined } | undefined;
 }
 
+/** A list's shape is learned from its first items. */
+const DESCRIBED_ITEMS = 50;
 /** Words keep a few of their values (readable), never more. */
 const MAX_WORDS = 8;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
@@ -32,45 +35,80 @@ const WORD = /^\S{1,64}$/;
 const isUnixSeconds = (n: number) => Number.isInteger(n) && n >= 1e9 && n < 4e9;
 const isUnixMs = (n: number) => Number.isInteger(n) && n >= 1e12 && n < 4e12;
 
-/** The shape of one value. */
+/**
+ * The shape of one value: a parsed JSON answer, or what `pruneJson` kept of one (a list's full length,
+ * a text known by its length).
+ */
 export function describe(value: unknown, facts: ValueFacts, depth = 0): ShapeNode {
   if (value === null || typeof value === 'boolean') return { const: value };
   if (typeof value === 'number') return describeNumber(value);
   if (typeof value === 'string') return describeString(value, facts);
+  if (value instanceof ElidedText) return { kind: 'text', length: [value.length, value.length] };
   if (depth >= MAX_JSON_DEPTH) return { kind: 'text' };
   if (Array.isArray(value)) {
     let items: ShapeNode | null = null;
-    for (const item of value.slice(0, 50)) {
+    for (const item of value.slice(0, DESCRIBED_ITEMS)) {
       const node = describe(item, facts, depth + 1);
       items = items === null ? node : mergeNodes(items, node);
     }
-    return { array: items, length: [value.length, value.length] };
+    const length = listLength(value);
+    return { array: items, length: [length, length] };
   }
   if (typeof value === 'object') {
-    const object: Record<string, ShapeNode> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>))
-      object[key] = describe(item, facts, depth + 1);
-    return { object };
+    const fields = Object.entries(value as Record<string, unknown>)
+      .slice(0, MAX_OBJECT_FIELDS)
+      .map(([key, item]): [string, ShapeNode] => [key, describe(item, facts, depth + 1)]);
+    // Defined, not assigned: a `__proto__` field stays a field.
+    return { object: Object.fromEntries(fields) };
   }
   return { kind: 'text' };
 }
 
+/** A number's range is kept within ±10^15 (the profile's bound): a larger one reads as that bound. */
+const NUMBER_BOUND = 1e15;
+
 function describeNumber(n: number): ShapeNode {
   if (isUnixSeconds(n)) return { kind: 'unix-seconds' };
   if (isUnixMs(n)) return { kind: 'unix-ms' };
-  return { kind: Number.isInteger(n) ? 'integer' : 'number', range: [n, n] };
+  const kept = Math.max(-NUMBER_BOUND, Math.min(NUMBER_BOUND, n));
+  return { kind: Number.isInteger(n) ? 'integer' : 'number', range: [kept, kept] };
 }
+
+/**
+ * The longest wording a text is kept as (a template), in characters: past it a text is learned by its
+ * length alone (issue 33 item 5: a 150 KB field took 50 s to template and was kept whole).
+ */
+export const MAX_TEMPLATE_CHARS = 2000;
 
 function describeString(text: string, facts: ValueFacts): ShapeNode {
   if (text === '') return { kind: 'empty' };
   const fact = factNamed(text, facts);
   if (fact !== undefined) return fact;
+  if (text.length > MAX_TEMPLATE_CHARS) return { kind: 'text', length: [text.length, text.length] };
   if (ISO_TIME.test(text)) return { kind: 'iso-time' };
   if (PERCENT.test(text)) return { kind: 'percent' };
   if (URL_TEXT.test(text)) return { kind: 'url' };
   if (isIdLike(text)) return { kind: 'id', form: formOf(text) };
-  if (WORD.test(text) && !containsFact(text, facts)) return { const: text };
-  return { kind: 'text', template: templateOf(text, facts) };
+  const template = templateOf(text, facts);
+  // A short word naming no fact is the deployment's own constant.
+  if (WORD.test(text) && template === escapeBraces(text)) return { const: text };
+  return template.length > MAX_TEMPLATE_CHARS
+    ? { kind: 'text', length: [text.length, text.length] }
+    : { kind: 'text', template };
+}
+
+/**
+ * A text's wording as a template when it fits `MAX_TEMPLATE_CHARS` (a failure's message, an
+ * error's ending), else undefined.
+ */
+export function templateWithin(
+  text: string,
+  facts: ValueFacts,
+  max = MAX_TEMPLATE_CHARS,
+): string | undefined {
+  if (text.length > max) return undefined;
+  const template = templateOf(text, facts);
+  return template.length > max ? undefined : template;
 }
 
 /** The kind of a text that is one of the facts whole: a task ID, a model, the request ID, a status. */
@@ -84,15 +122,12 @@ function factNamed(text: string, facts: ValueFacts): ShapeNode | undefined {
   return undefined;
 }
 
-function containsFact(text: string, facts: ValueFacts): boolean {
-  return templateOf(text, facts) !== escapeBraces(text);
-}
-
 const escapeBraces = (text: string) => text.replace(/[{}]/g, (c) => c + c);
 
 /**
  * The wording of a text with what is not the deployment's own replaced by slots: the task ID, the
- * request ID, models, prompts, URLs (a signed address is never kept) and other identifiers.
+ * request ID, models, prompts, URLs (a signed address is never kept) and other identifiers. Linear in
+ * the text's length for each fact (issue 33 item 5: any text, line breaks included).
  */
 export function templateOf(text: string, facts: ValueFacts): string {
   const slots: [string, string][] = [
@@ -134,15 +169,23 @@ function interleave<T>(parts: readonly string[], between: T): (string | T)[] {
   return parts.flatMap((part, i) => (i === 0 ? [part] : [between, part]));
 }
 
+/** Characters that open or close a word without being part of it: `("task_…")`, `url,`. */
+const OPENING = new Set(['(', '"', "'", '[']);
+const CLOSING = new Set([')', '"', "'", ']', '.', ',', ';', ':']);
+
+/** Each whitespace-separated word of a text that is an address or an identifier, named as a slot. */
 function nameTokens(text: string): string {
   return text
     .split(/(\s+)/)
     .map((token) => {
-      const core = /^([("'[]*)(.*?)([)"'\].,;:]*)$/.exec(token)!;
-      const [, open, word, close] = core;
-      if (/^https?:\/\//.test(word!)) return `${escapeBraces(open!)}{url}${escapeBraces(close!)}`;
-      if (isIdLike(word!)) return `${escapeBraces(open!)}{id}${escapeBraces(close!)}`;
-      return escapeBraces(token);
+      let start = 0;
+      while (start < token.length && OPENING.has(token[start]!)) start++;
+      let end = token.length;
+      while (end > start && CLOSING.has(token[end - 1]!)) end--;
+      const word = token.slice(start, end);
+      const slot = /^https?:\/\//.test(word) ? '{url}' : isIdLike(word) ? '{id}' : undefined;
+      if (slot === undefined) return escapeBraces(token);
+      return escapeBraces(token.slice(0, start)) + slot + escapeBraces(token.slice(end));
     })
     .join('');
 }
@@ -196,13 +239,21 @@ function mergeObjects(
 ): ShapeNode {
   const object: Record<string, ShapeNode> = {};
   const optional = new Set([...(a.optional ?? []), ...(b.optional ?? [])]);
-  for (const key of new Set([...Object.keys(a.object), ...Object.keys(b.object)])) {
-    const left = a.object[key];
-    const right = b.object[key];
+  const keys = [...new Set([...Object.keys(a.object), ...Object.keys(b.object)])];
+  for (const key of keys.slice(0, MAX_OBJECT_FIELDS)) {
+    const left = Object.hasOwn(a.object, key) ? a.object[key] : undefined;
+    const right = Object.hasOwn(b.object, key) ? b.object[key] : undefined;
     if (left === undefined || right === undefined) optional.add(key);
-    object[key] =
+    const merged =
       left === undefined ? right! : right === undefined ? left : mergeNodes(left, right);
+    Object.defineProperty(object, key, {
+      value: merged,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
+  for (const key of keys.slice(MAX_OBJECT_FIELDS)) optional.delete(key);
   return optional.size === 0 ? { object } : { object, optional: [...optional].sort() };
 }
 
@@ -222,15 +273,32 @@ function mergeLeaves(a: LeafNode, b: LeafNode): LeafNode {
   if (a.range !== undefined && b.range !== undefined)
     leaf.range = [Math.min(a.range[0], b.range[0]), Math.max(a.range[1], b.range[1])];
   if (a.form !== undefined && b.form !== undefined) leaf.form = mergeForms(a.form, b.form);
-  // Two wordings of one text: the first stands for both (a text always has words to render).
-  const template = a.template ?? b.template;
-  if (template !== undefined) leaf.template = template;
+  Object.assign(leaf, mergeWording(a, b));
   if (a.values !== undefined || b.values !== undefined)
     leaf.values = [...new Set([...(a.values ?? []), ...(b.values ?? [])])]
       .sort()
       .slice(0, MAX_WORDS);
   return leaf;
 }
+
+/**
+ * Two wordings of one text: the first stands for both (a text always has words to render); a text
+ * known only by its length stays so until a wording is seen.
+ */
+function mergeWording(a: LeafNode, b: LeafNode): Pick<LeafNode, 'template' | 'length'> {
+  const template = a.template ?? b.template;
+  if (template !== undefined) return { template };
+  if (a.length === undefined || b.length === undefined) {
+    const length = a.length ?? b.length;
+    return length === undefined ? {} : { length };
+  }
+  return { length: widen(a.length, b.length) };
+}
+
+const widen = (a: readonly [number, number], b: readonly [number, number]): [number, number] => [
+  Math.min(a[0], b[0]),
+  Math.max(a[1], b[1]),
+];
 
 /** A short, readable name of a node's kind for reports: `object`, `"video"`, `id task_{alnum:32}`. */
 export function kindLabel(node: ShapeNode): string {

@@ -129,7 +129,7 @@ describe('ID forms', () => {
       fc.property(FORMS, fc.integer(), (form, seed) => {
         const random = createRandom(seed);
         const value = generateId(parseForm(form), () => random.next());
-        expect(value).toMatch(new FormCodec(parseForm(form)).pattern);
+        expect(new FormCodec(parseForm(form)).matches(value)).toBe(true);
         expect(mergeForms(form, formOf(value))).toBe(form);
       }),
     );
@@ -140,7 +140,7 @@ describe('ID forms', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: codec.capacity - 1n }), (n) => {
         const text = codec.encode(n);
-        expect(text).toMatch(codec.pattern);
+        expect(codec.matches(text)).toBe(true);
         expect(codec.decode(text)).toBe(n);
       }),
     );

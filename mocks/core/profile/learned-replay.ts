@@ -167,7 +167,8 @@ export class LearnedReplay {
     let { path, headers } = request;
     if (!this.ids.identity)
       path = path.replace(TASK_PARAM, (whole, id: string) => {
-        const core = this.ids.toCore(decodeURIComponent(id));
+        const decoded = pathSegment(id);
+        const core = decoded === undefined ? undefined : this.ids.toCore(decoded);
         return core === undefined ? whole : whole.replace(id, core);
       });
     if (
@@ -388,7 +389,22 @@ function submissionRefusal(
 /** The task a path names, as the client named it (a missing task's ID is echoed as sent). */
 function publicOfPath(path: string, ids: PublicIds): string | undefined {
   const id = TASK_PARAM.exec(path)?.[1];
-  return id === undefined ? undefined : ids.toPublic(decodeURIComponent(id));
+  const decoded = id === undefined ? undefined : pathSegment(id);
+  return decoded === undefined ? undefined : ids.toPublic(decoded);
+}
+
+/**
+ * A path segment as the client meant it, or undefined when its escapes are malformed (`%E0%A4%A`:
+ * `decodeURIComponent` throws, and this runs before the core's own error handling). The router
+ * reads such a path as no route; here it names no task.
+ */
+function pathSegment(segment: string): string | undefined {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 function requestedModel(request: CoreRequest): string | undefined {

@@ -71,6 +71,7 @@ export function renderAnswer(
   }
   if (compiled.body === 'none') return { status: compiled.status, headers };
   if (compiled.body === 'binary') return { status: compiled.status, headers, body: core.body };
-  const body = JSON.stringify(compiled.body(source, facts, ''));
+  // `<` as `\u003c` (the same JSON): no text of a profile reads as markup if a browser sniffs it.
+  const body = JSON.stringify(compiled.body(source, facts, '')).replace(/</g, '\\u003c');
   return { status: compiled.status, headers, body };
 }

@@ -82,13 +82,73 @@ export interface CompileOptions {
   readonly lenient: boolean;
   /** Whether the core's answer is a source at all (a refusal renders from its shape alone). */
   readonly bound: boolean;
+  /** The most characters this node may generate (default `MAX_GENERATED_CHARS`). */
+  readonly budget?: number | undefined;
 }
+
+/**
+ * The most characters of JSON a compiled answer generates where the core has no value (issue 33 item
+ * 12: a hand-edited list length of 100,000,000 in a 30 KB profile took the mock to 2.8 GB on one
+ * request). A list is generated with as many items as fit (its learned length at most), a text of a
+ * learned length as long as fits; fields share what their parent may generate. A learned answer is a
+ * few KB: this bounds only what no deployment sent.
+ */
+export const MAX_GENERATED_CHARS = 2 ** 20;
+
+const SIZES = new WeakMap<ShapeNode, number>();
+
+/** About how many characters a node generates with no value of the core's (capped, memoised). */
+function sizeOf(node: ShapeNode): number {
+  const known = SIZES.get(node);
+  if (known !== undefined) return known;
+  let size: number;
+  if ('object' in node)
+    size = Object.entries(node.object).reduce(
+      (n, [key, child]) => n + key.length + 4 + sizeOf(child),
+      2,
+    );
+  else if ('array' in node)
+    size = 2 + (node.array === null ? 0 : node.length[0] * (sizeOf(node.array) + 1));
+  else if ('oneOf' in node) size = Math.max(...node.oneOf.map(sizeOf));
+  else if ('const' in node) size = String(node.const).length + 2;
+  else size = node.kind === 'text' ? (node.template?.length ?? node.length?.[0] ?? 4) + 2 : 40;
+  size = Math.min(size, Number.MAX_SAFE_INTEGER);
+  SIZES.set(node, size);
+  return size;
+}
+
+/**
+ * Each field's share of its object's budget: all it needs when they fit; else the smaller ones whole
+ * and the rest in equal parts (one huge field does not starve the others).
+ */
+function shares(children: readonly ShapeNode[], budget: number): number[] {
+  const sizes = children.map(sizeOf);
+  const order = sizes.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]!);
+  const out: number[] = [];
+  let left = budget;
+  order.forEach((i, k) => {
+    out[i] = Math.min(sizes[i]!, Math.floor(left / (order.length - k)));
+    left -= out[i];
+  });
+  return out;
+}
+
+/** The least budget a generated list takes one item in (below it, none). */
+const SMALLEST_ITEM = 64;
 
 export function compileNode(node: ShapeNode, options: CompileOptions, path = ''): Render {
   if ('object' in node) return compileObject(node, options, path);
   if ('array' in node) {
-    const items = node.array === null ? undefined : compileNode(node.array, options, path);
-    const length = node.length[0];
+    const budget = options.budget ?? MAX_GENERATED_CHARS;
+    const itemSize = node.array === null ? 1 : Math.max(1, sizeOf(node.array) + 1);
+    // As many items as fit, at least one when the budget has room (its item then made to fit).
+    const fitting = Math.max(budget >= SMALLEST_ITEM ? 1 : 0, Math.floor(budget / itemSize));
+    const length = Math.min(node.length[0], fitting);
+    const itemBudget = Math.floor(budget / Math.max(1, length));
+    const items =
+      node.array === null
+        ? undefined
+        : compileNode(node.array, { ...options, budget: itemBudget }, path);
     const listsModels = node.array !== null && namesModel(node.array);
     return (source, facts, at): unknown => {
       if (Array.isArray(source)) {
@@ -128,10 +188,19 @@ function compileObject(
   path: string,
 ): Render {
   const optional = new Set(node.optional ?? []);
-  const fields = Object.entries(node.object).map(([key, child]) => ({
+  const entries = Object.entries(node.object);
+  const budgets = shares(
+    entries.map(([, child]) => child),
+    options.budget ?? MAX_GENERATED_CHARS,
+  );
+  const fields = entries.map(([key, child], i) => ({
     key,
     optional: optional.has(key),
-    render: compileNode(child, options, path === '' ? key : `${path}.${key}`),
+    render: compileNode(
+      child,
+      { ...options, budget: budgets[i] },
+      path === '' ? key : `${path}.${key}`,
+    ),
   }));
   const named = new Set(fields.map((f) => f.key));
   return (source, facts, at) => {
@@ -211,7 +280,12 @@ const random = (facts: RenderFacts, path: string) => {
 };
 
 function compileLeaf(leaf: LeafNode, options: CompileOptions): Render {
-  const generate = generator(leaf);
+  const budget = options.budget ?? MAX_GENERATED_CHARS;
+  const generate = generator(
+    leaf.length === undefined || leaf.length[0] <= budget
+      ? leaf
+      : { ...leaf, length: [budget, budget] },
+  );
   if (!options.bound) return (_source, facts, at) => generate(facts, at);
   if (leaf.kind === 'task-id')
     return (source, facts, at) =>
@@ -250,6 +324,11 @@ const GENERATORS: Readonly<Record<LeafKind, (leaf: LeafNode) => Generate>> = {
   empty: () => () => '',
   word: (leaf) => () => leaf.values?.[0] ?? 'unknown',
   text: (leaf) => {
+    // A text learned by its length alone (too long for a template): filler of that length.
+    if (leaf.template === undefined && leaf.length !== undefined) {
+      const filler = 'text '.repeat(Math.ceil(leaf.length[0] / 5)).slice(0, leaf.length[0]);
+      return () => filler;
+    }
     const template = compileTemplate(leaf.template ?? 'text');
     return (facts, at) => template(facts, at);
   },
