@@ -210,7 +210,8 @@ function listValue(
  * list …): one run is kept at a time, in a buffer reused from run to run.
  */
 export class NestedBytes implements CharSink {
-  readonly #run = new ReadingBuilder(64);
+  /** Made on the first byte: most texts decode to none. */
+  #buffer: ReadingBuilder | undefined;
 
   constructor(
     readonly out: CharSink,
@@ -220,13 +221,13 @@ export class NestedBytes implements CharSink {
 
   push(code: number, from: number, to: number): void {
     if (code === RUN_END) return this.end();
-    this.#run.push(code, from, to);
+    (this.#buffer ??= new ReadingBuilder(64)).push(code, from, to);
   }
 
   /** Passes on and decodes the run under way. */
   end(): void {
-    const run = this.#run;
-    if (run.length === 0) return;
+    const run = this.#buffer;
+    if (run === undefined || run.length === 0) return;
     const { out } = this;
     for (let i = 0; i < run.length; i++) out.push(run.codes[i]!, run.from[i]!, run.to[i]!);
     out.push(BREAK, 0, 0);

@@ -34,6 +34,7 @@ const isLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7
  */
 export function renderedReading(reading: Reading): Reading | undefined {
   const { codes, from, to, length } = reading;
+  if (!holdsMarkup(codes, length)) return undefined;
   const out = new ReadingBuilder(length);
   // Where the next `>` and `-->` are, once looked for: each is searched for once per tag, never again
   // from an earlier position (an unclosed `<` repeated is read once, not once per `<`).
@@ -49,6 +50,15 @@ export function renderedReading(reading: Reading): Reading | undefined {
     else out.push(code, from[i]!, to[i]!);
   }
   return removed ? out : undefined;
+}
+
+/** Whether any character that may start markup is there (most texts: none, and nothing is built). */
+function holdsMarkup(codes: Int32Array, length: number): boolean {
+  for (let i = 0; i < length; i++) {
+    const code = codes[i]!;
+    if (code === LESS_THAN || code === OPEN_BRACKET || isMarkdownMark(code)) return true;
+  }
+  return false;
 }
 
 interface Closing {

@@ -157,9 +157,13 @@ export class Redactor {
   #findBeyondEscapes(reading: Reading, found: (part: KeyPart) => void): void {
     const rendered = renderedReading(reading);
     if (rendered !== undefined) this.#parts.find(rendered, found);
-    const scan = this.#parts.scan(found);
-    for (const stride of STRIDES) pushStrided(reading, stride, scan);
     const shortest = this.#shortest;
+    // Too short for any of these to spell `shortest` characters (base64 takes the fewest: 4 for 3):
+    // a short line, the most common text, pays for none of them.
+    if (reading.length < charsFor(BASE64, shortest)) return;
+    const scan = this.#parts.scan(found);
+    for (const stride of STRIDES)
+      if (reading.length > stride * (shortest - 1)) pushStrided(reading, stride, scan);
     // Base32 is read once (nobody nests it); base64, hex and byte lists once and twice.
     for (const code of [BASE32, LOWER_BASE32])
       decodeGroups(reading, code, charsFor(code, shortest), scan);
