@@ -42,10 +42,14 @@ export const SHORTEST_KEY = 4;
 /**
  * The project's one redaction: every command, report, record file and log line goes through it. Each
  * key it holds is masked (`maskKey`) wherever the text spells a part of it of `KEY_PART` characters or
- * more (the whole key if shorter), in whatever form a server echoed it: any case, fullwidth, with
- * invisible characters or line breaks inserted, percent-, backslash- or HTML-escaped (nested too), in
- * base64 (standard or URL-safe, wrapped or not, at any alignment) or hex. So is any bearer token and
- * the user information of any URL (`https://user:pw@host`). Linear in the text's length.
+ * more (the whole key if shorter), in the forms a server may echo it: any case, fullwidth, with
+ * invisible characters or line breaks inserted, percent-, backslash- (octal too), HTML-, CSS- or
+ * quoted-printable-escaped (nested too), in base64 (standard or URL-safe, wrapped or not, at any
+ * alignment), base32, hex or a list of byte values (`[115,107,…]`), or in what those decode to once
+ * more (base64 of base64, of hex …), spread out by separators (`s-k-…`) or split by markup
+ * (`sk-<b></b>…`). docs/contracts.md lists exactly what is covered and what is not (decisions/024,
+ * 048). So is any bearer token and the user information of any URL (`https://user:pw@host`). Linear
+ * in the text's length.
  *
  * @example
  * new Redactor(['sk-live-0123456789abcdef']).redact('echo c2stbGl2ZS0wMTIzNDU2Nzg5YWJjZGVm');
