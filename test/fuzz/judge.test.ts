@@ -98,7 +98,11 @@ function runCalls(calls: readonly JudgeCall[], stats: FuzzStats): number {
       service,
       {
         layer: 'core',
-        ...request,
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        headers: request.headers,
+        body: request.body,
         status: response.status,
         responseHeaders: response.headers,
         responseBody: bodyBytes(response.body),
