@@ -1,5 +1,12 @@
-import { hexDigit } from './escapes.ts';
-import { BREAK, ReadingBuilder, type CharSink, type Reading } from './reading.ts';
+import {
+  BREAK,
+  HEX_DIGITS,
+  ReadingBuilder,
+  alphabet,
+  hexDigit as digitOf,
+  type CharSink,
+  type Reading,
+} from './reading.ts';
 
 /**
  * The bytes a text's runs of encoded data decode to, pushed to a search as they are decoded (a
@@ -14,33 +21,21 @@ import { BREAK, ReadingBuilder, type CharSink, type Reading } from './reading.ts
  * Each is one pass per alignment over its input: linear in the text's length, whatever it holds.
  */
 
-/** Read once (an imported binding may be a getter): compared with every byte a run holds. */
+/** Read once (an imported binding may be a getter): read for every byte or character. */
 const RUN_END = BREAK;
-
-/** Each alphabet's value of each ASCII character; -1 for any other. */
-function alphabet(letters: string, extra: Record<string, number> = {}): Int8Array {
-  const table = new Int8Array(128).fill(-1);
-  for (let i = 0; i < letters.length; i++) table[letters.charCodeAt(i)] = i;
-  for (const [char, value] of Object.entries(extra)) table[char.charCodeAt(0)] = value;
-  return table;
-}
+const HEX_VALUES = HEX_DIGITS;
+const hexDigit = digitOf;
 
 /** Standard and URL-safe (`-`, `_`) base64 alike. */
-const SEXTETS = alphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', {
-  '-': 62,
-  _: 63,
-});
+const SEXTETS = alphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
+SEXTETS[0x2d] = 62;
+SEXTETS[0x5f] = 63;
 /**
  * Base32 in upper case and in lower case, each its own alphabet: an encoder writes one case, so a run
  * of mixed case (base64, most prose) is not base32 and is not decoded as such.
  */
 const QUINTETS = alphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567');
 const LOWER_QUINTETS = alphabet('abcdefghijklmnopqrstuvwxyz234567');
-const HEX_DIGITS = (() => {
-  const table = new Int8Array(128).fill(-1);
-  for (let code = 0; code < 128; code++) table[code] = hexDigit(code);
-  return table;
-})();
 
 /** An encoding of bytes in groups of characters: `group` characters of `bits` each. */
 interface GroupCode {
@@ -52,7 +47,7 @@ interface GroupCode {
 export const BASE64: GroupCode = { values: SEXTETS, bits: 6, group: 4 };
 export const BASE32: GroupCode = { values: QUINTETS, bits: 5, group: 8 };
 export const LOWER_BASE32: GroupCode = { values: LOWER_QUINTETS, bits: 5, group: 8 };
-export const HEX: GroupCode = { values: HEX_DIGITS, bits: 4, group: 2 };
+export const HEX: GroupCode = { values: HEX_VALUES, bits: 4, group: 2 };
 
 /** The fewest characters of `code` that `bytes` bytes take. */
 export const charsFor = (code: GroupCode, bytes: number) => Math.ceil((bytes * 8) / code.bits);
@@ -68,30 +63,49 @@ export function decodeGroups(
   shortest: number,
   out: CharSink,
 ): void {
+  const { codes, length } = reading;
+  const { values } = code;
+  let start = -1;
+  for (let i = 0; i <= length; i++) {
+    const c = i < length ? codes[i]! : -1;
+    const inside = c >= 0 && c < 128 && values[c]! >= 0;
+    if (inside && start < 0) start = i;
+    else if (!inside && start >= 0) {
+      if (i - start >= shortest) decodeRun(reading, code, { start, end: i }, out);
+      start = -1;
+    }
+  }
+}
+
+/** Pushes what the run `start`..`end` decodes to, at each alignment, a `BREAK` after each. */
+function decodeRun(
+  reading: Reading,
+  code: GroupCode,
+  { start, end }: { start: number; end: number },
+  out: CharSink,
+): void {
   const { codes, from, to } = reading;
   const { values, bits, group: size } = code;
-  forEachRun(reading, values, shortest, (start, end) => {
-    for (let align = 0; align < size; align++) {
-      for (let group = start + align; group + 1 < end; group += size) {
-        const last = Math.min(group + size, end);
-        const spanFrom = from[group]!;
-        const spanTo = to[last - 1]!;
-        // Bits not yet made a byte: fewer than 8 + `bits`, so integer operations hold them.
-        let value = 0;
-        let held = 0;
-        for (let k = group; k < last; k++) {
-          value = (value << bits) | values[codes[k]!]!;
-          held += bits;
-          if (held < 8) continue;
-          held -= 8;
-          const byte = value >> held;
-          value &= (1 << held) - 1;
-          if (byte !== 0) out.push(byte, spanFrom, spanTo);
-        }
+  for (let align = 0; align < size; align++) {
+    for (let group = start + align; group + 1 < end; group += size) {
+      const last = Math.min(group + size, end);
+      const spanFrom = from[group]!;
+      const spanTo = to[last - 1]!;
+      // Bits not yet made a byte: fewer than 8 + `bits`, so integer operations hold them.
+      let value = 0;
+      let held = 0;
+      for (let k = group; k < last; k++) {
+        value = (value << bits) | values[codes[k]!]!;
+        held += bits;
+        if (held < 8) continue;
+        held -= 8;
+        const byte = value >> held;
+        value &= (1 << held) - 1;
+        if (byte !== 0) out.push(byte, spanFrom, spanTo);
       }
-      out.push(BREAK, 0, 0);
     }
-  });
+    out.push(BREAK, 0, 0);
+  }
 }
 
 /** Base64, as above (kept under its own name: decisions/024). */
@@ -102,26 +116,6 @@ export function decodeBase64(reading: Reading, shortest: number, out: CharSink):
 /** Hex, as above. */
 export function decodeHex(reading: Reading, shortest: number, out: CharSink): void {
   decodeGroups(reading, HEX, shortest, out);
-}
-
-/** Calls `run(start, end)` for each maximal run of characters with a value in `values`, at least `shortest` long. */
-function forEachRun(
-  reading: Reading,
-  values: Int8Array,
-  shortest: number,
-  run: (start: number, end: number) => void,
-): void {
-  const { codes, length } = reading;
-  let start = -1;
-  for (let i = 0; i <= length; i++) {
-    const code = i < length ? codes[i]! : -1;
-    const inside = code >= 0 && code < 128 && values[code]! >= 0;
-    if (inside && start < 0) start = i;
-    else if (!inside && start >= 0) {
-      if (i - start >= shortest) run(start, i);
-      start = -1;
-    }
-  }
 }
 
 /** Characters between two numbers of a list: `,` `;` and white space (a gap where the reading dropped it). */
@@ -146,11 +140,7 @@ export function decodeNumberLists(reading: Reading, radix: 10 | 16, out: CharSin
   const inNumber = radix === 10 ? isDigit : isHexToken;
   let start = -1;
   let separators = 0;
-  let broken = true;
-  const stop = () => {
-    if (!broken) out.push(BREAK, 0, 0);
-    broken = true;
-  };
+  let broken = true; // no number of the list under way: nothing to end
   for (let i = 0; i < length; i++) {
     const code = codes[i]!;
     if (inNumber(code)) {
@@ -159,7 +149,7 @@ export function decodeNumberLists(reading: Reading, radix: 10 | 16, out: CharSin
       const gap = i + 1 < length && to[i]! < from[i + 1]!;
       if (!gap && i + 1 < length && inNumber(codes[i + 1]!)) continue;
       const byte = listValue(codes, start, i + 1, radix);
-      if (byte === undefined || separators > MOST_SEPARATORS) stop();
+      if (byte === undefined || separators > MOST_SEPARATORS) broken = endList(out, broken);
       if (byte !== undefined && byte !== 0) {
         out.push(byte, from[start]!, to[i]!);
         broken = false;
@@ -168,16 +158,22 @@ export function decodeNumberLists(reading: Reading, radix: 10 | 16, out: CharSin
       separators = gap ? 1 : 0;
     } else if (isListSeparator(code)) separators++;
     else {
-      stop();
+      broken = endList(out, broken);
       separators = 0;
     }
   }
-  stop();
+  endList(out, broken);
+}
+
+/** Ends the list under way (a `BREAK`), if there is one. */
+function endList(out: CharSink, broken: boolean): true {
+  if (!broken) out.push(BREAK, 0, 0);
+  return true;
 }
 
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 const isHexToken = (code: number) =>
-  (code >= 0 && code < 128 && HEX_DIGITS[code]! >= 0) || (code | 0x20) === 0x78;
+  (code >= 0 && code < 128 && HEX_VALUES[code]! >= 0) || (code | 0x20) === 0x78;
 
 /** The byte a number of a list stands for, or undefined when it is not one. */
 function listValue(
@@ -210,31 +206,47 @@ function listValue(
  * list …): one run is kept at a time, in a buffer reused from run to run.
  */
 export class NestedBytes implements CharSink {
-  /** Made on the first byte: most texts decode to none. */
+  /**
+   * One buffer for every search (a search runs to its end before the next starts: nothing in it waits
+   * or calls out), made on the first byte and dropped once it has grown past a few thousand.
+   */
+  static #shared: ReadingBuilder | undefined;
   #buffer: ReadingBuilder | undefined;
 
-  constructor(
-    readonly out: CharSink,
-    /** The fewest bytes worth decoding (a part of a key is at least this long). */
-    readonly shortest: number,
-  ) {}
+  readonly #out: CharSink;
+  /** The fewest characters of base64 and of hex worth decoding once more. */
+  readonly #shortest64: number;
+  readonly #shortestHex: number;
+
+  /** `shortest`: the fewest bytes worth decoding (a part of a key is at least this long). */
+  constructor(out: CharSink, shortest: number) {
+    this.#out = out;
+    this.#shortest64 = charsFor(BASE64, shortest);
+    this.#shortestHex = charsFor(HEX, shortest);
+  }
 
   push(code: number, from: number, to: number): void {
     if (code === RUN_END) return this.end();
-    (this.#buffer ??= new ReadingBuilder(64)).push(code, from, to);
+    (this.#buffer ??= NestedBytes.#sharedBuffer()).push(code, from, to);
   }
 
   /** Passes on and decodes the run under way. */
   end(): void {
     const run = this.#buffer;
     if (run === undefined || run.length === 0) return;
-    const { out } = this;
+    const out = this.#out;
     for (let i = 0; i < run.length; i++) out.push(run.codes[i]!, run.from[i]!, run.to[i]!);
     out.push(BREAK, 0, 0);
-    if (run.length >= charsFor(BASE64, this.shortest)) {
-      decodeGroups(run, BASE64, charsFor(BASE64, this.shortest), out);
-      decodeGroups(run, HEX, charsFor(HEX, this.shortest), out);
-    }
+    decodeGroups(run, BASE64, this.#shortest64, out);
+    decodeGroups(run, HEX, this.#shortestHex, out);
     run.clear();
+  }
+
+  static #sharedBuffer(): ReadingBuilder {
+    let shared = NestedBytes.#shared;
+    if (shared === undefined || shared.codes.length > 4096)
+      shared = NestedBytes.#shared = new ReadingBuilder(64);
+    shared.clear();
+    return shared;
   }
 }

@@ -1,4 +1,7 @@
-import { ReadingBuilder, gapAfter, type Reading } from './reading.ts';
+import { ReadingBuilder, gapAfter, hexDigit as digitOf, type Reading } from './reading.ts';
+
+/** Read once: an imported binding may be a getter, and this is called for every digit. */
+const hexDigit = digitOf;
 
 /**
  * Escapes decoded, one pass at a time: percent (`%73`, `%u0073`), backslash (`\u0073`, `\u{73}`, `\x73`,
@@ -12,20 +15,22 @@ export type EscapeStyle = 'c' | 'css';
 /** One pass of escape decoding; undefined when the reading holds no escape of the style. */
 export function decodeOnce(reading: Reading, style: EscapeStyle): Reading | undefined {
   const { codes, from, to, length } = reading;
-  const out = new ReadingBuilder(length);
-  let decoded = false;
+  let out: ReadingBuilder | undefined; // made at the first escape: most texts hold none
   for (let i = 0; i < length; i++) {
     const escape = escapeAt(reading, i, style);
     if (escape === undefined) {
-      out.push(codes[i]!, from[i]!, to[i]!);
+      out?.push(codes[i]!, from[i]!, to[i]!);
       continue;
     }
-    decoded = true;
+    if (out === undefined) {
+      out = new ReadingBuilder(length);
+      for (let k = 0; k < i; k++) out.push(codes[k]!, from[k]!, to[k]!);
+    }
     const last = i + escape.width - 1;
     if (escape.code !== undefined) out.pushFolded(escape.code, from[i]!, to[last]!);
     i = last;
   }
-  return decoded ? out : undefined;
+  return out;
 }
 
 /** An escape at `i`: how many characters it takes and the code it stands for (none: it stands for spacing). */
@@ -33,6 +38,10 @@ interface Escape {
   readonly width: number;
   readonly code: number | undefined;
 }
+
+/** An escape of `width` characters standing for `code`, or none when there is no code. */
+const escapeOf = (width: number, code: number | undefined): Escape | undefined =>
+  code === undefined ? undefined : { width, code };
 
 const PERCENT = 0x25;
 const BACKSLASH = 0x5c;
@@ -62,12 +71,6 @@ function hexAt(codes: Int32Array, at: number, count: number, length: number): nu
   return value;
 }
 
-export function hexDigit(code: number): number {
-  if (code >= 0x30 && code <= 0x39) return code - 0x30;
-  const lower = code | 0x20;
-  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
-}
-
 const isAlphanumeric = (code: number) =>
   (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
 const isOctal = (code: number | undefined) => code !== undefined && code >= 0x30 && code <= 0x37;
@@ -77,8 +80,7 @@ function percentEscape(codes: Int32Array, i: number, length: number): Escape | u
   const byte = hexAt(codes, i + 1, 2, length);
   if (byte !== undefined) return { width: 3, code: byte };
   if ((codes[i + 1]! | 0x20) !== 0x75) return undefined;
-  const unit = hexAt(codes, i + 2, 4, length);
-  return unit === undefined ? undefined : { width: 6, code: unit };
+  return escapeOf(6, hexAt(codes, i + 2, 4, length));
 }
 
 /** Spacing escapes: `\n`, `\r`, `\t`, `\b`, `\f`, `\v`. */
@@ -94,8 +96,7 @@ function backslashEscape(codes: Int32Array, i: number, length: number): Escape |
   if (isOctal(next)) return octalEscape(codes, i, length);
   if (next === 0x75) return unicodeEscape(codes, i, length);
   if (next === 0x78) {
-    const byte = hexAt(codes, i + 2, 2, length);
-    return byte === undefined ? undefined : { width: 4, code: byte };
+    return escapeOf(4, hexAt(codes, i + 2, 2, length));
   }
   if (SPACING_ESCAPES.has(next)) return { width: 2, code: undefined };
   if (next >= 0x21 && next <= 0x7e && !isAlphanumeric(next)) return { width: 2, code: next };
@@ -105,8 +106,7 @@ function backslashEscape(codes: Int32Array, i: number, length: number): Escape |
 /** `\u0073` or `\u{73}`. */
 function unicodeEscape(codes: Int32Array, i: number, length: number): Escape | undefined {
   if (codes[i + 2] === 0x7b) return bracedEscape(codes, i, length);
-  const unit = hexAt(codes, i + 2, 4, length);
-  return unit === undefined ? undefined : { width: 6, code: unit };
+  return escapeOf(6, hexAt(codes, i + 2, 4, length));
 }
 
 /** `\163`: up to three octal digits, as long as the value stays a byte (`\400` is `\40` then `0`). */
@@ -222,7 +222,7 @@ function characterReference(codes: Int32Array, i: number, length: number): Escap
     const code = codes[k]!;
     if (code === 0x3b) {
       const value = Object.hasOwn(NAMED, name) ? NAMED[name] : undefined;
-      return value === undefined ? undefined : { width: k - i + 1, code: value };
+      return escapeOf(k - i + 1, value);
     }
     if (!isAlphanumeric(code)) return undefined;
     name += String.fromCharCode(code);

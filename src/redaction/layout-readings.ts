@@ -34,45 +34,35 @@ const isLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7
  */
 export function renderedReading(reading: Reading): Reading | undefined {
   const { codes, from, to, length } = reading;
-  if (!holdsMarkup(codes, length)) return undefined;
-  const out = new ReadingBuilder(length);
-  // Where the next `>` and `-->` are, once looked for: each is searched for once per tag, never again
-  // from an earlier position (an unclosed `<` repeated is read once, not once per `<`).
-  const closing = { tag: -1, comment: -1, noTag: false, noComment: false };
-  let removed = false;
+  // Where the next `>` and `-->` are, once looked for (`length`: there is none): each is searched for
+  // once per tag, never again from an earlier position (an unclosed `<` repeated is read once).
+  const closing = { tag: -1, comment: -1 };
+  let out: ReadingBuilder | undefined; // made at the first markup: most texts hold none
   for (let i = 0; i < length; i++) {
-    const code = codes[i]!;
     const end = markupEnd(reading, i, closing);
-    if (end > i) {
-      removed = true;
-      i = end - 1;
-    } else if (isMarkdownMark(code)) removed = true;
-    else out.push(code, from[i]!, to[i]!);
+    if (end === i && !isMarkdownMark(codes[i]!)) {
+      out?.push(codes[i]!, from[i]!, to[i]!);
+      continue;
+    }
+    if (out === undefined) {
+      out = new ReadingBuilder(length);
+      for (let k = 0; k < i; k++) out.push(codes[k]!, from[k]!, to[k]!);
+    }
+    i = Math.max(i, end - 1);
   }
-  return removed ? out : undefined;
-}
-
-/** Whether any character that may start markup is there (most texts: none, and nothing is built). */
-function holdsMarkup(codes: Int32Array, length: number): boolean {
-  for (let i = 0; i < length; i++) {
-    const code = codes[i]!;
-    if (code === LESS_THAN || code === OPEN_BRACKET || isMarkdownMark(code)) return true;
-  }
-  return false;
+  return out;
 }
 
 interface Closing {
   tag: number;
   comment: number;
-  noTag: boolean;
-  noComment: boolean;
 }
 
 /** Where markup that starts at `i` ends (exclusive), or `i` when none starts there. */
 function markupEnd(reading: Reading, i: number, closing: Closing): number {
   const { codes, length } = reading;
   const code = codes[i]!;
-  if (code === OPEN_BRACKET && isColourCode(reading, i)) return colourCodeEnd(codes, i, length);
+  if (code === OPEN_BRACKET) return colourCodeEnd(reading, i);
   if (code !== LESS_THAN || i + 1 >= length) return i;
   const next = codes[i + 1]!;
   if (next === 0x21 && codes[i + 2] === 0x2d && codes[i + 3] === 0x2d)
@@ -84,43 +74,34 @@ function markupEnd(reading: Reading, i: number, closing: Closing): number {
 
 /** The end of the comment `<!--` at `i` starts (after its `-->`), or `i` when it never ends. */
 function commentEnd(reading: Reading, i: number, closing: Closing): number {
-  if (closing.noComment) return i;
   if (closing.comment < i + 4) closing.comment = find(reading, [0x2d, 0x2d, 0x3e], i + 4);
-  if (closing.comment >= 0) return closing.comment + 3;
-  closing.noComment = true;
-  return i;
+  return closing.comment < reading.length ? closing.comment + 3 : i;
 }
 
 /** The end of the tag `<` at `i` starts (after its `>`), or `i` when no `>` follows. */
 function tagEnd(reading: Reading, i: number, closing: Closing): number {
-  if (closing.noTag) return i;
   if (closing.tag <= i) closing.tag = find(reading, [GREATER_THAN], i + 1);
-  if (closing.tag >= 0) return closing.tag + 1;
-  closing.noTag = true;
-  return i;
+  return closing.tag < reading.length ? closing.tag + 1 : i;
 }
 
-/** The first place from `at` where `codes` holds `wanted`, or -1. */
+/** The first place from `at` where the reading holds `wanted`, or its length. */
 function find(reading: Reading, wanted: readonly number[], at: number): number {
   const { codes, length } = reading;
   outer: for (let i = at; i + wanted.length <= length; i++) {
     for (let k = 0; k < wanted.length; k++) if (codes[i + k] !== wanted[k]) continue outer;
     return i;
   }
-  return -1;
+  return length;
 }
 
-/** `[`, digits and `;`, then a letter: a terminal's colour code, when an escape character preceded it. */
-function isColourCode(reading: Reading, i: number): boolean {
+/**
+ * The end (exclusive) of a terminal's colour code at `i` (`[`, up to 8 digits or `;`, then a letter),
+ * when an escape character (which the plain reading dropped: a gap) came just before it; else `i`.
+ */
+function colourCodeEnd(reading: Reading, i: number): number {
   const { codes, from, to, length } = reading;
   const escaped = i === 0 ? from[0]! > 0 : from[i]! > to[i - 1]!;
-  if (!escaped) return false;
-  const end = colourCodeEnd(codes, i, length);
-  return end > i;
-}
-
-/** The end (exclusive) of a colour code at `i` (`[` then up to 8 digits or `;`, then a letter), or `i`. */
-function colourCodeEnd(codes: Int32Array, i: number, length: number): number {
+  if (!escaped) return i;
   let k = i + 1;
   while (
     k < Math.min(length, i + 10) &&

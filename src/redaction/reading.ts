@@ -102,3 +102,18 @@ function foldCode(code: number): readonly number[] {
 export function gapAfter(reading: Reading, i: number): boolean {
   return i + 1 < reading.length && reading.to[i]! < reading.from[i + 1]!;
 }
+
+/** An alphabet's value of each ASCII character (its index in `letters`); -1 for any other. */
+export function alphabet(letters: string): Int8Array {
+  const table = new Int8Array(128).fill(-1);
+  for (let i = 0; i < letters.length; i++) table[letters.charCodeAt(i)] = i;
+  return table;
+}
+
+/** The value of each ASCII hex digit, either case; -1 for any other character. */
+export const HEX_DIGITS = alphabet('0123456789abcdef');
+for (let i = 10; i < 16; i++) HEX_DIGITS[0x37 + i] = i; // A-F
+
+/** The value of a hex digit of either case, or -1. */
+export const hexDigit = (code: number): number =>
+  code >= 0 && code < 128 ? HEX_DIGITS[code]! : -1;
