@@ -4,7 +4,6 @@ import type { Evidence } from '../verdicts.ts';
 import { CHECKS } from './definitions.ts';
 import { isJsonBody } from './evidence.ts';
 import {
-  foreignHeaderIdentifiers,
   foreignIdentifiers,
   isResultAddress,
   RESULT_ADDRESS,
@@ -16,20 +15,15 @@ import {
 
 type Judged = Pick<RunContext, 'verdicts'>;
 
-/**
- * §1: no task identifier but the public one, judged by the value at any key and depth of the body
- * (a body that is not JSON has none) and in the answer's headers.
- */
+/** §1: no task identifier but the public one, at any depth (a body that is not JSON has none). */
 export function judgeIdentifiers(
   { verdicts: v }: Judged,
   exchange: Exchange,
   publicId: string,
   ev: Evidence,
 ): void {
-  const foreign = [
-    ...(isJsonBody(exchange) ? foreignIdentifiers(exchange.json, publicId) : []),
-    ...foreignHeaderIdentifiers(exchange.headers, publicId),
-  ];
+  if (!isJsonBody(exchange)) return;
+  const foreign = foreignIdentifiers(exchange.json, publicId);
   const shown = foreign
     .slice(0, 3)
     .map((f) => `${f.path} = ${JSON.stringify(f.value)}`)
