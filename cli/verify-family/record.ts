@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { markdownCode, markdownText } from '../../src/markdown-text.ts';
 import { writeAtomically } from '../../src/node/atomic-file.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
 import { exitStatusOf, type RunFindings } from '../../contracts/exit-status.ts';
@@ -179,7 +180,12 @@ export function markRecorded(
   }
 }
 
-/** The `.md` half of a verification record (§9 step 5): for people, one section per model. */
+/**
+ * The `.md` half of a verification record (§9 step 5): for people, one section per model. Whatever a
+ * deployment or the command line supplied (model names, task IDs, statuses, headers, error codes and
+ * messages, step details that quote them) goes through `markdownText` or `markdownCode`: it shows as
+ * written and never renders as a link, an image, HTML or a new cell (issue 33 item 11).
+ */
 function renderMarkdown(run: VerificationRun): string {
   const lines: string[] = [...header(run), ...overview(run)];
   for (const m of run.models) lines.push(...modelSection(m));
@@ -201,8 +207,8 @@ function header(run: VerificationRun): string[] {
   return [
     `# Second-family verification, ${run.date}`,
     '',
-    `- Service: ${run.baseUrl}`,
-    `- Test token: \`${run.apiKey}\``,
+    `- Service: ${markdownText(run.baseUrl)}`,
+    `- Test token: ${markdownCode(run.apiKey)}`,
     `- Result: ${result}${dry}`,
     `- Task: ${endpoint} with \`metadata.duration\` ${seconds} s (${secondsSource})`,
     `- Polling (§8): ${polling}`,
@@ -230,13 +236,13 @@ function overview(run: VerificationRun): string[] {
 
 function overviewRow(m: ModelVerification): string {
   return row([
-    m.model,
+    markdownText(m.model),
     m.ok ? 'passed' : `failed at step ${m.failedStep?.step ?? '?'}`,
-    m.taskId ?? '—',
-    m.finalStatus ?? '—',
+    markdownText(m.taskId ?? '—'),
+    markdownText(m.finalStatus ?? '—'),
     m.bytes?.toString() ?? '—',
-    m.sha256 === null ? '—' : `\`${m.sha256}\``,
-    m.containerSignature ?? '—',
+    m.sha256 === null ? '—' : `\`${m.sha256}\``, // computed here: hex
+    markdownText(m.containerSignature ?? '—'),
     ms(m.timings.submitMs),
     ms(m.timings.toFinalStateMs),
     ms(m.timings.downloadMs),
@@ -245,25 +251,26 @@ function overviewRow(m: ModelVerification): string {
 
 function modelSection(m: ModelVerification): string[] {
   const clientRequestId =
-    m.clientRequestId === null ? '' : `; client request ID \`${m.clientRequestId}\``;
-  const task = m.taskId === null ? '' : `; task \`${m.taskId}\``;
-  const lines = [`## ${m.model}: ${m.ok ? 'passed' : 'failed'}`, ''];
+    m.clientRequestId === null ? '' : `; client request ID ${markdownCode(m.clientRequestId)}`;
+  const task = m.taskId === null ? '' : `; task ${markdownCode(m.taskId)}`;
+  const lines = [`## ${markdownText(m.model)}: ${m.ok ? 'passed' : 'failed'}`, ''];
   lines.push(`Started ${m.date}${clientRequestId}${task}.`, '');
   if (m.otherRatios !== null)
     lines.push(
       `Billing header of the submission answer (${OTHER_RATIOS_HEADER}, raw): ` +
-        `${inline(m.otherRatios)}`,
+        `${markdownText(m.otherRatios)}`,
       '',
     );
   lines.push('| step | check | outcome | detail |', '|---|---|---|---|');
-  for (const s of m.steps) lines.push(row([String(s.step), s.name, s.outcome, s.detail]));
+  for (const s of m.steps)
+    lines.push(row([String(s.step), s.name, s.outcome, markdownText(s.detail)]));
   lines.push('');
   if (m.failedStep !== null) {
     const failedAt = `**Failed at step ${m.failedStep.step} (${m.failedStep.name}).**`;
     lines.push(`${failedAt}${errorSummary(m)}`, '');
-    lines.push(`**Next:** ${inline(m.advice ?? '')}`, '');
+    lines.push(`**Next:** ${markdownText(m.advice ?? '')}`, '');
   }
-  lines.push(`Usage and charge: ${inline(m.usage.detail)}`, '');
+  lines.push(`Usage and charge: ${markdownText(m.usage.detail)}`, '');
   return lines;
 }
 
@@ -271,8 +278,8 @@ function modelSection(m: ModelVerification): string[] {
 function errorSummary(m: ModelVerification): string {
   if (m.errorCode === null && m.errorMessage === null) return '';
   const status = m.httpStatus === null ? '' : ` HTTP ${m.httpStatus}`;
-  const code = m.errorCode === null ? '' : ` \`${m.errorCode}\``;
-  const message = m.errorMessage === null ? '' : `: ${inline(m.errorMessage)}`;
+  const code = m.errorCode === null ? '' : ` ${markdownCode(m.errorCode)}`;
+  const message = m.errorMessage === null ? '' : `: ${markdownText(m.errorMessage)}`;
   return ` Error${status}${code}${message}`;
 }
 
@@ -284,7 +291,7 @@ function nextStep(run: VerificationRun): string {
       'Every model passed: update the verification date of the catalog and of the service ' +
       `document to ${run.date.slice(0, 10)}.`
     );
-  const again = failed.map((m) => m.model).join(', ');
+  const again = failed.map((m) => markdownText(m.model)).join(', ');
   return (
     'Do not update the verification date. Keep this record (task ID, error code, redacted message) ' +
     'and investigate by the error message; fix what the "Next" lines name and run ' +
@@ -292,12 +299,9 @@ function nextStep(run: VerificationRun): string {
   );
 }
 
+/** A table row of cells already made Markdown (through `markdownText` where a deployment supplied them). */
 function row(cells: readonly string[]): string {
-  return `| ${cells.map(inline).join(' | ')} |`;
-}
-
-function inline(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+  return `| ${cells.join(' | ')} |`;
 }
 
 function ms(value: number | null): string {

@@ -77,7 +77,7 @@ export const ERROR_TEMPLATES = {
     envelope: 'openai',
     type: 'invalid_request_error',
     code: 'route_not_found',
-    message: (d) => `No route for ${d.method} ${d.path}: see the endpoints of §4`,
+    message: (d) => `No route for ${d.method} ${d.path}: ${d.problem ?? 'see the endpoints of §4'}`,
   },
   method_not_allowed: {
     status: 405,

@@ -100,6 +100,27 @@ export class Router<Context> {
   }
 
   /**
+   * The path a route has that `path` (which none has) differs from only by the case of its literal
+   * segments or by doubled or trailing slashes (`/V1/MODELS`, `/v1/models/`, `/v1//videos/{id}`):
+   * what its caller most likely meant. Parameters are kept as written (task IDs are case-exact). Not
+   * the hot path: asked only once a path has no route.
+   */
+  suggest(path: string): string | undefined {
+    const segments = path.split('/').filter((segment, i) => i > 0 && segment !== '');
+    const candidates = this.#bySegmentCount.get(segments.length) ?? [];
+    for (const { literals } of candidates) {
+      const fits = literals.every((literal, i) =>
+        literal === undefined ? true : literal.toLowerCase() === segments[i]!.toLowerCase(),
+      );
+      if (fits) {
+        const suggested = `/${segments.map((s, i) => literals[i] ?? s).join('/')}`;
+        return suggested === path ? undefined : suggested;
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * Whether a route has this path (with any method, its parameters however encoded): what the msw
    * host answers, leaving every other path to the test's own handlers.
    */

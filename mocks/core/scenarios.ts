@@ -26,9 +26,20 @@ export interface Scenario {
   readonly plan?: (base: TaskPlan, arg: string | undefined, random: Random) => TaskPlan;
   /** The task is created, then its answer is lost (the hosts drop or hold it). */
   readonly lose?: (arg: string | undefined) => LostAnswer;
+  /**
+   * The argument as it is kept (in the task's plan, its ID or the state's extras): a number in its
+   * shortest form (`000005` → `5`), so that one value is one argument. Default: as written.
+   */
+  readonly canonical?: (arg: string) => string;
 }
 
 export class ScenarioArgumentError extends Error {}
+
+/** A number's shortest form (`000005`, `5.0`, `5e0` → `5`); anything else as written (refused later). */
+const asNumber = (arg: string): string => {
+  const n = Number(arg);
+  return arg.trim() === '' || !Number.isFinite(n) ? arg : String(n);
+};
 
 function seconds(arg: string | undefined, fallback: number, name: string): number {
   if (arg === undefined || arg === '') return fallback;
@@ -73,6 +84,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'fail-at-submit',
+    canonical: asNumber,
     argument: 'STATUS',
     description:
       'the upstream refuses the submission: 400 fail_to_fetch_task (or the given 4xx/5xx status); no task is created',
@@ -115,6 +127,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'unknown',
+    canonical: asNumber,
     argument: 'SECONDS',
     description: 'reports `unknown` for a while (default 15 s), then goes on normally',
     plan: (base, arg) => {
@@ -129,6 +142,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'flaky',
+    canonical: asNumber,
     argument: 'EVERY',
     description:
       'every EVERY-th status query (default 2: the 1st, 3rd, …) answers a temporary 503; the task itself completes',
@@ -141,6 +155,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'rate-limit',
+    canonical: asNumber,
     argument: 'SECONDS',
     description:
       "the submission answers 429 with Retry-After (default 2 s of the mock's clock, sent in real " +
@@ -157,6 +172,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'lost-answer',
+    canonical: asNumber,
     argument: 'SECONDS',
     description:
       'the submission creates the task (which then completes), but its answer ' +
@@ -211,13 +227,23 @@ function argumentEnd(prompt: string, from: number): number {
 }
 
 /**
+ * The longest scenario name and argument accepted (the longest name is 14 characters; `fail`'s error
+ * code, the longest argument, is at most 64): an argument is kept with every task that names it, so it
+ * is bounded once, here, before anything keeps it (issue 33 item 9: arguments of a megabyte each made
+ * 300 submissions cost 325 MB of memory and 240 MB of state file).
+ */
+export const MAX_SCENARIO_NAME = 32;
+export const MAX_SCENARIO_ARGUMENT = 64;
+
+/**
  * The scenario a submission asks for: the header wins over a prompt tag; none means `succeed`.
- * Returns the unknown name as a string when there is no such scenario.
+ * Returns the unknown name (cut to `MAX_SCENARIO_NAME`) when there is no such scenario, and the problem
+ * when the argument is longer than `MAX_SCENARIO_ARGUMENT`; the argument chosen is in its canonical form.
  */
 export function chooseScenario(
   header: string | undefined,
   prompt: unknown,
-): ScenarioChoice | { unknown: string } {
+): ScenarioChoice | { unknown: string } | { invalid: string } {
   let name: string | undefined;
   let arg: string | undefined;
   if (header !== undefined && header.trim() !== '') {
@@ -231,9 +257,18 @@ export function chooseScenario(
   }
   if (name === undefined) return { scenario: BY_NAME.get('succeed')!, arg: undefined };
   const scenario = BY_NAME.get(name.toLowerCase());
-  return scenario === undefined
-    ? { unknown: name }
-    : { scenario, arg: arg === '' ? undefined : arg };
+  if (scenario === undefined)
+    return {
+      unknown: name.length > MAX_SCENARIO_NAME ? `${name.slice(0, MAX_SCENARIO_NAME)}…` : name,
+    };
+  if (arg === undefined || arg === '') return { scenario, arg: undefined };
+  if (arg.length > MAX_SCENARIO_ARGUMENT)
+    return {
+      invalid:
+        `the argument of ${scenario.name} is ${arg.length} characters long: at most ` +
+        `${MAX_SCENARIO_ARGUMENT} are accepted`,
+    };
+  return { scenario, arg: scenario.canonical?.(arg) ?? arg };
 }
 
 export function scenarioNames(): string {

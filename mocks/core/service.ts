@@ -264,6 +264,7 @@ class SimulatedService implements MockService {
       return state.error(serviceRequestId, 'route_not_found', {
         method: request.method,
         path: request.path,
+        problem: exactPathHint(this.#router.suggest(request.path)),
       });
     if (match.kind === 'method-not-allowed')
       return state.error(
@@ -403,4 +404,15 @@ function notSaved(
     : state.error(serviceRequestId, 'temporarily_unavailable', {});
   response.headers['retry-after'] = '1';
   return response;
+}
+
+/**
+ * What a 404 adds when the path differs from a route's only by case or slashes: the service's paths
+ * are exact, as the document writes them (§4, §9) and as the gateway's Go router matches them
+ * (decisions/049).
+ */
+function exactPathHint(suggested: string | undefined): string | undefined {
+  return suggested === undefined
+    ? undefined
+    : `paths are case- and slash-exact (§4, §9): did you mean ${suggested}?`;
 }

@@ -1,4 +1,10 @@
-import { BREAK, type Reading } from './text-readings.ts';
+import { BREAK, type Reading } from './reading.ts';
+
+/**
+ * Read once here: under some module loaders an imported binding is a getter, and this is compared with
+ * every character a search reads.
+ */
+const RUN_END = BREAK;
 
 /** Where a stretch that spells a part of a key came from in the original text, and which key. */
 export interface KeyPart {
@@ -132,7 +138,7 @@ export class KeyScan {
   }
 
   push(code: number, from: number, to: number): void {
-    if (code === BREAK) return this.#reset();
+    if (code === RUN_END) return this.#reset();
     const { table, link, len } = this.parts;
     const i = this.#position++;
     this.#from[i % this.#size] = from;

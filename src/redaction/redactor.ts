@@ -1,7 +1,19 @@
 import { MAX_JSON_DEPTH } from '../client/json-depth.ts';
 import { printable } from '../client/printable.ts';
+import {
+  BASE32,
+  BASE64,
+  HEX,
+  LOWER_BASE32,
+  NestedBytes,
+  charsFor,
+  decodeGroups,
+  decodeNumberLists,
+} from './byte-readings.ts';
 import { KeyParts, type KeyPart } from './key-parts.ts';
-import { decodeBase64, decodeHex, decodedReadings, plainReading } from './text-readings.ts';
+import { STRIDES, pushStrided, renderedReading } from './layout-readings.ts';
+import type { Reading } from './reading.ts';
+import { decodedReadings, plainReading } from './text-readings.ts';
 
 /**
  * How a key may appear wherever a person reads (output, reports, records, logs, errors): `sk-…abcd`.
@@ -30,10 +42,14 @@ export const SHORTEST_KEY = 4;
 /**
  * The project's one redaction: every command, report, record file and log line goes through it. Each
  * key it holds is masked (`maskKey`) wherever the text spells a part of it of `KEY_PART` characters or
- * more (the whole key if shorter), in whatever form a server echoed it: any case, fullwidth, with
- * invisible characters or line breaks inserted, percent-, backslash- or HTML-escaped (nested too), in
- * base64 (standard or URL-safe, wrapped or not, at any alignment) or hex. So is any bearer token and
- * the user information of any URL (`https://user:pw@host`). Linear in the text's length.
+ * more (the whole key if shorter), in the forms a server may echo it: any case, fullwidth, with
+ * invisible characters or line breaks inserted, percent-, backslash- (octal too), HTML-, CSS- or
+ * quoted-printable-escaped (nested too), in base64 (standard or URL-safe, wrapped or not, at any
+ * alignment), base32, hex or a list of byte values (`[115,107,…]`), or in what those decode to once
+ * more (base64 of base64, of hex …), spread out by separators (`s-k-…`) or split by markup
+ * (`sk-<b></b>…`). docs/contracts.md lists exactly what is covered and what is not (decisions/024,
+ * 048). So is any bearer token and the user information of any URL (`https://user:pw@host`). Linear
+ * in the text's length.
  *
  * @example
  * new Redactor(['sk-live-0123456789abcdef']).redact('echo c2stbGl2ZS0wMTIzNDU2Nzg5YWJjZGVm');
@@ -108,23 +124,59 @@ export class Redactor {
     return out;
   }
 
+  /**
+   * Whether `text` spells a part of a key (`KEY_PART` characters or more, the whole key if shorter) in
+   * any of the forms `redact` masks: what a caller that must never keep a key asks (a learned profile).
+   */
+  holdsKey(text: string): boolean {
+    return this.#keys.length > 0 && this.#keyParts(text).length > 0;
+  }
+
   #maskKeys(text: string): string {
-    // Every reading of ASCII text is at most as long as the text: too short to hold a part of a key.
-    if (text.length < this.#shortest && ASCII.test(text)) return text;
+    const spans = this.#keyParts(text);
+    return spans.length === 0 ? text : replaceSpans(text, spans, this.#masks);
+  }
+
+  /** Where `text` spells parts of keys, in every reading of it (decisions/024, decisions/048). */
+  #keyParts(text: string): KeyPart[] {
     const spans: KeyPart[] = [];
+    // Every reading of ASCII text is at most as long as the text: too short to hold a part of a key.
+    if (text.length < this.#shortest && ASCII.test(text)) return spans;
     const found = (part: KeyPart) => spans.push(part);
     const plain = plainReading(text);
-    const readings = [plain, ...(ESCAPES.test(text) ? decodedReadings(plain) : [])];
-    for (const reading of readings) this.#parts.find(reading, found);
-    // Base64 and hex are read as the text is and as it decodes in full: decoding `%21` before `2121…`
+    const decoded = ESCAPES.test(text) ? decodedReadings(plain, 'c') : [];
+    const styled = CSS_OR_QUOTED_PRINTABLE.test(text) ? decodedReadings(plain, 'css') : [];
+    for (const reading of [plain, ...decoded, ...styled]) this.#parts.find(reading, found);
+    // The rest is read in the text as it is and as it decodes in full: decoding `%21` before `2121…`
     // cuts the hex of a key of `!`s short (test/regressions/redaction-hex-after-percent.test.ts).
-    for (const reading of new Set([plain, readings.at(-1)!])) {
-      const scan = this.#parts.scan(found);
-      decodeBase64(reading, Math.ceil((this.#shortest * 4) / 3), scan);
-      decodeHex(reading, this.#shortest * 2, scan);
-      scan.end();
-    }
-    return spans.length === 0 ? text : replaceSpans(text, spans, this.#masks);
+    for (const reading of new Set([plain, decoded.at(-1) ?? plain, styled.at(-1) ?? plain]))
+      this.#findBeyondEscapes(reading, found);
+    return spans;
+  }
+
+  /**
+   * Parts of keys in `reading` once markup is taken out, in its characters spread out by separators,
+   * and in the bytes its runs of base64, base32, hex and byte lists decode to, once or twice.
+   */
+  #findBeyondEscapes(reading: Reading, found: (part: KeyPart) => void): void {
+    const rendered = renderedReading(reading);
+    if (rendered !== undefined) this.#parts.find(rendered, found);
+    const shortest = this.#shortest;
+    // Too short for any of these to spell `shortest` characters (base64 takes the fewest: 4 for 3):
+    // a short line, the most common text, pays for none of them.
+    if (reading.length < charsFor(BASE64, shortest)) return;
+    const scan = this.#parts.scan(found);
+    for (const stride of STRIDES)
+      if (reading.length > stride * (shortest - 1)) pushStrided(reading, stride, scan);
+    // Base32 is read once (nobody nests it); base64, hex and byte lists once and twice.
+    for (const code of [BASE32, LOWER_BASE32])
+      decodeGroups(reading, code, charsFor(code, shortest), scan);
+    const bytes = new NestedBytes(scan, shortest);
+    for (const code of [BASE64, HEX]) decodeGroups(reading, code, charsFor(code, shortest), bytes);
+    decodeNumberLists(reading, 10, bytes);
+    decodeNumberLists(reading, 16, bytes);
+    bytes.end();
+    scan.end();
   }
 }
 
@@ -149,6 +201,8 @@ function spellings(key: string): string[] {
 
 /** A character that may start an escape, as is or fullwidth: without one, there is nothing to decode. */
 const ESCAPES = /[%\\&％＼＆]/;
+/** What may start a CSS escape (`\\73`) or a quoted-printable one (`=73`, `=` at a line's end). */
+const CSS_OR_QUOTED_PRINTABLE = /[\\＼][0-9A-Fa-f]|=(?:[0-9A-F]{2}|\s)/;
 
 /** `text` with each span (overlapping ones merged) replaced by the mask of its key. */
 function replaceSpans(text: string, spans: KeyPart[], masks: readonly string[]): string {

@@ -10,6 +10,18 @@ const wrapped = (text: string, width: number) =>
   text.replace(new RegExp(`(.{${width}})`, 'g'), '$1\n');
 const inserted = (key: string, what: string) =>
   `${key.slice(0, 5)}${what}${key.slice(5, 14)}${what}${key.slice(14)}`;
+const bytes = (text: string) => [...Buffer.from(text)];
+/** RFC 4648 base32 (Node has none). */
+function base32(text: string): string {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bits = bytes(text)
+    .map((b) => b.toString(2).padStart(8, '0'))
+    .join('');
+  let out = '';
+  for (let i = 0; i < bits.length; i += 5)
+    out += letters[parseInt(bits.slice(i, i + 5).padEnd(5, '0'), 2)];
+  return out;
+}
 
 export const KEY_ECHOES: Readonly<Record<string, (key: string) => string>> = {
   'as is': (k) => k,
@@ -35,6 +47,20 @@ export const KEY_ECHOES: Readonly<Record<string, (key: string) => string>> = {
   'a soft hyphen inserted': (k) => inserted(k, '\u00ad'),
   'a newline inserted': (k) => inserted(k, '\n'),
   fullwidth: (k) => each(k, (c) => String.fromCodePoint(code(c) + 0xfee0)),
+  // Issue 33 item 6.
+  "Node's Buffer as JSON": (k) => JSON.stringify(Buffer.from(k)),
+  "Go's %v of []byte": (k) => `[${bytes(k).join(' ')}]`,
+  "Java's Arrays.toString": (k) => `[${bytes(k).join(', ')}]`,
+  base32: (k) => base32(k),
+  'base64 of base64': (k) => base64(base64(k)),
+  'hex of base64': (k) => hex(base64(k)),
+  'base64 of hex': (k) => base64(hex(k)),
+  'quoted-printable': (k) => each(k, (c) => `=${hex(c).toUpperCase()}`),
+  'octal escapes': (k) => each(k, (c) => `\\${code(c).toString(8)}`),
+  'CSS escapes': (k) => each(k, (c) => `\\${code(c).toString(16)} `),
+  'a dash between characters': (k) => [...k].join('-'),
+  'split by empty HTML tags': (k) => inserted(k, '<b></b>'),
+  'split by an HTML comment': (k) => inserted(k, '<!-- -->'),
 };
 
 /** Every echo at once, one per line: the text a hostile server answers with. */

@@ -118,6 +118,14 @@ const HOSTILE: Record<string, string> = {
   'a megabyte of hex digits': 'ab'.repeat(MEGABYTE / 2),
   'invisible characters': '\u200b\u00ad\n'.repeat(MEGABYTE / 3),
   'fullwidth text': 'ｓｋ－'.repeat(MEGABYTE / 3),
+  // Issue 33 item 6: the readings added then.
+  'a megabyte of byte lists': `[${'115, 107, '.repeat(MEGABYTE / 10)}]`,
+  'a megabyte of base32': 'MFRGGZDF'.repeat(MEGABYTE / 8),
+  'a megabyte of base64 of base64': Buffer.from(
+    Buffer.alloc(576 * 1024, 7).toString('base64'),
+  ).toString('base64'),
+  'markup never closed': '<a <!-- <b '.repeat(MEGABYTE / 11),
+  'escapes of every style never completing': '\\7=4\\x=\\u{'.repeat(MEGABYTE / 12),
 };
 
 describe('the redaction of a megabyte of hostile text', () => {

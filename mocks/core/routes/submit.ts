@@ -99,6 +99,8 @@ function scenarioOf(
       kind: 'unknown_scenario',
       detail: { problem: choice.unknown, upstream: scenarioNames() },
     };
+  if ('invalid' in choice)
+    return { kind: 'invalid_scenario_argument', detail: { problem: choice.invalid } };
   const argumentProblem = checkScenarioArgument(choice);
   if (argumentProblem !== undefined)
     return { kind: 'invalid_scenario_argument', detail: { problem: argumentProblem } };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** How many connections the node host keeps open at once ([decisions/014](../../decisions/014-mock-http-host.md)). */
@@ -36,10 +36,30 @@ export function defaultMaxConnections(): number {
   return Math.max(16, Math.min(10_000, (limit ?? Infinity) - RESERVED_DESCRIPTORS));
 }
 
+/** What the guard knows of one open connection. */
+interface Connection {
+  /** The other connections from its address. */
+  readonly group: AddressConnections;
+  /** The answer to its latest request; `undefined` until its first request's headers arrived. */
+  response: ServerResponse | undefined;
+}
+
+/** The open connections from one remote address: all of them, and those that have sent no request yet. */
+interface AddressConnections {
+  /** In the order they were accepted. */
+  readonly all: Map<Socket, Connection>;
+  /** In the order they were accepted: still waiting for their first request's headers. */
+  readonly fresh: Set<Socket>;
+}
+
 /**
  * Bounds the server's open connections, in total (with a reserve for light clients) and per remote
- * address, and reports refusals through `log` once per burst: one line when the first is refused,
- * one with the count when none has been for `burstQuietMs`. Returns the number of connections open now.
+ * address. At a limit, a new connection from an address takes the place of that address's connection
+ * idle longest before its headers (one that has sent no complete request head yet, else one between
+ * requests), so that connections trickling headers never lock out a client that sends whole requests
+ * (issue 33 item 10); only when every connection of the address is in the middle of a request is the
+ * new one refused. Both are reported through `log` once per burst: one line when the first happens,
+ * one with the count when none has for `burstQuietMs`. Returns the number of connections open now.
  */
 export function guardConnections(
   server: Server,
@@ -50,66 +70,146 @@ export function guardConnections(
   const reserve = Math.min(1_000, Math.max(16, Math.round(total / 10)));
   const perAddress = limits.maxConnectionsPerAddress ?? 1_000;
   const quietMs = limits.burstQuietMs ?? 5_000;
-  const byAddress = new Map<string, number>();
-  let open = 0;
-  const refusals = new RefusalLog(quietMs, log);
+  const connections = new OpenConnections();
+  const refusals = new BurstLog(quietMs, log, REFUSED);
+  const replacements = new BurstLog(quietMs, log, REPLACED);
 
   const totalReached =
     `${total} open, the limit in all (--max-connections; 10,000 or the ` +
     `file-descriptor limit); addresses with fewer than ${LIGHT_CLIENT} ` +
     `connections still get in, up to ${reserve} more`;
   server.maxConnections = total + reserve; // node closes anything beyond before it reaches JavaScript
-  server.on('drop', () => refusals.refuse(totalReached));
+  server.on('drop', () => refusals.happened(totalReached));
   server.on('connection', (socket: Socket) => {
     // A socket already reset has no address: it is counted under '' and closes at once anyway.
     const address = socket.remoteAddress ?? '';
-    const held = byAddress.get(address) ?? 0;
+    const held = connections.from(address);
     const why =
       held >= perAddress
         ? `${perAddress} open from ${address}, the limit for one address (--max-connections-per-address)`
-        : open >= total && held >= LIGHT_CLIENT
+        : connections.open >= total && held >= LIGHT_CLIENT
           ? totalReached
           : undefined;
     if (why !== undefined) {
-      refusals.refuse(why);
-      socket.destroy();
-      return;
+      const idle = connections.idlestBeforeHeaders(address);
+      if (idle === undefined) {
+        refusals.happened(why);
+        socket.destroy();
+        return;
+      }
+      replacements.happened(why);
+      idle.destroy(); // its 'close' forgets it
     }
-    byAddress.set(address, held + 1);
-    open++;
-    socket.once('close', () => {
-      open--;
-      const left = (byAddress.get(address) ?? 1) - 1;
-      if (left === 0) byAddress.delete(address);
-      else byAddress.set(address, left);
-    });
+    connections.add(socket, address);
   });
-  server.once('close', () => refusals.stop());
-  return () => open;
+  // Which connections are in the middle of a request: one map lookup per request, no listener on it.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) =>
+    connections.answering(req.socket, res),
+  );
+  server.once('close', () => {
+    refusals.stop();
+    replacements.stop();
+  });
+  return () => connections.open;
 }
 
+/** The open connections, by remote address, and where each one is: before its first request, in one, between two. */
+class OpenConnections {
+  open = 0;
+  readonly #byAddress = new Map<string, AddressConnections>();
+  readonly #bySocket = new WeakMap<Socket, Connection>();
+
+  /** How many are open from `address`. */
+  from(address: string): number {
+    return this.#byAddress.get(address)?.all.size ?? 0;
+  }
+
+  add(socket: Socket, address: string): void {
+    let group = this.#byAddress.get(address);
+    if (group === undefined)
+      this.#byAddress.set(address, (group = { all: new Map(), fresh: new Set() }));
+    const connection: Connection = { group, response: undefined };
+    group.all.set(socket, connection);
+    group.fresh.add(socket);
+    this.#bySocket.set(socket, connection);
+    this.open++;
+    socket.once('close', () => {
+      this.open--;
+      group.all.delete(socket);
+      group.fresh.delete(socket);
+      if (group.all.size === 0 && this.#byAddress.get(address) === group)
+        this.#byAddress.delete(address);
+    });
+  }
+
+  /** A request's head arrived on `socket`: it is in the middle of a request until `res` ends. */
+  answering(socket: Socket, res: ServerResponse): void {
+    const connection = this.#bySocket.get(socket);
+    if (connection === undefined) return;
+    if (connection.response === undefined) connection.group.fresh.delete(socket);
+    connection.response = res;
+  }
+
+  /**
+   * The connection from `address` idle longest before its headers: the first accepted of those that
+   * have sent no request yet, else the first between requests (its last answer sent); none while
+   * every one is in the middle of a request.
+   */
+  idlestBeforeHeaders(address: string): Socket | undefined {
+    const group = this.#byAddress.get(address);
+    if (group === undefined) return undefined;
+    for (const socket of group.fresh) return socket;
+    for (const [socket, connection] of group.all)
+      if (connection.response?.writableEnded !== false) return socket;
+    return undefined;
+  }
+}
+
+/** What a burst log says when the first thing happens, and when a burst ends. */
+interface BurstWords {
+  readonly first: (why: string, quietS: number) => string;
+  readonly ended: (count: number, seconds: number) => string;
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+const REFUSED: BurstWords = {
+  first: (why, quietS) =>
+    `refusing new connections: ${why}. Further refusals are counted until ${quietS} s pass without one`,
+  ended: (count, seconds) =>
+    `refused ${plural(count, 'connection')} over ${seconds} s; accepting again`,
+};
+
+const REPLACED: BurstWords = {
+  first: (why, quietS) =>
+    `${why}: each new connection takes the place of the one idle longest before its headers. ` +
+    `Further ones are counted until ${quietS} s pass without one`,
+  ended: (count, seconds) =>
+    `closed ${plural(count, 'connection')} idle before their headers over ${seconds} s, ` +
+    'to let new ones in',
+};
+
 /**
- * Refusals reported once per burst: one line when the first is refused, one with the count when none
- * has been for `quietMs`.
+ * Something that happens in bursts (refusals, replacements), reported once per burst: one line when
+ * the first happens, one with the count when none has for `quietMs`.
  */
-class RefusalLog {
-  #refused = 0;
+class BurstLog {
+  #count = 0;
   #burstStart = 0;
-  #lastRefusal = 0;
+  #last = 0;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly quietMs: number,
     readonly log: (line: string) => void,
+    readonly words: BurstWords,
   ) {}
 
-  refuse(why: string): void {
-    this.#lastRefusal = Date.now();
-    if (this.#refused++ > 0) return;
-    this.#burstStart = this.#lastRefusal;
-    this.log(
-      `refusing new connections: ${why}. Further refusals are counted until ${this.quietMs / 1000} s pass without one`,
-    );
+  happened(why: string): void {
+    this.#last = Date.now();
+    if (this.#count++ > 0) return;
+    this.#burstStart = this.#last;
+    this.log(this.words.first(why, this.quietMs / 1000));
     this.#timer ??= setTimeout(this.#endBurstWhenQuiet, this.quietMs).unref();
   }
 
@@ -118,17 +218,14 @@ class RefusalLog {
   }
 
   readonly #endBurstWhenQuiet = (): void => {
-    const quietFor = Date.now() - this.#lastRefusal;
+    const quietFor = Date.now() - this.#last;
     if (quietFor < this.quietMs) {
       this.#timer = setTimeout(this.#endBurstWhenQuiet, this.quietMs - quietFor).unref();
       return;
     }
-    const refused = this.#refused;
-    const seconds = Math.max(1, Math.round((this.#lastRefusal - this.#burstStart) / 1000));
-    this.log(
-      `refused ${refused} connection${refused === 1 ? '' : 's'} over ${seconds} s; accepting again`,
-    );
-    this.#refused = 0;
+    const seconds = Math.max(1, Math.round((this.#last - this.#burstStart) / 1000));
+    this.log(this.words.ended(this.#count, seconds));
+    this.#count = 0;
     this.#timer = undefined;
   };
 }
