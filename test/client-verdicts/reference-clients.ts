@@ -117,8 +117,14 @@ export interface Misbehaviour {
   readonly run: (s: Session) => Promise<void>;
 }
 
-const TWO_SECONDS = () => 2_000;
 const ALT = { model: 'alt-video-v2', prompt: 'a paper boat', metadata: { duration: 5 } };
+const TWO_SECONDS = () => 2_000;
+
+/** A second-family submission with one reference image (§2.1 `metadata.content`). */
+export const withReference = (url: string) => ({
+  ...ALT,
+  metadata: { ...ALT.metadata, content: [{ type: 'image_url', image_url: { url } }] },
+});
 const NATIVE_PATH = '/alt-video/api/v3/contents/generations/tasks';
 const BOUNDARY = 'XyZ';
 const form = (fields: Record<string, string>): string =>
@@ -297,6 +303,67 @@ export const MISBEHAVIOURS: Readonly<Record<RuleId, Misbehaviour>> = {
     run: async (s) => {
       const id = idOf(await s.submit({ model: 'video-pro-v1', prompt: 'a kite [mock:stuck]' }));
       await s.poll(id, { wait: () => 5_000, attempts: 12 });
+    },
+  },
+  'content-after-completion': {
+    does: 'downloads the content after a fixed wait, never told the task completed',
+    run: async (s) => {
+      const id = idOf(await s.submit());
+      await s.wire.advance(10 * 60_000);
+      await s.download(id);
+    },
+  },
+  'keep-task-id': {
+    does: 'queries its task by an ID it mangled (cut short)',
+    run: async (s) => {
+      const id = idOf(await s.submit());
+      await s.wire.advance(5_000);
+      await s.wire.call('GET', `/v1/videos/${id.slice(0, -2)}`);
+      await s.poll(id);
+      await s.download(id);
+    },
+  },
+  'json-body': {
+    does: 'sends a submission labelled JSON that is not JSON',
+    run: async (s) => {
+      await s.submit(KITE, {
+        raw: "{model: 'video-pro-v1', prompt: 'a red kite'}",
+        headers: { 'content-type': 'application/json' },
+      });
+      await s.job();
+    },
+  },
+  'required-fields': {
+    does: 'sends a JSON submission without its prompt',
+    run: async (s) => {
+      await s.submit({ model: 'video-pro-v1' });
+      await s.job();
+    },
+  },
+  'poll-ceiling': {
+    does: 'polls a running task every 60 s',
+    run: async (s) => {
+      const id = idOf(await s.submit({ model: 'video-pro-v1', prompt: 'a kite [mock:stuck]' }));
+      await s.poll(id, { wait: () => 60_000, attempts: 3 });
+    },
+  },
+  'second-family-readable-references': {
+    does: 'passes the second family a reference image on localhost',
+    options: { familyBound: true },
+    key: 'sk-mock-vip',
+    run: async (s) => {
+      await s.job(withReference('http://127.0.0.1:8080/kite.png'));
+    },
+  },
+  'second-family-no-preview-references': {
+    does: 'passes the second family a presigned preview URL',
+    options: { familyBound: true },
+    key: 'sk-mock-vip',
+    run: async (s) => {
+      const signed =
+        'https://bucket.s3.amazonaws.com/kite.png?X-Amz-Algorithm=AWS4-HMAC-SHA256' +
+        '&X-Amz-Expires=300&X-Amz-Signature=abc123';
+      await s.job(withReference(signed));
     },
   },
   'multipart-submission': {

@@ -68,6 +68,8 @@ export interface TaskTrack extends VerdictHolder {
   seenRunning: boolean;
   /** Told `completed` or `failed`, and by which query. */
   finished: Evidence | undefined;
+  /** Told `completed` (by any query): its content may be downloaded (§3 rule 2). */
+  toldCompleted: boolean;
   /** Status queries before it was told finished, and after. */
   queries: number;
   rereads: number;
@@ -114,6 +116,8 @@ export class CallerTrack implements VerdictHolder {
   readonly attempts = new Map<number, AttemptRun>();
   /** Tasks forgotten to stay within the limits. */
   forgotten = 0;
+  /** Its content redirects awaiting their follow-up (`PendingRedirects`). */
+  pendingRedirects = 0;
   /** The task of its latest query: a polling loop asks the same one again, without hashing its ID. */
   #lastTask: TaskTrack | undefined = undefined;
 
@@ -193,6 +197,7 @@ export function newTrack(id: string, submission: Observation | undefined): TaskT
     submitOrder: submission?.order ?? 0,
     seenRunning: false,
     finished: undefined,
+    toldCompleted: false,
     queries: 0,
     rereads: 0,
     failsInRow: 0,
