@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { maskKey, Redactor } from '../src/redaction/redactor.ts';
+import { toolHeaders, type Tool } from '../src/tool-mark.ts';
 import { describeNetworkError, parseJson, readBody } from './http-body.ts';
 import type { Caller } from './matrix/cells.ts';
 import type { RunLimits } from './run-limits.ts';
@@ -70,6 +71,8 @@ export interface RecorderOptions {
   readonly limits?: RunLimits | undefined;
   /** Told of every exchange as it is kept, with what was sent (a learning run reads both). */
   readonly onExchange?: ((exchange: Exchange, sent: SendInit) => void) | undefined;
+  /** The tool whose requests these are: sent as `X-Videotask-Tool` (decisions/045), never recorded. */
+  readonly tool?: Tool | undefined;
 }
 
 /** What a request sends besides its method and path. */
@@ -121,6 +124,7 @@ export class HttpRecorder {
     };
     const key = this.#keyFor(as);
     if (key !== undefined) headers['authorization'] = `Bearer ${key}`;
+    if (this.options.tool !== undefined) Object.assign(headers, toolHeaders(this.options.tool));
     const { limits } = this.options;
     const stopped = limits?.stopped;
     if (stopped !== undefined)
