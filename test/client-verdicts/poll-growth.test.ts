@@ -55,11 +55,7 @@ describe('poll-growth (§8): clients whose interval grows never get it', () => {
 
   it('a loop growing +1 s a query from 5 s, up to and past the ceiling', async () => {
     const report = await pollStuck({ wait: (n) => 5_000 + (n - 1) * 1_000, attempts: 40 });
-    // Past 36 s it polls more slowly than §8's ceiling: that is poll-ceiling's, not poll-growth's.
-    expect(rules(report)).toEqual(['poll-ceiling']);
-    expect(report.verdicts[0]!.requests[1]!.atMs - report.verdicts[0]!.requests[0]!.atMs).toBe(
-      37_000,
-    );
+    expect(rules(report)).toEqual([]);
   });
 
   it('a loop already at 27 s or more, or at the 30 s ceiling from the start', async () => {
@@ -80,8 +76,7 @@ describe('poll-growth (§8): clients whose interval grows never get it', () => {
       await s.poll(id, { attempts });
       await s.wire.advance(downtime);
     }
-    // Down for 40 s, it was 45 s between two queries: past §8's ceiling (poll-ceiling), never flat.
-    expect(rules(service.clientReport())).toEqual(['poll-ceiling']);
+    expect(rules(service.clientReport())).toEqual([]);
   });
 });
 
@@ -210,8 +205,7 @@ describe('poll-growth (§8): what ends the row', () => {
         [0, 'in_progress'] as const,
         ...Array.from({ length: 30 }, (_, n) => [start + n * 1_000, 'in_progress'] as const),
       ];
-      // Past 36 s it is slower than the ceiling (poll-ceiling's advice), never flat.
-      expect(growth(judge(steps)), `from ${start} ms`).toEqual([]);
+      expect(rules(judge(steps)), `from ${start} ms`).toEqual([]);
     }
   });
 

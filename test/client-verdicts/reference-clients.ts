@@ -362,10 +362,10 @@ export const MISBEHAVIOURS: Readonly<Record<RuleId, Misbehaviour>> = {
     },
   },
   'poll-ceiling': {
-    does: 'polls a running task every 60 s',
+    does: 'polls a running task every 90 s',
     run: async (s) => {
       const id = idOf(await s.submit({ model: 'video-pro-v1', prompt: 'a kite [mock:stuck]' }));
-      await s.poll(id, { wait: () => 60_000, attempts: 3 });
+      await s.poll(id, { wait: () => 90_000, attempts: 3 });
     },
   },
   'second-family-readable-references': {

@@ -118,7 +118,7 @@ function pace(
   if (
     stream.told === 'unknown' &&
     stream.baseline >= 0 &&
-    !timing.longer(interval, stream.baseline * (1 + slowerBy))
+    timing.notLonger(interval, stream.baseline * (1 + slowerBy))
   ) {
     const baseline = stream.baseline;
     if (!j.repeat(RULE['unknown-slows-polling'], caller, track, o.at))
@@ -143,11 +143,12 @@ function ceiling(
   stream: PollStream,
   o: Observation,
 ): void {
-  if (!running(stream.toldBits) || o.status < 200 || o.status > 299) return;
-  if (!j.isRunning(o.told ?? 'unknown')) return;
+  // The interval first: a loop within the ceiling (nearly every query) costs one comparison.
   const interval = queryInterval(track, stream, o);
   const { pastCeilingMs } = j.numbers;
   if (!j.timing.longer(interval, pastCeilingMs)) return;
+  if (!running(stream.toldBits) || o.status < 200 || o.status > 299) return;
+  if (!j.isRunning(o.told ?? 'unknown')) return;
   if (!j.repeat(RULE['poll-ceiling'], caller, track, o.at))
     j.breach(RULE['poll-ceiling'], caller, track, o.at, () => ({
       message:

@@ -123,14 +123,14 @@ function retryAfter429(j: Judging, caller: CallerTrack, run: AttemptRun, o: Obse
   let message: string;
   if (previous < 0 || !timing.measurable(previous)) {
     // The first retry: sooner than Retry-After, or with none, no wait at all.
-    if (retryAfter >= 0 ? honoursRetryAfter : timing.longer(wait, 0)) return;
+    if (retryAfter >= 0 ? honoursRetryAfter : !timing.atOnce(wait)) return;
     message =
       retryAfter >= 0
         ? `retried a submission ${seconds(wait)} after its 429: sooner than ${asked}`
         : `retried a submission ${seconds(wait)} after its 429, without waiting`;
   } else {
-    const grows = timing.longer(wait, previous * (1 + j.numbers.growBy));
-    if (grows || honoursRetryAfter) return;
+    const flat = timing.notLonger(wait, previous * (1 + j.numbers.growBy));
+    if (!flat || honoursRetryAfter) return;
     message =
       `retried a submission ${seconds(wait)} after its 429, after waiting ${seconds(previous)} ` +
       `before: the wait does not grow${asked === '' ? '' : `, and ${asked}`}`;

@@ -45,6 +45,19 @@ export class Timing {
     return interval - this.toleranceMs > limit;
   }
 
+  /** `interval` is no longer than `limit` beyond any doubt: it may not have grown past it (mock ms). */
+  notLonger(interval: number, limit: number): boolean {
+    return interval + this.toleranceMs <= limit;
+  }
+
+  /**
+   * `interval` is no wait at all: within the tolerance of none. On a manual clock that is never: an
+   * interval of 0 says nothing there (`measurable`), and any other is a wait.
+   */
+  atOnce(interval: number): boolean {
+    return this.measurable(interval) && interval <= this.toleranceMs && this.toleranceMs > 0;
+  }
+
   /** Real ms as mock ms on this clock (a manual clock: the same number, as `retryAfterSeconds` sends). */
   onClock(realMs: number): number {
     return realMs * this.#speed;
