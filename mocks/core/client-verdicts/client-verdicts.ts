@@ -31,6 +31,12 @@ export interface ClientVerdictOptions {
    * reused for the next request: copy what you keep before returning.
    */
   readonly forward?: ((observation: Observation) => void) | undefined;
+  /**
+   * Who is a caller (issue 33 item 7): `tokens` (default), a key the token directory knows; or
+   * `not-refused`, a key whose first request was not answered 401 (traffic the mock did not answer, a
+   * proxy's, whose keys only the deployment knows).
+   */
+  readonly callers?: 'tokens' | 'not-refused' | undefined;
 }
 
 /** The service's client verdicts (docs/client-verdicts.md). */
@@ -75,13 +81,16 @@ export interface JudgedService extends ObservedService {
 }
 
 /** The judge of a service's traffic: its clock, lifecycle, tasks and keys. */
-function judgeOf(state: JudgedService, limits: ClientVerdictOptions['limits']): ClientJudge {
+function judgeOf(state: JudgedService, settings: ClientVerdictOptions): ClientJudge {
   return new ClientJudge({
     clock: state.clock,
     lifecycle: state.lifecycle,
-    limits,
+    limits: settings.limits,
     // A key the mock does not know is no caller (issue 33 item 7).
-    knownKey: (key) => state.tokens.authenticate(`Bearer ${key}`) !== undefined,
+    knownKey:
+      settings.callers === 'not-refused'
+        ? undefined
+        : (key) => state.tokens.authenticate(`Bearer ${key}`) !== undefined,
     taskStatus: (id, at) => {
       const task = state.store.get(id);
       return task === undefined ? undefined : snapshot(task.createdAt, task.plan, at).status;
@@ -99,7 +108,7 @@ export function createClientVerdicts(
   const forward = settings.forward;
   // A primary judges its workers' observations together: their order is the machine's wall clock.
   const observer = new ExchangeObserver(state, forward === undefined ? undefined : wallNow);
-  const judge = judgeOf(state, settings.limits);
+  const judge = judgeOf(state, settings);
   const sources: ReportSources = {
     clock: state.clock,
     userOf: (key) => state.tokens.authenticate(`Bearer ${key}`)?.user,
