@@ -49,8 +49,20 @@ export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): voi
   }
   growth(j, caller, track, stream, o);
   update(j, track, stream, o, interval);
-  if (running(stream.toldBits) && stream.ok && track.submitted !== undefined)
-    if (o.at - track.submitted.at >= j.numbers.longRunningMs) caller.met |= LONG_RUNNING;
+  // Met once, never looked at again: a polling loop pays one bit test.
+  if ((caller.met & LONG_RUNNING) === 0) meetLongRunning(j, caller, track, stream, o);
+}
+
+/** The situation `long-running`: a running answer a minute or more after the task's submission. */
+function meetLongRunning(
+  j: Judging,
+  caller: CallerTrack,
+  track: TaskTrack,
+  stream: PollStream,
+  o: Observation,
+): void {
+  if (!stream.ok || !running(stream.toldBits) || track.submitted === undefined) return;
+  if (o.at - track.submitted.at >= j.numbers.longRunningMs) caller.met |= LONG_RUNNING;
 }
 
 /**
