@@ -70,6 +70,11 @@ export interface TaskTrack extends VerdictHolder {
   finished: Evidence | undefined;
   /** Told `completed` (by any query): its content may be downloaded (§3 rule 2). */
   toldCompleted: boolean;
+  /**
+   * Mock time from which a running answer meets the situation `long-running` (its submission's time
+   * plus `RuleNumbers.longRunningMs`; never when its submission was not seen).
+   */
+  readonly longAfter: number;
   /** Status queries before it was told finished, and after. */
   queries: number;
   rereads: number;
@@ -187,9 +192,17 @@ export class CallerTrack implements VerdictHolder {
 /** A bit per query form, for `CallerTrack.forms`. */
 export const FORM_BITS: Readonly<Record<Form, number>> = { openai: 1, wrapper: 2, native: 4 };
 
-/** A task's track; `submission` when its submission was observed. */
-export function newTrack(id: string, submission: Observation | undefined): TaskTrack {
+/**
+ * A task's track; `submission` when its submission was observed, `longRunningMs` after which a running
+ * answer meets `long-running`.
+ */
+export function newTrack(
+  id: string,
+  submission: Observation | undefined,
+  longRunningMs = Number.POSITIVE_INFINITY,
+): TaskTrack {
   return {
+    longAfter: submission === undefined ? Number.POSITIVE_INFINITY : submission.at + longRunningMs,
     id,
     fingerprint: submission?.fingerprint ?? 0,
     clientRequestId: submission?.clientRequestId,

@@ -141,7 +141,15 @@ export class ClientJudge implements Judging {
     if (o.tool !== 0 && this.tools.setApart(this, o)) return this.#breached;
     const caller = this.#caller(o);
     if (caller === undefined) return this.#breached;
-    this.#exempt = o.tool !== 0 && this.tools.covers(caller, o);
+    if (o.tool !== 0 && this.tools.covers(caller, o)) {
+      this.#exempt = true;
+      this.#judgeCaller(caller, o);
+      this.#exempt = false;
+    } else this.#judgeCaller(caller, o);
+    return this.#breached;
+  }
+
+  #judgeCaller(caller: CallerTrack, o: Observation): void {
     caller.requests++;
     if (o.order > caller.latest) caller.latest = o.order;
     if (caller.pendingRedirects > 0)
@@ -151,8 +159,6 @@ export class ClientJudge implements Judging {
     if (o.kind === 'submit') judgeSubmission(this, caller, o);
     else if (o.kind === 'query') judgeQuery(this, caller, o);
     else if (o.kind === 'content') this.#content(caller, o);
-    this.#exempt = false;
-    return this.#breached;
   }
 
   /** The track of a caller the judge knows, by its `Observation.caller` (no track is made). */

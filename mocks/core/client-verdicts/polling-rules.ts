@@ -49,20 +49,9 @@ export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): voi
   }
   growth(j, caller, track, stream, o);
   update(j, track, stream, o, interval);
-  // Met once, never looked at again: a polling loop pays one bit test.
-  if ((caller.met & LONG_RUNNING) === 0) meetLongRunning(j, caller, track, stream, o);
-}
-
-/** The situation `long-running`: a running answer a minute or more after the task's submission. */
-function meetLongRunning(
-  j: Judging,
-  caller: CallerTrack,
-  track: TaskTrack,
-  stream: PollStream,
-  o: Observation,
-): void {
-  if (!stream.ok || !running(stream.toldBits) || track.submitted === undefined) return;
-  if (o.at - track.submitted.at >= j.numbers.longRunningMs) caller.met |= LONG_RUNNING;
+  // A comparison per query until met (the track knows when), then one bit test.
+  if (o.at >= track.longAfter && (caller.met & LONG_RUNNING) === 0)
+    if (stream.ok && running(stream.toldBits)) caller.met |= LONG_RUNNING;
 }
 
 /**

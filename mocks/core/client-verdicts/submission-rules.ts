@@ -38,7 +38,7 @@ export function judgeSubmission(j: Judging, caller: CallerTrack, o: Observation)
   }
   if (run !== undefined && run.order <= o.order) record(run, o);
   if (o.taskId !== undefined && o.status >= 200 && o.status < 300) {
-    const track = caller.remember(newTrack(o.taskId, o));
+    const track = caller.remember(newTrack(o.taskId, o, j.numbers.longRunningMs));
     // The answer told the lifecycle's initial state (§4.1: `queued`), unless it never arrived.
     track.seenRunning = !o.lost && o.told !== undefined && j.isRunning(o.told);
   }
