@@ -43,10 +43,7 @@ export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): voi
   if (o.order < stream.order) return;
   limits(j, caller, track, o);
   const interval = queryInterval(track, stream, o);
-  if (stream.ok && j.timing.measurable(interval)) {
-    pace(j, caller, track, stream, o);
-    ceiling(j, caller, track, stream, o);
-  }
+  if (stream.ok && j.timing.measurable(interval)) pace(j, caller, track, stream, o);
   growth(j, caller, track, stream, o);
   update(j, track, stream, o, interval);
   // A comparison per query until met (the track knows when), then one bit test.
@@ -130,6 +127,8 @@ function pace(
         requests: [streamEvidence(stream), evidenceOf(o)],
       }));
   }
+  // §8's ceiling: one comparison for a loop within it (nearly every query).
+  if (timing.longer(interval, j.numbers.pastCeilingMs)) ceiling(j, caller, track, stream, o);
 }
 
 /**
@@ -144,10 +143,8 @@ function ceiling(
   stream: PollStream,
   o: Observation,
 ): void {
-  // The interval first: a loop within the ceiling (nearly every query) costs one comparison.
   const interval = queryInterval(track, stream, o);
   const { pastCeilingMs } = j.numbers;
-  if (!j.timing.longer(interval, pastCeilingMs)) return;
   if (!running(stream.toldBits) || o.status < 200 || o.status > 299) return;
   if (!j.isRunning(o.told ?? 'unknown')) return;
   if (!j.repeat(RULE['poll-ceiling'], caller, track, o.at))
