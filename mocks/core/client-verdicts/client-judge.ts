@@ -141,6 +141,9 @@ export class ClientJudge implements Judging {
     if (o.tool !== 0 && this.tools.setApart(this, o)) return this.#breached;
     const caller = this.#caller(o);
     if (caller === undefined) return this.#breached;
+    // The caller's earlier redirects first: a covered retry covers only itself.
+    if (caller.pendingRedirects > 0)
+      this.#redirects.settleCaller(this, caller, o, this.#followWindowMs);
     if (o.tool !== 0 && this.tools.covers(caller, o)) {
       this.#exempt = true;
       this.#judgeCaller(caller, o);
@@ -152,8 +155,6 @@ export class ClientJudge implements Judging {
   #judgeCaller(caller: CallerTrack, o: Observation): void {
     caller.requests++;
     if (o.order > caller.latest) caller.latest = o.order;
-    if (caller.pendingRedirects > 0)
-      this.#redirects.settleCaller(this, caller, o, this.#followWindowMs);
     if (o.status === 401) caller.met |= MET.unauthorized;
     if (o.flags !== 0) judgeRequest(this, caller, o);
     if (o.kind === 'submit') judgeSubmission(this, caller, o);
