@@ -251,10 +251,7 @@ export class ExchangeObserver {
     if (hasBody && o.kind !== 'artifact' && media !== 'application/json')
       o.flags |= media === 'multipart/form-data' ? RequestFlag.multipart : RequestFlag.notJson;
     if (o.kind !== 'submit') return;
-    let body = context?.body ?? formFields(request, media);
-    // The route did not read it (refused first, or not JSON): read here, on this rare path only.
-    if (body === undefined && hasBody && media === 'application/json')
-      body = unreadJson(o, request.body);
+    const body = context?.body ?? formFields(request, media) ?? unreadJson(o, request, media);
     this.#submission(o, request, body);
     if (media === 'application/json' && body !== undefined && this.#lacks(o, body))
       o.flags |= RequestFlag.missingField;
@@ -315,9 +312,18 @@ function holdsAssetReference(value: unknown, depth = 0): boolean {
   return false;
 }
 
-/** A JSON body the route did not read: its object, or the flags of what it is instead. */
-function unreadJson(o: Observation, bytes: Uint8Array): Record<string, unknown> | undefined {
-  const read = jsonObject(bytes);
+/**
+ * A JSON body the route did not read (refused first, or not JSON), read here, on this rare path only:
+ * its object, or the flags of what it is instead. An empty body labelled JSON is no JSON either; one cut
+ * short past the size limit says nothing.
+ */
+function unreadJson(
+  o: Observation,
+  request: CoreRequest,
+  media: string,
+): Record<string, unknown> | undefined {
+  if (media !== 'application/json' || request.bodyTooLarge === true) return undefined;
+  const read = jsonObject(request.body ?? new Uint8Array());
   if (read === NOT_JSON) o.flags |= RequestFlag.notParsable;
   else if (read === NOT_OBJECT) o.flags |= o.form === 'openai' ? RequestFlag.missingField : 0;
   else return read;
