@@ -19,16 +19,16 @@ const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 /**
  * A client for the service named by flags or `VIDEOTASK_*` variables. A tool of the project's own
- * (`verify-family`, `monitor`) marks its requests (`X-Videotask-Tool`, decisions/045); the commands a
- * client team runs as its client (`submit`, `wait`, `download`, `status`) do not.
+ * (`verify-family`, `monitor`) names itself (`tool`) and marks its requests (`X-Videotask-Tool`,
+ * decisions/045); the commands a client team runs as its client (`submit`, `wait`, `download`,
+ * `status`) do not.
  */
-export function clientFrom(
-  values: {
-    'base-url'?: string | undefined;
-    'api-key'?: string | undefined;
-  },
-  tool?: Tool,
-): VideoTaskClient {
+export function clientFrom(values: {
+  'base-url'?: string | undefined;
+  'api-key'?: string | undefined;
+  tool?: Tool | undefined;
+}): VideoTaskClient {
+  const { tool } = values;
   const given = flagOrEnv('--base-url', values['base-url'], 'VIDEOTASK_BASE_URL');
   const baseUrl = given.value ?? DEFAULT_BASE_URL;
   const apiKey = values['api-key'] ?? process.env['VIDEOTASK_API_KEY'];
