@@ -132,5 +132,12 @@ describe('callers of traffic the mock did not answer (a proxy)', () => {
     const report = verdicts.report();
     expect(report.counts.callers).toBe(1);
     expect(report.limits.requestsOfUnknownKeys).toBe(1);
+    // Observations made elsewhere without a tool, or with a number that names none, are the client's.
+    const { tool: _none, ...untooled } = observation('sk-real', 200);
+    verdicts.judge([untooled as never, { ...observation('sk-real', 200), tool: 14 }]);
+    expect(verdicts.report()).toMatchObject({
+      counts: { requests: 3 },
+      tools: { requests: 0, notCovered: 0 },
+    });
   });
 });

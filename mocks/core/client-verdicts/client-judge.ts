@@ -138,13 +138,14 @@ export class ClientJudge implements Judging {
       this.#artifact(o);
       return this.#breached;
     }
-    if (o.tool !== 0 && this.tools.setApart(this, o)) return this.#breached;
+    // `> 0`: an observation made elsewhere without a tool (or with none of `TOOLS`) is the client's.
+    if (o.tool > 0 && this.tools.setApart(this, o)) return this.#breached;
     const caller = this.#caller(o);
     if (caller === undefined) return this.#breached;
     // The caller's earlier redirects first: a covered retry covers only itself.
     if (caller.pendingRedirects > 0)
       this.#redirects.settleCaller(this, caller, o, this.#followWindowMs);
-    if (o.tool !== 0 && this.tools.covers(caller, o)) {
+    if (o.tool > 0 && this.tools.covers(caller, o)) {
       this.#exempt = true;
       this.#judgeCaller(caller, o);
       this.#exempt = false;

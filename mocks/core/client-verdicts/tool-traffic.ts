@@ -29,7 +29,7 @@ export class ToolTraffic {
 
   /** Whether a tool's request is set apart (not judged). A `client-retry` never is: see `covers`. */
   setApart(callers: Callers, o: Observation): boolean {
-    if (o.tool === CLIENT_RETRY) return false;
+    if (o.tool === CLIENT_RETRY || !(o.tool <= TOOLS.length)) return false;
     const caller = callers.known(o.caller);
     if (caller !== undefined && clientsOwn(caller, o)) {
       this.#notCovered++;
@@ -41,7 +41,9 @@ export class ToolTraffic {
 
   /** Whether a marked request of a known caller is a covered retry (judged, but no breach of its own). */
   covers(caller: CallerTrack, o: Observation): boolean {
-    if (o.tool !== CLIENT_RETRY) return false; // judged as the client's: `setApart` counted it
+    // Another tool's request here is judged as the client's (`setApart` counted it), as is a number
+    // that names no tool.
+    if (o.tool !== CLIENT_RETRY) return false;
     if (isRetry(caller, o)) {
       this.#byTool[o.tool - 1]!++;
       return true;
