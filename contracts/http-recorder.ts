@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { serviceUrl } from '../src/client/client-support.ts';
 import { maskKey, Redactor } from '../src/redaction/redactor.ts';
+import { toolHeaders, type Tool } from '../src/tool-mark.ts';
 import { describeNetworkError, parseJson, readBody } from './http-body.ts';
 import type { Caller } from './matrix/cells.ts';
 import type { RunLimits } from './run-limits.ts';
@@ -71,6 +72,8 @@ export interface RecorderOptions {
   readonly limits?: RunLimits | undefined;
   /** Told of every exchange as it is kept, with what was sent (a learning run reads both). */
   readonly onExchange?: ((exchange: Exchange, sent: SendInit) => void) | undefined;
+  /** The tool whose requests these are: sent as `X-Videotask-Tool` (decisions/045), never recorded. */
+  readonly tool?: Tool | undefined;
 }
 
 /** What a request sends besides its method and path. */
@@ -122,6 +125,7 @@ export class HttpRecorder {
     };
     const key = this.#keyFor(as);
     if (key !== undefined) headers['authorization'] = `Bearer ${key}`;
+    if (this.options.tool !== undefined) Object.assign(headers, toolHeaders(this.options.tool));
     const { limits } = this.options;
     const stopped = limits?.stopped;
     if (stopped !== undefined)

@@ -1,3 +1,4 @@
+import type { Tool } from '../src/tool-mark.ts';
 import { realSleep } from '../src/client/sleep.ts';
 import { serviceContract } from '../src/spec/index.ts';
 import { CHECKS } from './checks/definitions.ts';
@@ -33,6 +34,8 @@ export interface RunOptions {
   readonly clock?: RunClock | undefined;
   /** Told of every exchange, with what was sent and when (run clock): a learning run (contracts/learn). */
   readonly onExchange?: ((exchange: Exchange, sent: SendInit, atMs: number) => void) | undefined;
+  /** The tool the run's requests are marked with (`X-Videotask-Tool`, decisions/045). Default `contract`. */
+  readonly tool?: Tool | undefined;
 }
 
 const REAL_TIME: RunClock = { now: () => performance.now(), sleep: realSleep };
@@ -61,6 +64,7 @@ export async function runContract(
     keys: { primary: target.apiKey, other: target.otherApiKey },
     requestTimeoutMs: target.requestTimeoutMs,
     fetch: options.fetch,
+    tool: options.tool ?? 'contract',
     limits,
     onExchange:
       options.onExchange === undefined

@@ -253,7 +253,8 @@ function basisProblems(s: Statement, clientRules: ClientRules | undefined): stri
   const advice = s.kind === 'recommendation';
   return s.clientRules.flatMap((id) => {
     const rule = clientRules?.get(id);
-    if (rule === undefined || (rule.outcome === 'advice') === advice) return [];
+    // A documented rule judged as advice because a request shows only a likely breach stays a client rule.
+    if (rule === undefined || (rule.outcome === 'advice' && !rule.uncertain) === advice) return [];
     return [
       `statement ${s.id} is a ${KIND_LABEL[s.kind]}, but x-client-rules ${id} is ` +
         `${rule.outcome === 'advice' ? 'a recommendation (advice)' : `judged as a ${rule.outcome}`}: ` +

@@ -51,7 +51,7 @@ export const monitorCommand: Command = {
     if (expectModels.some((m) => m.trim() === ''))
       throw new UsageError('--expect-model must not be empty');
     if (values.journal !== undefined) await checkJournalToRead(values.journal);
-    const client = clientFrom(values);
+    const client = clientFrom({ ...values, tool: 'monitor' });
     const apiKey = (values['api-key'] ?? process.env['VIDEOTASK_API_KEY'])!;
     const options = { expectModels, journal: values.journal, secrets: [apiKey] };
 

@@ -6,7 +6,7 @@ import {
   type VideoTaskClient,
 } from '../../src/client/index.ts';
 import type { JournalEntry } from '../../src/client/journal.ts';
-import { submitWithRetry } from '../../src/client/retry.ts';
+import { retryHeaders, submitWithRetry } from '../../src/client/retry.ts';
 import type { VideoTask } from '../../src/client/client-types.ts';
 import { FileJournal } from '../../src/node/file-journal.ts';
 import type { Command } from '../command.ts';
@@ -103,7 +103,13 @@ async function submitOnce(client: VideoTaskClient, submission: Submission): Prom
   let task: VideoTask;
   try {
     task = await submitWithRetry(
-      (id, signal) => client.submit(body, { endpoint, clientRequestId: id, signal }),
+      (id, signal, retry = 0) =>
+        client.submit(body, {
+          endpoint,
+          clientRequestId: id,
+          signal,
+          headers: retryHeaders(retry > 0),
+        }),
       {
         clientRequestId,
         onRetry: (info) =>

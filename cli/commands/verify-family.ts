@@ -72,7 +72,7 @@ export const verifyFamilyCommand: Command = {
       return 0;
     }
     const options = verifyFamilyOptions(values);
-    const client = clientFrom(values, 'sk-mock-vip');
+    const client = clientFrom({ ...values, tool: 'verify-family' }, 'sk-mock-vip');
     const apiKey = (values['api-key'] ?? process.env['VIDEOTASK_API_KEY'])!;
     if (!options.dryRun) prepareReportDirOrExplain(options.reportDir);
     const started = new Date();

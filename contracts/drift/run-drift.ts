@@ -69,7 +69,11 @@ export async function runDrift(
   const startedAt = new Date();
   const started = performance.now();
   const learn = (target: ContractTarget, run: RunOptions | undefined) =>
-    runLearn(target, { ...run, name: targetName(target.baseUrl) } satisfies LearnOptions);
+    runLearn(target, {
+      ...run,
+      tool: 'drift',
+      name: targetName(target.baseUrl),
+    } satisfies LearnOptions);
   const [left, right] = await Promise.all([learn(a, options.a), learn(b, options.b)]);
   const compared = compareProfiles(left.profile, right.profile, options);
   const differences = [...compared.differences, ...verdictDifferences(left.report, right.report)];

@@ -1,3 +1,4 @@
+import type { Tool } from '../../src/tool-mark.ts';
 import { PROBE } from '../checks/submission-probes.ts';
 import { submissionOutcome } from '../checks/submission-outcome.ts';
 import { HttpRecorder, type SendInit } from '../http-recorder.ts';
@@ -49,7 +50,12 @@ function probes(target: ContractTarget): { label: string; init: SendInit }[] {
 export async function sendLearnProbes(
   target: ContractTarget,
   report: ContractReport,
-  options: { fetch?: typeof fetch | undefined; observer: RunObserver; now: () => number },
+  options: {
+    fetch?: typeof fetch | undefined;
+    observer: RunObserver;
+    now: () => number;
+    tool?: Tool | undefined;
+  },
 ): Promise<string[]> {
   if (target.tier !== 'lifecycle') return [];
   const recorder = new HttpRecorder({
@@ -57,6 +63,7 @@ export async function sendLearnProbes(
     keys: { primary: target.apiKey, other: target.otherApiKey },
     requestTimeoutMs: target.requestTimeoutMs,
     fetch: options.fetch,
+    tool: options.tool,
     onExchange: (exchange, sent) => options.observer.record(exchange, sent, options.now()),
   });
   let spent = report.tasksCreated + report.unconfirmed.length;

@@ -60,11 +60,12 @@ export async function runLearn(
 ): Promise<Learned> {
   const observer = new RunObserver();
   const now = options.clock === undefined ? REAL_NOW : () => options.clock!.now();
-  const report = await runContract(target, { ...options, onExchange: observer.record });
+  const tool = options.tool ?? 'learn';
+  const report = await runContract(target, { ...options, tool, onExchange: observer.record });
   const notes =
     options.probes === false
       ? []
-      : await sendLearnProbes(target, report, { fetch: options.fetch, observer, now });
+      : await sendLearnProbes(target, report, { fetch: options.fetch, observer, now, tool });
   const learned = learnProfile(observer.seen, {
     baseUrl: target.baseUrl,
     name: options.name,

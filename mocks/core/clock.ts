@@ -101,6 +101,29 @@ export function retryAfterSeconds(clock: Pick<Clock, 'speed'>, simulatedMs: numb
 }
 
 /**
+ * A `Retry-After` as read by the client verdicts, on the mock's clock (decisions/044): the inverse of
+ * `retryAfterSeconds`. Delay-seconds are real seconds on a real clock (what a client sleeps), so many
+ * mock ms at the clock's speed; a manual clock's are its own seconds. An HTTP-date (RFC 9110 §10.2.3,
+ * which a deployment behind a proxy may send) is the wait from `sentAt` (the answer's `Date`, else now),
+ * in real ms, on the clock likewise. -1 when there is none or it is not a delay.
+ */
+export function retryAfterOnClock(
+  clock: Pick<Clock, 'speed'>,
+  header: string | undefined,
+  sentAt?: string,
+): number {
+  if (header === undefined) return -1;
+  const text = header.trim();
+  const seconds = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (Number.isFinite(seconds)) return seconds * 1000 * clock.speed;
+  const until = Date.parse(text);
+  if (Number.isNaN(until)) return -1;
+  const from = sentAt === undefined ? Number.NaN : Date.parse(sentAt);
+  const wait = until - (Number.isNaN(from) ? Date.now() : from);
+  return Math.max(0, wait) * clock.speed;
+}
+
+/**
  * A service's clock: reads the shared state's clock (never past a ceiling: a real clock's durable lease,
  * decisions/012) and moves it only through the `advance` operation, so that a state file keeps it.
  */

@@ -80,6 +80,9 @@ function isService<S extends MockService>(value: S | MockOptions): value is S {
 function handlersFor(service: MockService, options: HandlerOptions): HttpHandler[] {
   const scope = scopeOf(options.baseUrl);
   const onViolation = options.onClientViolation ?? 'off';
+  // A violation judged with no request being answered (found when a report is read) is told too.
+  if (onViolation !== 'off')
+    service.clientVerdicts.onLateViolations((late) => told(late, onViolation));
   const answer = async ({ request, params }: { request: Request; params: PathParams }) => {
     const core = await toCoreRequest(request, params as Addressed);
     let response = service.handle(core);
@@ -133,6 +136,20 @@ async function toFetchResponse(response: CoreResponse): Promise<Response> {
   }
   const body = response.body === undefined ? null : (response.body as BodyInit);
   return new HttpResponse(body, { status: response.status, headers: sendable(response.headers) });
+}
+
+/** Violations no request carries (issue 32 item 4): to the callback, else printed; no answer changes. */
+function told(
+  violations: readonly ClientVerdict[],
+  onViolation: Exclude<HandlerOptions['onClientViolation'], 'off' | undefined>,
+): void {
+  if (typeof onViolation === 'function') {
+    for (const verdict of violations) onViolation(verdict);
+    return;
+  }
+  const text = violations.map(formatVerdict).join('\n');
+  if (onViolation === 'warn') console.warn(`[videotask mock] client rule broken:\n${text}`);
+  else console.error(`[videotask mock] client rule broken:\n${text}`);
 }
 
 /** A response that violated client rules, as `onClientViolation` asks. */

@@ -14,6 +14,7 @@ import type {
   VideoTaskClientOptions,
 } from './client-types.ts';
 import { pollTask, type PollOptions, type PollResult } from './poller.ts';
+import { retryHeaders } from './retry.ts';
 import { getPluginTask, getVideo, getWrapper, listModels } from './query-task.ts';
 import type { WithMeta } from './response-meta.ts';
 import { submitPluginTask, submitTask } from './submit-task.ts';
@@ -138,7 +139,11 @@ export class VideoTaskClient {
    * if (task.status === 'failed') console.error(task.error?.code);
    */
   poll(taskId: string, options: PollOptions = {}): Promise<PollResult> {
-    return pollTask((id, signal) => this.getVideo(id, { signal }), taskId, options);
+    return pollTask(
+      (id, signal, retry) => this.getVideo(id, { signal, headers: retryHeaders(retry === true) }),
+      taskId,
+      options,
+    );
   }
 
   /**

@@ -49,7 +49,13 @@ export {
   type PollResult,
   type PollSchedule,
 } from './poller.ts';
-export { submitWithRetry, type RetryInfo, type Submit, type SubmitRetryOptions } from './retry.ts';
+export {
+  retryHeaders,
+  submitWithRetry,
+  type RetryInfo,
+  type Submit,
+  type SubmitRetryOptions,
+} from './retry.ts';
 export type {
   JournalEntry,
   JournalRecord,

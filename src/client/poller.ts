@@ -18,7 +18,11 @@ import { raceAbort } from './sleep.ts';
 export type { PollOptions, PollSchedule } from './poll-schedule.ts';
 
 /** One status query of one task (§4.2). Throws the client's typed errors. */
-export type GetTask = (taskId: string, signal?: AbortSignal) => Promise<VideoTask>;
+/**
+ * One query of the task. `retry` is true when it repeats a query that failed for a while (§7): the
+ * client's own `getTask` marks such a request (`X-Videotask-Tool: client-retry`, decisions/045).
+ */
+export type GetTask = (taskId: string, signal?: AbortSignal, retry?: boolean) => Promise<VideoTask>;
 
 export interface PollResult {
   /** The task in a stop status (`completed` or `failed` by default). A failed task is data, not an error (§7). */
@@ -160,7 +164,7 @@ async function queryOnce(
   signal: AbortSignal | undefined,
 ): Promise<VideoTask | undefined> {
   try {
-    const task = await raceAbort(getTask(poll.taskId, signal), signal);
+    const task = await raceAbort(getTask(poll.taskId, signal, poll.failuresInRow > 0), signal);
     poll.failuresInRow = 0;
     return task;
   } catch (error) {

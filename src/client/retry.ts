@@ -3,12 +3,29 @@ import { SubmissionUnconfirmedError, type RateLimitError } from './errors.ts';
 import { raceAbort, realSleep, type Sleep } from './sleep.ts';
 import { submissionOutcome } from './submission-outcome.ts';
 import type { VideoTask } from './client-types.ts';
+import { toolHeaders } from '../tool-mark.ts';
 
 /**
  * One submission attempt (§4.1), sending `clientRequestId` (the client's own request ID, its
  * idempotency key) as `X-Request-Id`. Throws the client's typed errors.
  */
-export type Submit<T = VideoTask> = (clientRequestId: string, signal?: AbortSignal) => Promise<T>;
+export type Submit<T = VideoTask> = (
+  clientRequestId: string,
+  signal?: AbortSignal,
+  /** 0 for the first attempt, n for retry n: send `retryHeaders(retry > 0)` with it (decisions/045). */
+  retry?: number,
+) => Promise<T>;
+
+/**
+ * The headers of a request the reference client repeats by itself after a temporary failure (§7): the
+ * tool mark `X-Videotask-Tool: client-retry`, so that the mock's client verdicts count it apart from the
+ * client's own doings (decisions/045); nothing for a first attempt.
+ */
+export function retryHeaders(retry: boolean): Readonly<Record<string, string>> | undefined {
+  return retry ? RETRY_HEADERS : undefined;
+}
+
+const RETRY_HEADERS = toolHeaders('client-retry');
 
 export interface RetryInfo {
   readonly clientRequestId: string;
@@ -74,7 +91,7 @@ export async function submitWithRetry<T = VideoTask>(
 
   for (let retry = 0; ; retry++) {
     try {
-      return await raceAbort(submit(clientRequestId, signal), signal);
+      return await raceAbort(submit(clientRequestId, signal, retry), signal);
     } catch (error) {
       signal?.throwIfAborted();
       const outcome = submissionOutcome(error);

@@ -323,7 +323,7 @@ export interface components {
             outcome: components["schemas"]["ClientOutcome"];
             /** @description The section of the service document the rule cites (`§7`). */
             section: string;
-            /** @description The API key masked (`sk-…abcd`), `(no key)` or `(not a Bearer key)`. */
+            /** @description The API key masked (`sk-…abcd`), or `(no key)` (no Bearer key: every such request is one caller's). */
             caller: string;
             /** @description The user behind the key, when the mock knows it. */
             user?: string;
@@ -394,6 +394,22 @@ export interface components {
             };
             /** @description Violations first, then advice, then notes; each by the time it first happened. */
             verdicts: components["schemas"]["ClientVerdict"][];
+            /**
+             * @description The requests the project's own tools marked with `X-Videotask-Tool` (contract, learn, drift,
+             *     verify-family, monitor, and the reference client's automatic retries), set apart from the
+             *     verdicts: these are not the client's own doings (docs/client-verdicts.md, decisions/045).
+             */
+            tools: {
+                /** @description The header that marks a tool's request. */
+                header: string;
+                /** @description Marked requests set apart (a tool's: not judged; a reference client's retry: judged as the client's traffic, breaking no rule itself). */
+                requests: number;
+                byTool: {
+                    [key: string]: number;
+                };
+                /** @description Marked requests the mock could tell were the client's own (about a task its unmarked traffic made or asked for, or a `client-retry` that retries nothing), judged as the client's. */
+                notCovered: number;
+            };
             coverage: {
                 situations: components["schemas"]["ClientSituation"][];
                 callers: components["schemas"]["ClientCoverage"][];
@@ -408,7 +424,10 @@ export interface components {
                 maxVerdicts: number;
                 maxPendingRedirects: number;
                 tasksForgotten: number;
+                /** @description Requests of callers (keys the mock knows) past `maxCallers`: only counted. */
                 requestsOfUntrackedCallers: number;
+                /** @description Requests with a Bearer key the mock does not know: no caller's (each was a 401), so they never take a caller's place. */
+                requestsOfUnknownKeys: number;
                 /** @description Requests the judging failed on. Each was answered as if the judge were off; none is in `verdicts`. */
                 requestsNotJudged: number;
                 /** @description Why the judging failed on the first of `requestsNotJudged` (a bug in the mock; please report it). */

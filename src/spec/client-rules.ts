@@ -3,7 +3,8 @@ import { basisOf, type Basis, type OpenApiDocument } from './spec-types.ts';
 
 /**
  * What a breach of a client rule is, by the rule's basis: a documented rule → `violation`, one of the
- * document's recommendations (§8) → `advice`, our reading where the document is silent → `note`.
+ * document's recommendations (§8) → `advice`, our reading where the document is silent → `note`. A
+ * documented rule of which a request shows only a likely breach (`x-uncertain`) → `advice`.
  */
 export type ClientOutcome = 'violation' | 'advice' | 'note';
 
@@ -14,6 +15,11 @@ export interface ClientRule {
   /** `§7`, the section the rule cites. */
   readonly section: string;
   readonly outcome: ClientOutcome;
+  /**
+   * `x-uncertain`: documented, but a request shows only a likely breach (its outcome is advice, its
+   * basis still the document's rule).
+   */
+  readonly uncertain: boolean;
   /** Whether traffic can show a breach; when not, `why`. */
   readonly judged: boolean;
   readonly why?: string | undefined;
@@ -55,6 +61,9 @@ function readRule(node: unknown, where: string): ClientRule {
   const recommendation = r['x-recommendation'] === true;
   if (recommendation && !basis.documented)
     throw new Error(`${at}: a recommendation is documented; drop x-documented: false`);
+  const uncertain = r['x-uncertain'] === true;
+  if (uncertain && !basis.documented)
+    throw new Error(`${at}: x-uncertain is for a documented rule; a note is uncertain already`);
   const judged = r['judged'] !== false;
   const why = text(r, 'why', at, !judged);
   const breach = text(r, 'breach', at, judged);
@@ -62,7 +71,8 @@ function readRule(node: unknown, where: string): ClientRule {
     id,
     basis,
     section,
-    outcome: !basis.documented ? 'note' : recommendation ? 'advice' : 'violation',
+    outcome: !basis.documented ? 'note' : recommendation || uncertain ? 'advice' : 'violation',
+    uncertain,
     judged,
     why,
     situation: text(r, 'situation', at, false),

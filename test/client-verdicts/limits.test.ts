@@ -22,7 +22,11 @@ describe('limits', () => {
       await coreWire(service, key).call('GET', '/v1/models');
     const report = service.clientReport();
     expect(report.counts.callers).toBe(2);
-    expect(report.limits).toMatchObject({ maxCallers: 2, requestsOfUntrackedCallers: 2 });
+    expect(report.limits).toMatchObject({
+      maxCallers: 2,
+      requestsOfUntrackedCallers: 1,
+      requestsOfUnknownKeys: 1,
+    });
   });
 
   it('forgets the oldest tasks past maxTasksPerCaller, and so judges nothing about them', async () => {

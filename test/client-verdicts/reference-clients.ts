@@ -83,6 +83,22 @@ export class Session {
     return this.wire.call('GET', this.wire.local(location), { key: null });
   }
 
+  /**
+   * A submission retried as §7 says after a 429: the same request ID, each wait at least the
+   * `Retry-After` (real seconds: that many × speed on the mock's clock) and doubling from 1 s, at
+   * most `retries` times. The last answer.
+   */
+  async submitWithBackoff(body: object, retries = 3): Promise<Answer> {
+    const clientRequestId = randomUUID();
+    let answer = await this.submit(body, { clientRequestId });
+    for (let retry = 1; retry <= retries && answer.status === 429; retry++) {
+      const askedMs = Number(answer.headers['retry-after'] ?? '0') * 1000;
+      await this.wire.advance(Math.max(askedMs, 1_000 * 2 ** (retry - 1)) * this.wire.speed);
+      answer = await this.submit(body, { clientRequestId });
+    }
+    return answer;
+  }
+
   /** Submit, poll to the end, download a completed video: the whole job done right. */
   async job(body: object = KITE, plan: PollPlan = {}): Promise<string> {
     const answer = await this.submit(body);
@@ -117,8 +133,14 @@ export interface Misbehaviour {
   readonly run: (s: Session) => Promise<void>;
 }
 
-const TWO_SECONDS = () => 2_000;
 const ALT = { model: 'alt-video-v2', prompt: 'a paper boat', metadata: { duration: 5 } };
+const TWO_SECONDS = () => 2_000;
+
+/** A second-family submission with one reference image (§2.1 `metadata.content`). */
+export const withReference = (url: string) => ({
+  ...ALT,
+  metadata: { ...ALT.metadata, content: [{ type: 'image_url', image_url: { url } }] },
+});
 const NATIVE_PATH = '/alt-video/api/v3/contents/generations/tasks';
 const BOUNDARY = 'XyZ';
 const form = (fields: Record<string, string>): string =>
@@ -205,11 +227,14 @@ export const MISBEHAVIOURS: Readonly<Record<RuleId, Misbehaviour>> = {
     },
   },
   'unknown-slows-polling': {
-    does: 'keeps polling every 5 s while the task says unknown',
+    does: 'polls faster (every 5 s) once the task says unknown',
     run: async (s) => {
       await s.job(
         { model: 'video-pro-v1', prompt: 'a kite [mock:unknown:60]' },
-        { wait: (n, last) => (last === 'unknown' ? 5_000 : recommendedWait(n, last)) },
+        {
+          wait: (n, last) =>
+            last === 'unknown' ? 5_000 : n === 1 ? 10_000 : recommendedWait(n, last),
+        },
       );
     },
   },
@@ -293,10 +318,73 @@ export const MISBEHAVIOURS: Readonly<Record<RuleId, Misbehaviour>> = {
     },
   },
   'poll-growth': {
-    does: 'polls a running task every 5 s, never slower',
+    // 20 s, not 5 s: at --speed 100 the timing tolerance (1 s of mock time) leaves a flat loop of
+    // short waits the benefit of the doubt (docs/client-verdicts.md: the clock).
+    does: 'polls a running task every 20 s, never slower',
     run: async (s) => {
       const id = idOf(await s.submit({ model: 'video-pro-v1', prompt: 'a kite [mock:stuck]' }));
-      await s.poll(id, { wait: () => 5_000, attempts: 12 });
+      await s.poll(id, { wait: () => 20_000, attempts: 20 });
+    },
+  },
+  'content-after-completion': {
+    does: 'downloads the content after a fixed wait, never told the task completed',
+    run: async (s) => {
+      const id = idOf(await s.submit());
+      await s.wire.advance(10 * 60_000);
+      await s.download(id);
+    },
+  },
+  'keep-task-id': {
+    does: 'queries its task by an ID it mangled (cut short)',
+    run: async (s) => {
+      const id = idOf(await s.submit());
+      await s.wire.advance(5_000);
+      await s.wire.call('GET', `/v1/videos/${id.slice(0, -2)}`);
+      await s.poll(id);
+      await s.download(id);
+    },
+  },
+  'json-body': {
+    does: 'sends a submission labelled JSON that is not JSON',
+    run: async (s) => {
+      await s.submit(KITE, {
+        raw: "{model: 'video-pro-v1', prompt: 'a red kite'}",
+        headers: { 'content-type': 'application/json' },
+      });
+      await s.job();
+    },
+  },
+  'required-fields': {
+    does: 'sends a JSON submission without its prompt',
+    run: async (s) => {
+      await s.submit({ model: 'video-pro-v1' });
+      await s.job();
+    },
+  },
+  'poll-ceiling': {
+    does: 'polls a running task every 90 s',
+    run: async (s) => {
+      const id = idOf(await s.submit({ model: 'video-pro-v1', prompt: 'a kite [mock:stuck]' }));
+      await s.poll(id, { wait: () => 90_000, attempts: 3 });
+    },
+  },
+  'second-family-readable-references': {
+    does: 'passes the second family a reference image on localhost',
+    options: { familyBound: true },
+    key: 'sk-mock-vip',
+    run: async (s) => {
+      await s.job(withReference('http://127.0.0.1:8080/kite.png'));
+    },
+  },
+  'second-family-no-preview-references': {
+    does: 'passes the second family a presigned preview URL',
+    options: { familyBound: true },
+    key: 'sk-mock-vip',
+    run: async (s) => {
+      const signed =
+        'https://bucket.s3.amazonaws.com/kite.png?X-Amz-Algorithm=AWS4-HMAC-SHA256' +
+        '&X-Amz-Expires=300&X-Amz-Signature=abc123';
+      await s.job(withReference(signed));
     },
   },
   'multipart-submission': {

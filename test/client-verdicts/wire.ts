@@ -1,6 +1,7 @@
 // How the reference clients of the client-verdict tests reach the mock: in-process (the service core,
-// as the msw host calls it) or over real HTTP (a node:http host, or a `videotask mock` process), with a
-// manual clock the client moves itself.
+// as the msw host calls it) or over real HTTP (a node:http host, or a `videotask mock` process). A
+// client "waits" by moving the mock's clock, manual or real (a real clock at --speed N also runs on by
+// itself while the client works): a wait of W mock ms is what a client sleeping W ÷ N real ms makes.
 import type { ClientReport } from '../../mocks/index.ts';
 import type { MockService } from '../../mocks/index.ts';
 
@@ -24,8 +25,10 @@ export interface CallOptions {
 
 export interface Wire {
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
-  /** Moves the mock's manual clock: how a test client "waits". */
+  /** Moves the mock's clock by `ms` mock ms: how a test client "waits" (see the file's comment). */
   advance(ms: number): Promise<void>;
+  /** The clock's speed (1 on a manual clock): a client waits `Retry-After` × 1000 × speed mock ms. */
+  readonly speed: number;
   report(): Promise<ClientReport>;
   /** Where a `Location` of the mock points, as a path and query to call. */
   local(location: string): string;
@@ -81,6 +84,7 @@ export function coreWire(service: MockService, key = 'sk-mock-alice'): Wire {
       service.clock.advance(ms);
       return Promise.resolve();
     },
+    speed: service.clock.speed,
     report: () => Promise.resolve(service.clientReport()),
     local: (location) => {
       const url = new URL(location, origin);
@@ -89,8 +93,8 @@ export function coreWire(service: MockService, key = 'sk-mock-alice'): Wire {
   };
 }
 
-/** A mock over HTTP at `base` (a manual clock), through fetch. */
-export function httpWire(base: string, key = 'sk-mock-alice'): Wire {
+/** A mock over HTTP at `base` (its clock at `speed`; 1 for a manual clock), through fetch. */
+export function httpWire(base: string, key = 'sk-mock-alice', speed = 1): Wire {
   const control = { 'content-type': 'application/json' };
   return {
     async call(method, path, options = {}) {
@@ -118,8 +122,9 @@ export function httpWire(base: string, key = 'sk-mock-alice'): Wire {
         lost: false,
       };
     },
+    speed,
     async advance(ms) {
-      const body = JSON.stringify({ ms });
+      const body = JSON.stringify({ ms: Math.round(ms) });
       const answer = await fetch(`${base}/__mock/clock/advance`, {
         method: 'POST',
         headers: control,

@@ -68,6 +68,13 @@ export interface TaskTrack extends VerdictHolder {
   seenRunning: boolean;
   /** Told `completed` or `failed`, and by which query. */
   finished: Evidence | undefined;
+  /** Told `completed` (by any query): its content may be downloaded (§3 rule 2). */
+  toldCompleted: boolean;
+  /**
+   * Mock time from which a running answer meets the situation `long-running` (its submission's time
+   * plus `RuleNumbers.longRunningMs`; never when its submission was not seen).
+   */
+  readonly longAfter: number;
   /** Status queries before it was told finished, and after. */
   queries: number;
   rereads: number;
@@ -114,6 +121,8 @@ export class CallerTrack implements VerdictHolder {
   readonly attempts = new Map<number, AttemptRun>();
   /** Tasks forgotten to stay within the limits. */
   forgotten = 0;
+  /** Its content redirects awaiting their follow-up (`PendingRedirects`). */
+  pendingRedirects = 0;
   /** The task of its latest query: a polling loop asks the same one again, without hashing its ID. */
   #lastTask: TaskTrack | undefined = undefined;
 
@@ -183,9 +192,17 @@ export class CallerTrack implements VerdictHolder {
 /** A bit per query form, for `CallerTrack.forms`. */
 export const FORM_BITS: Readonly<Record<Form, number>> = { openai: 1, wrapper: 2, native: 4 };
 
-/** A task's track; `submission` when its submission was observed. */
-export function newTrack(id: string, submission: Observation | undefined): TaskTrack {
+/**
+ * A task's track; `submission` when its submission was observed, `longRunningMs` after which a running
+ * answer meets `long-running`.
+ */
+export function newTrack(
+  id: string,
+  submission: Observation | undefined,
+  longRunningMs = Number.POSITIVE_INFINITY,
+): TaskTrack {
   return {
+    longAfter: submission === undefined ? Number.POSITIVE_INFINITY : submission.at + longRunningMs,
     id,
     fingerprint: submission?.fingerprint ?? 0,
     clientRequestId: submission?.clientRequestId,
@@ -193,6 +210,7 @@ export function newTrack(id: string, submission: Observation | undefined): TaskT
     submitOrder: submission?.order ?? 0,
     seenRunning: false,
     finished: undefined,
+    toldCompleted: false,
     queries: 0,
     rereads: 0,
     failsInRow: 0,

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import {
   CallerTrack,
   DEFAULT_CLIENT_LIMITS,
+  evidenceOf,
   type ClientLimits,
   type TaskTrack,
 } from './caller-track.ts';
@@ -11,10 +12,11 @@ import { running, STATUS, type Judging } from './judging.ts';
 import type { Observation } from './observation.ts';
 import { PendingRedirects } from './pending-redirects.ts';
 import { judgeQuery } from './polling-rules.ts';
-import { judgeRequest } from './request-rules.ts';
+import { judgeRequest, unissuedTask } from './request-rules.ts';
 import { RECOMMENDED_POLLING } from '../../../src/spec/polling.ts';
 import {
   JUDGED_RULES,
+  RULE,
   ruleNumbers,
   ruleTable,
   type RuleNumber,
@@ -23,6 +25,8 @@ import {
 } from './rule-table.ts';
 import { situationBit } from './situations.ts';
 import { judgeSubmission } from './submission-rules.ts';
+import { Timing } from './timing.ts';
+import { ToolTraffic } from './tool-traffic.ts';
 import { again, VerdictBook, type VerdictDraft, type VerdictEntry } from './verdict-book.ts';
 
 export interface JudgeOptions {
@@ -33,10 +37,23 @@ export interface JudgeOptions {
   readonly limits?: Partial<ClientLimits> | undefined;
   /** The rules (default: the service spec's `x-client-rules`). */
   readonly rules?: readonly ClientRule[] | undefined;
+  /**
+   * Whether a Bearer key is one the deployment knows (the mock: its token directory). A request with a
+   * key it does not know is no caller's (issue 33 item 7): it is only counted. Without this, a key whose
+   * first request was answered 401 is no caller (a proxy judging a real deployment's traffic).
+   */
+  readonly knownKey?: ((key: string) => boolean) | undefined;
 }
 
-/** Timing noise of a real clock, in real ms: a timer fires late, a request waits in a queue. */
-const NOISE_REAL_MS = 25;
+/** The caller of every request without a Bearer key: one, whatever header it sent instead. */
+const NO_KEY = '';
+
+/**
+ * How long after a content redirect (real ms, on the mock's clock) a caller's next request shows that
+ * it did not follow it: an HTTP client follows at once, and a request sent meanwhile (a concurrent
+ * download) does not count. On a manual clock: any later request once the clock moved.
+ */
+const FOLLOW_WINDOW_REAL_MS = 1_000;
 
 /** No violation (shared, never written: a request that breaks nothing allocates no list). */
 const NONE: readonly VerdictEntry[] = Object.freeze([]);
@@ -47,6 +64,7 @@ const MET = {
   early: situationBit('content-before-completion'),
   notFound: situationBit('task-not-found'),
   expired: situationBit('expired-result'),
+  downloaded: situationBit('content-download'),
 };
 
 /**
@@ -69,22 +87,26 @@ export class ClientJudge implements Judging {
   #generation = 0;
   /** Requests of callers past `maxCallers`, and situations met by requests of no caller. */
   #untracked = 0;
+  /** Requests with a Bearer key the deployment does not know: no caller's (issue 33 item 7). */
+  #unknownKeys = 0;
+  /** What the project's own tools sent, set apart from the verdicts (decisions/045). */
+  readonly tools = new ToolTraffic();
+  /** The observation being judged is a tool's that may not break a rule (a covered client retry). */
+  #exempt = false;
   /** Requests the judge failed on (answered all the same), and why the first one failed. */
   #notJudged = 0;
   #firstFailure: string | undefined;
   #anonymousMet = 0;
   #last: CallerTrack | undefined;
-  /**
-   * The clock's mode and speed, fixed for its life (`Clock`'s readonly fields): read once, not on
-   * each of the few times a status query asks whether an interval is measurable.
-   */
-  readonly #manual: boolean;
-  readonly #noiseMs: number;
+  /** Every timing comparison, on the clock's mode and speed (fixed for its life): decisions/044. */
+  readonly timing: Timing;
+  readonly #followWindowMs: number;
 
   constructor(options: JudgeOptions) {
     this.#options = options;
-    this.#manual = options.clock.mode === 'manual';
-    this.#noiseMs = this.#manual ? 0 : NOISE_REAL_MS * options.clock.speed;
+    this.timing = new Timing(options.clock);
+    this.#followWindowMs =
+      options.clock.mode === 'manual' ? 0 : this.timing.onClock(FOLLOW_WINDOW_REAL_MS);
     this.allRules = options.rules ?? CLIENT_RULES;
     this.rules = ruleTable(this.allRules);
     this.numbers = ruleNumbers(this.rules, RECOMMENDED_POLLING);
@@ -116,8 +138,22 @@ export class ClientJudge implements Judging {
       this.#artifact(o);
       return this.#breached;
     }
-    const caller = this.#caller(o.caller);
+    // `> 0`: an observation made elsewhere without a tool (or with none of `TOOLS`) is the client's.
+    if (o.tool > 0 && this.tools.setApart(this, o)) return this.#breached;
+    const caller = this.#caller(o);
     if (caller === undefined) return this.#breached;
+    // The caller's earlier redirects first: a covered retry covers only itself.
+    if (caller.pendingRedirects > 0)
+      this.#redirects.settleCaller(this, caller, o, this.#followWindowMs);
+    if (o.tool > 0 && this.tools.covers(caller, o)) {
+      this.#exempt = true;
+      this.#judgeCaller(caller, o);
+      this.#exempt = false;
+    } else this.#judgeCaller(caller, o);
+    return this.#breached;
+  }
+
+  #judgeCaller(caller: CallerTrack, o: Observation): void {
     caller.requests++;
     if (o.order > caller.latest) caller.latest = o.order;
     if (o.status === 401) caller.met |= MET.unauthorized;
@@ -125,10 +161,15 @@ export class ClientJudge implements Judging {
     if (o.kind === 'submit') judgeSubmission(this, caller, o);
     else if (o.kind === 'query') judgeQuery(this, caller, o);
     else if (o.kind === 'content') this.#content(caller, o);
-    return this.#breached;
+  }
+
+  /** The track of a caller the judge knows, by its `Observation.caller` (no track is made). */
+  known(caller: string): CallerTrack | undefined {
+    return this.#callers.get(caller.startsWith('Bearer ') ? caller : NO_KEY);
   }
 
   repeat(rule: RuleNumber, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean {
+    if (this.#exempt) return true; // a covered retry of the reference client's is not the client's doing
     const entry = (task ?? caller).verdicts?.[rule];
     if (entry === undefined) return false;
     again(entry, at);
@@ -169,14 +210,6 @@ export class ClientJudge implements Judging {
     else (this.#breached as VerdictEntry[]).push(entry);
   }
 
-  measurable(ms: number): boolean {
-    return ms > 0 || (ms === 0 && !this.#manual);
-  }
-
-  get noiseMs(): number {
-    return this.#noiseMs;
-  }
-
   unfinished(taskId: string, at: number): boolean {
     return this.pollsAgain(this.#options.taskStatus(taskId, at));
   }
@@ -197,9 +230,16 @@ export class ClientJudge implements Judging {
     return (this.statusBits(status) & STATUS.again) !== 0;
   }
 
-  /** Judges what can be judged only later (unfollowed redirects); a report does this first. */
-  settle(): void {
+  /**
+   * Judges what can be judged only later (unfollowed redirects); a report does this first. Returns the
+   * violations it made, for a host's listeners (they fail no request: none is being answered).
+   */
+  settle(): readonly VerdictEntry[] {
+    this.#breached = NONE;
     this.#redirects.settle(this);
+    const made = this.#breached;
+    this.#breached = NONE;
+    return made;
   }
 
   callers(): IterableIterator<CallerTrack> {
@@ -209,6 +249,11 @@ export class ClientJudge implements Judging {
   /** Requests of callers past the limit; situations met by requests without a caller. */
   get untracked(): number {
     return this.#untracked;
+  }
+
+  /** Requests with a Bearer key the deployment does not know (no caller's). */
+  get unknownKeys(): number {
+    return this.#unknownKeys;
   }
 
   /** Requests the judging failed on: each was answered all the same (issue 33 item 1). */
@@ -234,17 +279,32 @@ export class ClientJudge implements Judging {
     this.book.clear();
     this.#redirects.clear();
     this.#untracked = 0;
+    this.#unknownKeys = 0;
+    this.tools.clear();
     this.#notJudged = 0;
     this.#firstFailure = undefined;
     this.#anonymousMet = 0;
     this.#last = undefined;
   }
 
-  #caller(key: string): CallerTrack | undefined {
+  /**
+   * The caller of a request: its Bearer key's track, made on its first request; every request without
+   * a Bearer key is one caller's (`NO_KEY`). A key the deployment does not know is no caller (issue 33
+   * item 7: made-up keys never take the places of the callers the report is for): its requests are
+   * counted, and a 401 they met is met by no caller. Past `maxCallers` known callers, only counted.
+   */
+  #caller(o: Observation): CallerTrack | undefined {
+    const header = o.caller;
     // The same caller as the last request, without hashing its header again (a polling loop).
-    if (key === this.#last?.caller) return this.#last;
+    if (header === this.#last?.caller) return this.#last;
+    const key = header.startsWith('Bearer ') ? header : NO_KEY;
     const known = this.#callers.get(key);
     if (known !== undefined) return (this.#last = known);
+    if (key !== NO_KEY && !this.#isKnown(key, o)) {
+      this.#unknownKeys++;
+      if (o.status === 401) this.#anonymousMet |= MET.unauthorized;
+      return undefined;
+    }
     if (this.#callers.size >= this.limits.maxCallers) {
       this.#untracked++;
       return undefined;
@@ -254,19 +314,45 @@ export class ClientJudge implements Judging {
     return caller;
   }
 
+  #isKnown(header: string, o: Observation): boolean {
+    const { knownKey } = this.#options;
+    return knownKey === undefined ? o.status !== 401 : knownKey(header.slice(7).trim());
+  }
+
   #knowing(taskId: string): CallerTrack | undefined {
     for (const caller of this.#callers.values()) if (caller.tasks.has(taskId)) return caller;
     return undefined;
   }
 
-  /** §4.4 redirects and §3 rule 2 (content before completion). */
+  /** §4.4 redirects, §3 rule 2 (content after completion) and §1 (the client keeps the ID). */
   #content(caller: CallerTrack, o: Observation): void {
+    if (o.taskId === undefined) {
+      if (o.status === 400 || o.status === 404) {
+        caller.met |= MET.notFound;
+        unissuedTask(this, caller, o);
+      }
+      return;
+    }
+    const track = caller.tasks.get(o.taskId);
+    if (track !== undefined && !track.toldCompleted) this.#guessed(caller, track, o);
     if (o.status >= 300 && o.status < 400) {
       caller.met |= MET.redirect;
       this.#redirects.sent(caller, o);
-    } else if (o.told === undefined) {
-      if (o.status === 400 || o.status === 404) caller.met |= MET.notFound;
-    } else if (o.status >= 400 && o.status < 500 && o.told !== 'completed') caller.met |= MET.early;
+    }
+    if (o.status >= 200 && o.status < 400 && o.told === 'completed') caller.met |= MET.downloaded;
+    else if (o.status >= 400 && o.status < 500 && o.told !== 'completed') caller.met |= MET.early;
+  }
+
+  /** §3 rule 2: content asked for before any answer told the caller the task completed. */
+  #guessed(caller: CallerTrack, track: TaskTrack, o: Observation): void {
+    if (this.repeat(RULE['content-after-completion'], caller, track, o.at)) return;
+    const told = track.finished === undefined ? 'never told it finished' : 'told it failed';
+    this.breach(RULE['content-after-completion'], caller, track, o.at, () => ({
+      message:
+        `asked for the content of ${track.id} (answered ${o.status}) before any answer told it ` +
+        `the task completed (${track.queries === 0 ? 'it never queried the task' : told})`,
+      requests: [...(track.submitted === undefined ? [] : [track.submitted]), evidenceOf(o)],
+    }));
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { components } from '../../../src/generated/mock-control.ts';
 import { maskKey, Redactor } from '../../../src/redaction/redactor.ts';
 import type { ClientOutcome, ClientRule } from '../../../src/spec/client-rules.ts';
+import { TOOL_HEADER } from '../../../src/tool-mark.ts';
 import type { Clock } from '../clock.ts';
 import { BUILT_IN_TOKENS } from '../tokens.ts';
 import { FORM_BITS, type CallerTrack } from './caller-track.ts';
@@ -26,7 +27,7 @@ const ORDER: Readonly<Record<ClientOutcome, number>> = { violation: 0, advice: 1
  * (`maskKey`), users named, and every string redacted of every caller's key, whatever field it hid in.
  */
 export function buildClientReport(judge: ClientJudge, sources: ReportSources): ClientReport {
-  judge.settle();
+  judge.settle(); // a host that listens for late violations settled first (`ClientVerdicts.report`)
   const callers = [...judge.callers()];
   const label = (caller: string) => callerLabel(caller, sources);
   const verdicts = [...judge.book.entries()]
@@ -46,6 +47,7 @@ export function buildClientReport(judge: ClientJudge, sources: ReportSources): C
       requests: callers.reduce((sum, c) => sum + c.requests, 0),
     },
     verdicts,
+    tools: { header: TOOL_HEADER, ...judge.tools.counts() },
     coverage: coverageOf(callers, judge.anonymousMet, label),
     rules: Object.values(judge.rules)
       .concat(judgedNot(judge))
@@ -64,6 +66,7 @@ export function buildClientReport(judge: ClientJudge, sources: ReportSources): C
       ...judge.limits,
       tasksForgotten: callers.reduce((sum, c) => sum + c.forgotten, 0),
       requestsOfUntrackedCallers: judge.untracked,
+      requestsOfUnknownKeys: judge.unknownKeys,
       requestsNotJudged: judge.notJudged.requests,
       ...(judge.notJudged.firstFailure === undefined
         ? {}
@@ -130,10 +133,10 @@ interface CallerName {
   readonly user?: string | undefined;
 }
 
-/** `sk-…lice` (with its user when the mock knows the key), `(no key)`, or `(not a Bearer key)`. */
+/** `sk-…lice` (with its user when the mock knows the key), or `(no key)` (no Bearer key). */
 function callerLabel(caller: string, sources: ReportSources): CallerName {
   const key = bearerKey(caller);
-  if (key === undefined) return { caller: caller === '' ? '(no key)' : '(not a Bearer key)' };
+  if (key === undefined) return { caller: '(no key)' };
   return { caller: maskKey(key), user: sources.userOf(key) };
 }
 

@@ -31,6 +31,12 @@ export interface ClientVerdictOptions {
    * reused for the next request: copy what you keep before returning.
    */
   readonly forward?: ((observation: Observation) => void) | undefined;
+  /**
+   * Who is a caller (issue 33 item 7): `tokens` (default), a key the token directory knows; or
+   * `not-refused`, a key whose first request was not answered 401 (traffic the mock did not answer, a
+   * proxy's, whose keys only the deployment knows).
+   */
+  readonly callers?: 'tokens' | 'not-refused' | undefined;
 }
 
 /** The service's client verdicts (docs/client-verdicts.md). */
@@ -49,6 +55,13 @@ export interface ClientVerdicts {
   judge(observations: Iterable<Observation>): void;
   /** The verdicts and the client coverage so far. */
   report(): ClientReport;
+  /**
+   * Tells `listener` of the violations judged with no request being answered: a content redirect
+   * never followed, found when a report was read (`follow-content-redirects`). The violations a request
+   * makes come back from `observe`; together the two carry every violation (issue 32 item 4). Returns
+   * the function that stops telling it.
+   */
+  onLateViolations(listener: (violations: readonly ClientVerdict[]) => void): () => void;
   /** Forgets them (a reset does too). */
   clear(): void;
 }
@@ -67,6 +80,24 @@ export interface JudgedService extends ObservedService {
   readonly tokens: Pick<TokenDirectory, 'authenticate'>;
 }
 
+/** The judge of a service's traffic: its clock, lifecycle, tasks and keys. */
+function judgeOf(state: JudgedService, settings: ClientVerdictOptions): ClientJudge {
+  return new ClientJudge({
+    clock: state.clock,
+    lifecycle: state.lifecycle,
+    limits: settings.limits,
+    // A key the mock does not know is no caller (issue 33 item 7).
+    knownKey:
+      settings.callers === 'not-refused'
+        ? undefined
+        : (key) => state.tokens.authenticate(`Bearer ${key}`) !== undefined,
+    taskStatus: (id, at) => {
+      const task = state.store.get(id);
+      return task === undefined ? undefined : snapshot(task.createdAt, task.plan, at).status;
+    },
+  });
+}
+
 /** The judging of one service: observe here and judge here, or observe here and forward. */
 export function createClientVerdicts(
   state: JudgedService,
@@ -77,18 +108,17 @@ export function createClientVerdicts(
   const forward = settings.forward;
   // A primary judges its workers' observations together: their order is the machine's wall clock.
   const observer = new ExchangeObserver(state, forward === undefined ? undefined : wallNow);
-  const judge = new ClientJudge({
-    clock: state.clock,
-    lifecycle: state.lifecycle,
-    limits: settings.limits,
-    taskStatus: (id, at) => {
-      const task = state.store.get(id);
-      return task === undefined ? undefined : snapshot(task.createdAt, task.plan, at).status;
-    },
-  });
+  const judge = judgeOf(state, settings);
   const sources: ReportSources = {
     clock: state.clock,
     userOf: (key) => state.tokens.authenticate(`Bearer ${key}`)?.user,
+  };
+  const listeners = new Set<(violations: readonly ClientVerdict[]) => void>();
+  const settle = (): void => {
+    const late = judge.settle();
+    if (late.length === 0 || listeners.size === 0) return;
+    const verdicts = verdictsOf(late, sources);
+    for (const listener of listeners) listener(verdicts);
   };
   return {
     observe(request, response, route, context) {
@@ -117,7 +147,14 @@ export function createClientVerdicts(
           judge.failed(error);
         }
     },
-    report: () => buildClientReport(judge, sources),
+    report() {
+      settle();
+      return buildClientReport(judge, sources);
+    },
+    onLateViolations(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     clear: () => judge.clear(state.shared.generation),
   };
 }

@@ -1,6 +1,7 @@
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { CallerTrack, TaskTrack } from './caller-track.ts';
 import type { RuleNumber, RuleNumbers, RuleTable } from './rule-table.ts';
+import type { Timing } from './timing.ts';
 import type { VerdictDraft } from './verdict-book.ts';
 
 /** A status's place in the lifecycle (`Judging.statusBits`): a bit per set it belongs to. */
@@ -31,13 +32,8 @@ export interface Judging {
     at: number,
     draft: () => VerdictDraft,
   ): void;
-  /**
-   * Whether an interval (mock ms) says how long a client waited. On a manual clock, 0 says nothing:
-   * the clock only moves when the test moves it, and the client may have waited in real time.
-   */
-  measurable(ms: number): boolean;
-  /** How far apart on the mock's clock two requests may seem by timing noise alone (0 on a manual clock). */
-  readonly noiseMs: number;
+  /** Every timing comparison: one clock, one tolerance (decisions/044). */
+  readonly timing: Timing;
   /** Whether a task exists and had not finished at mock time `at`. */
   unfinished(taskId: string, at: number): boolean;
   /** The lifecycle's sets a status is in (`STATUS` bits; 0 for `undefined`): one lookup for all three. */

@@ -1,13 +1,15 @@
-import { MAX_JSON_DEPTH } from '../../../src/client/json-depth.ts';
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/client/json-depth.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { SpecValidators } from '../../../src/spec/validators.ts';
 import { SECOND_FAMILY_MODELS } from '../catalog.ts';
-import type { Clock } from '../clock.ts';
+import { toolNumber } from '../../../src/tool-mark.ts';
+import { retryAfterOnClock, type Clock } from '../clock.ts';
 import type { CoreRequest, CoreResponse } from '../http-types.ts';
 import { parseForm } from '../multipart.ts';
 import type { RouteDefinition } from '../router.ts';
 import type { SharedState } from '../shared-state.ts';
 import { submissionFingerprint } from './fingerprint.ts';
+import { REFERENCE, referenceFlags } from './references.ts';
 
 /** What a client's request was, as the verdicts tell them apart. */
 export type Kind = 'submit' | 'query' | 'content' | 'catalog' | 'artifact';
@@ -49,8 +51,13 @@ export interface Observation {
   clientRequestId: string | undefined;
   /** The answer was lost on purpose (scenario `lost-answer`). */
   lost: boolean;
-  /** A 429's `Retry-After` in ms, -1 when none. */
+  /** A 429's `Retry-After` on the mock's clock (mock ms: `retryAfterOnClock`), -1 when none. */
   retryAfterMs: number;
+  /**
+   * The tool that marked the request (`X-Videotask-Tool`): its place in `TOOLS` plus one, 0 when none
+   * (decisions/045).
+   */
+  tool: number;
   /** Whether the second family was bound when this was answered. */
   bound: boolean;
   /** Submissions: the model is of the second family. */
@@ -71,6 +78,16 @@ export const RequestFlag = {
   asset: 8,
   /** §4.5: OpenAI-form fields on the native path. */
   nativeMixed: 16,
+  /** §4.1: a body labelled `application/json` that is not JSON. */
+  notParsable: 32,
+  /** §2.1: a JSON submission on the OpenAI form without a required field (`model`, `prompt`). */
+  missingField: 64,
+  /** §2.1: a second-family reference URL the upstream cannot read (a loopback or private host). */
+  unreadableReference: REFERENCE.unreadable,
+  /** §2.1: a second-family reference URL that carries a signed expiry (a short-lived preview). */
+  previewReference: REFERENCE.preview,
+  /** A second-family submission with a reference URL at all (the situation `second-family-references`). */
+  references: REFERENCE.any,
 } as const;
 
 const KINDS: ReadonlyMap<string, { kind: Kind; form: Form | undefined }> = new Map([
@@ -105,6 +122,7 @@ export function emptyObservation(): Observation {
     clientRequestId: undefined,
     lost: false,
     retryAfterMs: -1,
+    tool: 0,
     bound: false,
     secondFamily: false,
     location: undefined,
@@ -117,7 +135,7 @@ export function emptyObservation(): Observation {
  * holds its verdicts, and the verdicts know the service only through this view.
  */
 export interface ObservedService {
-  readonly clock: Pick<Clock, 'now'>;
+  readonly clock: Pick<Clock, 'now' | 'speed'>;
   readonly shared: Readonly<Pick<SharedState, 'generation' | 'familyBound'>>;
   readonly validators: Pick<SpecValidators, 'document'>;
 }
@@ -151,6 +169,8 @@ export class ExchangeObserver {
   #count = 0;
   readonly #scratch = emptyObservation();
   readonly #nativeOnly: ReadonlySet<string>;
+  /** §2.1's required fields of a submission (`SubmitRequest.required`). */
+  readonly #required: readonly string[];
   /** The route of the last exchange and what it is: a polling loop asks the same route again. */
   #route: ObservedRoute | undefined;
   #known: { kind: Kind; form: Form | undefined } | undefined;
@@ -167,6 +187,8 @@ export class ExchangeObserver {
     this.#order = order;
     const schema = state.validators.document.components?.schemas?.['NativeFormatOnly'];
     this.#nativeOnly = new Set(Object.keys(schema?.['properties'] ?? {}));
+    const submit = state.validators.document.components?.schemas?.['SubmitRequest'];
+    this.#required = (submit?.['required'] as string[] | undefined) ?? [];
   }
 
   observe(
@@ -201,7 +223,11 @@ export class ExchangeObserver {
     o.told = context?.taskStatus;
     o.flags = known.kind === 'artifact' || this.#bearer ? 0 : RequestFlag.noBearer;
     o.lost = response.lost !== undefined;
-    o.retryAfterMs = response.status === 429 ? retryAfterMs(response) : -1;
+    o.retryAfterMs =
+      response.status === 429
+        ? retryAfterOnClock(state.clock, response.headers['retry-after'], response.headers['date'])
+        : -1;
+    o.tool = toolNumber(request.headers['x-videotask-tool']);
     o.location = locationOf(known.kind, request, response);
     if (request.method !== 'GET' && request.method !== 'HEAD') this.#body(o, request, context);
     else {
@@ -225,7 +251,17 @@ export class ExchangeObserver {
     if (hasBody && o.kind !== 'artifact' && media !== 'application/json')
       o.flags |= media === 'multipart/form-data' ? RequestFlag.multipart : RequestFlag.notJson;
     if (o.kind !== 'submit') return;
-    this.#submission(o, request, context?.body ?? formFields(request, media));
+    const body = context?.body ?? formFields(request, media) ?? unreadJson(o, request, media);
+    this.#submission(o, request, body);
+    if (media === 'application/json' && body !== undefined && this.#lacks(o, body))
+      o.flags |= RequestFlag.missingField;
+  }
+
+  /** §2.1: an OpenAI-form JSON submission without a required field (the native path has its own). */
+  #lacks(o: Observation, body: Record<string, unknown>): boolean {
+    if (o.form !== 'openai') return false;
+    for (const field of this.#required) if (body[field] === undefined) return true;
+    return false;
   }
 
   /** What makes a submission itself: its fingerprint, request ID, family, asset and mixed forms. */
@@ -240,8 +276,10 @@ export class ExchangeObserver {
     o.bound = this.#state.shared.familyBound;
     const model = body?.['model'];
     o.secondFamily = typeof model === 'string' && SECOND_FAMILY.has(model);
-    if (o.secondFamily && body !== undefined && holdsAssetReference(body))
-      o.flags |= RequestFlag.asset;
+    if (o.secondFamily && body !== undefined) {
+      if (holdsAssetReference(body)) o.flags |= RequestFlag.asset;
+      o.flags |= referenceFlags(body);
+    }
     if (o.form === 'native' && body !== undefined && this.#mixes(body))
       o.flags |= RequestFlag.nativeMixed;
   }
@@ -274,9 +312,46 @@ function holdsAssetReference(value: unknown, depth = 0): boolean {
   return false;
 }
 
-function retryAfterMs(response: CoreResponse): number {
-  const seconds = Number(response.headers['retry-after']);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : -1;
+/**
+ * A JSON body the route did not read (refused first, or not JSON), read here, on this rare path only:
+ * its object, or the flags of what it is instead. An empty body labelled JSON is no JSON either; one cut
+ * short past the size limit says nothing.
+ */
+function unreadJson(
+  o: Observation,
+  request: CoreRequest,
+  media: string,
+): Record<string, unknown> | undefined {
+  if (media !== 'application/json' || request.bodyTooLarge === true) return undefined;
+  const read = jsonObject(request.body ?? new Uint8Array());
+  if (read === NOT_JSON) o.flags |= RequestFlag.notParsable;
+  else if (read === NOT_OBJECT) o.flags |= o.form === 'openai' ? RequestFlag.missingField : 0;
+  else return read;
+  return undefined;
+}
+
+const NOT_JSON = Symbol('not JSON');
+const NOT_OBJECT = Symbol('not an object');
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A body labelled JSON, read as the routes read it: its object, `NOT_OBJECT` when it is JSON of
+ * another kind (no field of §2.1 in it), `NOT_JSON` when it is no JSON at all (nor UTF-8 text), and
+ * `undefined` when it nests too deep to walk (the route refused it for that).
+ */
+function jsonObject(
+  bytes: Uint8Array,
+): Record<string, unknown> | undefined | typeof NOT_JSON | typeof NOT_OBJECT {
+  if (nestsTooDeep(bytes)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8.decode(bytes));
+  } catch {
+    return NOT_JSON;
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : NOT_OBJECT;
 }
 
 /** Where a content redirect sends the client, or where an artifact request went (path and query). */

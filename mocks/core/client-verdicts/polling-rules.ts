@@ -10,10 +10,12 @@ import {
 import { running, STATUS, type Judging } from './judging.ts';
 import type { Observation } from './observation.ts';
 import { RULE } from './rule-table.ts';
+import { unissuedTask } from './request-rules.ts';
 import { situationBit, stateBit } from './situations.ts';
 
 const QUERY_5XX = situationBit('query-5xx');
 const NOT_FOUND = situationBit('task-not-found');
+const LONG_RUNNING = situationBit('long-running');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 
 /**
@@ -26,7 +28,10 @@ export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): voi
   if (o.status >= 500) caller.met |= QUERY_5XX;
   if (o.taskId === undefined) {
     // Missing or another user's: 400 (`task_not_exist`, the gateway) or 404; not a 401 or a 429.
-    if (o.status === 400 || o.status === 404) caller.met |= NOT_FOUND;
+    if (o.status === 400 || o.status === 404) {
+      caller.met |= NOT_FOUND;
+      unissuedTask(j, caller, o);
+    }
     return;
   }
   const track = caller.task(o.taskId);
@@ -38,9 +43,12 @@ export function judgeQuery(j: Judging, caller: CallerTrack, o: Observation): voi
   if (o.order < stream.order) return;
   limits(j, caller, track, o);
   const interval = queryInterval(track, stream, o);
-  if (stream.ok && j.measurable(interval)) pace(j, caller, track, stream, o);
+  if (stream.ok && j.timing.measurable(interval)) pace(j, caller, track, stream, o);
   growth(j, caller, track, stream, o);
   update(j, track, stream, o, interval);
+  // A comparison per query until met (the track knows when), then one bit test.
+  if (o.at >= track.longAfter && (caller.met & LONG_RUNNING) === 0)
+    if (stream.ok && running(stream.toldBits)) caller.met |= LONG_RUNNING;
 }
 
 /**
@@ -95,7 +103,8 @@ function pace(
 ): void {
   const interval = queryInterval(track, stream, o);
   const { minIntervalMs: minimum, slowerBy } = j.numbers;
-  if ((stream.toldBits & STATUS.again) !== 0 && interval < minimum) {
+  const { timing } = j;
+  if ((stream.toldBits & STATUS.again) !== 0 && timing.shorter(interval, minimum)) {
     if (!j.repeat(RULE['poll-interval'], caller, track, o.at))
       j.breach(RULE['poll-interval'], caller, track, o.at, () => ({
         message:
@@ -107,7 +116,7 @@ function pace(
   if (
     stream.told === 'unknown' &&
     stream.baseline >= 0 &&
-    interval <= stream.baseline * (1 + slowerBy)
+    timing.notLonger(interval, stream.baseline * (1 + slowerBy))
   ) {
     const baseline = stream.baseline;
     if (!j.repeat(RULE['unknown-slows-polling'], caller, track, o.at))
@@ -118,6 +127,34 @@ function pace(
         requests: [streamEvidence(stream), evidenceOf(o)],
       }));
   }
+  // §8's ceiling: one comparison for a loop within it (nearly every query).
+  if (timing.longer(interval, j.numbers.pastCeilingMs)) ceiling(j, caller, track, stream, o);
+}
+
+/**
+ * §8 the ceiling (advice): a running task polled again, still running, more than the ceiling (by
+ * `overCeilingBy`) after the previous answer said it was running. After `unknown` the loop slows on
+ * purpose (§3), after an error it retries, and a task that finished meanwhile lost the loop nothing.
+ */
+function ceiling(
+  j: Judging,
+  caller: CallerTrack,
+  track: TaskTrack,
+  stream: PollStream,
+  o: Observation,
+): void {
+  const interval = queryInterval(track, stream, o);
+  const { pastCeilingMs } = j.numbers;
+  if (!running(stream.toldBits) || o.status < 200 || o.status > 299) return;
+  if (!j.isRunning(o.told ?? 'unknown')) return;
+  if (!j.repeat(RULE['poll-ceiling'], caller, track, o.at))
+    j.breach(RULE['poll-ceiling'], caller, track, o.at, () => ({
+      message:
+        `queried ${track.id} ${seconds(interval)} after the previous query said ${stream.told}, ` +
+        `and it was still running: slower than §8's ceiling of 30 s (more than ` +
+        `${seconds(pastCeilingMs)} on the mock's clock)`,
+      requests: [streamEvidence(stream), evidenceOf(o)],
+    }));
 }
 
 /**
@@ -135,12 +172,12 @@ function growth(
 ): void {
   const interval = queryInterval(track, stream, o);
   const { minIntervalMs, ceilingMs, grownBy, flatIntervals } = j.numbers;
-  // On a scaled clock every interval gets the benefit of the timing noise: never a false advice.
-  const noise = j.noiseMs;
+  // On a real clock every interval gets the benefit of the timing tolerance: never a false advice.
+  const noise = j.timing.toleranceMs;
   const counts =
     stream.ok &&
     running(stream.toldBits) &&
-    j.measurable(interval) &&
+    j.timing.measurable(interval) &&
     interval >= minIntervalMs &&
     interval + noise < ceilingMs;
   if (!counts) {
@@ -179,7 +216,7 @@ function update(
   const ok = o.status >= 200 && o.status < 300;
   if (ok && o.told !== undefined) {
     const startsUnknown = o.told === 'unknown' && stream.told !== 'unknown';
-    if (startsUnknown) stream.baseline = j.measurable(interval) ? interval : -1;
+    if (startsUnknown) stream.baseline = j.timing.measurable(interval) ? interval : -1;
     else if (o.told !== 'unknown') stream.baseline = -1;
     if (o.told !== stream.told) {
       stream.told = o.told;
@@ -188,6 +225,7 @@ function update(
     }
     const bits = stream.toldBits;
     if (running(bits)) track.seenRunning = true;
+    if (o.told === 'completed') track.toldCompleted = true;
     if (track.finished === undefined && (bits & STATUS.stops) !== 0) track.finished = evidenceOf(o);
   }
   track.failsInRow = o.status >= 500 ? track.failsInRow + 1 : 0;

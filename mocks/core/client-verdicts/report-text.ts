@@ -46,20 +46,53 @@ export function renderClientSummary(report: ClientReport): string {
   lines.push(
     `Not judged from traffic: ${notJudged.map((r) => `${r.id} (${r.section})`).join(', ')}.`,
   );
+  lines.push(...toolLines(report.tools), ...limitLines(report.limits));
   const left = report.limits;
-  const dropped = Object.values(left.verdictsNotListed).reduce((a, b) => a + b, 0);
-  if (left.tasksForgotten > 0 || left.requestsOfUntrackedCallers > 0 || dropped > 0)
-    lines.push(
-      `Limits reached: ${left.tasksForgotten} task(s) forgotten, ` +
-        `${left.requestsOfUntrackedCallers} request(s) of untracked callers, ` +
-        `${dropped} breach(es) not listed.`,
-    );
   if (left.requestsNotJudged > 0)
     lines.push(
       `Not judged: ${left.requestsNotJudged} request(s) the judging failed on (answered all the ` +
         `same; a bug in the mock, please report it): ${left.firstJudgeFailure ?? 'no reason kept'}.`,
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** What the project's own tools sent (decisions/045): set apart, and what was judged all the same. */
+function toolLines(tools: ClientReport['tools']): string[] {
+  const lines: string[] = [];
+  if (tools.requests > 0) {
+    const each = Object.entries(tools.byTool).map(([tool, n]) => `${tool} ${n}`);
+    lines.push(
+      `Set apart: ${tools.requests} request(s) the project's own tools marked ` +
+        `(${tools.header}: ${each.join(', ')}): not the client's doings, no verdict.`,
+    );
+  }
+  if (tools.notCovered > 0)
+    lines.push(
+      `Judged as the client's: ${tools.notCovered} marked request(s) about the client's own tasks ` +
+        '(or a client-retry that retried nothing): a mark gives no cover where the mock can tell.',
+    );
+  return lines;
+}
+
+/** The limits a report reached: what it did not count as any caller's, and what it did not keep. */
+function limitLines(left: ClientReport['limits']): string[] {
+  const lines: string[] = [];
+  if (left.requestsOfUnknownKeys > 0)
+    lines.push(
+      `Not callers: ${left.requestsOfUnknownKeys} request(s) with keys the mock does not know ` +
+        '(each answered 401; they take no caller’s place).',
+    );
+  if (left.requestsOfUntrackedCallers > 0)
+    lines.push(
+      `The caller table is full (maxCallers ${left.maxCallers}): ` +
+        `${left.requestsOfUntrackedCallers} request(s) of further callers were counted, not judged.`,
+    );
+  const dropped = Object.values(left.verdictsNotListed).reduce((a, b) => a + b, 0);
+  if (left.tasksForgotten > 0 || dropped > 0)
+    lines.push(
+      `Limits reached: ${left.tasksForgotten} task(s) forgotten, ${dropped} breach(es) not listed.`,
+    );
+  return lines;
 }
 
 /**

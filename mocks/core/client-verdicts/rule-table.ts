@@ -25,6 +25,13 @@ export const JUDGED_RULES = [
   'poll-attempts',
   'poll-growth',
   'multipart-submission',
+  'content-after-completion',
+  'keep-task-id',
+  'json-body',
+  'required-fields',
+  'poll-ceiling',
+  'second-family-readable-references',
+  'second-family-no-preview-references',
 ] as const;
 
 export type RuleId = (typeof JUDGED_RULES)[number];
@@ -53,6 +60,7 @@ const PARAMETERS: Partial<Record<RuleId, readonly string[]>> = {
   'stop-polling-when-finished': ['rereadsAllowed'],
   'poll-interval': ['minIntervalFraction'],
   'poll-growth': ['flatIntervals', 'grownBy', 'ceilingFraction'],
+  'poll-ceiling': ['overCeilingBy'],
 };
 
 /** The numbers the judges measure with, read once from the rules' parameters and `x-polling`. */
@@ -77,6 +85,10 @@ export interface RuleNumbers {
   readonly grownBy: number;
   /** `poll-growth`: an interval this long (ms) has reached the ceiling: it ends the row. */
   readonly ceilingMs: number;
+  /** `poll-ceiling`: an interval between two running answers longer than this (ms) is past §8's ceiling. */
+  readonly pastCeilingMs: number;
+  /** The situation `long-running`: a task still running this long (ms) after its submission. */
+  readonly longRunningMs: number;
 }
 
 export function ruleNumbers(
@@ -99,6 +111,8 @@ export function ruleNumbers(
     flatIntervals: p('poll-growth', 'flatIntervals'),
     grownBy: p('poll-growth', 'grownBy'),
     ceilingMs: polling.maxIntervalMs * p('poll-growth', 'ceilingFraction'),
+    pastCeilingMs: polling.maxIntervalMs * (1 + p('poll-ceiling', 'overCeilingBy')),
+    longRunningMs: polling.maxIntervalMs * 2,
   };
 }
 

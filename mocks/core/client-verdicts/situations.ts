@@ -68,7 +68,21 @@ export const SITUATIONS: readonly Situation[] = [
     id: 'content-before-completion',
     description: 'the content asked for before the task completed',
     section: '§3',
-    produce: '`GET /v1/videos/{id}/content` while the task runs, or of a `[mock:fail]` task',
+    produce:
+      '`GET /v1/videos/{id}/content` while the task runs, or of a `[mock:fail]` task (this breaks ' +
+      '`content-after-completion` on purpose: `ignore` it in that test)',
+  },
+  {
+    id: 'content-download',
+    description: 'the content of a completed task downloaded',
+    section: '§4.4',
+    produce: 'query a task until it says `completed`, then `GET /v1/videos/{id}/content`',
+  },
+  {
+    id: 'long-running',
+    description: 'a task still running a minute after its submission (polled past §8’s ceiling)',
+    section: '§8',
+    produce: '`[mock:slow]` in the prompt (the task runs for minutes), polled to its end',
   },
   {
     id: 'expired-result',
@@ -107,7 +121,8 @@ export const SITUATIONS: readonly Situation[] = [
     section: '§5',
     produce:
       'query an ID the mock never gave, or a task another user submitted: submit with `sk-mock-bob` ' +
-      '(with `sk-mock-limited` if your client calls as bob) and query with your client’s key',
+      '(with `sk-mock-limited` if your client calls as bob) and query with your client’s key (this ' +
+      'breaks `keep-task-id` on purpose: `ignore` it in that test)',
   },
   {
     id: 'second-family-unbound',
@@ -115,6 +130,15 @@ export const SITUATIONS: readonly Situation[] = [
     section: '§1',
     produce:
       'submit `alt-video-v2` while unbound (the start-up state; `PUT /__mock/family` binds it)',
+    appliesTo: 'second-family',
+  },
+  {
+    id: 'second-family-references',
+    description: 'a second-family submission with reference URLs (`metadata.content`)',
+    section: '§2.1',
+    produce:
+      'submit `alt-video-v2` with `metadata.content: [{"type":"image_url","image_url":' +
+      '{"url":"https://…"}}]` while bound (`PUT /__mock/family`)',
     appliesTo: 'second-family',
   },
 ];

@@ -8,7 +8,7 @@ import {
   type TaskTrack,
 } from './caller-track.ts';
 import type { Judging } from './judging.ts';
-import type { Observation } from './observation.ts';
+import { RequestFlag, type Observation } from './observation.ts';
 import { RULE } from './rule-table.ts';
 import { situationBit } from './situations.ts';
 
@@ -18,6 +18,7 @@ const MET = {
   invalid: situationBit('refused-400'),
   forbidden: situationBit('refused-403'),
   unbound: situationBit('second-family-unbound'),
+  references: situationBit('second-family-references'),
 };
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -37,7 +38,7 @@ export function judgeSubmission(j: Judging, caller: CallerTrack, o: Observation)
   }
   if (run !== undefined && run.order <= o.order) record(run, o);
   if (o.taskId !== undefined && o.status >= 200 && o.status < 300) {
-    const track = caller.remember(newTrack(o.taskId, o));
+    const track = caller.remember(newTrack(o.taskId, o, j.numbers.longRunningMs));
     // The answer told the lifecycle's initial state (§4.1: `queued`), unless it never arrived.
     track.seenRunning = !o.lost && o.told !== undefined && j.isRunning(o.told);
   }
@@ -50,6 +51,7 @@ function meet(caller: CallerTrack, o: Observation): void {
   else if (o.status === 403) caller.met |= MET.forbidden;
   if (o.lost) caller.met |= MET.lost;
   if (o.secondFamily && !o.bound && o.status >= 400) caller.met |= MET.unbound;
+  if ((o.flags & RequestFlag.references) !== 0) caller.met |= MET.references;
 }
 
 /** The caller's earlier task this submission repeats: the one with its request ID, else its body's. */
@@ -104,22 +106,38 @@ function retryAfterRefusal(j: Judging, caller: CallerTrack, run: AttemptRun, o: 
     }));
 }
 
-/** §7 "Submission returns 429": the waits between retries must grow (or honour `Retry-After`). */
+/**
+ * §7 "Submission returns 429": retry with backoff. The first retry after a 429 waits at least its
+ * `Retry-After` (or, without one, waits at all); after two or more 429s in a row each wait grows (or
+ * honours the `Retry-After`). Every time on the mock's clock, with its one tolerance (decisions/044).
+ */
 function retryAfter429(j: Judging, caller: CallerTrack, run: AttemptRun, o: Observation): void {
   if (run.status !== 429) return;
+  const { timing } = j;
   const wait = o.at - run.at;
+  if (!timing.measurable(wait)) return;
   const previous = run.wait;
-  if (previous < 0 || !j.measurable(wait) || !j.measurable(previous)) return;
-  const { growBy } = j.numbers;
-  const grows = wait > previous * (1 + growBy) + j.noiseMs;
-  const honoursRetryAfter = run.retryAfterMs >= 0 && wait + j.noiseMs >= run.retryAfterMs;
-  if (grows || honoursRetryAfter) return;
-  const asked = run.retryAfterMs >= 0 ? `, and Retry-After asked ${seconds(run.retryAfterMs)}` : '';
+  const retryAfter = run.retryAfterMs;
+  const honoursRetryAfter = retryAfter >= 0 && !timing.shorter(wait, retryAfter);
+  const asked = retryAfter >= 0 ? `Retry-After asked ${seconds(retryAfter)}` : '';
+  let message: string;
+  if (previous < 0 || !timing.measurable(previous)) {
+    // The first retry: sooner than Retry-After, or with none, no wait at all.
+    if (retryAfter >= 0 ? honoursRetryAfter : !timing.atOnce(wait)) return;
+    message =
+      retryAfter >= 0
+        ? `retried a submission ${seconds(wait)} after its 429: sooner than ${asked}`
+        : `retried a submission ${seconds(wait)} after its 429, without waiting`;
+  } else {
+    const flat = timing.notLonger(wait, previous * (1 + j.numbers.growBy));
+    if (!flat || honoursRetryAfter) return;
+    message =
+      `retried a submission ${seconds(wait)} after its 429, after waiting ${seconds(previous)} ` +
+      `before: the wait does not grow${asked === '' ? '' : `, and ${asked}`}`;
+  }
   if (!j.repeat(RULE['backoff-after-429'], caller, undefined, o.at))
     j.breach(RULE['backoff-after-429'], caller, undefined, o.at, () => ({
-      message:
-        `retried a submission ${seconds(wait)} after its 429, after waiting ${seconds(previous)} ` +
-        `before: the wait does not grow${asked}`,
+      message,
       requests: [attemptEvidence(run), evidenceOf(o)],
     }));
 }

@@ -58,7 +58,8 @@ export class ObservationRelay {
       (TOLD.indexOf(o.told) << 5) |
       (Number(o.lost) << 9) |
       (Number(o.bound) << 10) |
-      (Number(o.secondFamily) << 11);
+      (Number(o.secondFamily) << 11) |
+      (o.tool << 12);
     this.#strings.push(o.caller, o.method, o.path, o.taskId, o.clientRequestId, o.location);
     if (this.#count >= BATCH_SIZE) this.flush();
     else this.#timer ??= setTimeout(() => this.flush(), BATCH_MS).unref();
@@ -107,6 +108,7 @@ export function decodeBatch(batch: ObservationBatch): Observation[] {
       retryAfterMs: n[at + 6]!,
       bound: (bits & (1 << 10)) !== 0,
       secondFamily: (bits & (1 << 11)) !== 0,
+      tool: (bits >> 12) & 15,
       location: s[text + 5],
     });
   }
