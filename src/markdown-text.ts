@@ -19,7 +19,8 @@ const ENTITIES: Readonly<Record<string, string>> = { '<': '&lt;', '>': '&gt;', '
  * `:`, `.` and `@` are escaped too.
  *
  * @example
- * markdownText('![x](https://t.example/p.png) <img src=x>'); // '\\!\\[x\\](https\\://t.example/p.png) &lt;img src=x&gt;'
+ * markdownText('![x](https://t.example/p.png) <img src=x>');
+ * // '\\!\\[x\\](https\\://t.example/p.png) &lt;img src=x&gt;'
  */
 export function markdownText(text: string): string {
   return oneLine(text)
