@@ -87,5 +87,5 @@ export function describeProfile(profile: LearnedProfile): string {
   const timing = tasks === 0 ? 'no task followed (--tier free)' : `${tasks} tasks: ${phaseText}`;
   const content = profile.content === null ? '' : `; content by ${profile.content.delivery}`;
   const runs = `${profile.target.runs} run${profile.target.runs === 1 ? '' : 's'}`;
-  return `${cells} cells from ${runs} of ${profile.target.host}; ${timing}${content}`;
+  return `${cells} cells from ${runs} of ${profile.target.host}${profile.target.basePath ?? ''}; ${timing}${content}`;
 }

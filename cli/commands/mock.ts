@@ -212,7 +212,7 @@ function bannerText(
   const profileLine =
     typeof profile === 'string'
       ? profile
-      : `${profile.name} (learned from ${profile.target.host}, ${profileFlag})`;
+      : `${profile.name} (learned from ${profile.target.host}${profile.target.basePath ?? ''}, ${profileFlag})`;
   const facts = {
     profile: profileLine,
     clock: clockMode === 'manual' ? 'manual' : `${speed}×`,

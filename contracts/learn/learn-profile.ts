@@ -19,7 +19,7 @@ import { contentOf, lifecycleOf } from './lifecycle-readings.ts';
 import { readRun, type Observation, type Seen } from './run-observer.ts';
 
 export interface LearnContext {
-  /** The target's base URL: only its host is kept. */
+  /** The target's base URL: its host and path prefix are kept, nothing else. */
   readonly baseUrl: string;
   /** The profile's name (default: the host). */
   readonly name?: string | undefined;
@@ -61,7 +61,8 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
   });
   const settled = observations.filter((o) => !movedBetween(o, lifecycle.wrapperStatuses));
   const answers = learnAnswers(settled, factsOf, serviceRequestId?.header);
-  const host = new URL(context.baseUrl).host;
+  const base = new URL(context.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
   const taskForm = [...tasks.keys()]
     .map(safeForm)
     .reduce<string | undefined>(
@@ -73,7 +74,7 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
     version: PROFILE_VERSION,
     name: context.name ?? targetName(context.baseUrl),
     learnedAt: context.now.toISOString(),
-    target: { host, runs: 1 },
+    target: { host: base.host, ...(basePath === '' ? {} : { basePath }), runs: 1 },
     taskId: { form: taskForm ?? 'task_{alnum:32}' },
     requestId: serviceRequestId,
     submissions: { multipart: multipartOf(observations) },

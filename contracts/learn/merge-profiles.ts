@@ -39,7 +39,7 @@ export function mergeProfiles(older: LearnedProfile, newer: LearnedProfile): Lea
     version: newer.version,
     name: older.name,
     learnedAt: newer.learnedAt,
-    target: { host: newer.target.host, runs: older.target.runs + newer.target.runs },
+    target: { ...newer.target, runs: older.target.runs + newer.target.runs },
     taskId: { form: mergeForms(older.taskId.form, newer.taskId.form) },
     requestId:
       older.requestId !== null &&

@@ -283,7 +283,7 @@ export interface LearnedProfile {
   /** When it was last learned (ISO 8601). */
   readonly learnedAt: string;
   /** Where it was learned: the host (never credentials or a path), and how many runs. */
-  readonly target: { readonly host: string; readonly runs: number };
+  readonly target: { readonly host: string; readonly basePath?: string; readonly runs: number };
   /** The public task ID's form (§1), e.g. `task_{alnum:32}`. */
   readonly taskId: { readonly form: string };
   /** The request-ID header each answer carries, and its value's form; null when none. */

@@ -89,7 +89,7 @@ describe('a base URL with a path prefix', () => {
     expect(await tasksOf(mock)).toBe(before);
   });
 
-  it('is kept by learn: its requests are under it, the profile named with it', async () => {
+  it('is kept by learn: its requests are under it, the profile named with it and keeping it', async () => {
     proxy.seen.length = 0;
     const out = join(dir, 'prefixed.profile.json');
     const run = await runVideotask(
@@ -100,6 +100,7 @@ describe('a base URL with a path prefix', () => {
     expect(proxy.seen.filter((p) => !p.startsWith('/api/v1/'))).toEqual([]);
     const profile = JSON.parse(readFileSync(out, 'utf8')) as { name: string; target: unknown };
     expect(profile.name).toBe(`${new URL(proxy.url).host}/api`);
+    expect(profile.target).toMatchObject({ host: new URL(proxy.url).host, basePath: '/api' });
   });
 
   // The client commands and the other commands running the suite say it too (issue 31 item 5).
