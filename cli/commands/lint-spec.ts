@@ -11,11 +11,18 @@ import {
   SERVICE_SPEC_PATH,
 } from '../../src/spec/load-spec-file.ts';
 import { documentStatements } from '../../src/spec/statements.ts';
+import { documentFreedoms } from '../../src/spec/freedoms.ts';
+import {
+  freedomAccount,
+  renderFreedomAccount,
+  type FreedomAccount,
+} from '../../contracts/freedom-account.ts';
 import type { Command } from '../command.ts';
 import { parseFlags, readOptionFile, UsageError } from '../options.ts';
 import { KIND_LABEL, kindCount, STATEMENT_KINDS } from '../../src/spec/statements-table.ts';
 
 const TABLE = 'spec/statements.yaml';
+const FREEDOMS = 'spec/freedoms.yaml';
 
 const HELP = `Usage: videotask lint-spec [FILE...] [--trace [--json]] [--document FILE]
 
@@ -26,7 +33,8 @@ statement added or changed in the document is named, with what is mapped to the 
   --trace          print the account: statements by kind, how many are judged by contract checks,
                    by client rules, played by the mock, and each one that is not, with its reason
   --json           the account as JSON (counts: statements, judged, clientRules, client, reasons,
-                   unmapped; and each statement not judged, with why)
+                   unmapped; and each statement not judged, with why; \`freedoms\`: the room the
+                   document leaves, ${'${FREEDOMS}'}, and the checks that rely on each part of it)
   --document FILE  trace this copy of the service document instead (a new version, a draft)
 
 Exit 0 when everything holds, 1 when a spec is invalid or the table misses or misnames something.`;
@@ -54,7 +62,9 @@ export const lintSpecCommand: Command = {
       positionals.length > 0 ? positionals : [SERVICE_SPEC_PATH, CONTROL_SPEC_PATH],
       !traced,
     );
-    return account === undefined ? exit(failed) : exit(failed + printTraceCheck(account));
+    return account === undefined
+      ? exit(failed)
+      : exit(failed + printTraceCheck(account) + printFreedomsCheck(freedomsOf()));
   },
 };
 
@@ -104,8 +114,32 @@ function printTraceCheck(account: StatementAccount): number {
 }
 
 function printAccount(account: StatementAccount, json: boolean): number {
-  console.log(json ? JSON.stringify(account, null, 2) : renderAccount(account, TABLE));
-  return exit(account.problems.length + account.unmapped);
+  const freedoms = freedomsOf();
+  console.log(
+    json
+      ? JSON.stringify({ ...account, freedoms }, null, 2)
+      : renderAccount(account, TABLE) + renderFreedomAccount(freedoms, FREEDOMS),
+  );
+  return exit(account.problems.length + account.unmapped + freedoms.problems.length);
+}
+
+/** The room the document leaves (spec/freedoms.yaml) and the checks that rely on each part of it. */
+function freedomsOf(): FreedomAccount {
+  return freedomAccount({ freedoms: documentFreedoms(), statements: documentStatements() });
+}
+
+/** The freedom table's verdict in one line, or each problem. Returns 1 when there is one. */
+function printFreedomsCheck(account: FreedomAccount): number {
+  if (account.problems.length === 0) {
+    console.log(
+      `ok ${FREEDOMS}: ${account.freedoms} freedoms, ${account.variations} variations, ` +
+        'each naming statements and checks that exist',
+    );
+    return 0;
+  }
+  console.error(`${FREEDOMS} names what does not exist:`);
+  for (const problem of account.problems) console.error(problem);
+  return 1;
 }
 
 /** `videotask lint-spec --trace`: the account of the statement table, for a terminal. */
