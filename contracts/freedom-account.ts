@@ -2,7 +2,7 @@ import { serviceContract } from '../src/spec/index.ts';
 import type { Freedom } from '../src/spec/freedoms-table.ts';
 import type { Statement } from '../src/spec/statements-table.ts';
 import { CHECKS } from './checks/definitions.ts';
-import { checkBasis } from './verdicts.ts';
+import { checkBasis, type CheckDefinition } from './verdicts.ts';
 
 /**
  * The account of the freedom table (spec/freedoms.yaml, decisions/042): the room the document leaves,
@@ -40,7 +40,9 @@ export interface FreedomLine {
   }[];
 }
 
-const CHECK_BY_ID = new Map(Object.values(CHECKS).map((c) => [c.id, c]));
+const CHECK_BY_ID: ReadonlyMap<string, CheckDefinition> = new Map(
+  Object.values(CHECKS).map((c) => [c.id, c]),
+);
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** What a freedom names that does not exist, or says what the document does not. */
@@ -89,17 +91,15 @@ export function freedomAccount(input: {
   readonly statements: readonly Statement[];
 }): FreedomAccount {
   const statements = new Map(input.statements.map((s) => [s.id, s]));
-  const list = input.freedoms.map(
-    (f): FreedomLine => ({
-      id: f.id,
-      section: f.section,
-      says: f.says,
-      room: collapse(f.room),
-      statements: f.statements,
-      checks: relyingChecks(f, statements),
-      variations: f.variations,
-    }),
-  );
+  const list = input.freedoms.map((f): FreedomLine => ({
+    id: f.id,
+    section: f.section,
+    says: f.says,
+    room: collapse(f.room),
+    statements: f.statements,
+    checks: relyingChecks(f, statements),
+    variations: f.variations,
+  }));
   const byCheck: Record<string, string[]> = {};
   for (const line of list) for (const check of line.checks) (byCheck[check] ??= []).push(line.id);
   const variations = input.freedoms.flatMap((f) => f.variations);

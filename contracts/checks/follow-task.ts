@@ -11,6 +11,7 @@ import { CHECKS } from './definitions.ts';
 import { judgeSequence } from './sequence.ts';
 import { submitLifecycleTask, type LifecycleTask } from './submission.ts';
 import { LONGEST_WAIT_MS } from './rate-limited.ts';
+import { RUN_DEADLINE_MARGIN_MS } from '../run-limits.ts';
 import { TaskTracker } from './task-tracker.ts';
 
 const { lifecycle } = serviceContract();
@@ -51,6 +52,20 @@ function whyUnfollowed(error: ApiError): string {
   return `its own owner's query was refused (HTTP ${error.status})`;
 }
 
+/** What the run keeps after a task's polling for the rest: the look after the end, the probes after. */
+const KEPT_AFTER_POLLING_MS = RUN_DEADLINE_MARGIN_MS / 2;
+
+/**
+ * How long a task is polled: `--timeout`, and never into the time the run keeps for what comes after,
+ * so a task that never ends (says `unknown` for ever, outlasts the polling), followed late in the run
+ * (after rate-limit waits, slow answers), ends its polling within the run's time and is reported as
+ * not reaching its end, and the run is not cut off at its deadline.
+ */
+function pollingTimeMs(ctx: RunContext): number {
+  const left = ctx.limits.remainingMs() - KEPT_AFTER_POLLING_MS;
+  return Math.max(0, Math.min(ctx.target.poll.timeoutMs, left));
+}
+
 /**
  * Submits one task and follows it to its end: a look at once (GET probes are free), then the §8 polling
  * loop, then one more look a polling interval after the end (a finished task stays finished). Every look
@@ -83,7 +98,7 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
     else {
       const result = await pollTask(() => tracker.look(), taskId, {
         ...target.poll,
-        timeoutMs: Math.max(0, Math.min(target.poll.timeoutMs, ctx.limits.remainingMs())),
+        timeoutMs: pollingTimeMs(ctx),
         signal: ctx.limits.signal,
         sleep: ctx.clock.sleep,
         now: () => ctx.clock.now(),

@@ -70,7 +70,11 @@ export function readFreedoms(document: unknown): Freedom[] {
     return {
       ...f,
       checks: f.checks ?? [],
-      variations: f.variations.map((v) => ({ ...v, departs: v.departs ?? [], hides: v.hides ?? [] })),
+      variations: f.variations.map((v) => ({
+        ...v,
+        departs: v.departs ?? [],
+        hides: v.hides ?? [],
+      })),
     };
   });
 }

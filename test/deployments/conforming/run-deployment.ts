@@ -1,0 +1,61 @@
+import { runContract, type ContractReport, type ContractTarget } from '../../../contracts/index.ts';
+import type { CoreRequest } from '../../../mocks/core/http-types.ts';
+import type { Defect } from '../../../mocks/defects/defect.ts';
+import { createMockService, type MockService } from '../../../mocks/index.ts';
+import { exitStatus } from '../../../cli/commands/contract-target.ts';
+import { coreFetch } from '../../contracts/support/core-fetch.ts';
+import { BASE_TARGET, FULL_MOCK, FULL_TARGET } from '../../contracts/support/in-process.ts';
+import { VirtualClock } from '../../contracts/support/virtual-clock.ts';
+import { generateDeployment, type Deployment, type GenerateOptions } from './deployment.ts';
+import { ANSWER_PLAYERS } from './answer-players.ts';
+import { LIFECYCLE_PLAYERS } from './lifecycle-players.ts';
+import { behind, TRANSPORT_PLAYERS } from './transport-players.ts';
+
+/** Every variation's player, by `freedom/variation` (a test holds it to the table: none missing). */
+export const PLAYERS = { ...TRANSPORT_PLAYERS, ...ANSWER_PLAYERS, ...LIFECYCLE_PLAYERS };
+
+/** The conforming deployment of a seed, from the committed table. */
+export const conformingDeployment = (seed: number, allow?: GenerateOptions['allow']): Deployment =>
+  generateDeployment(seed, { players: PLAYERS, allow });
+
+export interface DeploymentRun {
+  readonly report: ContractReport;
+  /** What `videotask contract` would exit with (cli/commands/contract-target.ts `exitStatus`). */
+  readonly exit: { readonly code: 0 | 1 | 2; readonly why?: string | undefined };
+  readonly service: MockService;
+}
+
+/**
+ * Runs the contract suite against a deployment in-process, as `checkInProcess` runs it against the
+ * mock: the full target (both users, a model the key may not use, a task expected to fail, the second
+ * family when the deployment has it bound), a virtual clock. `defects` (a named defect, a generated
+ * mutant) wrap the core inside the deployment's own wrappers: they break what they were written to
+ * break in the answers the core gives, and the deployment's freedoms shape what comes out.
+ */
+export async function runDeployment(
+  deployment: Deployment,
+  options: { readonly defects?: readonly Defect[]; readonly target?: Partial<ContractTarget> } = {},
+): Promise<DeploymentRun> {
+  const service = createMockService({
+    clock: { mode: 'manual', start: Date.UTC(2026, 10, 22) },
+    seed: `conforming-${deployment.seed}`,
+    ...FULL_MOCK,
+    ...deployment.mock,
+    wrap: [...(options.defects ?? []), ...deployment.wrap],
+  });
+  const clock = new VirtualClock(service.clock);
+  const handle = behind((request: CoreRequest) => service.handle(request), deployment.layers);
+  const tracked = clock.track(coreFetch({ handle } as MockService));
+  const fetch = deployment.fetchLayers.reduceRight((next, layer) => layer(next, clock), tracked);
+  const report = await runContract(
+    { ...BASE_TARGET, ...FULL_TARGET, ...deployment.target, ...options.target },
+    { fetch, clock },
+  );
+  return { report, exit: exitStatus(report), service };
+}
+
+/** The documented failures of a run, `check (basis): message`, for a message. */
+export const failuresOf = (report: ContractReport): string[] =>
+  report.results
+    .filter((r) => r.outcome === 'fail')
+    .map((r) => `${r.id} (${r.basisText}): ${r.violations[0]?.message ?? ''}`);
