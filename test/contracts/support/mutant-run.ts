@@ -133,7 +133,7 @@ function cleanCoverage(): Promise<Map<string, CellCoverage>[]> {
  * more answers in this one, judged by the same checks). The mock is deterministic for its seed: a clean
  * run says once what each target observes. A mutant the narrower run let survive fails the test.
  */
-async function targetJudging(cell: Cell): Promise<Partial<ContractTarget>> {
+export async function targetJudging(cell: Cell): Promise<Partial<ContractTarget>> {
   const [full, ...narrower] = await cleanCoverage();
   const wanted = judgedIn(full!.get(cellKey(cell)));
   const index = narrower.findIndex((run) => judgedIn(run.get(cellKey(cell))) === wanted);

@@ -51,7 +51,7 @@ export interface Choice {
 export interface Deployment {
   readonly seed: number;
   /** The profile it starts from: the document's silences filled by the spec, or the deployed gateway's habits. */
-  readonly profile: 'documented' | 'observed';
+  readonly profile: Profile;
   /** The variation of each freedom, in the table's order. */
   readonly choices: readonly Choice[];
   /** The checks of an assumption its variations depart from (they may warn). */
@@ -75,7 +75,12 @@ export interface GenerateOptions {
    * mutant leaves out those that hide its cell's state or depart from its own check.
    */
   readonly allow?: ((freedom: Freedom, variation: FreedomVariation) => boolean) | undefined;
+  /** The profiles it may start from (default both). */
+  readonly profiles?: readonly Profile[] | undefined;
 }
+
+type Profile = 'documented' | 'observed';
+const PROFILES: readonly Profile[] = ['documented', 'observed'];
 
 const notPending = (_f: Freedom, v: FreedomVariation) => v.pending === undefined;
 
@@ -88,7 +93,8 @@ export const variationKey = (freedom: string, variation: string) => `${freedom}/
  */
 export function generateDeployment(seed: number, options: GenerateOptions): Deployment {
   const random = createRandom(`conforming-${seed}`);
-  const profile = random.next() < 0.5 ? 'documented' : 'observed';
+  const profiles = options.profiles ?? PROFILES;
+  const profile = profiles[random.int(0, profiles.length - 1)]!;
   const allow = options.allow ?? notPending;
   const choices: Choice[] = [];
   const parts: Part[] = [];

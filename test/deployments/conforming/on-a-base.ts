@@ -2,7 +2,12 @@ import { CHECKS } from '../../../contracts/index.ts';
 import { cellKey, type Cell } from '../../../contracts/matrix/index.ts';
 import type { Defect } from '../../../mocks/defects/defect.ts';
 import type { Freedom, FreedomVariation } from '../../../src/spec/freedoms.ts';
-import { strictRunFor, verdictOf, type Verdict } from '../../contracts/support/mutant-run.ts';
+import {
+  strictRunFor,
+  targetJudging,
+  verdictOf,
+  type Verdict,
+} from '../../contracts/support/mutant-run.ts';
 import { describeDeployment, type Deployment } from './deployment.ts';
 import { REPRODUCE } from './seeds.ts';
 import { conformingDeployment, runDeployment, type DeploymentRun } from './run-deployment.ts';
@@ -17,7 +22,7 @@ import { conformingDeployment, runDeployment, type DeploymentRun } from './run-d
  */
 
 /** How many bases are tried when a base's run never judged what the defect breaks (a cell it did not observe). */
-export const BASE_TRIES = 5;
+export const BASE_TRIES = 8;
 
 const NATIVE_ROUTES = new Set(['createPluginTask', 'getPluginTask']);
 
@@ -29,23 +34,50 @@ function checksOf(defect: Defect): Set<string> {
   return new Set([...byRule.map((c) => c.id), ...(defect.checks ?? [])]);
 }
 
-function allowFor(defect: Defect, cell: Cell | undefined) {
+/** The rules of a completed task's bytes: a defect of them breaks what the content route itself sends. */
+const CONTENT_BODY_RULES = new Set([
+  'content-binary',
+  'content-length-matches',
+  'content-range-reassembles',
+  'content-head-agrees',
+]);
+
+/**
+ * What a base may vary for a defect: not an assumption the defect breaks (that check warns on the base
+ * itself); not a state the defect's cell is in; for a defect of the video's bytes, not a delivery by
+ * redirect (the bytes then come from another route the defect does not wrap); for the native path's
+ * cells, not an unbound family; for an `unknown` cell, only the core's own `unknown` phase (a deployment
+ * that shows `unknown` for a task the core has queued or running shows the cell without the break,
+ * and a first look rate limited may miss the phase), so the gateway's profile.
+ */
+function limitsFor(defect: Defect, cell: Cell | undefined) {
   const own = checksOf(defect);
-  return (freedom: Freedom, variation: FreedomVariation): boolean => {
+  const bytes = defect.breaks.some((rule) => CONTENT_BODY_RULES.has(rule));
+  const unknownCell = cell?.state === 'unknown';
+  const allow = (freedom: Freedom, variation: FreedomVariation): boolean => {
     if (variation.departs.some((check) => own.has(check))) return false;
+    if (bytes && freedom.id === 'video-delivery' && variation.id.startsWith('redirect'))
+      return false;
     if (cell === undefined) return variation.hides.length === 0 && variation.id !== 'unbound';
     if (variation.hides.includes(cell.state)) return false;
+    if (unknownCell && ['unknown-state', 'rate-limiting'].includes(freedom.id))
+      return ['never', 'none'].includes(variation.id);
     return !(
       freedom.id === 'second-family-unbound' &&
       variation.id === 'unbound' &&
       NATIVE_ROUTES.has(cell.route)
     );
   };
+  return { allow, profiles: unknownCell ? (['observed'] as const) : undefined };
 }
+
+/** The second family as the deployment has it: a narrowed target never names an unbound one. */
+const familyOf = (deployment: Deployment) =>
+  deployment.target.family === undefined ? { family: undefined } : {};
 
 /** The conforming deployment of `seed` a defect (in `cell`) is played on: what `reproduce.ts` replays. */
 export const baseFor = (defect: Defect, cell: Cell | undefined, seed: number): Deployment =>
-  conformingDeployment(seed, allowFor(defect, cell));
+  conformingDeployment(seed, limitsFor(defect, cell));
 
 /** Whether the run judged what the defect breaks: its rule in its cell, or one of its checks at all. */
 function judgedWhatItBreaks(run: DeploymentRun, defect: Defect, cell: Cell | undefined): boolean {
@@ -73,6 +105,8 @@ export interface BaseVerdict extends Verdict {
   readonly exit: 0 | 1 | 2;
   /** Bases tried before, whose runs never judged what it breaks. */
   readonly skipped: number;
+  /** The run followed no task (its budget went to submissions the defect wrongly accepted). */
+  readonly noTaskFollowed: boolean;
 }
 
 /**
@@ -82,9 +116,13 @@ export interface BaseVerdict extends Verdict {
 export async function judgeOnConformingBase(defect: Defect, cell?: Cell): Promise<BaseVerdict> {
   const strict = strictRunFor(defect);
   let last: BaseVerdict | undefined;
+  // The cheapest target that judges the cell on the documented mock (mutant-run.ts): a base on which
+  // it judges less there is replaced by another, as one that does not observe the cell.
+  const narrowed = cell === undefined ? {} : await targetJudging(cell);
   for (let attempt = 0; attempt < BASE_TRIES; attempt++) {
     const deployment = baseFor(defect, cell, baseSeed(defect.name, attempt));
-    const run = await runDeployment(deployment, { defects: [defect], target: { strict } });
+    const target = { ...narrowed, ...familyOf(deployment), strict };
+    const run = await runDeployment(deployment, { defects: [defect], target });
     const verdict = verdictOf(defect, run.report, strict, cell);
     last = {
       ...verdict,
@@ -93,6 +131,7 @@ export async function judgeOnConformingBase(defect: Defect, cell?: Cell): Promis
       reproduce: `${REPRODUCE} ${deployment.seed} --defect '${defect.name}'`,
       exit: run.exit.code,
       skipped: attempt,
+      noTaskFollowed: run.report.noTaskFollowed !== undefined,
     };
     if (verdict.killed || judgedWhatItBreaks(run, defect, cell)) return last;
   }

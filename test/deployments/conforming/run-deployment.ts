@@ -15,8 +15,10 @@ import { behind, TRANSPORT_PLAYERS } from './transport-players.ts';
 export const PLAYERS = { ...TRANSPORT_PLAYERS, ...ANSWER_PLAYERS, ...LIFECYCLE_PLAYERS };
 
 /** The conforming deployment of a seed, from the committed table. */
-export const conformingDeployment = (seed: number, allow?: GenerateOptions['allow']): Deployment =>
-  generateDeployment(seed, { players: PLAYERS, allow });
+export const conformingDeployment = (
+  seed: number,
+  limits: Pick<GenerateOptions, 'allow' | 'profiles'> = {},
+): Deployment => generateDeployment(seed, { players: PLAYERS, ...limits });
 
 export interface DeploymentRun {
   readonly report: ContractReport;
@@ -29,8 +31,9 @@ export interface DeploymentRun {
  * Runs the contract suite against a deployment in-process, as `checkInProcess` runs it against the
  * mock: the full target (both users, a model the key may not use, a task expected to fail, the second
  * family when the deployment has it bound), a virtual clock. `defects` (a named defect, a generated
- * mutant) wrap the core inside the deployment's own wrappers: they break what they were written to
- * break in the answers the core gives, and the deployment's freedoms shape what comes out.
+ * mutant) wrap the deployment's own wrappers: what they break stays broken (a freedom that rewrites a
+ * field never mends a break of it), and they still see the core's paths and task IDs (the deployment's
+ * layers sit outside every wrapper).
  */
 export async function runDeployment(
   deployment: Deployment,
@@ -41,7 +44,7 @@ export async function runDeployment(
     seed: `conforming-${deployment.seed}`,
     ...FULL_MOCK,
     ...deployment.mock,
-    wrap: [...(options.defects ?? []), ...deployment.wrap],
+    wrap: [...deployment.wrap, ...(options.defects ?? [])],
   });
   const clock = new VirtualClock(service.clock);
   const handle = behind((request: CoreRequest) => service.handle(request), deployment.layers);
