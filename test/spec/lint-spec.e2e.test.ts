@@ -14,7 +14,8 @@ const GET_VIDEO_SUMMARY =
 
 it('passes the committed specs and statement table', async () => {
   const run = await runVideotask(['lint-spec']);
-  const [openapi, control, table, end] = run.stdout.split('\n');
+  const [openapi, control, table, freedoms, end] = run.stdout.split('\n');
+  expect(freedoms).toMatch(/^ok spec\/freedoms\.yaml: \d+ freedoms, \d+ variations/);
   expect([openapi, control, end]).toEqual([
     expect.stringMatching(/^ok .*openapi\.yaml$/),
     expect.stringMatching(/^ok .*mock-control\.yaml$/),
@@ -45,6 +46,10 @@ it('prints the account of the statement table with --trace, and its counts with 
   expect(account).toMatchObject({ unmapped: 0, problems: [] });
   for (const key of ['statements', 'judged', 'clientRules', 'reasons', 'unmapped'])
     expect(typeof account[key], key).toBe('number');
+  // The room the document leaves (issue 31 item 1): each freedom and the checks that rely on it.
+  expect(account['freedoms']).toMatchObject({ problems: [], byCheck: expect.any(Object) });
+  expect(text.stdout).toMatch(/spec\/freedoms\.yaml: \d+ freedoms the document leaves/);
+  expect(text.stdout).toMatch(/ {2}§1 {4}base-url-path: .*\n {8}relied on by: /);
   expect(json.code).toBe(0);
 });
 

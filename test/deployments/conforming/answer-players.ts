@@ -1,5 +1,5 @@
-import type { CoreResponse } from '../../../mocks/core/http-types.ts';
-import type { ServiceWrapper } from '../../../mocks/core/wrap.ts';
+import { jsonResponse, type CoreResponse } from '../../../mocks/core/http-types.ts';
+import type { ServiceWrapper, WrapContext } from '../../../mocks/core/wrap.ts';
 import {
   jsonOf,
   rewriteTaskAnswer,
@@ -127,6 +127,23 @@ function nativeAnswers(change: (body: Record<string, unknown>) => unknown): Serv
   };
 }
 
+/** A native submission with a valid key: the key is checked first, as the gateway does. */
+const keyedNative = (context: WrapContext) =>
+  context.operationId === 'createPluginTask' && context.caller !== undefined;
+
+/** Every keyed native submission refused 400 in the upstream's error shape, no task created. */
+const nativeRefusal: ServiceWrapper = {
+  name: 'conforming-native-refusal',
+  before: (request, context) =>
+    keyedNative(context) ? { ...request, method: 'GET', path: '/v1/models' } : request,
+  after: (_request, response, context) =>
+    keyedNative(context)
+      ? jsonResponse(400, {
+          error: { code: 'invalid_request', message: 'content: unsupported item type' },
+        })
+      : response,
+};
+
 export const ANSWER_PLAYERS: Readonly<Record<string, Player>> = {
   'extra-fields/none': () => ({}),
   'extra-fields/extra-fields': () => ownWay('own-way-extra-fields'),
@@ -148,6 +165,7 @@ export const ANSWER_PLAYERS: Readonly<Record<string, Player>> = {
     wrapped(
       nativeAnswers((body) => ({ ...body, usage: { total_tokens: 0 }, region: 'cn-beijing' })),
     ),
+  'native-shapes/refuses': () => wrapped(nativeRefusal),
   'native-shapes/wrapped': () => wrapped(nativeAnswers((body) => ({ data: body }))),
 };
 

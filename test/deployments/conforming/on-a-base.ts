@@ -46,7 +46,7 @@ const CONTENT_BODY_RULES = new Set([
  * What a base may vary for a defect: not an assumption the defect breaks (that check warns on the base
  * itself); not a state the defect's cell is in; for a defect of the video's bytes, not a delivery by
  * redirect (the bytes then come from another route the defect does not wrap); for the native path's
- * cells, not an unbound family; for an `unknown` cell, only the core's own `unknown` phase (a deployment
+ * cells, not an unbound family nor a native path that refuses every task; for an `unknown` cell, only the core's own `unknown` phase (a deployment
  * that shows `unknown` for a task the core has queued or running shows the cell without the break,
  * and a first look rate limited may miss the phase), so the gateway's profile.
  */
@@ -62,11 +62,8 @@ function limitsFor(defect: Defect, cell: Cell | undefined) {
     if (variation.hides.includes(cell.state)) return false;
     if (unknownCell && ['unknown-state', 'rate-limiting'].includes(freedom.id))
       return ['never', 'none'].includes(variation.id);
-    return !(
-      freedom.id === 'second-family-unbound' &&
-      variation.id === 'unbound' &&
-      NATIVE_ROUTES.has(cell.route)
-    );
+    // The native path's cells need a native task: the family bound, its submissions accepted.
+    return !(NATIVE_ROUTES.has(cell.route) && ['unbound', 'refuses'].includes(variation.id));
   };
   return { allow, profiles: unknownCell ? (['observed'] as const) : undefined };
 }

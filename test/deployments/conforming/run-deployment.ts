@@ -20,6 +20,21 @@ export const conformingDeployment = (
   limits: Pick<GenerateOptions, 'allow' | 'profiles'> = {},
 ): Deployment => generateDeployment(seed, { players: PLAYERS, ...limits });
 
+/**
+ * A deployment written on purpose: the variations named (`{'task-timing': 'minutes'}`), every other
+ * freedom at its first (plainest) variation, on the documented profile unless named.
+ */
+export function chosenDeployment(
+  choices: Readonly<Record<string, string>>,
+  profile: Deployment['profile'] = 'documented',
+): Deployment {
+  return generateDeployment(0, {
+    players: PLAYERS,
+    profiles: [profile],
+    allow: (f, v) => v.id === (choices[f.id] ?? f.variations[0]!.id),
+  });
+}
+
 export interface DeploymentRun {
   readonly report: ContractReport;
   /** What `videotask contract` would exit with (cli/commands/contract-target.ts `exitStatus`). */
