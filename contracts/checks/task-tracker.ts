@@ -115,6 +115,8 @@ function stateOf(video: VideoView | undefined, wrapper: Exchange): TaskState | u
  */
 export class TaskTracker {
   readonly polls: Poll[] = [];
+  /** The last error the owner's query answered (a 429, a 5xx, a refusal), for a poll that timed out. */
+  lastFailure: ApiError | undefined;
   readonly #probed = new Set<TaskState>();
   /** Probe batches per state: a state that keeps slipping away is tried a few times only. */
   readonly #attempts = new Map<TaskState, number>();
@@ -180,8 +182,10 @@ export class TaskTracker {
     // A stopped run polls no more: not a temporary failure for the poller to wait out.
     if (videoExchange.notSent === true) throw new ApiError('the run stopped', { status: 0 });
     if (videoExchange.status === 429) judgeRateLimit(this.ctx, videoExchange);
-    if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429)
-      throw clientError(videoExchange);
+    if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429) {
+      this.lastFailure = clientError(videoExchange);
+      throw this.lastFailure;
+    }
     return videoExchange;
   }
 

@@ -76,7 +76,7 @@ describe('a freedom table that is wrong', () => {
       /departs from task.presence-completed, a check of a documented rule: that is a break/,
     ],
   ])('names what does not exist or fit: %#', (change, problem) => {
-    const changed = { ...one, ...change } as Freedom;
+    const changed: Freedom = { ...one, ...change };
     expect(accountOf([changed]).problems.join('\n')).toMatch(problem);
   });
 });

@@ -46,9 +46,10 @@ const CONTENT_BODY_RULES = new Set([
  * What a base may vary for a defect: not an assumption the defect breaks (that check warns on the base
  * itself); not a state the defect's cell is in; for a defect of the video's bytes, not a delivery by
  * redirect (the bytes then come from another route the defect does not wrap); for the native path's
- * cells, not an unbound family nor a native path that refuses every task; for an `unknown` cell, only the core's own `unknown` phase (a deployment
- * that shows `unknown` for a task the core has queued or running shows the cell without the break,
- * and a first look rate limited may miss the phase), so the gateway's profile.
+ * cells, not an unbound family nor a native path that refuses every task; for an `unknown` cell,
+ * only the core's own `unknown` phase (a deployment that shows `unknown` for a task the core has
+ * queued or running shows the cell without the break, and a first look rate limited may miss the
+ * phase), so the gateway's profile.
  */
 function limitsFor(defect: Defect, cell: Cell | undefined) {
   const own = checksOf(defect);

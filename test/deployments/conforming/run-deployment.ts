@@ -22,13 +22,14 @@ export const conformingDeployment = (
 
 /**
  * A deployment written on purpose: the variations named (`{'task-timing': 'minutes'}`), every other
- * freedom at its first (plainest) variation, on the documented profile unless named.
+ * freedom at its first (plainest) variation, on the documented profile unless named; `seed` draws
+ * the variations' own parameters (a duration, a delay).
  */
 export function chosenDeployment(
   choices: Readonly<Record<string, string>>,
-  profile: Deployment['profile'] = 'documented',
+  { profile = 'documented', seed = 0 }: { profile?: Deployment['profile']; seed?: number } = {},
 ): Deployment {
-  return generateDeployment(0, {
+  return generateDeployment(seed, {
     players: PLAYERS,
     profiles: [profile],
     allow: (f, v) => v.id === (choices[f.id] ?? f.variations[0]!.id),
