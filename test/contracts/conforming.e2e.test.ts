@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { documentFreedoms } from '../../src/spec/freedoms.ts';
 import { describeDeployment, variationKey } from '../deployments/conforming/deployment.ts';
 import {
+  chosenDeployment,
   conformingDeployment,
   failuresOf,
   PLAYERS,
@@ -66,6 +67,28 @@ describe('the contract suite on conforming deployments generated from the freedo
     );
     expect(playable.filter((key) => !drawn.has(key))).toEqual([]);
   });
+});
+
+// A variation the suite cannot yet be run on says why (`pending`); the generator leaves it out. This
+// holds the table to it: each still gives a wrong verdict. When one passes, its reason is gone: delete
+// its `pending` line in spec/freedoms.yaml, and the generator draws it from then on.
+const PENDING = documentFreedoms().flatMap((f) =>
+  f.variations.flatMap((v) =>
+    v.pending === undefined ? [] : [[variationKey(f.id, v.id), f.id, v.id, v.pending] as const],
+  ),
+);
+
+describe('a variation the table marks pending', () => {
+  it.each(PENDING)(
+    '%s still gives a wrong verdict (%s=%s: %s)',
+    async (_key, freedom, variation) => {
+      const { report, exit } = await runDeployment(chosenDeployment({ [freedom]: variation }));
+      expect(
+        exit.code === 0 && failuresOf(report).length === 0,
+        'it passes now: delete its pending line in spec/freedoms.yaml',
+      ).toBe(false);
+    },
+  );
 });
 
 afterAll(() => {

@@ -75,6 +75,8 @@ export interface GenerateOptions {
    * mutant leaves out those that hide its cell's state or depart from its own check.
    */
   readonly allow?: ((freedom: Freedom, variation: FreedomVariation) => boolean) | undefined;
+  /** Draw `pending` variations too (a test that shows their reason still holds). */
+  readonly pending?: boolean | undefined;
   /** The profiles it may start from (default both). */
   readonly profiles?: readonly Profile[] | undefined;
 }
@@ -101,7 +103,8 @@ export function generateDeployment(seed: number, options: GenerateOptions): Depl
   const departs = new Set<string>();
   const hides = new Set<string>();
   for (const freedom of options.freedoms ?? documentFreedoms()) {
-    const allowed = freedom.variations.filter((v) => allow(freedom, v) && notPending(freedom, v));
+    const drawable = (v: FreedomVariation) => options.pending === true || notPending(freedom, v);
+    const allowed = freedom.variations.filter((v) => allow(freedom, v) && drawable(v));
     if (allowed.length === 0) throw new Error(`freedom ${freedom.id}: no variation may be drawn`);
     const variation = allowed[random.int(0, allowed.length - 1)]!;
     const key = variationKey(freedom.id, variation.id);

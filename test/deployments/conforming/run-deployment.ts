@@ -22,7 +22,8 @@ export const conformingDeployment = (
 
 /**
  * A deployment written on purpose: the variations named (`{'task-timing': 'minutes'}`), every other
- * freedom at its first (plainest) variation, on the documented profile unless named; `seed` draws
+ * freedom at its first (plainest) variation, on the documented profile unless named (a `pending`
+ * one too); `seed` draws
  * the variations' own parameters (a duration, a delay).
  */
 export function chosenDeployment(
@@ -32,6 +33,7 @@ export function chosenDeployment(
   return generateDeployment(seed, {
     players: PLAYERS,
     profiles: [profile],
+    pending: true,
     allow: (f, v) => v.id === (choices[f.id] ?? f.variations[0]!.id),
   });
 }
@@ -61,6 +63,7 @@ export async function runDeployment(
     ...FULL_MOCK,
     ...deployment.mock,
     wrap: [...deployment.wrap, ...(options.defects ?? [])],
+    clientVerdicts: false,
   });
   const clock = new VirtualClock(service.clock);
   const handle = behind((request: CoreRequest) => service.handle(request), deployment.layers);
