@@ -116,6 +116,43 @@ function firstSubmissionRefused(bare: boolean): ServiceWrapper {
   };
 }
 
+/**
+ * Any request refused 429 the first time it is asked (the same method, path and key), with
+ * `Retry-After: 1` and a JSON body, or a bare 429: a rate limiter in front of every route.
+ */
+function everyRequestOnce(bare: boolean): ServiceWrapper {
+  const asked = new Set<string>();
+  return {
+    name: 'conforming-every-request-once-429',
+    after: (request, response) => {
+      const key = `${request.method} ${request.path} ${request.headers['authorization'] ?? ''}`;
+      if (asked.has(key)) return response;
+      asked.add(key);
+      return bare
+        ? { status: 429, headers: {}, body: '' }
+        : errorResponse('rate_limited', { problem: 'slow down' }, { 'retry-after': '1' });
+    },
+  };
+}
+
+/** The second family listed in the catalog although its plugin is not bound (it is configured, §1). */
+const familyListed: ServiceWrapper = {
+  name: 'conforming-family-listed',
+  after: (_request, response, { operationId }) => {
+    const body = operationId === 'listModels' ? jsonOf(response) : undefined;
+    const data = body?.['data'] as { id?: unknown }[] | undefined;
+    if (response.status !== 200 || !Array.isArray(data)) return response;
+    const listed = new Set(data.map((m) => m.id));
+    const family = SECOND_FAMILY_MODELS.filter((id) => !listed.has(id)).map((id) => ({
+      id,
+      object: 'model',
+      created: 1_790_000_000,
+      owned_by: 'vip',
+    }));
+    return withJson(response, { ...body, data: [...data, ...family] });
+  },
+};
+
 const MINUTE = 60_000;
 
 const timing =
@@ -127,6 +164,7 @@ export const LIFECYCLE_PLAYERS: Readonly<Record<string, Player>> = {
   'rate-limiting/first-look-retry-after': () => ({ wrap: [looksRateLimited(1, 1)] }),
   'rate-limiting/first-submission-retry-after': () => ({ wrap: [firstSubmissionRefused(false)] }),
   'rate-limiting/first-submission-bare': () => ({ wrap: [firstSubmissionRefused(true)] }),
+  'rate-limiting/every-request-once': () => ({ wrap: [everyRequestOnce(false)] }),
   'task-timing/seconds': () => ({}),
   'task-timing/instant': timing([0, 0], [0, 500]),
   'task-timing/starts-at-once': timing([0, 0], [5_000, 30_000]),
@@ -154,6 +192,11 @@ export const LIFECYCLE_PLAYERS: Readonly<Record<string, Player>> = {
   }),
   'second-family-unbound/unbound': () => ({
     mock: { familyBound: false },
+    target: { family: undefined },
+  }),
+  'second-family-unbound/unbound-listed': () => ({
+    mock: { familyBound: false },
+    wrap: [familyListed],
     target: { family: undefined },
   }),
 };

@@ -25,6 +25,8 @@ import { conformingDeployment, runDeployment, type DeploymentRun } from './run-d
 export const BASE_TRIES = 8;
 
 const NATIVE_ROUTES = new Set(['createPluginTask', 'getPluginTask']);
+/** The variations under which the run has no native task: the family unbound, the native path refusing. */
+const NO_NATIVE_TASK = new Set(['unbound', 'unbound-listed', 'refuses']);
 
 /** The checks that judge what a defect breaks: those of its rules, and those it names. */
 function checksOf(defect: Defect): Set<string> {
@@ -43,29 +45,43 @@ const CONTENT_BODY_RULES = new Set([
 ]);
 
 /**
+ * The first submission on each path refused 429: until issue 31 item 4, each 429 takes a unit of the
+ * budget, and the narrowed targets of the mutants (a budget of 1–3) are then left with no task.
+ */
+const TAKES_THE_BUDGET = new Set(['first-submission-retry-after', 'first-submission-bare']);
+/** The deliveries in which the content route itself sends the bytes, HEAD and Range included. */
+const BYTES_AS_SENT = new Set(['streamed', 'octet-stream']);
+
+type Allow = (freedom: Freedom, variation: FreedomVariation) => boolean;
+
+/**
  * What a base may vary for a defect: not an assumption the defect breaks (that check warns on the base
- * itself); not a state the defect's cell is in; for a defect of the video's bytes, not a delivery by
- * redirect (the bytes then come from another route the defect does not wrap); for the native path's
- * cells, not an unbound family nor a native path that refuses every task; for an `unknown` cell,
- * only the core's own `unknown` phase (a deployment that shows `unknown` for a task the core has
- * queued or running shows the cell without the break, and a first look rate limited may miss the
- * phase), so the gateway's profile.
+ * itself); not a 429 that takes the budget (until issue 31 item 4); not a state the defect's cell is in
+ * (for a named defect, no state hidden and a native task); for a defect of the video's bytes, only a
+ * delivery by the content route itself (after a redirect the bytes come from a route the defect does
+ * not wrap; an older route answers no HEAD); for the native path's cells, a native task; for an
+ * `unknown` cell, only the core's own `unknown` phase (a deployment that shows `unknown` for a task the
+ * core has queued or running shows the cell without the break, and a first look rate limited may miss
+ * the phase), so the gateway's profile.
  */
 function limitsFor(defect: Defect, cell: Cell | undefined) {
   const own = checksOf(defect);
   const bytes = defect.breaks.some((rule) => CONTENT_BODY_RULES.has(rule));
   const unknownCell = cell?.state === 'unknown';
-  const allow = (freedom: Freedom, variation: FreedomVariation): boolean => {
-    if (variation.departs.some((check) => own.has(check))) return false;
-    if (bytes && freedom.id === 'video-delivery' && variation.id.startsWith('redirect'))
-      return false;
-    if (cell === undefined) return variation.hides.length === 0 && variation.id !== 'unbound';
-    if (variation.hides.includes(cell.state)) return false;
-    if (unknownCell && ['unknown-state', 'rate-limiting'].includes(freedom.id))
-      return ['never', 'none'].includes(variation.id);
-    // The native path's cells need a native task: the family bound, its submissions accepted.
-    return !(NATIVE_ROUTES.has(cell.route) && ['unbound', 'refuses'].includes(variation.id));
-  };
+  const refused: Allow[] = [
+    (_f, v) => v.departs.some((check) => own.has(check)) || TAKES_THE_BUDGET.has(v.id),
+    (f, v) => bytes && f.id === 'video-delivery' && !BYTES_AS_SENT.has(v.id),
+    (_f, v) =>
+      cell === undefined
+        ? v.hides.length > 0 || NO_NATIVE_TASK.has(v.id)
+        : v.hides.includes(cell.state) ||
+          (NATIVE_ROUTES.has(cell.route) && NO_NATIVE_TASK.has(v.id)),
+    (f, v) =>
+      unknownCell &&
+      ['unknown-state', 'rate-limiting'].includes(f.id) &&
+      !['never', 'none'].includes(v.id),
+  ];
+  const allow: Allow = (f, v) => !refused.some((no) => no(f, v));
   return { allow, profiles: unknownCell ? (['observed'] as const) : undefined };
 }
 
