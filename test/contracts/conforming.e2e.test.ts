@@ -5,7 +5,6 @@ import {
   chosenDeployment,
   conformingDeployment,
   failuresOf,
-  PLAYERS,
   runDeployment,
 } from '../deployments/conforming/run-deployment.ts';
 import { conformingSeeds, REPRODUCE } from '../deployments/conforming/seeds.ts';
@@ -22,26 +21,6 @@ const SEEDS = conformingSeeds();
 const drawn = new Set<string>();
 const falseAlarms: number[] = [];
 const started = process.cpuUsage();
-
-describe('the freedom table (spec/freedoms.yaml) is played whole', () => {
-  const table = documentFreedoms().flatMap((f) =>
-    f.variations.map((v) => variationKey(f.id, v.id)),
-  );
-
-  it('every variation has a player, and every player plays a variation of the table', () => {
-    expect(Object.keys(PLAYERS).sort()).toEqual([...table].sort());
-  });
-
-  it('the same seed gives the same deployment', () => {
-    for (const seed of [1, 2, 99]) {
-      const [a, b] = [conformingDeployment(seed), conformingDeployment(seed)];
-      expect(describeDeployment(a)).toEqual(describeDeployment(b));
-    }
-    expect(describeDeployment(conformingDeployment(1))).not.toEqual(
-      describeDeployment(conformingDeployment(2)),
-    );
-  });
-});
 
 describe('the contract suite on conforming deployments generated from the freedom table', () => {
   it.each(SEEDS)('seed %i: exit 0, no documented failure', async (seed) => {
