@@ -14,7 +14,7 @@ import {
   type TaskState,
 } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
-import { judgeable, judgeRateLimit } from './answered.ts';
+import { judgeable, judgeIdentifiersOfAnswer, judgeRateLimit } from './answered.ts';
 import { judgeContentIntegrity } from './content-integrity.ts';
 import { CHECKS } from './definitions.ts';
 import { judgeDownload } from './download.ts';
@@ -182,6 +182,7 @@ export class TaskTracker {
     // A stopped run polls no more: not a temporary failure for the poller to wait out.
     if (videoExchange.notSent === true) throw new ApiError('the run stopped', { status: 0 });
     if (videoExchange.status === 429) judgeRateLimit(this.ctx, videoExchange);
+    if (videoExchange.status >= 500) judgeIdentifiersOfAnswer(this.ctx, videoExchange);
     if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429) {
       this.lastFailure = clientError(videoExchange);
       throw this.lastFailure;
@@ -197,6 +198,7 @@ export class TaskTracker {
   ): void {
     const { taskId } = this;
     if (is2xx(wrapperExchange)) judgeWrapper(this.ctx, wrapperExchange, taskId, video, cell);
+    else if (wrapperExchange.status >= 500) judgeIdentifiersOfAnswer(this.ctx, wrapperExchange);
     else if (
       wrapperExchange.status > 0 &&
       wrapperExchange.status < 500 &&

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CoreResponse } from '../../mocks/core/http-types.ts';
+import { jsonResponse, type CoreResponse } from '../../mocks/core/http-types.ts';
 import type { Defect, DefectContext } from '../../mocks/defects/defect.ts';
 import { jsonOf, withJson } from '../../mocks/defects/support.ts';
 import { upstreamTaskNumber } from '../../mocks/defects/wrapper.ts';
@@ -10,7 +10,8 @@ import { checkInProcess } from '../contracts/support/in-process.ts';
 // §1: the upstream's task number exposed under a key that does not name a task, in an array, quoted
 // in a message, or in a header, was not seen (the suite read only fields named like an ID). §4.4: a
 // completed task whose content is a video on the first download and a page on the next was passed
-// (the second download was hashed, never judged).
+// (the second download was hashed, never judged). §1 again: an answer no rule read for its cell (a
+// 429 waited out, a 5xx to a query retried) could quote the upstream's number unseen.
 
 const upstream = (context: DefectContext) =>
   upstreamTaskNumber(context.taskId ?? 'task', context.task?.task.createdAt ?? 0);
@@ -59,6 +60,36 @@ describe('§1: an identifier the document forbids is judged by its value, at any
     expect(result.violations[0]!.message).toMatch(/exposes another task identifier: .*cgt-/);
     expect(report.ok).toBe(false);
   });
+});
+
+describe('§1 is judged on answers no other rule reads: a 429, a 5xx to a query', () => {
+  it.each([
+    [429, { 'retry-after': '1' }],
+    [503, {}],
+  ])(
+    'the first look answered %i, its body quoting the upstream number: §1 fails',
+    async (status, headers) => {
+      const looked = new Set<string>();
+      const firstLookRefused: Defect = {
+        name: `first-look-${status}-with-upstream-number`,
+        description: 'refuses the first look at each task, quoting the upstream number',
+        breaks: ['public-id-only'],
+        after: (_request, response, context) => {
+          const { operationId, taskId = '' } = context;
+          if (operationId !== 'getVideo' || response.status !== 200 || looked.has(taskId))
+            return response;
+          looked.add(taskId);
+          const message = `upstream task ${upstream(context)} is busy`;
+          return jsonResponse(status, { error: { message, type: 'server_error' } }, headers);
+        },
+      };
+      const { report } = await checkInProcess({ defects: [firstLookRefused] }, { budget: 1 });
+      expect(looked.size).toBe(1);
+      const result = report.results.find((r) => r.id === 'body.no-other-identifier')!;
+      expect(result.outcome).toBe('fail');
+      expect(result.violations[0]!.message).toMatch(/error\.message = "cgt-/);
+    },
+  );
 });
 
 describe('§4.4: every download of a completed task is judged, not only the first', () => {
