@@ -59,9 +59,25 @@ const midRun: Window = (elapsed, { task }) => {
   return elapsed >= from && elapsed < from + Math.min(20_000, plan.runMs * 0.4);
 };
 
-/** Progress by the task's state: `steps[state]` (the status the core gives it now). */
-function progressBy(steps: Readonly<Record<string, number>>): ServiceWrapper {
-  const of = (context: WrapContext) => steps[context.task!.snap.status] ?? 0;
+/** Progress of a task at an instant: from its state (the status the core gives it now) and its plan. */
+type ProgressOf = (context: WrapContext) => number;
+
+/** Progress by the task's state: `steps[state]`. */
+const byState =
+  (steps: Readonly<Record<string, number>>): ProgressOf =>
+  (context) =>
+    steps[context.task!.snap.status] ?? 0;
+
+/** 50 in the first half of the run, 30 in the second (the gateway's unknown upstream status), 100 done. */
+const falling: ProgressOf = ({ task }) => {
+  const { snap, at, task: record } = task!;
+  if (snap.status !== 'in_progress') return snap.status === 'completed' ? 100 : 0;
+  const running = at - record.createdAt - record.plan.queueMs;
+  return running < record.plan.runMs / 2 ? 50 : 30;
+};
+
+/** Both query forms' progress, as `of` says, for the owner's own task. */
+function progressBy(of: ProgressOf): ServiceWrapper {
   return {
     name: 'conforming-progress',
     after: (_request, response, context) => {
@@ -179,11 +195,14 @@ export const LIFECYCLE_PLAYERS: Readonly<Record<string, Player>> = {
   'unknown-state/for-ever': () => ({ wrap: [unknownWhile(() => true)] }),
   'progress-curve/mock': () => ({}),
   'progress-curve/gateway-steps': () => ({
-    wrap: [progressBy({ unknown: 0, queued: 10, in_progress: 50, completed: 100, failed: 100 })],
+    wrap: [
+      progressBy(byState({ unknown: 0, queued: 10, in_progress: 50, completed: 100, failed: 100 })),
+    ],
   }),
   'progress-curve/zero-until-done': () => ({
-    wrap: [progressBy({ completed: 100, failed: 100 })],
+    wrap: [progressBy(byState({ completed: 100, failed: 100 }))],
   }),
+  'progress-curve/falls': () => ({ wrap: [progressBy(falling)] }),
   'task-outcome/as-asked': () => ({}),
   'task-outcome/half-fail': () => ({ mock: { failureRate: 0.5 } }),
   'second-family-unbound/bound': () => ({
