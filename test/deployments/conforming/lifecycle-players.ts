@@ -169,6 +169,20 @@ const familyListed: ServiceWrapper = {
   },
 };
 
+/** The owner's first read of each task's OpenAI form refused with a bare 429: no header, no body. */
+function firstLookBare(): ServiceWrapper {
+  const read = new Set<string>();
+  return {
+    name: 'conforming-first-look-bare-429',
+    after: (_request, response, { operationId, taskId = '' }) => {
+      if (operationId !== 'getVideo' || response.status !== 200 || read.has(taskId))
+        return response;
+      read.add(taskId);
+      return { status: 429, headers: {}, body: '' };
+    },
+  };
+}
+
 const MINUTE = 60_000;
 
 const timing =
@@ -178,6 +192,7 @@ const timing =
 export const LIFECYCLE_PLAYERS: Readonly<Record<string, Player>> = {
   'rate-limiting/none': () => ({}),
   'rate-limiting/first-look-retry-after': () => ({ wrap: [looksRateLimited(1, 1)] }),
+  'rate-limiting/first-look-bare': () => ({ wrap: [firstLookBare()] }),
   'rate-limiting/first-submission-retry-after': () => ({ wrap: [firstSubmissionRefused(false)] }),
   'rate-limiting/first-submission-bare': () => ({ wrap: [firstSubmissionRefused(true)] }),
   'rate-limiting/every-request-once': () => ({ wrap: [everyRequestOnce(false)] }),

@@ -123,11 +123,18 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const OTHER_FORM = {
   uuid: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g,
   'prefixed-ulid': /vt-[0-9A-HJKMNP-TV-Z]{26}/g,
+  digits: /(?<!\d)\d{22}(?!\d)/g,
 } as const;
 
-/** Another form of a core task ID, the same each time: a UUID v4 or `vt-` + a ULID's 26 characters. */
-function otherForm(form: 'uuid' | 'prefixed-ulid', id: string): string {
+type IdForm = keyof typeof OTHER_FORM;
+
+/**
+ * Another form of a core task ID, the same each time: a UUID v4, `vt-` + a ULID's 26 characters, or 22
+ * digits.
+ */
+function otherForm(form: IdForm, id: string): string {
   const hash = createHash('sha256').update(id).digest();
+  if (form === 'digits') return [...hash.subarray(0, 22)].map((b) => String(b % 10)).join('');
   if (form === 'prefixed-ulid')
     return `vt-${[...hash.subarray(0, 26)].map((b) => CROCKFORD[b % 32]).join('')}`;
   const hex = hash.toString('hex');
@@ -137,7 +144,7 @@ function otherForm(form: 'uuid' | 'prefixed-ulid', id: string): string {
 }
 
 /** Public task IDs of another form: mapped both ways, in paths, bodies and headers. */
-function taskIdForm(form: 'uuid' | 'prefixed-ulid'): Layer {
+function taskIdForm(form: IdForm): Layer {
   const toCore = new Map<string, string>();
   const outward = (id: string) => {
     const mapped = otherForm(form, id);
@@ -177,6 +184,7 @@ export const TRANSPORT_PLAYERS: Readonly<Record<string, Player>> = {
   'task-id-form/gateway': () => ({}),
   'task-id-form/uuid': () => layer(taskIdForm('uuid')),
   'task-id-form/prefixed-ulid': () => layer(taskIdForm('prefixed-ulid')),
+  'task-id-form/digits': () => layer(taskIdForm('digits')),
 };
 
 /** The service behind its layers: the first layer given is the outermost. */
