@@ -1,11 +1,6 @@
 import { jsonResponse, type CoreResponse } from '../../../mocks/core/http-types.ts';
 import type { ServiceWrapper, WrapContext } from '../../../mocks/core/wrap.ts';
-import {
-  jsonOf,
-  rewriteTaskAnswer,
-  withJson,
-  wrapperData,
-} from '../../../mocks/defects/support.ts';
+import { jsonOf, rewriteTaskAnswer, withJson } from '../../../mocks/defects/support.ts';
 import { OWN_WAY } from '../../contracts/support/own-way.ts';
 import type { Part, Player } from './deployment.ts';
 
@@ -168,7 +163,3 @@ export const ANSWER_PLAYERS: Readonly<Record<string, Player>> = {
   'native-shapes/refuses': () => wrapped(nativeRefusal),
   'native-shapes/wrapped': () => wrapped(nativeAnswers((body) => ({ data: body }))),
 };
-
-/** The wrapper's `data.progress` text of a number. */
-export const percent = (n: number) => `${n}%`;
-export { wrapperData };

@@ -12,11 +12,12 @@ import {
 /**
  * A deployment the document allows, made of the room it leaves (spec/freedoms.yaml, decisions/042): for
  * each freedom one of its variations, drawn from a seed. The mock plays it in-process: the variations
- * of what a task does (timing, `unknown`, outcomes) are the mock's options; those of what an answer
- * says (extra fields, error envelopes, catalog, progress) are wrappers around its core, outside any
- * defect or mutant played with it; those of how an answer travels (a path prefix, ID forms, coding,
- * redirects to another host) are layers between the suite's fetch and the service, so that a defect
- * sees the documented requests and answers it was written for.
+ * of what a task does (timing, outcomes, the family's binding) are the mock's options; those of what
+ * an answer says (extra fields, error envelopes, the catalog, progress, `unknown`) are wrappers around
+ * its core, inside any defect or mutant played with it (what the defect breaks stays broken); those of
+ * how an answer travels (a path prefix, ID forms, coding, redirects to another host, a slow first byte)
+ * are layers between the suite's fetch and the service, so that a defect sees the paths and task IDs it
+ * was written for.
  */
 
 /** The service as a function of one request (`MockService.handle`), and a layer around it. */

@@ -21,10 +21,9 @@ export const conformingDeployment = (
 ): Deployment => generateDeployment(seed, { players: PLAYERS, ...limits });
 
 /**
- * A deployment written on purpose: the variations named (`{'task-timing': 'minutes'}`), every other
- * freedom at its first (plainest) variation, on the documented profile unless named (a `pending`
- * one too); `seed` draws
- * the variations' own parameters (a duration, a delay).
+ * A deployment written on purpose: the variations named (`{'task-timing': 'minutes'}`, a `pending` one
+ * too), every other freedom at its first (plainest) variation, on the documented profile unless
+ * another is named; `seed` draws the variations' own parameters (a duration, a delay).
  */
 export function chosenDeployment(
   choices: Readonly<Record<string, string>>,
@@ -76,7 +75,7 @@ export async function runDeployment(
   return { report, exit: exitStatus(report), service };
 }
 
-/** The documented failures of a run, `check (basis): message`, for a message. */
+/** The failing checks of a run, `check (basis): message`, for a message. */
 export const failuresOf = (report: ContractReport): string[] =>
   report.results
     .filter((r) => r.outcome === 'fail')
