@@ -72,7 +72,7 @@ describe('a variation the table marks pending', () => {
 
 // The generator's runs have a budget that covers every task they plan (5). With the CLI's default of
 // 2, a deployment that refuses the first submission on each path 429 (creating no task) leaves the
-// run no task to follow: each 429 took a unit of the budget (exit 2). Issue 31 item 4 (H1) makes the
+// run no task to follow: each 429 took a unit of the budget (exit 2). Issue 31 item 4 makes the
 // suite retry a 429 and count only what may have created a task; once it is in, these pass: drop
 // `.fails` (and the generator may draw the budget too).
 describe('with the default budget (2), a deployment that rate limits the first submission', () => {
