@@ -8,6 +8,7 @@ import {
   conformingDeployment,
   PLAYERS,
 } from '../deployments/conforming/run-deployment.ts';
+import { drawInputs } from '../deployments/conforming/run-inputs.ts';
 import { conformingSeeds } from '../deployments/conforming/seeds.ts';
 import { behind, TRANSPORT_PLAYERS } from '../deployments/conforming/transport-players.ts';
 
@@ -94,6 +95,27 @@ describe('a deployment drawn from a seed', () => {
       f.variations.map((v) => variationKey(f.id, v.id)),
     );
     expect(Object.keys(PLAYERS).sort()).toEqual([...table].sort());
+  });
+});
+
+describe('the run inputs drawn for a seed', () => {
+  it('are the same for a seed, vary across seeds, and keep the budget a rate-limited submission needs', () => {
+    const drawn = Array.from({ length: 200 }, (_, i) => conformingDeployment(i + 1)).map((d) => ({
+      d,
+      inputs: drawInputs(d),
+    }));
+    expect(drawInputs(drawn[0]!.d)).toEqual(drawn[0]!.inputs);
+    const texts = new Set(drawn.map(({ inputs }) => inputs.text));
+    for (const words of ['the full target', 'budget 2', 'tier free', 'no second key'])
+      expect(
+        [...texts].some((t) => t.includes(words)),
+        words,
+      ).toBe(true);
+    const rateLimited = drawn.filter(({ d }) =>
+      d.choices.some((c) => c.variation.startsWith('first-submission')),
+    );
+    expect(rateLimited.length).toBeGreaterThan(0);
+    for (const { inputs } of rateLimited) expect(inputs.target.budget).not.toBe(2);
   });
 });
 

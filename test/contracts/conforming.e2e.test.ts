@@ -7,11 +7,13 @@ import {
   failuresOf,
   runDeployment,
 } from '../deployments/conforming/run-deployment.ts';
+import { drawInputs } from '../deployments/conforming/run-inputs.ts';
 import { conformingSeeds, REPRODUCE } from '../deployments/conforming/seeds.ts';
 
 // The false-alarm side of the self-proof, generated (issue 31 item 2, decisions/042): deployments that
 // combine at random what the document leaves open (spec/freedoms.yaml), each played in-process by the
-// mock. The suite must give exit 0 on every one: no documented check failing, and no exit 2 (each lets
+// mock, and run with inputs drawn too (a smaller budget, the free tier, no second key, …: run-inputs.ts).
+// The suite must give exit 0 on every one: no documented check failing, and no exit 2 (each lets
 // a lifecycle task be followed within the run's time). A warning is allowed only from a check of an
 // assumption one of its variations departs from (the table says which). A fixed seed set here; any
 // seed by hand: CONFORMING_SEEDS=1000-1199 npx vitest run test/contracts/conforming.e2e.test.ts, or
@@ -26,16 +28,19 @@ describe('the contract suite on conforming deployments generated from the freedo
   it.each(SEEDS)('seed %i: exit 0, no documented failure', async (seed) => {
     const deployment = conformingDeployment(seed);
     for (const c of deployment.choices) drawn.add(variationKey(c.freedom, c.variation));
-    const { report, exit } = await runDeployment(deployment);
+    const inputs = drawInputs(deployment);
+    const { report, exit } = await runDeployment(deployment, { target: inputs.target });
     const warned = report.results.filter((r) => r.outcome === 'warn').map((r) => r.id);
     const unexplained = warned.filter((id) => !deployment.departs.has(id));
     const ok = exit.code === 0 && unexplained.length === 0;
     if (!ok) falseAlarms.push(seed);
     expect(
       { exit: exit.code, failures: failuresOf(report), unexplainedWarnings: unexplained },
-      [describeDeployment(deployment), exit.why ?? '', `reproduce: ${REPRODUCE} ${seed}`].join(
-        '\n',
-      ),
+      [
+        `${describeDeployment(deployment)}; run with ${inputs.text}`,
+        exit.why ?? '',
+        `reproduce: ${REPRODUCE} ${seed}`,
+      ].join('\n'),
     ).toEqual({ exit: 0, failures: [], unexplainedWarnings: [] });
   });
 

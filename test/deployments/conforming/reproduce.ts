@@ -18,6 +18,7 @@ import { strictRunFor, verdictOf } from '../../contracts/support/mutant-run.ts';
 import { describeDeployment } from './deployment.ts';
 import { baseFor } from './on-a-base.ts';
 import { conformingDeployment, failuresOf, runDeployment } from './run-deployment.ts';
+import { drawInputs } from './run-inputs.ts';
 
 const USAGE = 'usage: reproduce.ts SEED [--defect NAME | --defect RULE@ROUTE/STATE/CALLER]';
 
@@ -49,11 +50,14 @@ async function main(argv: readonly string[]): Promise<number> {
   const deployment =
     played === undefined ? conformingDeployment(seed) : baseFor(played.defect, played.cell, seed);
   const strict = played !== undefined && strictRunFor(played.defect);
+  // A conforming run has inputs of its own (conforming.e2e.test.ts); a defect's, the self-proof's.
+  const inputs = played === undefined ? drawInputs(deployment) : undefined;
   const run = await runDeployment(deployment, {
     defects: played === undefined ? [] : [played.defect],
-    target: { strict },
+    target: { ...inputs?.target, strict },
   });
   console.log(describeDeployment(deployment).replaceAll(', ', '\n  '));
+  if (inputs !== undefined) console.log(`run with ${inputs.text}`);
   console.log(`exit ${run.exit.code}${run.exit.why === undefined ? '' : `: ${run.exit.why}`}`);
   for (const line of failuresOf(run.report)) console.log(`FAIL ${line}`);
   for (const r of run.report.results.filter((x) => x.outcome === 'warn'))
