@@ -10,7 +10,9 @@ import {
 // for ever), followed late in the run because its answers are slow, was polled into the run's
 // deadline: the run stopped and exited 2 ("could not be checked to the end") instead of ending within
 // its time and saying why. A native path (§4.5: its request shape is not shown) that refused a valid
-// native task failed submission.both-paths as a break of §4.1, which covers the two OpenAI routes.
+// native task failed submission.both-paths as a break of §4.1, which covers the two OpenAI routes; one
+// whose query answers hold the task in an envelope of their own (`{data: {id, …}}`) failed §1, the
+// suite reading the public ID at the top-level `id` only.
 
 describe('conforming deployments the suite read wrong', () => {
   // Seeds that draw delays under which the native task, followed last, was polled into the deadline.
@@ -38,6 +40,14 @@ describe('conforming deployments the suite read wrong', () => {
       expect(end.violations[0]!.message).toMatch(/the task was still \w+ after \d+ polls/);
     },
   );
+
+  it('a native path whose query answers are in an envelope of their own: no §1 failure', async () => {
+    const deployment = chosenDeployment({ 'native-shapes': 'query-wrapped' });
+    const { report, exit } = await runDeployment(deployment);
+    expect(failuresOf(report)).toEqual([]);
+    expect(exit.code).toBe(0);
+    expect(report.results.find((r) => r.id === 'native.shape')).toMatchObject({ outcome: 'warn' });
+  });
 
   it('a native path that refuses a valid native task: no §4.1 failure, native.accepts warns', async () => {
     const deployment = chosenDeployment({

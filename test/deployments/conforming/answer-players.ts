@@ -109,12 +109,15 @@ function changingCatalog(): ServiceWrapper {
 
 const NATIVE = ['createPluginTask', 'getPluginTask'];
 
-/** The native answers with fields of their own, or in an envelope of their own. */
-function nativeAnswers(change: (body: Record<string, unknown>) => unknown): ServiceWrapper {
+/** The native answers (of `operations`) with fields of their own, or in an envelope of their own. */
+function nativeAnswers(
+  change: (body: Record<string, unknown>) => unknown,
+  operations: readonly string[] = NATIVE,
+): ServiceWrapper {
   return {
     name: 'conforming-native',
     after: (_request, response, { operationId }) => {
-      if (response.status !== 200 || operationId === undefined || !NATIVE.includes(operationId))
+      if (response.status !== 200 || operationId === undefined || !operations.includes(operationId))
         return response;
       const body = jsonOf(response);
       return body === undefined ? response : withJson(response, change(body));
@@ -161,5 +164,7 @@ export const ANSWER_PLAYERS: Readonly<Record<string, Player>> = {
       nativeAnswers((body) => ({ ...body, usage: { total_tokens: 0 }, region: 'cn-beijing' })),
     ),
   'native-shapes/refuses': () => wrapped(nativeRefusal),
+  'native-shapes/query-wrapped': () =>
+    wrapped(nativeAnswers((body) => ({ data: body }), ['getPluginTask'])),
   'native-shapes/wrapped': () => wrapped(nativeAnswers((body) => ({ data: body }))),
 };
