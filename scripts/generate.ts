@@ -5,7 +5,8 @@
  * writes what the typed client needs of the service spec as src/generated/client-contract.ts
  * (scripts/client-contract.ts), every operation of both specs as the route table src/generated/routes.ts
  * (scripts/routes-module.ts), and writes the statement table (spec/statements.yaml, checked entry by
- * entry) as src/generated/statements.json and as its page for readers, docs/statements.md.
+ * entry) as src/generated/statements.json and as its page for readers, docs/statements.md, and the
+ * freedom table (spec/freedoms.yaml, checked against spec/freedoms.schema.json) as src/generated/freedoms.json.
  * `npm run generate -- --check`: writes nothing, exits 1 naming every committed file that is stale.
  */
 import { execFileSync } from 'node:child_process';
@@ -27,6 +28,7 @@ const outDir = join(root, 'src/generated');
 const work = mkdtempSync(join(tmpdir(), 'videotask-generate-'));
 const bin = join(root, 'node_modules/.bin/openapi-typescript');
 const STATEMENTS_YAML = 'spec/statements.yaml';
+const FREEDOMS_YAML = 'spec/freedoms.yaml';
 
 const specs = [
   { yaml: 'spec/openapi.yaml', base: 'openapi' },
@@ -59,6 +61,19 @@ function sampleVideoModule(): string {
     `export const SAMPLE_VIDEO_SHA256 = '${sha256}';`,
     '',
   ].join('\n');
+}
+
+/** spec/freedoms.yaml as JSON, checked against its schema (decisions/042). */
+async function freedomsJson(): Promise<string> {
+  const { readFreedoms } = await import('../src/spec/freedoms-table.ts');
+  const yaml = loadYaml(readFileSync(join(root, FREEDOMS_YAML), 'utf8')) as Record<string, unknown>;
+  try {
+    readFreedoms(yaml);
+  } catch (error) {
+    throw new Error(`${FREEDOMS_YAML}: ${(error as Error).message}`, { cause: error });
+  }
+  const json = { 'x-generated': `from ${FREEDOMS_YAML} by npm run generate; do not edit`, ...yaml };
+  return `${JSON.stringify(json, null, 2)}\n`;
 }
 
 /** spec/statements.yaml as JSON, each entry checked, and as the page docs/statements.md. */
@@ -113,6 +128,7 @@ try {
   const { json, page } = await statementFiles();
   update(join(outDir, 'statements.json'), json, stale);
   update(join(root, 'docs/statements.md'), page, stale);
+  update(join(outDir, 'freedoms.json'), await freedomsJson(), stale);
   if (stale.length > 0) {
     console.error(
       `Generated files are stale: ${stale.join(', ')}. Run \`npm run generate\` and commit the result.`,

@@ -14,11 +14,18 @@ import {
   SERVICE_SPEC_PATH,
 } from '../../src/spec/load-spec-file.ts';
 import { documentStatements } from '../../src/spec/statements.ts';
+import { documentFreedoms } from '../../src/spec/freedoms.ts';
+import {
+  freedomAccount,
+  renderFreedomAccount,
+  type FreedomAccount,
+} from '../../contracts/freedom-account.ts';
 import type { Command } from '../command.ts';
 import { parseFlags, readOptionFile, UsageError } from '../options.ts';
 import { KIND_LABEL, kindCount, STATEMENT_KINDS } from '../../src/spec/statements-table.ts';
 
 const TABLE = 'spec/statements.yaml';
+const FREEDOMS = 'spec/freedoms.yaml';
 
 const HELP = `Usage: videotask lint-spec [FILE...] [--trace [--all] [--json]] [--document FILE]
 
@@ -31,11 +38,13 @@ statement added or changed in the document is named, with what is mapped to the 
                    judged on one side only (a deployment or a client), the server rules no check can
                    judge. A statement counts as judged only where a generated mutant or a named
                    defect that breaks it is caught by one of its own checks, part by part
-  --all            with --trace: also each statement's parts with the cases that prove them, and every
-                   statement no check or client rule judges
+  --all            with --trace: also each statement's parts with the cases that prove them, every
+                   statement no check or client rule judges, and the room the document leaves
+                   (${FREEDOMS}) with the checks that rely on each part of it
   --json           the account as JSON (counts: statements, judged, clientRules, gaps, unmapped; proof:
                    judged, judgedInPart, assumptionOnly, reasons, unproven; proofByStatement: each
-                   statement's parts as judged, assumptionOnly, reasons, gaps)
+                   statement's parts as judged, assumptionOnly, reasons, gaps; \`freedoms\`: the room
+                   the document leaves and the checks that rely on each part of it)
   --document FILE  trace this copy of the service document instead (a new version, a draft)
 
 Exit 0 when everything holds, 1 when a spec is invalid or the table misses or misnames something.`;
@@ -71,7 +80,9 @@ export const lintSpecCommand: Command = {
       positionals.length > 0 ? positionals : [SERVICE_SPEC_PATH, CONTROL_SPEC_PATH],
       !traced,
     );
-    return account === undefined ? exit(failed) : exit(failed + printTraceCheck(account));
+    return account === undefined
+      ? exit(failed)
+      : exit(failed + printTraceCheck(account) + printFreedomsCheck(freedomsOf()));
   },
 };
 
@@ -122,8 +133,38 @@ function printTraceCheck(account: StatementAccount): number {
 }
 
 function printAccount(account: StatementAccount, json: boolean, all: boolean): number {
-  console.log(json ? JSON.stringify(account, null, 2) : renderAccount(account, TABLE, all));
-  return exit(account.problems.length + account.unmapped);
+  const freedoms = freedomsOf();
+  console.log(
+    json
+      ? JSON.stringify({ ...account, freedoms }, null, 2)
+      : renderAccount(account, TABLE, all) + freedomLines(freedoms, all),
+  );
+  return exit(account.problems.length + account.unmapped + freedoms.problems.length);
+}
+
+/** The room the document leaves: its one head line, or with `--all` each freedom and what relies on it. */
+function freedomLines(freedoms: FreedomAccount, all: boolean): string {
+  const text = renderFreedomAccount(freedoms, FREEDOMS);
+  return all ? text : `${text.split('\n').slice(0, 2).join('\n')} (each with --all)`;
+}
+
+/** The room the document leaves (spec/freedoms.yaml) and the checks that rely on each part of it. */
+function freedomsOf(): FreedomAccount {
+  return freedomAccount({ freedoms: documentFreedoms(), statements: documentStatements() });
+}
+
+/** The freedom table's verdict in one line, or each problem. Returns 1 when there is one. */
+function printFreedomsCheck(account: FreedomAccount): number {
+  if (account.problems.length === 0) {
+    console.log(
+      `ok ${FREEDOMS}: ${account.freedoms} freedoms, ${account.variations} variations, ` +
+        'each naming statements and checks that exist',
+    );
+    return 0;
+  }
+  console.error(`${FREEDOMS} names what does not exist:`);
+  for (const problem of account.problems) console.error(problem);
+  return 1;
 }
 
 /** `videotask lint-spec --trace`: the account of the statement table, for a terminal. */

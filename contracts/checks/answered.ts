@@ -1,6 +1,8 @@
 import type { Exchange } from '../http-recorder.ts';
 import type { CellSelector } from '../coverage-notes.ts';
 import { describeCell, type Cell } from '../matrix/index.ts';
+import { taskIdInPath } from '../matrix/routes.ts';
+import { judgeIdentifiers } from './body-rules.ts';
 import type { RunContext } from '../run-context.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
@@ -30,6 +32,17 @@ export function hasAnswer(
   return false;
 }
 
+/**
+ * §1 on an answer no other rule reads (a 429, a 5xx to a query): about the task its path names, it
+ * exposes no other task identifier, in its body or its headers (issue 31 item 6: a rule about a value's
+ * form is judged wherever the value is). Judged in no cell: the answer says nothing of the task's state.
+ */
+export function judgeIdentifiersOfAnswer(ctx: Ctx, exchange: Exchange): void {
+  const taskId = taskIdInPath(exchange.path);
+  if (taskId === undefined || exchange.networkError !== undefined) return;
+  judgeIdentifiers(ctx, exchange, taskId, evidenceOf(ctx.recorder, exchange, taskId));
+}
+
 /** `Retry-After` as RFC 9110 §10.2.3 has it: delay seconds or an HTTP date. */
 const validRetryAfter = (value: string | undefined) =>
   value !== undefined && (/^\s*\d+\s*$/.test(value) || !Number.isNaN(Date.parse(value)));
@@ -40,6 +53,7 @@ const validRetryAfter = (value: string | undefined) =>
  * unjudged by them ("rate limited").
  */
 export function judgeRateLimit(ctx: Ctx, exchange: Exchange, cell?: Cell): void {
+  judgeIdentifiersOfAnswer(ctx, exchange);
   const retryAfter = exchange.headers['retry-after'];
   const where = cell === undefined ? `${exchange.method} ${exchange.path}` : describeCell(cell);
   const how =

@@ -4,6 +4,7 @@ import type { Evidence } from '../verdicts.ts';
 import { CHECKS } from './definitions.ts';
 import { isJsonBody } from './evidence.ts';
 import {
+  foreignHeaderIdentifiers,
   foreignIdentifiers,
   isResultAddress,
   RESULT_ADDRESS,
@@ -15,15 +16,20 @@ import {
 
 type Judged = Pick<RunContext, 'verdicts'>;
 
-/** §1: no task identifier but the public one, at any depth (a body that is not JSON has none). */
+/**
+ * §1: no task identifier but the public one, judged by the value at any key and depth of the body
+ * (a body that is not JSON has none) and in the answer's headers.
+ */
 export function judgeIdentifiers(
   { verdicts: v }: Judged,
   exchange: Exchange,
   publicId: string,
   ev: Evidence,
 ): void {
-  if (!isJsonBody(exchange)) return;
-  const foreign = foreignIdentifiers(exchange.json, publicId);
+  const foreign = [
+    ...(isJsonBody(exchange) ? foreignIdentifiers(exchange.json, publicId) : []),
+    ...foreignHeaderIdentifiers(exchange.headers, publicId),
+  ];
   const shown = foreign
     .slice(0, 3)
     .map((f) => `${f.path} = ${JSON.stringify(f.value)}`)

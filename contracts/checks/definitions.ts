@@ -300,6 +300,13 @@ export const CHECKS = {
     title: "another user's key cannot read the task's status on any query route, in any state",
     rule: 'owner-only',
   },
+  nativeAccepts: {
+    id: 'native.accepts',
+    title:
+      "the native path accepts a task in the upstream's shape (§4.5: its request shape is not shown; " +
+      '§4.1 covers the two OpenAI submission routes only)',
+    basis: { documented: false },
+  },
   nativeQuery: {
     id: 'native.owner-query',
     title: "the native path's GET answers the owner's task (not in the document's endpoint table)",

@@ -21,16 +21,18 @@ function describe(body: BodyKind): string {
 }
 
 /**
- * A completed task downloads as a binary video stream, not JSON, following redirects (§4.4). The bytes
- * decide, whatever `Content-Type` says: a known container signature is a video; text (an HTML page, a
- * JSON body, plain text) or nothing is not; other binary data passes only when labelled `video/*`.
+ * §4.4 on one answer to a completed task's content: a binary video stream, not JSON, following
+ * redirects. The bytes decide, whatever `Content-Type` says: a known container signature is a video;
+ * text (an HTML page, a JSON body, plain text) or nothing is not; other binary data passes only when
+ * labelled `video/*`. Judged on every download of the task the run makes, not only the first (issue 31
+ * item 6). Returns what the bytes were, or undefined when they were no video.
  */
-export function judgeDownload(
-  ctx: RunContext,
+export function judgeVideoBytes(
+  ctx: Pick<RunContext, 'verdicts' | 'recorder'>,
   exchange: Exchange,
   taskId: string,
   cell: Cell | undefined,
-): void {
+): BodyKind | undefined {
   const ev = evidenceOf(ctx.recorder, exchange, taskId, cell);
   const body = isJsonBody(exchange)
     ? ({ kind: 'text', what: 'JSON' } as const)
@@ -50,8 +52,19 @@ export function judgeDownload(
     `the download answered ${what}: ${describe(body)}${notVideo}`,
     ev,
   );
+  return ok ? body : undefined;
+}
+
+/** The owner's download of a completed task: §4.4 on its bytes, its length, and a line saying what came. */
+export function judgeDownload(
+  ctx: RunContext,
+  exchange: Exchange,
+  taskId: string,
+  cell: Cell | undefined,
+): void {
+  const body = judgeVideoBytes(ctx, exchange, taskId, cell);
   if (cell !== undefined) judgeContentLength(ctx, exchange, taskId);
-  if (!ok) return;
+  if (body === undefined) return;
   const kind = body.kind === 'video' ? body.container : exchange.contentType;
   const type = exchange.contentType || 'no content type';
   const note = `content: the completed task downloads as ${describe(body)}, ${type}`;

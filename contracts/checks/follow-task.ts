@@ -11,6 +11,7 @@ import { CHECKS } from './definitions.ts';
 import { judgeSequence } from './sequence.ts';
 import { submitLifecycleTask, type LifecycleTask } from './submission.ts';
 import { LONGEST_WAIT_MS } from './rate-limited.ts';
+import { RUN_DEADLINE_MARGIN_MS } from '../run-limits.ts';
 import { TaskTracker } from './task-tracker.ts';
 
 const { lifecycle } = serviceContract();
@@ -51,6 +52,58 @@ function whyUnfollowed(error: ApiError): string {
   return `its own owner's query was refused (HTTP ${error.status})`;
 }
 
+/** What the run keeps after a task's polling for the rest: the look after the end, the probes after. */
+const KEPT_AFTER_POLLING_MS = RUN_DEADLINE_MARGIN_MS / 2;
+/** The time a look after the end (two queries, the probes of a state seen first) is left to answer. */
+const LAST_LOOK_MARGIN_MS = KEPT_AFTER_POLLING_MS / 3;
+
+/**
+ * How long a task is polled: `--timeout`, and never into the time the run keeps for what comes after,
+ * so a task that never ends (says `unknown` for ever, outlasts the polling), followed late in the run
+ * (after rate-limit waits, slow answers), ends its polling within the run's time and is reported as
+ * not reaching its end, and the run is not cut off at its deadline.
+ */
+function pollingTimeMs(ctx: RunContext): number {
+  const left = ctx.limits.remainingMs() - KEPT_AFTER_POLLING_MS;
+  return Math.max(0, Math.min(ctx.target.poll.timeoutMs, left));
+}
+
+/**
+ * Why a task's polling ended without a final state: a violation of reaching the end (the task never
+ * got there in the run's time), or the reason it could not be followed (returned): its queries were
+ * rate limited or failed past every wait, or polled to its time without one answer for that reason.
+ */
+function pollingEnded(ctx: RunContext, tracker: TaskTracker, error: unknown): string | undefined {
+  const neverAnswered = error instanceof PollTimeoutError && tracker.polls.length === 0;
+  if (neverAnswered && tracker.lastFailure !== undefined) return whyUnfollowed(tracker.lastFailure);
+  if (error instanceof PollTimeoutError) {
+    ctx.verdicts.violation(
+      CHECKS.reachesEnd,
+      `the task was still ${error.lastStatus ?? 'unknown'} after ${error.attempts} polls`,
+      { taskId: tracker.taskId },
+    );
+    return undefined;
+  }
+  if (ctx.limits.stopped !== undefined) return undefined;
+  if (!(error instanceof ApiError)) throw error;
+  return whyUnfollowed(error);
+}
+
+/**
+ * One more look a polling interval after the end (a finished task stays finished): never into the last
+ * seconds of the run, which it would end by reaching the deadline (a task that ends late in a run of
+ * slow answers).
+ */
+async function lookAfterTheEnd(ctx: RunContext, tracker: TaskTracker): Promise<void> {
+  const pause = Math.min(
+    ctx.target.poll.maxIntervalMs,
+    ctx.limits.remainingMs() - LAST_LOOK_MARGIN_MS,
+  );
+  if (ctx.limits.stopped !== undefined || pause <= 0) return;
+  await ctx.clock.sleep(pause);
+  await tracker.look().catch(() => undefined);
+}
+
 /**
  * Submits one task and follows it to its end: a look at once (GET probes are free), then the §8 polling
  * loop, then one more look a polling interval after the end (a finished task stays finished). Every look
@@ -83,7 +136,7 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
     else {
       const result = await pollTask(() => tracker.look(), taskId, {
         ...target.poll,
-        timeoutMs: Math.max(0, Math.min(target.poll.timeoutMs, ctx.limits.remainingMs())),
+        timeoutMs: pollingTimeMs(ctx),
         signal: ctx.limits.signal,
         sleep: ctx.clock.sleep,
         now: () => ctx.clock.now(),
@@ -93,23 +146,11 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
     }
     v.pass(CHECKS.reachesEnd);
   } catch (error) {
-    if (error instanceof PollTimeoutError)
-      v.violation(
-        CHECKS.reachesEnd,
-        `the task was still ${error.lastStatus ?? 'unknown'} after ${error.attempts} polls`,
-        { taskId },
-      );
-    else if (ctx.limits.stopped === undefined) {
-      if (!(error instanceof ApiError)) throw error;
-      unfollowed = whyUnfollowed(error);
-    }
+    unfollowed = pollingEnded(ctx, tracker, error);
   }
   if (unfollowed !== undefined)
     ctx.notes.push(`${taskId} (${task.name}) was not followed to its end: ${unfollowed}`);
-  if (finalStatus !== undefined && ctx.limits.stopped === undefined) {
-    await ctx.clock.sleep(Math.min(target.poll.maxIntervalMs, ctx.limits.remainingMs()));
-    await tracker.look().catch(() => undefined);
-  }
+  if (finalStatus !== undefined) await lookAfterTheEnd(ctx, tracker);
   judgeSequence(v, recorder, taskId, tracker.polls, submitted.progress);
   const states = new Set(tracker.polls.map((p) => String(p.state)));
   return { task, outcome: 'created', finalStatus, states, unfollowed };

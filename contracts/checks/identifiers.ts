@@ -2,8 +2,8 @@ import { MAX_JSON_DEPTH } from '../../src/client/json-depth.ts';
 
 /**
  * §1: "The public task ID is the only task identifier exposed. The upstream provider's task number is
- * not exposed." Finds, at any depth of a JSON body, a string field that names a task identifier and
- * holds another value than the public ID.
+ * not exposed." Finds, at any key and depth of a JSON body and in its headers, a value that exposes a
+ * task identifier other than the public ID.
  *
  * Numbers are never task identifiers: the gateway's wrapper carries its row number as `data.id` and
  * `user_id`, `channel_id` as numbers. Its `data.data` (the raw upstream body) is where an upstream
@@ -17,10 +17,9 @@ export interface ForeignIdentifier {
 
 /** `id`, `task_id`, `taskId` and any `…_task_id` / `…TaskId`: fields that name a task whatever they hold. */
 const TASK_KEY = /^(id|task_?id|taskID|.+_task_id|.+TaskId|upstream_id|upstreamId)$/;
-/** Other `…_id` / `…Id` fields name a task only when their value has a task identifier's form. */
-const ANY_ID_KEY = /(_id|Id|ID)$/;
-/** Upstream task numbers seen in the wild: Volcengine Ark's `cgt-…`. */
+/** Upstream task numbers seen in the wild: Volcengine Ark's `cgt-…`, a whole value or a word of a text. */
 const UPSTREAM_NUMBER = /^cgt-[0-9A-Za-z-]+$/;
+const UPSTREAM_NUMBER_IN_TEXT = /(?<![0-9A-Za-z-])cgt-[0-9A-Za-z][0-9A-Za-z-]*/;
 /** A token without spaces, long and varied enough to be an identifier (a UUID, a hash, a prefixed ID). */
 const OPAQUE_TOKEN = /^(?=.*\d)[A-Za-z0-9][A-Za-z0-9_.:-]{15,}$/;
 
@@ -30,12 +29,24 @@ function samePublicForm(value: string, publicId: string): boolean {
   return prefix !== undefined && value.startsWith(prefix) && value.length === publicId.length;
 }
 
-function looksLikeTaskId(key: string, value: string, publicId: string): boolean {
-  if (samePublicForm(value, publicId) || UPSTREAM_NUMBER.test(value)) return true;
-  return TASK_KEY.test(key) && OPAQUE_TOKEN.test(value);
+/**
+ * The task identifier a value exposes, judged by the value wherever it is (issue 31 item 6): the
+ * upstream's number, whole or as a word of a text (a message that quotes it exposes it too); another
+ * value of the public ID's form; and, under a key that names a task, any opaque token. Undefined when
+ * it exposes none.
+ */
+function exposedIdentifier(key: string, value: string, publicId: string): string | undefined {
+  if (value === publicId) return undefined;
+  if (UPSTREAM_NUMBER.test(value) || samePublicForm(value, publicId)) return value;
+  const quoted = UPSTREAM_NUMBER_IN_TEXT.exec(value)?.[0];
+  if (quoted !== undefined) return quoted;
+  return TASK_KEY.test(key) && OPAQUE_TOKEN.test(value) ? value : undefined;
 }
 
-/** Every field of `body` that exposes a task identifier other than `publicId`. */
+/**
+ * Every value of `body` that exposes a task identifier other than `publicId`, at any key and depth (an
+ * array's items included: their key is their index).
+ */
 export function foreignIdentifiers(body: unknown, publicId: string): ForeignIdentifier[] {
   const found: ForeignIdentifier[] = [];
   const visit = (node: unknown, path: string, depth: number): void => {
@@ -45,15 +56,30 @@ export function foreignIdentifiers(body: unknown, publicId: string): ForeignIden
       : Object.entries(node as Record<string, unknown>);
     for (const [key, value] of entries) {
       const where = path === '' ? key : `${path}.${key}`;
-      if (typeof value === 'string') {
-        const named = TASK_KEY.test(key) || ANY_ID_KEY.test(key);
-        if (named && value !== publicId && looksLikeTaskId(key, value, publicId))
-          found.push({ path: where, value });
-      } else visit(value, where, depth + 1);
+      if (typeof value !== 'string') visit(value, where, depth + 1);
+      else {
+        const exposed = exposedIdentifier(key, value, publicId);
+        if (exposed !== undefined) found.push({ path: where, value: exposed });
+      }
     }
   };
   visit(body, '', 0);
   return found;
+}
+
+/**
+ * The headers of an answer that expose a task identifier other than `publicId`: a header is a field of
+ * the answer like any other (`X-Upstream-Task-Id: cgt-…`). A header's name is no task key: only the
+ * value's form counts, so request IDs and dates are left alone.
+ */
+export function foreignHeaderIdentifiers(
+  headers: Readonly<Record<string, string>>,
+  publicId: string,
+): ForeignIdentifier[] {
+  return Object.entries(headers).flatMap(([name, value]) => {
+    const exposed = exposedIdentifier(`header ${name}`, value, publicId);
+    return exposed === undefined ? [] : [{ path: `header ${name}`, value: exposed }];
+  });
 }
 
 /** Where each query form holds the temporary upstream result address: §2.2 and §2.3. */

@@ -90,10 +90,20 @@ export function judgeNativeQuery(
   // A status read while the task changed state is judged only where it was credited.
   if (credit !== undefined) judgeNativeStatus(ctx, body.status, cell.state, ev);
   judgeIdentifiers(ctx, exchange, taskId, ev);
+  // §4.5 shows no shape: the public ID may be at `id` (the upstream's) or anywhere else (§1 asks only
+  // that it be the one exposed, which judgeIdentifiers holds the rest of the answer to).
   ctx.verdicts.expect(
     CHECKS.publicIdOnly,
-    body.id === taskId,
-    `the native path names the task ${JSON.stringify(body.id)}, not its public ID`,
+    namesValue(exchange.json, taskId),
+    `the native path's answer names the task nowhere by its public ID ${taskId}` +
+      (body.id === undefined ? '' : ` (its id is ${JSON.stringify(body.id)})`),
     ev,
   );
+}
+
+/** Whether `value` is a string somewhere in `json`, at any key and depth. */
+function namesValue(json: unknown, value: string, depth = 0): boolean {
+  if (json === value) return true;
+  if (json === null || typeof json !== 'object' || depth > 32) return false;
+  return Object.values(json).some((v) => namesValue(v, value, depth + 1));
 }

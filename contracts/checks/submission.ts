@@ -192,8 +192,10 @@ export function judgeAccepted(
     return false;
   }
   const maybeCreated = outcome === 'refused' ? '' : ': unconfirmed, it may have created a task';
+  // §4.1 covers the two OpenAI submission routes; the native path's acceptance is an assumption (§4.5).
+  const check = task.route === 'createPluginTask' ? CHECKS.nativeAccepts : CHECKS.submissionPaths;
   const accepted = v.expect(
-    CHECKS.submissionPaths,
+    check,
     is2xx(submitted),
     `${path} did not accept a valid task (${task.name}) with HTTP ${submitted.status}${maybeCreated}`,
     ev,

@@ -14,7 +14,7 @@ import {
   type TaskState,
 } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
-import { judgeable, judgeRateLimit } from './answered.ts';
+import { judgeable, judgeIdentifiersOfAnswer, judgeRateLimit } from './answered.ts';
 import { judgeContentIntegrity } from './content-integrity.ts';
 import { CHECKS } from './definitions.ts';
 import { judgeDownload } from './download.ts';
@@ -115,6 +115,8 @@ function stateOf(video: VideoView | undefined, wrapper: Exchange): TaskState | u
  */
 export class TaskTracker {
   readonly polls: Poll[] = [];
+  /** The last error the owner's query answered (a 429, a 5xx, a refusal), for a poll that timed out. */
+  lastFailure: ApiError | undefined;
   readonly #probed = new Set<TaskState>();
   /** Probe batches per state: a state that keeps slipping away is tried a few times only. */
   readonly #attempts = new Map<TaskState, number>();
@@ -180,8 +182,11 @@ export class TaskTracker {
     // A stopped run polls no more: not a temporary failure for the poller to wait out.
     if (videoExchange.notSent === true) throw new ApiError('the run stopped', { status: 0 });
     if (videoExchange.status === 429) judgeRateLimit(this.ctx, videoExchange);
-    if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429)
-      throw clientError(videoExchange);
+    if (videoExchange.status >= 500) judgeIdentifiersOfAnswer(this.ctx, videoExchange);
+    if (videoExchange.status >= 500 || videoExchange.status === 0 || videoExchange.status === 429) {
+      this.lastFailure = clientError(videoExchange);
+      throw this.lastFailure;
+    }
     return videoExchange;
   }
 
@@ -193,6 +198,7 @@ export class TaskTracker {
   ): void {
     const { taskId } = this;
     if (is2xx(wrapperExchange)) judgeWrapper(this.ctx, wrapperExchange, taskId, video, cell);
+    else if (wrapperExchange.status >= 500) judgeIdentifiersOfAnswer(this.ctx, wrapperExchange);
     else if (
       wrapperExchange.status > 0 &&
       wrapperExchange.status < 500 &&

@@ -70,3 +70,27 @@ export const routeLabel = (id: RouteId): string => {
   const route = matrixRoute(id);
   return `${route.method} ${route.template}`;
 };
+
+/** Each task route's path as a pattern ending the request path (a base URL's path may come first). */
+const TASK_PATHS: readonly RegExp[] = MATRIX_ROUTES.filter(hasTask).map((route) => {
+  const parts = route.template
+    .split(/(\{[^}]+\})/)
+    .map((part) =>
+      part === '{task_id}'
+        ? '([^/]+)'
+        : part.startsWith('{')
+          ? '[^/]+'
+          : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    );
+  return new RegExp(`${parts.join('')}$`);
+});
+
+/** The task ID a request's path names on a task route (`/v1/videos/{task_id}/content`), if any. */
+export function taskIdInPath(path: string): string | undefined {
+  const bare = path.split('?')[0]!;
+  for (const pattern of TASK_PATHS) {
+    const id = pattern.exec(bare)?.[1];
+    if (id !== undefined) return decodeURIComponent(id);
+  }
+  return undefined;
+}

@@ -8,12 +8,12 @@ import { callerOwnsTask, type DefectContext, type TaskView } from './defect.ts';
  * authenticates or looks a task up again, and nothing changes the core's state.
  */
 
+/** A JSON media type: `application/json`, or one with a `+json` suffix (`application/problem+json`). */
+const JSON_MEDIA = /^application\/([\w.-]+\+)?json\b/i;
+
 /** JSON body of a core response, or undefined when it is not JSON. */
 export function jsonOf(response: CoreResponse): Record<string, unknown> | undefined {
-  if (
-    typeof response.body !== 'string' ||
-    !(response.headers['content-type'] ?? '').startsWith('application/json')
-  )
+  if (typeof response.body !== 'string' || !JSON_MEDIA.test(response.headers['content-type'] ?? ''))
     return undefined;
   return JSON.parse(response.body) as Record<string, unknown>;
 }

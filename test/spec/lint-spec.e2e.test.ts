@@ -14,7 +14,8 @@ const GET_VIDEO_SUMMARY =
 
 it('passes the committed specs and statement table', async () => {
   const run = await runVideotask(['lint-spec']);
-  const [openapi, control, table, end] = run.stdout.split('\n');
+  const [openapi, control, table, freedoms, end] = run.stdout.split('\n');
+  expect(freedoms).toMatch(/^ok spec\/freedoms\.yaml: \d+ freedoms, \d+ variations/);
   expect([openapi, control, end]).toEqual([
     expect.stringMatching(/^ok .*openapi\.yaml$/),
     expect.stringMatching(/^ok .*mock-control\.yaml$/),
@@ -49,6 +50,14 @@ it('prints the account of the statement table with --trace, and its counts with 
     expect(typeof account[key], key).toBe('number');
   for (const key of ['judged', 'judgedInPart', 'assumptionOnly', 'reasons', 'unproven'])
     expect(typeof (account['proof'] as Record<string, unknown>)[key], key).toBe('number');
+  // The room the document leaves (issue 31 item 1): each freedom and the checks that rely on it,
+  // counted in the trace, listed with --all and in the JSON.
+  const freedoms = account['freedoms'] as { problems: unknown[]; byCheck: Record<string, unknown> };
+  expect(freedoms.problems).toEqual([]);
+  expect(Object.keys(freedoms.byCheck).length).toBeGreaterThan(10);
+  expect(text.stdout).toMatch(/spec\/freedoms\.yaml: \d+ freedoms the document leaves/);
+  const all = await runVideotask(['lint-spec', '--trace', '--all']);
+  expect(all.stdout).toMatch(/ {2}§1 {4}base-url-path: .*\n {8}relied on by: /);
   expect(json.code).toBe(0);
 });
 

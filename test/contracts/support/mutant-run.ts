@@ -40,8 +40,7 @@ const isDocumentedCheck = (id: string) =>
  * Documented rules fail a default run; a defect that breaks only assumptions gets a --strict run.
  */
 export async function judgeDefect(defect: Defect, cell?: Cell): Promise<Verdict> {
-  const strict =
-    !defect.breaks.some(isDocumented) && !(defect.checks ?? []).some(isDocumentedCheck);
+  const strict = strictRunFor(defect);
   const target = cell === undefined ? FULL_TARGET : await targetJudging(cell);
   const { report } = await checkInProcess(
     { ...FULL_MOCK, defects: [defect] },
@@ -50,7 +49,17 @@ export async function judgeDefect(defect: Defect, cell?: Cell): Promise<Verdict>
   return verdictOf(defect, report, strict, cell);
 }
 
-function verdictOf(defect: Defect, report: ContractReport, strict: boolean, cell?: Cell): Verdict {
+/** Whether a defect breaks assumptions only, so that its run is --strict. */
+export const strictRunFor = (defect: Defect): boolean =>
+  !defect.breaks.some(isDocumented) && !(defect.checks ?? []).some(isDocumentedCheck);
+
+/** The verdict of a run with `defect` played: killed when a failing check claims it (in `cell`). */
+export function verdictOf(
+  defect: Defect,
+  report: ContractReport,
+  strict: boolean,
+  cell?: Cell,
+): Verdict {
   const failing = report.results.filter((r) => r.outcome === 'fail');
   const claims = failing.filter(
     (r) =>
@@ -124,7 +133,7 @@ function cleanCoverage(): Promise<Map<string, CellCoverage>[]> {
  * more answers in this one, judged by the same checks). The mock is deterministic for its seed: a clean
  * run says once what each target observes. A mutant the narrower run let survive fails the test.
  */
-async function targetJudging(cell: Cell): Promise<Partial<ContractTarget>> {
+export async function targetJudging(cell: Cell): Promise<Partial<ContractTarget>> {
   const [full, ...narrower] = await cleanCoverage();
   const wanted = judgedIn(full!.get(cellKey(cell)));
   const index = narrower.findIndex((run) => judgedIn(run.get(cellKey(cell))) === wanted);
