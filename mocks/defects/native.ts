@@ -1,4 +1,5 @@
 import type { Defect } from './defect.ts';
+import { errorResponse } from '../core/errors.ts';
 import { nativeOnly } from './mutants/native-mutations.ts';
 import { rewriteTaskAnswer } from './support.ts';
 
@@ -22,5 +23,18 @@ export const NATIVE_DEFECTS: readonly Defect[] = [
     breaks: ['native-formats-not-mixed'],
     before: (request, { operationId }) =>
       operationId === 'createPluginTask' ? nativeOnly(request) : request,
+  },
+  {
+    name: 'native-path-missing',
+    description:
+      'the native path answers 404 (no such route) to a valid submission once the family is bound: ' +
+      'a plugin declared but not routed (§4.5)',
+    breaks: [],
+    checks: ['native.accepts'],
+    statements: ['4.5-native-shape-not-shown'],
+    after(request, response, { operationId }) {
+      if (operationId !== 'createPluginTask' || response.status !== 200) return response;
+      return errorResponse('route_not_found', { method: request.method, path: request.path });
+    },
   },
 ];

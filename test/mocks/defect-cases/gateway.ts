@@ -99,4 +99,15 @@ export const GATEWAY_CASES: readonly Case[] = [
       expect(c.service.store.size).toBe(1);
     },
   ],
+  [
+    'native-path-missing',
+    (s) => s.label === 'vip submits on the native path',
+    () => {
+      const c = client(['native-path-missing']);
+      const refused = c.call('POST', NATIVE, { key: KEYS.vip, body: NATIVE_BODY });
+      expect(refused.status).toBe(404);
+      expect(refused.body).toMatchObject({ error: { code: 'route_not_found' } });
+      expect(c.service.store.size).toBe(0);
+    },
+  ],
 ];
