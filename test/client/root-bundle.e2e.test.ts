@@ -6,11 +6,12 @@ import { expectQuoted } from '../docs/quoted-figures.ts';
 /**
  * The package's root export (`videotask`, src/index.ts) is the client of browser apps too (issue 23,
  * decisions/026-lean-client.md): bundled for the browser it imports no `node:` module, loads neither
- * the spec nor a validator, and stays within 40 KB minified (it was 481 KB: the spec's JSON, Ajv, the
+ * the spec nor a validator, and stays within 44 KB minified (it was 481 KB: the spec's JSON, Ajv, the
  * journal file and the download).
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BUDGET_BYTES = 40 * 1024;
+// 40 KB until issue 33 item 6: the one redaction reads 25 encodings of a key now (decisions/056).
+const BUDGET_BYTES = 44 * 1024;
 
 async function bundle(entry: string): Promise<{ bytes: number; metafile: Metafile }> {
   const result = await build({
