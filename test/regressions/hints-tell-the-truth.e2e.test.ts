@@ -87,7 +87,9 @@ describe('monitor at a base URL where nothing serves the catalog', () => {
     expect(wrong.status).toBe(2);
     expect(wrong.lines.filter((l) => l.ok)).toEqual([]);
     expect(wrong.lines[0]).toMatchObject({ check: 'reach' });
-    expect(wrong.lines[0]!.detail).toMatch(/answered HTTP 404 .*Check the path prefix of the base URL/s);
+    expect(wrong.lines[0]!.detail).toMatch(
+      /answered HTTP 404 .*Check the path prefix of the base URL/s,
+    );
     // The claim: the key is good, so at the right base URL it is OK.
     const right = await monitorRound(client(mock.url), { expectModels: [], secrets: [] });
     expect(right.lines[0]).toMatchObject({ ok: true, check: 'auth' });
