@@ -54,9 +54,9 @@ export async function carefulClient(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A sloppy client: no request ID, polls every 100 ms (from its submission on), submits the same task
- * again while it runs, asks for the content before it completes, keeps polling after it finished, and
- * after a lost answer sends the submission again at once.
+ * A sloppy client: no request ID, polls every 100 ms (every 10 ms while told `unknown`), submits the
+ * same task again while it runs, asks for the content before it completes, keeps polling after it
+ * finished, and after a lost answer sends the submission again at once.
  */
 export async function sloppyClient(
   baseUrl: string,
@@ -79,10 +79,14 @@ export async function sloppyClient(
   if (id === undefined) return run;
   run.taskId = id;
   let resubmitted = false;
+  let wait = 100;
   for (let i = 0; i < 200; i++) {
-    await sleep(100); // the same 100 ms from the submission on, whatever it is told (unknown too)
+    await sleep(wait);
     const answer = await fetch(`${baseUrl}/v1/videos/${id}`, { headers });
     const shown = (await answer.json()) as { status?: string };
+    // Told `unknown`, it asks again ten times sooner instead of slower (§3): a break no jitter of a
+    // loaded machine hides, as keeping the same 100 ms within the judge's timing tolerance would.
+    wait = shown.status === 'unknown' ? 10 : 100;
     if (shown.status === 'in_progress' && !resubmitted) {
       resubmitted = true;
       await fetch(`${baseUrl}/v1/videos/${id}/content`, { headers }).then((r) => r.arrayBuffer());
