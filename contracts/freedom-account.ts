@@ -23,21 +23,10 @@ export interface FreedomAccount {
   readonly problems: readonly string[];
 }
 
-export interface FreedomLine {
-  readonly id: string;
-  readonly section: string;
-  readonly says: string;
-  readonly room: string;
-  readonly statements: readonly string[];
+/** A freedom as the account lists it: the table's row, with every check that relies on it. */
+export interface FreedomLine extends Freedom {
   /** The checks that rely on it: its statements' checks, then those it names. */
   readonly checks: readonly string[];
-  readonly variations: readonly {
-    readonly id: string;
-    readonly text: string;
-    readonly departs: readonly string[];
-    readonly hides: readonly string[];
-    readonly pending?: string | undefined;
-  }[];
 }
 
 const CHECK_BY_ID: ReadonlyMap<string, CheckDefinition> = new Map(
@@ -92,13 +81,9 @@ export function freedomAccount(input: {
 }): FreedomAccount {
   const statements = new Map(input.statements.map((s) => [s.id, s]));
   const list = input.freedoms.map((f): FreedomLine => ({
-    id: f.id,
-    section: f.section,
-    says: f.says,
+    ...f,
     room: collapse(f.room),
-    statements: f.statements,
     checks: relyingChecks(f, statements),
-    variations: f.variations,
   }));
   const byCheck: Record<string, string[]> = {};
   for (const line of list) for (const check of line.checks) (byCheck[check] ??= []).push(line.id);

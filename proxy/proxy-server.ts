@@ -18,6 +18,7 @@ import { apiRoute } from './routes.ts';
 import { TaskFactsTable } from './task-facts.ts';
 import { REDIRECTED, Traffic } from './traffic.ts';
 import { openUpstream, type Upstream } from './upstream.ts';
+import { listen } from '../mocks/node/http/listen.ts';
 
 export interface ProxyOptions {
   /** The deployment: `https://staging.example.com[/base]`. */
@@ -202,16 +203,6 @@ function route(
   }
   const q = url.indexOf('?');
   parts.traffic.handle(req, res, apiRoute(req.method!, q < 0 ? url : url.slice(0, q)), host.origin);
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 
 function close(server: Server, upstream: Upstream, graceMs = 2_000): Promise<void> {

@@ -3,6 +3,7 @@ import {
   boundShape,
   MAX_PROFILE_BYTES,
   MAX_SHAPE_WEIGHT,
+  mapAnswers,
   mergeForms,
   PROFILE_VERSION,
   type LearnedAnswer,
@@ -100,20 +101,11 @@ function withinProfileBytes(profile: LearnedProfile): LearnedProfile {
   const size = JSON.stringify(profile).length;
   if (size <= MAX_PROFILE_BYTES) return profile;
   const weight = Math.floor((MAX_SHAPE_WEIGHT * MAX_PROFILE_BYTES) / size / 2);
-  const answers = Object.fromEntries(
-    Object.entries(profile.answers).map(([cell, situations]) => [
-      cell,
-      Object.fromEntries(
-        Object.entries(situations).map(([situation, answer]) => [
-          situation,
-          'binary' in answer.body || 'none' in answer.body
-            ? answer
-            : { ...answer, body: boundShape(answer.body, weight) },
-        ]),
-      ),
-    ]),
+  return mapAnswers(profile, (answer) =>
+    'binary' in answer.body || 'none' in answer.body
+      ? answer
+      : { ...answer, body: boundShape(answer.body, weight) },
   );
-  return { ...profile, answers };
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  mapAnswers,
   parseCellKey,
   type BodyNode,
   type FailureReading,
@@ -24,17 +25,7 @@ export function withoutCallerValues(
 ): LearnedProfile {
   const varying = callerVaryingTexts(profile);
   const drop = (text: string) => varying.has(text) || secret(text);
-  const answers = Object.fromEntries(
-    Object.entries(profile.answers).map(([cell, situations]) => [
-      cell,
-      Object.fromEntries(
-        Object.entries(situations).map(([situation, answer]) => [
-          situation,
-          keptAnswer(answer, drop),
-        ]),
-      ),
-    ]),
-  );
+  const { answers } = mapAnswers(profile, (answer) => keptAnswer(answer, drop));
   const { lifecycle, errors } = profile;
   const suffix = errors.messageSuffix;
   return {

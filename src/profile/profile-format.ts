@@ -299,3 +299,19 @@ export interface LearnedProfile {
   /** By cell, then situation. */
   readonly answers: Readonly<Record<string, Readonly<Partial<Record<Situation, LearnedAnswer>>>>>;
 }
+
+/** The profile with each answer (every cell, every situation) replaced by what `change` makes of it. */
+export function mapAnswers(
+  profile: LearnedProfile,
+  change: (answer: LearnedAnswer) => LearnedAnswer,
+): LearnedProfile {
+  const answers = Object.fromEntries(
+    Object.entries(profile.answers).map(([cell, situations]) => [
+      cell,
+      Object.fromEntries(
+        Object.entries(situations).map(([situation, answer]) => [situation, change(answer)]),
+      ),
+    ]),
+  );
+  return { ...profile, answers };
+}

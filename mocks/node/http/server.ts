@@ -10,6 +10,7 @@ import { hostError, rawError, send } from './host-answers.ts';
 import { HostNames, type HostView } from './host-names.ts';
 import { closeWhenIdle } from './idle-connections.ts';
 import { NodeCoreRequest, readBody, type ReadBody } from './request.ts';
+import { listen } from './listen.ts';
 
 export interface MockServerOptions extends MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -172,16 +173,6 @@ function hostProblem(req: IncomingMessage, host: HostView): string | undefined {
       ? 'HTTP/1.1 needs a Host header'
       : undefined;
   return host.valid ? undefined : 'the Host header is not a host[:port] a URL can hold';
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 
 /**
