@@ -19,7 +19,7 @@ import { benchFlags } from './lib/cli-flags.ts';
 import { count, positive } from './lib/cli-numbers.ts';
 import { loadGenerator, type LoadGenerator, type LoadResult } from './lib/load-generator.ts';
 import { authHeaders, model } from './lib/mock-api.ts';
-import { runMain, stop, track, watchdog } from './lib/processes.ts';
+import { cpuSeconds, runMain, stop, track, watchdog } from './lib/processes.ts';
 import { fixed, machine, median, table, writeJson } from './lib/report.ts';
 import { startMock, type Started } from './lib/throughput-servers.ts';
 
@@ -122,32 +122,68 @@ function startBareProxy(upstream: string): Promise<{ url: string; close: () => v
   );
 }
 
+/** One load's answers, and the CPU the forwarding process spent on them (µs per answer). */
+type Load = LoadResult & { readonly forwarderCpuUsPerAnswer: number | undefined };
+
 interface Round {
-  readonly direct: LoadResult;
-  readonly proxy: LoadResult;
-  readonly bare: LoadResult;
+  readonly direct: Load;
+  readonly proxy: Load;
+  readonly bare: Load;
+}
+
+/** CPU seconds so far of the process that answers or forwards: a child by pid, or this process. */
+const cpuOf = (pid: number | undefined): number | undefined => {
+  if (pid !== undefined) return cpuSeconds(pid);
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
+interface Target {
+  readonly url: string;
+  /** The process that answers (direct) or forwards; undefined: this one (the bare proxy). */
+  readonly pid: number | undefined;
+}
+
+/**
+ * The load on one target, with the CPU its answering or forwarding process spent per answer: what a
+ * round's req/s cannot show on a machine whose cores the load generator, the mock and the proxy share
+ * (the proxy's capacity on a core of its own is the mock's CPU per answer ÷ the proxy's).
+ */
+async function load(
+  wrk: LoadGenerator,
+  target: Target,
+  path: string,
+  settings: Parameters<LoadGenerator['run']>[1],
+): Promise<Load> {
+  const before = cpuOf(target.pid);
+  const result = await wrk.run(`${target.url}${path}`, settings);
+  const after = cpuOf(target.pid);
+  const used = before === undefined || after === undefined ? undefined : after - before;
+  const perAnswer =
+    used === undefined || result.requests === 0 ? undefined : (used * 1e6) / result.requests;
+  return { ...result, forwarderCpuUsPerAnswer: perAnswer };
 }
 
 async function throughput(
   cfg: Config,
   wrk: LoadGenerator,
   mock: Started,
-  proxy: string,
-  bare: string,
+  targets: { readonly proxy: Target; readonly bare: Target },
 ): Promise<Round[]> {
   const settings = { seconds: cfg.durationS, connections: cfg.connections, headers: authHeaders };
+  const byName: Record<keyof Round, Target> = {
+    direct: { url: mock.url, pid: mock.child.pid },
+    ...targets,
+  };
   const rounds: Round[] = [];
   // Unmeasured first: the proxy compiles its judges' code on its first requests.
-  for (const base of [mock.url, proxy, bare])
-    await wrk.run(`${base}${mock.path}`, { ...settings, seconds: 2 });
+  for (const target of Object.values(byName))
+    await wrk.run(`${target.url}${mock.path}`, { ...settings, seconds: 2 });
   for (let i = 0; i < cfg.rounds; i++) {
     const order: (keyof Round)[] =
       i % 2 === 0 ? ['direct', 'proxy', 'bare'] : ['bare', 'proxy', 'direct'];
-    const round: Partial<Record<keyof Round, LoadResult>> = {};
-    for (const which of order) {
-      const base = which === 'direct' ? mock.url : which === 'proxy' ? proxy : bare;
-      round[which] = await wrk.run(`${base}${mock.path}`, settings);
-    }
+    const round: Partial<Record<keyof Round, Load>> = {};
+    for (const which of order) round[which] = await load(wrk, byName[which], mock.path, settings);
     rounds.push(round as Round);
     console.error(
       `round ${i + 1}: direct ${fixed(round.direct!.reqPerSec)} req/s, proxy ${fixed(round.proxy!.reqPerSec)}, ` +
@@ -257,21 +293,7 @@ function call(url: string, options: RequestOptions, body?: string): Promise<stri
   });
 }
 
-async function main(): Promise<number> {
-  const cfg = config();
-  watchdog(1800, 'bench/proxy.ts');
-  const wrk = await loadGenerator('wrk');
-  const mock = await startMock(1, []);
-  const proxy = await startProxy(mock.url);
-  const bare = await startBareProxy(mock.url);
-  const rounds = await throughput(cfg, wrk, mock, proxy.url, bare.url);
-  const light = await latency(cfg, wrk, mock, proxy.url);
-  bare.close();
-  await stop(proxy.child);
-  await mock.stop();
-  const memory = await memoryRun(cfg);
-  const ratio = median(rounds.map((r) => r.proxy.reqPerSec / r.direct.reqPerSec));
-  const bareRatio = median(rounds.map((r) => r.bare.reqPerSec / r.direct.reqPerSec));
+function printRounds(rounds: readonly Round[]): void {
   console.log(
     table([
       [
@@ -292,9 +314,37 @@ async function main(): Promise<number> {
       ]),
     ]),
   );
+}
+
+async function main(): Promise<number> {
+  const cfg = config();
+  watchdog(1800, 'bench/proxy.ts');
+  const wrk = await loadGenerator('wrk');
+  const mock = await startMock(1, []);
+  const proxy = await startProxy(mock.url);
+  const bare = await startBareProxy(mock.url);
+  const rounds = await throughput(cfg, wrk, mock, {
+    proxy: { url: proxy.url, pid: proxy.child.pid },
+    bare: { url: bare.url, pid: undefined },
+  });
+  const light = await latency(cfg, wrk, mock, proxy.url);
+  bare.close();
+  await stop(proxy.child);
+  await mock.stop();
+  const memory = await memoryRun(cfg);
+  const ratio = median(rounds.map((r) => r.proxy.reqPerSec / r.direct.reqPerSec));
+  const bareRatio = median(rounds.map((r) => r.bare.reqPerSec / r.direct.reqPerSec));
+  const cpu = (which: keyof Round) =>
+    median(rounds.flatMap((r) => r[which].forwarderCpuUsPerAnswer ?? []));
+  // On a core of its own, the proxy answers as many per second as its CPU per answer allows.
+  const capacity = { proxy: cpu('direct') / cpu('proxy'), bare: cpu('direct') / cpu('bare') };
+  printRounds(rounds);
   console.log(
     `\nthroughput: proxy ÷ direct ${fixed(ratio, 2)} (target ≥ ${TARGET_RATIO}; ` +
       `a bare node:http proxy: ${fixed(bareRatio, 2)})` +
+      `\nCPU per answer: the mock ${fixed(cpu('direct'), 1)} µs, the proxy ${fixed(cpu('proxy'), 1)} µs, ` +
+      `the bare proxy ${fixed(cpu('bare'), 1)} µs: on a core of its own the proxy keeps ` +
+      `${fixed(capacity.proxy, 2)} of the mock's rate (the bare proxy ${fixed(capacity.bare, 2)})` +
       `\nlatency one at a time: direct p50 ${fixed(light.direct.latencyP50Ms, 2)} ms, proxy p50 ` +
       `${fixed(light.proxy.latencyP50Ms, 2)} ms: +${fixed(light.addedP50Ms, 2)} ms (target ≤ ${TARGET_ADDED_MS} ms)` +
       `\nmemory: ${memory.map((m) => `${m.after} tasks ${m.rssMiB} MiB RSS, heap ${m.heapMiB} MiB`).join('; ')} ` +
@@ -306,6 +356,8 @@ async function main(): Promise<number> {
     rounds,
     ratio,
     bareRatio,
+    cpuUsPerAnswer: { direct: cpu('direct'), proxy: cpu('proxy'), bare: cpu('bare') },
+    capacity,
     latency: light,
     memory,
   });
