@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Each lane's cost against its budget, printed at the end of every run (decisions/059).
+    reporters: ['default', './test/lanes/lane-budget-reporter.ts'],
     projects: [
       {
         extends: true,
@@ -15,13 +17,16 @@ export default defineConfig({
           name: 'unit',
           include: [TESTS],
           exclude: [...configDefaults.exclude, E2E_TESTS],
-          setupFiles: ['test/lanes/unit-lane-guard.ts'],
+          setupFiles: ['test/lanes/unit-lane-guard.ts', 'test/lanes/file-cost.ts'],
           // In-process tests share a worker's modules (and their warmed-up code): half the lane's CPU.
           // A unit test therefore leaves no global behind (timers, env, msw listeners: close them).
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'e2e', include: [E2E_TESTS] } },
+      {
+        extends: true,
+        test: { name: 'e2e', include: [E2E_TESTS], setupFiles: ['test/lanes/file-cost.ts'] },
+      },
     ],
   },
 });

@@ -1,6 +1,7 @@
 // `videotask mock --workers N` as real processes (decisions/016, 021): every worker answers every task
 // the same, a control change answered 200 is on every worker by the next request, a dead worker is
-// replaced, --state survives kill -9 of the whole group, and bad --workers values exit 2.
+// replaced, and --state survives kill -9 of the whole group. Bad --workers and --worker-timeout values:
+// test/mocks/cli-mock-flags.test.ts, in-process.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -222,17 +223,4 @@ describe('videotask mock --workers N (real processes)', () => {
     expect(await exitCode(second, 30_000)).toBe(1);
     expect(second.stderr()).toContain(`port ${port} is in use. Pick another with --port N`);
   }, 60_000);
-
-  it.each(['0', 'abc', '-1', '0.05', ''])('exits 2 on --worker-timeout=%j', async (value) => {
-    const mock = spawnMock('--port', '0', '--workers', '2', `--worker-timeout=${value}`);
-    expect(await exitCode(mock, 15_000)).toBe(2);
-    expect(mock.stderr()).toMatch(/--worker-timeout must be (a number|at least 0\.1)/);
-  });
-
-  it.each(['0', 'abc', '-1', '1.5', '999', ''])('exits 2 on --workers=%j', async (value) => {
-    const mock = spawnMock('--port', '0', `--workers=${value}`);
-    expect(await exitCode(mock, 15_000)).toBe(2);
-    expect(mock.stderr()).toContain('--workers must be a number of processes from 1 to 256');
-    expect(mock.stderr()).toContain('or auto');
-  });
 });
