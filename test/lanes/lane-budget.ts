@@ -27,12 +27,14 @@ export interface LaneBudget {
 }
 
 /**
- * Measured 2026-11-29 (decisions/059): the unit lane 38 s of CPU, the e2e lane 301 s; each budget
- * leaves about a fifth for growth and for a machine whose CPU time stretches under load.
+ * decisions/059: the unit lane measured 55.4 s of CPU at load average 6.4 (2026-11-29), with a quarter
+ * for growth and load. The e2e lane's is an upper bound until its first full figure: no more than the
+ * two cores could give the e2e part (~680 s) of the full run's 767 s; lower it to that figure and a
+ * quarter once CI has printed it.
  */
 export const LANE_BUDGETS: Readonly<Record<string, LaneBudget>> = {
-  unit: { cpuSeconds: 45 },
-  e2e: { cpuSeconds: 360 },
+  unit: { cpuSeconds: 70 },
+  e2e: { cpuSeconds: 1400 },
 };
 
 /** One test file as the run reported it. */

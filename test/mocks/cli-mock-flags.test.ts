@@ -3,7 +3,7 @@ import { runMain } from '../helpers/cli-in-process.ts';
 
 // `videotask mock` refuses a bad flag value before it reads a file, opens a state file or listens:
 // exit 2, naming the flag and what it takes, and the hint to its help. These ran as one process each
-// (31 processes, about 0.8 s of CPU apiece: issue 36 item 6); they are `main(argv)` in-process now,
+// (27 processes, 0.4–0.8 s of CPU apiece: issue 36 item 6); they are `main(argv)` in-process now,
 // the function the process runs. test/mocks/cli-mock.e2e.test.ts still starts the real process once
 // with a bad flag, to show the exit status and that nothing listens.
 
