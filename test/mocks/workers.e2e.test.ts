@@ -59,7 +59,7 @@ describe('videotask mock --workers N (real processes)', () => {
   }, 60_000);
 
   it('holds the 200 of a control change until every worker has it, one paused within the deadline too', async () => {
-    // Past the deadline a paused worker is replaced instead: test/regressions/worker-stalled-replaced.e2e.test.ts.
+    // Past the deadline a paused worker is replaced instead: test/mocks/worker-stalled-replaced.e2e.test.ts.
     const { mock, base } = await startWorkers('--clock', 'manual', '--worker-timeout', '60');
     const id = await submit(base, 'a red kite');
     const before = (JSON.parse((await call(base, 'GET', '/__mock/clock')).text) as { now: number })
