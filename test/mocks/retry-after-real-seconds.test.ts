@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService, type MockOptions } from '../../mocks/index.ts';
+import { coreRequest } from '../helpers/core-client.ts';
 import { firstSubmissionsRateLimited } from '../contracts/support/deployments.ts';
 import { checkInProcess } from '../contracts/support/in-process.ts';
 
@@ -10,17 +11,13 @@ import { checkInProcess } from '../contracts/support/in-process.ts';
  * seconds a test must advance; and the contract suite no longer counts its own Retry-After waits as the
  * deployment's slowness.
  */
-const ALICE = { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' };
-
 function mock(options: MockOptions) {
   const service = createMockService(options);
   const call = (path: string, init: { body?: unknown; scenario?: string } = {}) => {
-    const headers: Record<string, string> = { ...ALICE };
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (init.scenario !== undefined) headers['x-mock-scenario'] = init.scenario;
-    const body =
-      init.body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(init.body));
-    const method = body === undefined ? 'GET' : 'POST';
-    const answer = service.handle({ method, path, query: '', headers, body, origin: 'http://t' });
+    const method = init.body === undefined ? 'GET' : 'POST';
+    const answer = service.handle(coreRequest(method, path, { headers, body: init.body }));
     return { status: answer.status, retryAfter: answer.headers['retry-after'], body: answer.body };
   };
   return { service, call };
