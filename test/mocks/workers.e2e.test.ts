@@ -6,7 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { exitCode, killMockProcesses, spawnMock } from '../helpers/mock-process.ts';
+import {
+  exitCode,
+  killMockProcesses,
+  killMockProcessesBut,
+  spawnMock,
+  type MockProcess,
+} from '../helpers/mock-process.ts';
 import { eventually } from '../helpers/eventually.ts';
 import {
   call,
@@ -23,11 +29,20 @@ import {
 const ORDER = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
 const dir = mkdtempSync(join(tmpdir(), 'videotask-workers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(killMockProcesses);
+
+/**
+ * One group of two workers on a manual clock, shared by the tests that only submit, advance, force and
+ * reset (each on tasks of its own): started once instead of once per test. A test that pauses, kills
+ * or restarts workers starts its own, killed after it.
+ */
+let shared: Promise<{ mock: MockProcess; base: string }> | undefined;
+const sharedGroup = () => (shared ??= startWorkers('--clock', 'manual'));
+afterEach(async () => killMockProcessesBut(shared === undefined ? [] : [(await shared).mock]));
+afterAll(killMockProcesses);
 
 describe('videotask mock --workers N (real processes)', () => {
   it('says how many workers, and every worker answers a task submitted on another the same', async () => {
-    const { mock, base } = await startWorkers('--clock', 'manual');
+    const { mock, base } = await sharedGroup();
     expect(mock.stdout()).toMatch(/workers 2 on this port/);
     const ids = [
       await submit(base, 'a red kite'),
@@ -48,7 +63,7 @@ describe('videotask mock --workers N (real processes)', () => {
   }, 60_000);
 
   it('shows a clock advance on every worker in the next request after its 200', async () => {
-    const { base } = await startWorkers('--clock', 'manual');
+    const { base } = await sharedGroup();
     for (let round = 0; round < 12; round++) {
       const id = await submit(base, `round ${round}`);
       const advanced = await call(base, 'POST', '/__mock/clock/advance', { ms: 600_000 });
@@ -110,7 +125,7 @@ describe('videotask mock --workers N (real processes)', () => {
   }, 60_000);
 
   it('shows a forced outcome and a reset on every worker in the next request after their 200', async () => {
-    const { base } = await startWorkers('--clock', 'manual');
+    const { base } = await sharedGroup();
     for (let round = 0; round < 8; round++) {
       const id = await submit(base, `round ${round}`);
       const forced = await call(base, 'POST', `/__mock/tasks/${id}/outcome`, { outcome: 'fail' });
