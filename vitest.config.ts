@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { E2E_TESTS, TESTS } from './test/lanes/lane-rule.ts';
 
@@ -8,6 +9,12 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Two files at a time even on 2 cores (vitest's default there is one): an e2e file mostly waits on
+    // the processes and clocks it started (a third of its wall time is CPU), so two overlap. Five
+    // mocks/ e2e files: 53 s wall with two, 82 s with one (decisions/059).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Each lane's cost against its budget, printed at the end of every run (decisions/059).
+    reporters: ['default', './test/lanes/lane-budget-reporter.ts'],
     projects: [
       {
         extends: true,
@@ -15,13 +22,16 @@ export default defineConfig({
           name: 'unit',
           include: [TESTS],
           exclude: [...configDefaults.exclude, E2E_TESTS],
-          setupFiles: ['test/lanes/unit-lane-guard.ts'],
+          setupFiles: ['test/lanes/unit-lane-guard.ts', 'test/lanes/file-cost.ts'],
           // In-process tests share a worker's modules (and their warmed-up code): half the lane's CPU.
           // A unit test therefore leaves no global behind (timers, env, msw listeners: close them).
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'e2e', include: [E2E_TESTS] } },
+      {
+        extends: true,
+        test: { name: 'e2e', include: [E2E_TESTS], setupFiles: ['test/lanes/file-cost.ts'] },
+      },
     ],
   },
 });

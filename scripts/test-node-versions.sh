@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the whole `npm test` (spec lint, generated-code check, tsc, vitest) under other Node majors,
-# taken from the npm registry's `node` package (`npx -p node@MAJOR`); its directory goes first on PATH,
-# so npm, its scripts, vitest and every child process the tests spawn (process.execPath) run on it.
+# Runs what of `npm test` runs the project's code under other Node majors: the spec lint (the CLI) and
+# both vitest lanes, with Node taken from the npm registry's `node` package (`npx -p node@MAJOR`); its
+# directory goes first on PATH, so npm, vitest and every child process the tests spawn
+# (process.execPath) run on it. Prettier, ESLint, the generated-code check and tsc read files and answer
+# the same on every Node: .ci/run's `npm test` has run them once already (decisions/059).
 #
 #   scripts/test-node-versions.sh          # Node 22 and 24
 #   scripts/test-node-versions.sh 22       # only 22
@@ -21,7 +23,7 @@ for major in "${majors[@]}"; do
     echo "test-node-versions: \"$major\" is not a Node major version (e.g. 22)" >&2
     exit 2
   fi
-  echo "=== Node $major: npx -p node@$major … npm test ==="
+  echo "=== Node $major: npx -p node@$major … lint:spec and vitest ==="
   started=$(date +%s)
   version=$(npx -y -p "node@$major" node --version 2>/dev/null | tail -n 1)
   if [[ ! $version =~ ^v$major\. ]]; then
@@ -30,11 +32,11 @@ for major in "${majors[@]}"; do
     failed=1
     continue
   fi
-  # Put that Node's directory first on PATH and run npm test in a plain shell: running `npm test`
-  # inside `npx -c` would leak npm_config_call/npm_config_package into every child, so a test's own
+  # Put that Node's directory first on PATH and run the tests in a plain shell: running them inside
+  # `npx -c` would leak npm_config_call/npm_config_package into every child, so a test's own
   # `npx vitest` or a consumer project's `npx videotask mock` would run the -c command instead.
   bindir=$(npx -y -p "node@$major" -c 'dirname "$(command -v node)"' 2>/dev/null | tail -n 1)
-  if PATH="$bindir:$PATH" bash -c "test \"\$(node --version)\" = \"$version\" && echo \"node \$(node --version) at \$(command -v node)\" && npm test"; then
+  if PATH="$bindir:$PATH" bash -c "test \"\$(node --version)\" = \"$version\" && echo \"node \$(node --version) at \$(command -v node)\" && npm run -s lint:spec && npx vitest run"; then
     summary+=("Node $major ($version): passed in $(($(date +%s) - started)) s")
   else
     summary+=("Node $major ($version): FAILED after $(($(date +%s) - started)) s")

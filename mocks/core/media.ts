@@ -54,7 +54,7 @@ const DIGITS = /^\d*$/;
 
 /**
  * `bytes=FIRST-LAST` split without a backtracking pattern (the header is request data: a pattern with
- * adjacent `\s*` took 0.2 s of CPU on 15,000 spaces; test/regressions/prompt-tag-linear-time.e2e.test.ts).
+ * adjacent `\s*` took 0.2 s of CPU on 15,000 spaces; test/mocks/prompt-tag-linear-time.e2e.test.ts).
  */
 function byteRangeSpec(header: string): { first: string; last: string } | undefined {
   const text = header.trim();

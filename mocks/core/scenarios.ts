@@ -199,7 +199,7 @@ const TAG_OPEN = '[mock:';
 /**
  * The first `[mock:NAME]` or `[mock:NAME:ARG]` in a prompt (NAME of `a-z` and `-`, ARG up to the first
  * `]` or space). One pass, linear in the prompt: a prompt is request data, and a backtracking pattern
- * took seconds on `[mock:a:` repeated (test/regressions/prompt-tag-linear-time.e2e.test.ts).
+ * took seconds on `[mock:a:` repeated (test/mocks/prompt-tag-linear-time.e2e.test.ts).
  */
 export function promptTag(prompt: string): { name: string; arg: string | undefined } | undefined {
   let argEnd = -1; // where the last scanned argument stopped: later tags inside it stop there too

@@ -148,7 +148,7 @@ export class Redactor {
     const styled = CSS_OR_QUOTED_PRINTABLE.test(text) ? decodedReadings(plain, 'css') : [];
     for (const reading of [plain, ...decoded, ...styled]) this.#parts.find(reading, found);
     // The rest is read in the text as it is and as it decodes in full: decoding `%21` before `2121…`
-    // cuts the hex of a key of `!`s short (test/regressions/redaction-hex-after-percent.test.ts).
+    // cuts the hex of a key of `!`s short (test/redaction/redaction-hex-after-percent.test.ts).
     for (const reading of new Set([plain, decoded.at(-1) ?? plain, styled.at(-1) ?? plain]))
       this.#findBeyondEscapes(reading, found);
     return spans;
@@ -227,7 +227,7 @@ const NOT_USERINFO = /[\s/?#@"'<>]/;
 
 /**
  * `scheme://user:pw@host` → `scheme://…@host`, in one pass from each `://` (a backtracking pattern
- * was quadratic in the text's length: test/regressions/prompt-tag-linear-time.e2e.test.ts).
+ * was quadratic in the text's length: test/mocks/prompt-tag-linear-time.e2e.test.ts).
  */
 function withoutUserinfo(text: string): string {
   let out = '';

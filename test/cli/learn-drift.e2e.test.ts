@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readProfile } from '../../src/profile/index.ts';
 import { DEFAULT_KEYS, startDeployment, type RunningDeployment } from '../deployments/index.ts';
 import { runVideotask } from '../helpers/cli.ts';
+import { runMain } from '../helpers/cli-in-process.ts';
 import { killMockProcesses, LISTENING, listening, spawnMock } from '../helpers/mock-process.ts';
 
 // The loop as a new user runs it, with the real binary against a deployment the project never saw
@@ -146,22 +147,23 @@ describe('videotask learn, mock --profile, drift', () => {
     const bad = join(dir, 'bad.profile.json');
     const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as Record<string, unknown>;
     writeFileSync(bad, JSON.stringify({ ...profile, taskId: { form: 'vt-{upper:0}' } }));
-    const mock = await runVideotask(['mock', '--port', '0', '--profile', bad]);
+    // Refused before anything starts: `main(argv)` in-process, the function the process runs.
+    const mock = await runMain(['mock', '--port', '0', '--profile', bad]);
     expect(mock.code).toBe(2);
     expect(mock.stderr).toMatch(
       /--profile .*bad\.profile\.json is not a usable profile: \/taskId\/form: a slot's length must be 1–256/,
     );
     expect(mock.stderr).toMatch(/learn it again \(videotask learn\)/);
-    const missing = await runVideotask(['mock', '--profile', join(dir, 'none.json')]);
+    const missing = await runMain(['mock', '--profile', join(dir, 'none.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no such file\. Learn one with: videotask learn --base-url URL/);
   });
 
   it('says what is missing from a learn or a drift (exit 2)', async () => {
-    const noOut = await runVideotask(['learn', '--base-url', staging.url, ...keys]);
+    const noOut = await runMain(['learn', '--base-url', staging.url, ...keys]);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toMatch(/--out FILE is required/);
-    const lopsided = await runVideotask([
+    const lopsided = await runMain([
       'drift',
       ...['--base-url', staging.url, ...keys, '--against', staging.url, '--against-api-key', 'k'],
     ]);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
 import { type CliRun, closedPort, runVideotask } from '../helpers/cli.ts';
+import { runMain } from '../helpers/cli-in-process.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -147,12 +148,15 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
   // A refused key is the run's input, not a failed check (issue 31 item 3: one exit status rule).
   it('exits 2 for a refused key (an input error), an unreachable service and bad usage', async () => {
     const port = await closedPort();
-    const [badKey, unreachable, both, noJournal] = await Promise.all([
+    const [badKey, unreachable] = await Promise.all([
       videotask(['monitor', '--once'], { VIDEOTASK_API_KEY: 'sk-wrong-000000000' }),
       videotask(['monitor', '--once', '--base-url', `http://127.0.0.1:${port}`]),
-      videotask(['monitor', '--once', '--interval', '5']),
-      videotask(['monitor', '--once', '--journal', join(dir, 'missing.jsonl')]),
     ]);
+    // Bad usage is refused before anything is asked: `main(argv)` in-process.
+    const env = { VIDEOTASK_BASE_URL: server.url, VIDEOTASK_API_KEY: SECRET };
+    const both = await runMain(['monitor', '--once', '--interval', '5'], env);
+    const missing = join(dir, 'missing.jsonl');
+    const noJournal = await runMain(['monitor', '--once', '--journal', missing], env);
     expect(badKey.code).toBe(2);
     expect(badKey.stdout).toMatch(/^FAIL auth the key was refused \(HTTP 401\)/m);
     expect(badKey.stderr).toMatch(

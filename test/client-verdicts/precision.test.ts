@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockService, type ClientReport, type MockOptions } from '../../mocks/index.ts';
 import { KITE, Session, idOf } from './reference-clients.ts';
 import { coreWire, type Wire } from './wire.ts';
@@ -20,7 +20,14 @@ function session(options: MockOptions = {}, key?: string): { s: Session; wire: W
 }
 
 const rules = (report: ClientReport) => report.verdicts.map((v) => v.rule);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A real clock reads the machine's monotonic time (performance.now): faked here, so a test moves it by
+ * what a client would sleep instead of sleeping (a unit test sleeps for no one).
+ */
+const realTime = () => {
+  vi.useFakeTimers({ toFake: ['performance'] });
+  return { sleep: (ms: number) => void vi.advanceTimersByTime(ms) };
+};
 
 describe('resubmission (§3 rule 1, §7)', () => {
   it('is not a second submission after the first was told finished', async () => {
@@ -126,6 +133,8 @@ describe('lost answers (§7)', () => {
 });
 
 describe('polling (§3, §7, §8) on the mock clock', () => {
+  afterEach(() => void vi.useRealTimers());
+
   it('judges no pace when a manual clock was not moved between queries', async () => {
     const { s, wire } = session();
     const id = idOf(await s.submit({ ...KITE, prompt: 'a kite [mock:unknown:60]' }));
@@ -158,21 +167,23 @@ describe('polling (§3, §7, §8) on the mock clock', () => {
   });
 
   it('judges intervals of a real clock at its speed (60 ms × 100 is 6 s)', async () => {
+    const { sleep } = realTime();
     const service = createMockService({ speed: 100, seed: 'p' });
     const wire = coreWire(service);
     const id = idOf(await new Session(wire).submit({ ...KITE, prompt: 'a kite [mock:stuck]' }));
     for (let query = 0; query < 3; query++) {
-      await sleep(60);
+      sleep(60);
       await wire.call('GET', `/v1/videos/${id}`);
     }
     expect(rules(await wire.report())).toEqual([]);
   });
 
   it('advises on polling a real clock far faster than §8', async () => {
+    const { sleep } = realTime();
     const wire = coreWire(createMockService({ seed: 'p' }));
     const id = idOf(await new Session(wire).submit({ ...KITE, prompt: 'a kite [mock:stuck]' }));
     for (let query = 0; query < 3; query++) {
-      await sleep(50);
+      sleep(50);
       await wire.call('GET', `/v1/videos/${id}`);
     }
     const report = await wire.report();

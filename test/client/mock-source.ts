@@ -3,9 +3,7 @@ import { apiErrorFrom } from '../../src/client/errors.ts';
 import type { GetTask } from '../../src/client/poller.ts';
 import type { Sleep } from '../../src/client/sleep.ts';
 import type { VideoTask } from '../../src/spec/index.ts';
-
-const ORIGIN = 'http://mock.test';
-const AUTH = { authorization: 'Bearer sk-mock-alice' };
+import { coreRequest } from '../helpers/core-client.ts';
 
 /**
  * The real mock in-process, as the client's loops see it: `getTask` drives `GET /v1/videos/{id}`
@@ -21,13 +19,7 @@ export function mockSource(): {
 } {
   const service = createMockService({ clock: { mode: 'manual' }, seed: 1 });
   const getTask: GetTask = (taskId) => {
-    const response = service.handle({
-      method: 'GET',
-      path: `/v1/videos/${encodeURIComponent(taskId)}`,
-      query: '',
-      headers: AUTH,
-      origin: ORIGIN,
-    });
+    const response = service.handle(coreRequest('GET', `/v1/videos/${encodeURIComponent(taskId)}`));
     const body = json(response);
     if (response.status !== 200)
       return Promise.reject(
@@ -41,20 +33,13 @@ export function mockSource(): {
     return Promise.resolve();
   };
   const submit = (scenario?: string, requestId?: string): string => {
-    const headers: Record<string, string> = { ...AUTH, 'content-type': 'application/json' };
+    const headers: Record<string, string> = {};
     if (scenario !== undefined) headers['x-mock-scenario'] = scenario;
     if (requestId !== undefined) headers['x-request-id'] = requestId;
-    const body = new TextEncoder().encode(
-      JSON.stringify({ model: 'video-pro-v1', prompt: 'a red kite' }),
+    const body = { model: 'video-pro-v1', prompt: 'a red kite' };
+    const response = service.handle(
+      coreRequest('POST', '/v1/video/generations', { headers, body }),
     );
-    const response = service.handle({
-      method: 'POST',
-      path: '/v1/video/generations',
-      query: '',
-      headers,
-      body,
-      origin: ORIGIN,
-    });
     if (response.status !== 200)
       throw new Error(`setup submit failed: ${response.status} ${String(response.body)}`);
     return (json(response) as VideoTask).id;

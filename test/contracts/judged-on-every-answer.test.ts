@@ -7,7 +7,7 @@ import { checkInProcess } from './support/in-process.ts';
 // not only on the first. Each deployment here keeps the rule on the first looks at a finished task and
 // breaks it only on a later one (the look a polling interval after the end); the suite must fail the
 // rule's own documented check. (The content's second download and the answers no rule of their cell
-// reads are in test/regressions/contract-rules-judged-wherever-shown.test.ts.)
+// reads are in test/contracts/contract-rules-judged-wherever-shown.test.ts.)
 
 /** Breaks a finished task's answers on every look but the first one that shows it finished. */
 function onLaterLooks(

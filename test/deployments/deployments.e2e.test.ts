@@ -197,7 +197,7 @@ describe('the contract suite against held-out deployments', () => {
   );
 
   // Once a suite gap (contracts/checks/submission.ts passed only the last answer on, so the 429 it
-  // waited out read as "no 429 was seen"); test/regressions/contract-rate-limits-waited-out.test.ts.
+  // waited out read as "no 429 was seen"); test/contracts/contract-rate-limits-waited-out.test.ts.
   it.concurrent(
     'problem-json: rate-limit.retry-after judges the 429 the suite waited out',
     async () => {

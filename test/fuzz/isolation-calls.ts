@@ -4,8 +4,8 @@ import type { CoreResponse } from '../../mocks/core/http-types.ts';
 import type { MockService } from '../../mocks/core/service.ts';
 import type { MockToken } from '../../mocks/core/tokens.ts';
 import type { IsoRoute } from './isolation-spec.ts';
+import { coreRequest } from '../helpers/core-client.ts';
 import { FUZZ_ORIGIN } from './world.ts';
-const encoder = new TextEncoder();
 export const TASK_ID = /task_[0-9A-Za-z]{32}/g;
 
 export function call(
@@ -15,16 +15,9 @@ export function call(
   path: string,
   extra: { body?: unknown; headers?: Record<string, string> } = {},
 ): CoreResponse {
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${token.key}`,
-    ...extra.headers,
-  };
-  let body: Uint8Array | undefined;
-  if (extra.body !== undefined) {
-    body = encoder.encode(JSON.stringify(extra.body));
-    headers['content-type'] = 'application/json';
-  }
-  return service.handle({ method, path, query: '', headers, body, origin: FUZZ_ORIGIN });
+  return service.handle(
+    coreRequest(method, path, { ...extra, key: token.key, origin: FUZZ_ORIGIN }),
+  );
 }
 
 export function queryRoute(

@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import { createMockService } from '../../mocks/index.ts';
 import { MAX_GENERATED_CHARS } from '../../mocks/core/profile/render-node.ts';
 import { ProfileError, readProfile, type LearnedProfile } from '../../src/profile/index.ts';
+import { coreRequest } from '../helpers/core-client.ts';
 import { FUZZ_TIMEOUT_MS, fuzzSeed } from './fuzz-support.ts';
 
 // `readProfile` against random deep, long and malformed input (issue 33): the observed profile with a
@@ -77,13 +78,9 @@ function check(input: unknown): void {
   const service = createMockService({ seed: 'fuzz', profile });
   for (const path of ['/v1/models', '/v1/videos/task_missing', '/v1/videos/%E0%A4%A'])
     for (const key of ['sk-mock-alice', undefined]) {
-      const response = service.handle({
-        method: 'GET',
-        path,
-        query: '',
-        headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
-        origin: 'http://127.0.0.1:4010',
-      });
+      const response = service.handle(
+        coreRequest('GET', path, { key: key ?? null, origin: 'http://127.0.0.1:4010' }),
+      );
       const body = response.body;
       expect(typeof body === 'string' ? body.length : 0).toBeLessThan(MAX_GENERATED_CHARS * 2);
       expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -132,13 +129,9 @@ function checkForm(form: string, ids: readonly string[]): void {
       `/v1/video/generations/${id}`,
       `/v1/videos/${id}/content`,
     ]) {
-      const response = service.handle({
-        method: 'GET',
-        path,
-        query: '',
-        headers: { authorization: 'Bearer sk-mock-alice' },
-        origin: 'http://127.0.0.1:4010',
-      });
+      const response = service.handle(
+        coreRequest('GET', path, { origin: 'http://127.0.0.1:4010' }),
+      );
       expect(response.status).toBeLessThan(500);
     }
 }

@@ -19,10 +19,10 @@ import {
   type TaskRef,
   type WorldSpec,
 } from './arbitraries.ts';
+import { coreRequest } from '../helpers/core-client.ts';
 import { encodeBody, missingId, mutateId, reshape } from './call-parts.ts';
 
 export const FUZZ_ORIGIN = 'http://fuzz.test';
-const encoder = new TextEncoder();
 
 /** A call made concrete: what goes on the wire (header names lower-case, in order, duplicates kept). */
 export interface ResolvedCall {
@@ -103,33 +103,18 @@ export class FuzzWorld {
       task.via === 'native'
         ? { model: task.model, content: [{ type: 'text', text: 'a kite' }] }
         : { model: task.model, prompt: 'a kite' };
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-    };
+    const headers: Record<string, string> = {};
     if (task.scenario !== null) headers['x-mock-scenario'] = task.scenario;
-    this.service.handle({
-      method: 'POST',
-      path,
-      query: '',
-      headers,
-      body: encoder.encode(JSON.stringify(body)),
-      origin: FUZZ_ORIGIN,
-    });
+    this.service.handle(coreRequest('POST', path, { key, headers, body, origin: FUZZ_ORIGIN }));
   }
 
   /** The health probe run after every batch: it must answer 200. */
   healthRequest(): CoreRequest {
-    const headers: Record<string, string> =
-      this.adminToken === null ? {} : { authorization: `Bearer ${this.adminToken}` };
-    return {
-      method: 'GET',
-      path: '/__mock/health',
-      query: '',
-      headers,
+    return coreRequest('GET', '/__mock/health', {
+      key: this.adminToken,
       origin: FUZZ_ORIGIN,
       remoteAddress: '127.0.0.1',
-    };
+    });
   }
 
   tasks(): TaskRecord[] {

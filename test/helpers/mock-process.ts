@@ -41,7 +41,12 @@ export function spawnMockWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): Moc
 }
 
 export function killMockProcesses(): void {
-  for (const handle of running) handle.child.kill('SIGKILL');
+  killMockProcessesBut([]);
+}
+
+/** Kills every mock process started here but those in `kept` (one a file shares across its tests). */
+export function killMockProcessesBut(kept: readonly MockProcess[]): void {
+  for (const handle of running) if (!kept.includes(handle)) handle.child.kill('SIGKILL');
 }
 
 /**

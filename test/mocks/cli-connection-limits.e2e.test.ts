@@ -1,6 +1,5 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { runVideotask } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { killMockProcesses, listening, spawnMock } from '../helpers/mock-process.ts';
 
@@ -40,13 +39,4 @@ it('says once on stderr that connections over --max-connections-per-address repl
         'takes the place of the one idle longest before its headers',
     ),
   );
-});
-
-it.each([
-  ['--max-connections', '0'],
-  ['--max-connections-per-address', 'many'],
-])('exits 2 on %s %s naming the flag', async (flag, value) => {
-  const run = await runVideotask(['mock', '--port', '0', flag, value]);
-  expect(run.code).toBe(2);
-  expect(run.stderr).toContain(flag);
 });

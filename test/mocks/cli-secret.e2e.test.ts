@@ -1,10 +1,11 @@
 // `videotask mock`'s deployment secret (decisions/010): from --secret-file, VIDEOTASK_MOCK_SECRET or
-// --secret, never printed; two mocks with the same one answer each other's tasks.
+// --secret, never printed; two mocks with the same one answer each other's tasks. A secret flag refused
+// (both given, an empty one, a missing file): test/mocks/cli-mock-flags.test.ts, in-process.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { exitCode, killMockProcesses, listening, spawnMock } from '../helpers/mock-process.ts';
+import { killMockProcesses, listening, spawnMock } from '../helpers/mock-process.ts';
 
 const BANNER_END = /secret: .*\n/;
 const SECRET = 'replicas-share-this-0123456789';
@@ -55,17 +56,4 @@ it('says a random secret stays in this process when none is given', async () => 
   const mock = spawnMock('--port', '0');
   await listening(mock, BANNER_END);
   expect(mock.stdout()).toMatch(/secret: random, this process only/);
-});
-
-it.each([
-  [['--secret', 'x', '--secret-file', 'y'], /give --secret or --secret-file, not both/],
-  [
-    ['--secret-file', '/no/such/secret'],
-    /cannot read --secret-file \/no\/such\/secret: no such file/,
-  ],
-  [['--secret', ''], /--secret must not be empty/],
-])('exits 2 on %j saying what to do', async (args, message) => {
-  const mock = spawnMock('--port', '0', ...args);
-  expect(await exitCode(mock, 15_000)).toBe(2);
-  expect(mock.stderr()).toMatch(message);
 });

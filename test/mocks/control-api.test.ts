@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../mocks/index.ts';
-import { coreClient, ORIGIN } from '../helpers/core-client.ts';
+import { coreClient, coreRequest } from '../helpers/core-client.ts';
 import { expectControlConformant } from '../helpers/conformance.ts';
 
 describe('control API (spec/mock-control.yaml)', () => {
@@ -170,14 +170,13 @@ describe('control API (spec/mock-control.yaml)', () => {
   it('is refused from a non-loopback peer, and needs the admin token when one is set', () => {
     const open = createMockService({ clock: { mode: 'manual' } });
     const ask = (service: typeof open, remoteAddress: string, authorization?: string) =>
-      service.handle({
-        method: 'GET',
-        path: '/__mock/clock',
-        query: '',
-        headers: authorization === undefined ? {} : { authorization },
-        origin: ORIGIN,
-        remoteAddress,
-      }).status;
+      service.handle(
+        coreRequest('GET', '/__mock/clock', {
+          key: null,
+          headers: authorization === undefined ? {} : { authorization },
+          remoteAddress,
+        }),
+      ).status;
     expect(ask(open, '127.0.0.1')).toBe(200);
     expect(ask(open, '::ffff:127.0.0.1')).toBe(200);
     expect(ask(open, '::1')).toBe(200);

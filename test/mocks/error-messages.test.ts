@@ -5,7 +5,7 @@ import { hostError } from '../../mocks/node/http/host-answers.ts';
 import type { CoreResponse } from '../../mocks/core/http-types.ts';
 import type { MockService } from '../../mocks/core/service.ts';
 import { expectConformant, expectControlConformant, seen } from '../helpers/conformance.ts';
-import { coreClient } from '../helpers/core-client.ts';
+import { coreClient, coreRequest } from '../helpers/core-client.ts';
 
 // Every error body is built once, in mocks/core/errors.ts, with its message's ending (decisions/031): a
 // learned profile's ` (request id: …)` names the answer's own X-Oneapi-Request-Id, and no finished
@@ -27,15 +27,10 @@ const THROWS: Defect = {
 function ask(
   service: MockService,
   path: string,
-  { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string>; key?: string } = {},
 ): CoreResponse {
-  return service.handle({
-    method,
-    path,
-    query: '',
-    headers: { authorization: 'Bearer sk-mock-alice', ...headers },
-    origin: 'http://mock.test',
-  });
+  const { method = 'GET', ...call } = options;
+  return service.handle(coreRequest(method, path, call));
 }
 
 function messageOf(body: unknown): string {
@@ -55,14 +50,9 @@ describe('error messages and the request-ID ending', () => {
     });
     const id = submit();
     service.clock.advance(3_600_000);
-    const tooLarge = service.handle({
-      method: 'POST',
-      path: '/v1/videos',
-      query: '',
-      headers: { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' },
-      body: new TextEncoder().encode(`{"p":"${'x'.repeat(80)}"}`),
-      origin: 'http://mock.test',
-    });
+    const tooLarge = service.handle(
+      coreRequest('POST', '/v1/videos', { body: { p: 'x'.repeat(80) } }),
+    );
     const answers = {
       route: ask(service, '/v1/nothing'), // OpenAI envelope, before any route
       tooLarge, // task envelope
@@ -70,9 +60,7 @@ describe('error messages and the request-ID ending', () => {
       internal: ask(service, '/v1/models', { headers: { 'x-throw': '1' } }),
     };
     for (let i = 0; i < 8; i++) call('GET', '/v1/models', { key: 'sk-mock-bob' });
-    const limited = ask(service, '/v1/models', {
-      headers: { authorization: 'Bearer sk-mock-bob' },
-    });
+    const limited = ask(service, '/v1/models', { key: 'sk-mock-bob' });
     expect(limited.status).toBe(429);
     expect(tooLarge.status).toBe(413);
     expect(answers.range.status).toBe(416);

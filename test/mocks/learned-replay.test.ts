@@ -4,7 +4,7 @@ import { createMockService } from '../../mocks/index.ts';
 import { learnInProcess } from '../contracts/support/learn-in-process.ts';
 import { OWN_WAY } from '../contracts/support/own-way.ts';
 import { OLDER_CONTENT_ROUTE } from '../contracts/support/deployments.ts';
-import { coreClient } from '../helpers/core-client.ts';
+import { coreClient, coreRequest } from '../helpers/core-client.ts';
 
 // What a client team's tests rely on keeps working on a learned profile: the manual clock, scenarios,
 // the control API, defects; and the profile decides how each answer reads, never what happens.
@@ -104,14 +104,7 @@ describe('a mock serving a learned profile', () => {
       profile: 'observed',
       rateLimit: { requests: 1, windowMs: 60_000 },
     });
-    const ask = () =>
-      service.handle({
-        method: 'GET',
-        path: '/v1/models',
-        query: '',
-        headers: { authorization: 'Bearer sk-mock-alice' },
-        origin: 'http://mock.test',
-      });
+    const ask = () => service.handle(coreRequest('GET', '/v1/models'));
     ask();
     const limited = ask();
     expect(limited.status).toBe(429);

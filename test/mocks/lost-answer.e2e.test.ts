@@ -12,7 +12,7 @@ import {
 import { SubmissionUnconfirmedError, VideoTaskClient, submitWithRetry } from '../../src/index.ts';
 import { runVideotask } from '../helpers/cli.ts';
 import { expectConformant, expectJsonError } from '../helpers/conformance.ts';
-import { coreClient } from '../helpers/core-client.ts';
+import { coreClient, coreRequest } from '../helpers/core-client.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { killMockProcesses, listening, spawnMock } from '../helpers/mock-process.ts';
 
@@ -34,18 +34,9 @@ const listTasks = async (base: string) =>
 
 /** A submission straight to the core, as a host hands it over (the answer's `lost` marking included). */
 const handleSubmit = (service: MockService, scenario: string, body: object = KITE) =>
-  service.handle({
-    method: 'POST',
-    path: '/v1/videos',
-    query: '',
-    headers: {
-      authorization: 'Bearer sk-mock-alice',
-      'content-type': 'application/json',
-      'x-mock-scenario': scenario,
-    },
-    body: new TextEncoder().encode(JSON.stringify(body)),
-    origin: 'http://mock.test',
-  });
+  service.handle(
+    coreRequest('POST', '/v1/videos', { headers: { 'x-mock-scenario': scenario }, body }),
+  );
 
 describe('the core', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectConformant, expectJsonError } from '../helpers/conformance.ts';
-import { coreClient } from '../helpers/core-client.ts';
+import { coreClient, coreRequest } from '../helpers/core-client.ts';
 import OBSERVED from '../../mocks/profiles/observed.json' with { type: 'json' };
 
 type Task = {
@@ -87,13 +87,7 @@ describe('observed profile', () => {
 
   it('ends OpenAI-style error messages with the request id of the x-oneapi-request-id header', () => {
     const { service } = observed();
-    const response = service.handle({
-      method: 'GET',
-      path: '/v1/models',
-      query: '',
-      headers: {},
-      origin: 'http://mock.test',
-    });
+    const response = service.handle(coreRequest('GET', '/v1/models', { key: null }));
     const body = JSON.parse(response.body as string) as {
       error: { message: string; code: string };
     };
@@ -114,14 +108,11 @@ describe('observed profile', () => {
 
   it("carries the gateway's row fields in the wrapper and X-New-Api-Other-Ratios on submission", () => {
     const { call, service } = observed();
-    const raw = service.handle({
-      method: 'POST',
-      path: '/v1/video/generations',
-      query: '',
-      headers: { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' },
-      body: new TextEncoder().encode('{"model":"video-pro-v1","prompt":"p"}'),
-      origin: 'http://mock.test',
-    });
+    const raw = service.handle(
+      coreRequest('POST', '/v1/video/generations', {
+        body: { model: 'video-pro-v1', prompt: 'p' },
+      }),
+    );
     expect(raw.headers['x-new-api-other-ratios']).toBeDefined();
     const id = (JSON.parse(raw.body as string) as Task).id;
     const wrapper = call('GET', `/v1/video/generations/${id}`);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMockService, type MockService } from '../../mocks/index.ts';
 import { RenderedTasks, sameJson } from '../../mocks/core/rendered-tasks.ts';
 import { snapshot } from '../../mocks/core/snapshot.ts';
+import { coreRequest } from '../helpers/core-client.ts';
 
 describe('sameJson: whether JSON.stringify makes the same text of both', () => {
   const cases: [string, unknown, unknown][] = [
@@ -133,22 +134,13 @@ describe('status answers while a task changes (RenderedTasks in the service)', (
   });
 });
 
-const headers = { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' };
-
 function submitVia(service: MockService, origin: string): string {
-  const body = new TextEncoder().encode('{"model":"video-lite-v1","prompt":"tide"}');
-  const submitted = service.handle({
-    method: 'POST',
-    path: '/v1/videos',
-    query: '',
-    headers,
-    body,
-    origin,
-  });
+  const body = { model: 'video-lite-v1', prompt: 'tide' };
+  const submitted = service.handle(coreRequest('POST', '/v1/videos', { body, origin }));
   return (JSON.parse(submitted.body as string) as { id: string }).id;
 }
 
 /** The answer's text, as the hosts send it. */
 function getVia(service: MockService, path: string, origin: string): string {
-  return service.handle({ method: 'GET', path, query: '', headers, origin }).body as string;
+  return service.handle(coreRequest('GET', path, { origin })).body as string;
 }

@@ -1,14 +1,14 @@
 // Replicas (docs/replicas.md, decisions/016): two separate `videotask mock` processes with the same
 // secret and a real clock answer each other's tasks alike — status, progress and the bytes of the
 // video — with no state shared between them; with another secret a task is simply missing. Given
-// `--replica K/N`, each mints task IDs in a share of its own (decisions/010), its workers too.
+// `--replica K/N`, each mints task IDs in a share of its own (decisions/010), its workers too. A bad
+// --replica is refused before anything starts: test/mocks/cli-mock-flags.test.ts, in-process.
 import { afterEach, describe, expect, it } from 'vitest';
 import { deploymentKeys } from '../../mocks/core/secret.ts';
 import { hmacSha256 } from '../../mocks/core/sha256.ts';
 import { TaskIdCodec } from '../../mocks/core/task-id-codec.ts';
 import { unpackFields } from '../../mocks/core/task-id-layout.ts';
 import {
-  exitCode,
   killMockProcesses,
   listening,
   spawnMockWithEnv,
@@ -129,14 +129,4 @@ describe('replicas: separate mocks with the same secret (real processes, real cl
       ]),
     );
   }, 60_000);
-
-  it.each(['0/2', '3/2', '1/0', '1/257', 'a/b', '1', ''])(
-    'exits 2 on --replica=%j, saying what to pass',
-    async (value) => {
-      const mock = spawnMockWithEnv(process.env, '--port', '0', `--replica=${value}`);
-      expect(await exitCode(mock, 15_000)).toBe(2);
-      expect(mock.stderr()).toContain('--replica must be K/N');
-      expect(mock.stderr()).toContain('(e.g. --replica 1/2 and --replica 2/2)');
-    },
-  );
 });

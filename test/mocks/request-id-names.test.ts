@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coreClient } from '../helpers/core-client.ts';
+import { coreClient, coreRequest } from '../helpers/core-client.ts';
 
 // Issue 23: the client's request ID and the service's answer ID are named apart; the old public
 // names still work (deprecated).
@@ -18,14 +18,7 @@ describe('client and service request IDs, by name', () => {
 
   const answerId = (options: Parameters<typeof coreClient>[0]): number => {
     const { service } = coreClient(options);
-    const answer = service.handle({
-      method: 'GET',
-      path: '/v1/nothing',
-      query: '',
-      headers: {},
-      body: undefined,
-      origin: 'http://mock.test',
-    });
+    const answer = service.handle(coreRequest('GET', '/v1/nothing', { key: null }));
     return Number(answer.headers['x-oneapi-request-id']!.slice(-8));
   };
 

@@ -5,27 +5,14 @@ import * as node from '../../mocks/index.ts';
 import * as neutral from '../../mocks/neutral.ts';
 import type { CoreRequest, ServiceWrapper, WrapContext } from '../../mocks/neutral.ts';
 import OBSERVED from '../../mocks/profiles/observed.json' with { type: 'json' };
+import { coreRequest } from '../helpers/core-client.ts';
 
 // decisions/029: the core takes wrappers and knows no defect; names are resolved on the Node side; the
 // wrappers' context is built once per request, from the one route match the core makes.
 
-const ORIGIN = 'http://mock.test';
-const ALICE = { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' };
-const submission = (): CoreRequest => ({
-  method: 'POST',
-  path: '/v1/videos',
-  query: '',
-  headers: ALICE,
-  origin: ORIGIN,
-  body: new TextEncoder().encode(JSON.stringify({ model: 'video-pro-v1', prompt: 'kite' })),
-});
-const get = (path: string): CoreRequest => ({
-  method: 'GET',
-  path,
-  query: '',
-  headers: ALICE,
-  origin: ORIGIN,
-});
+const submission = (): CoreRequest =>
+  coreRequest('POST', '/v1/videos', { body: { model: 'video-pro-v1', prompt: 'kite' } });
+const get = (path: string): CoreRequest => coreRequest('GET', path);
 const health = (service: { handle(request: CoreRequest): { body?: unknown } }) =>
   JSON.parse(service.handle(get('/__mock/health')).body as string) as { defects: string[] };
 
@@ -84,7 +71,7 @@ describe('the Node entry', () => {
     expect(service.defects).toEqual(['auth-skipped']);
     expect(health(service).defects).toEqual(['auth-skipped']);
     // auth-skipped: the catalog answers without a key (§5 broken); the stamp sees the answer after it.
-    const models = service.handle({ ...get('/v1/models'), headers: {} });
+    const models = service.handle(coreRequest('GET', '/v1/models', { key: null }));
     expect(models.status).toBe(200);
     expect(JSON.parse(models.body as string)).toMatchObject({ wrapped: 'listModels' });
   });

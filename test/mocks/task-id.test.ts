@@ -26,7 +26,7 @@ import {
   shareWithin,
   type TaskIdShare,
 } from '../../mocks/core/task-id-share.ts';
-import { coreClient } from '../helpers/core-client.ts';
+import { coreClient, coreRequest } from '../helpers/core-client.ts';
 
 const keys = deploymentKeys('test-secret', hmacSha256);
 const codec = new TaskIdCodec({ mac: keys.idMac, stream: keys.idStream });
@@ -62,14 +62,7 @@ function routes(
     ['GET', `/__mock/tasks/${id}`, undefined],
   ];
   return calls.map(([method, path, k]) => {
-    const headers = k === undefined ? {} : { authorization: `Bearer ${k}` };
-    const r = client.service.handle({
-      method,
-      path,
-      query: '',
-      headers,
-      origin: 'http://mock.test',
-    });
+    const r = client.service.handle(coreRequest(method, path, { key: k ?? null }));
     const shown = { ...r.headers, 'x-oneapi-request-id': '' };
     const body = typeof r.body === 'string' ? r.body : new TextDecoder().decode(r.body);
     return `${r.status} ${JSON.stringify(shown)} ${body}`.replaceAll(id, 'ID');
@@ -283,18 +276,12 @@ describe('task IDs are unique (decisions/010)', () => {
     // The smallest share (1,024 draws), one user, one body, one mock millisecond: far past any real use.
     const { service } = coreClient({ taskIdShare: { index: 7, of: MAX_SHARES } });
     const post = () =>
-      service.handle({
-        method: 'POST',
-        path: '/v1/videos',
-        query: '',
-        headers: {
-          authorization: 'Bearer sk-mock-alice',
-          'content-type': 'application/json',
-          'x-request-id': 'same',
-        },
-        body: new TextEncoder().encode('{"model":"video-pro-v1","prompt":"a red kite"}'),
-        origin: 'http://mock.test',
-      });
+      service.handle(
+        coreRequest('POST', '/v1/videos', {
+          headers: { 'x-request-id': 'same' },
+          body: { model: 'video-pro-v1', prompt: 'a red kite' },
+        }),
+      );
     const ids = new Set<string>();
     let answer = post();
     for (; answer.status === 200; answer = post())

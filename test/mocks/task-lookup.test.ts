@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService, type MockService } from '../../mocks/index.ts';
+import { coreRequest } from '../helpers/core-client.ts';
 
 // TaskLookup remembers the task it found last (issue 23: a client polls one task again and again);
 // whatever came before, each lookup answers as if it had not.
 
 function submit(service: MockService, key: string): string {
-  const answer = service.handle({
-    method: 'POST',
-    path: '/v1/videos',
-    query: '',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: new TextEncoder().encode('{"model":"video-lite-v1","prompt":"tide"}'),
-    origin: 'http://mock.test',
-  });
+  const answer = service.handle(
+    coreRequest('POST', '/v1/videos', { key, body: { model: 'video-lite-v1', prompt: 'tide' } }),
+  );
   return (JSON.parse(answer.body as string) as { id: string }).id;
 }
 

@@ -1,11 +1,18 @@
 // `videotask mock --workers N` as real processes (decisions/016, 021): every worker answers every task
 // the same, a control change answered 200 is on every worker by the next request, a dead worker is
-// replaced, --state survives kill -9 of the whole group, and bad --workers values exit 2.
+// replaced, and --state survives kill -9 of the whole group. Bad --workers and --worker-timeout values:
+// test/mocks/cli-mock-flags.test.ts, in-process.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { exitCode, killMockProcesses, spawnMock } from '../helpers/mock-process.ts';
+import {
+  exitCode,
+  killMockProcesses,
+  killMockProcessesBut,
+  spawnMock,
+  type MockProcess,
+} from '../helpers/mock-process.ts';
 import { eventually } from '../helpers/eventually.ts';
 import {
   call,
@@ -22,11 +29,20 @@ import {
 const ORDER = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
 const dir = mkdtempSync(join(tmpdir(), 'videotask-workers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(killMockProcesses);
+
+/**
+ * One group of two workers on a manual clock, shared by the tests that only submit, advance, force and
+ * reset (each on tasks of its own): started once instead of once per test. A test that pauses, kills
+ * or restarts workers starts its own, killed after it.
+ */
+let shared: Promise<{ mock: MockProcess; base: string }> | undefined;
+const sharedGroup = () => (shared ??= startWorkers('--clock', 'manual'));
+afterEach(async () => killMockProcessesBut(shared === undefined ? [] : [(await shared).mock]));
+afterAll(killMockProcesses);
 
 describe('videotask mock --workers N (real processes)', () => {
   it('says how many workers, and every worker answers a task submitted on another the same', async () => {
-    const { mock, base } = await startWorkers('--clock', 'manual');
+    const { mock, base } = await sharedGroup();
     expect(mock.stdout()).toMatch(/workers 2 on this port/);
     const ids = [
       await submit(base, 'a red kite'),
@@ -47,7 +63,7 @@ describe('videotask mock --workers N (real processes)', () => {
   }, 60_000);
 
   it('shows a clock advance on every worker in the next request after its 200', async () => {
-    const { base } = await startWorkers('--clock', 'manual');
+    const { base } = await sharedGroup();
     for (let round = 0; round < 12; round++) {
       const id = await submit(base, `round ${round}`);
       const advanced = await call(base, 'POST', '/__mock/clock/advance', { ms: 600_000 });
@@ -58,7 +74,7 @@ describe('videotask mock --workers N (real processes)', () => {
   }, 60_000);
 
   it('holds the 200 of a control change until every worker has it, one paused within the deadline too', async () => {
-    // Past the deadline a paused worker is replaced instead: test/regressions/worker-stalled-replaced.e2e.test.ts.
+    // Past the deadline a paused worker is replaced instead: test/mocks/worker-stalled-replaced.e2e.test.ts.
     const { mock, base } = await startWorkers('--clock', 'manual', '--worker-timeout', '60');
     const id = await submit(base, 'a red kite');
     const before = (JSON.parse((await call(base, 'GET', '/__mock/clock')).text) as { now: number })
@@ -109,7 +125,7 @@ describe('videotask mock --workers N (real processes)', () => {
   }, 60_000);
 
   it('shows a forced outcome and a reset on every worker in the next request after their 200', async () => {
-    const { base } = await startWorkers('--clock', 'manual');
+    const { base } = await sharedGroup();
     for (let round = 0; round < 8; round++) {
       const id = await submit(base, `round ${round}`);
       const forced = await call(base, 'POST', `/__mock/tasks/${id}/outcome`, { outcome: 'fail' });
@@ -222,17 +238,4 @@ describe('videotask mock --workers N (real processes)', () => {
     expect(await exitCode(second, 30_000)).toBe(1);
     expect(second.stderr()).toContain(`port ${port} is in use. Pick another with --port N`);
   }, 60_000);
-
-  it.each(['0', 'abc', '-1', '0.05', ''])('exits 2 on --worker-timeout=%j', async (value) => {
-    const mock = spawnMock('--port', '0', '--workers', '2', `--worker-timeout=${value}`);
-    expect(await exitCode(mock, 15_000)).toBe(2);
-    expect(mock.stderr()).toMatch(/--worker-timeout must be (a number|at least 0\.1)/);
-  });
-
-  it.each(['0', 'abc', '-1', '1.5', '999', ''])('exits 2 on --workers=%j', async (value) => {
-    const mock = spawnMock('--port', '0', `--workers=${value}`);
-    expect(await exitCode(mock, 15_000)).toBe(2);
-    expect(mock.stderr()).toContain('--workers must be a number of processes from 1 to 256');
-    expect(mock.stderr()).toContain('or auto');
-  });
 });

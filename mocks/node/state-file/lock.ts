@@ -99,7 +99,7 @@ function acquire(lock: string, mine: string, depth: number): void {
  * try follows another process's step (a claim released, a stale lock replaced), so the contenders run
  * out long before this; 3 was too few: six processes taking over one stale lock on a loaded machine
  * released the claim between one loser's two calls three times running, and that loser said
- * "keeps reappearing" instead of "in use" (test/regressions/state-lock-takeover-atomic.e2e.test.ts).
+ * "keeps reappearing" instead of "in use" (test/mocks/state-lock-takeover-atomic.e2e.test.ts).
  */
 const MAX_ATTEMPTS = 100;
 

@@ -3,7 +3,7 @@
 // check reached the node host, whose writeHead then threw and left the client unanswered: the answer's
 // `contentType` (sent as Content-Type) was never checked, and a header learned as an object or a list
 // (sent as its JSON) was not looked into. Both are now refused at load, naming the field; the host's
-// guard (test/regressions/unsendable-header-answered.e2e.test.ts) is the last line only.
+// guard (test/mocks/unsendable-header-answered.e2e.test.ts) is the last line only.
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { ProfileError, readProfile, type LearnedProfile } from '../../src/profile/index.ts';

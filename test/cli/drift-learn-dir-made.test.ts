@@ -50,6 +50,9 @@ describe('drift --learn-dir DIR with DIR not made yet', () => {
   });
 
   it('an unexpected error exits 2 with its message, no stack trace', async () => {
+    // The unit lane shares a worker's modules (isolate: false): another file may have loaded main.ts
+    // with the real commands, so it is loaded afresh here, with the mocked ones.
+    vi.resetModules();
     const { main } = await import('../../cli/main.ts');
     const printed: string[] = [];
     vi.spyOn(console, 'error').mockImplementation((text: string) => void printed.push(text));

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createHandlers, createMockService } from '../../mocks/index.ts';
 import { BadRequestError, UnexpectedResponseError, type ApiError } from '../../src/client/index.ts';
 import { downloadContent } from '../../src/node/index.ts';
-import { TOKENS, VIDEO, mswClient, rejection, scratchDir } from './client-fixture.ts';
+import { TOKENS, VIDEO, mswClient, rejection, scratchDir } from '../client/client-fixture.ts';
 
 const { service, msw, seen, client, submitFresh } = mswClient();
 const { path, fresh } = scratchDir();

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { VideoTask } from '../../src/client/index.ts';
 import { resumeJournal } from '../../src/node/resume.ts';
-import { fakeTime } from './fake-time.ts';
+import { fakeTime } from '../client/fake-time.ts';
 import { journalFixture } from './journal-fixture.ts';
 
 const { file, withJournal } = journalFixture();

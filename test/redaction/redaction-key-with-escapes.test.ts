@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/redaction/redactor.ts';
 
 /**
- * The property test of test/contracts/redaction.test.ts found a key the redaction let through: a key
+ * The property test of test/redaction/redaction.test.ts found a key the redaction let through: a key
  * that itself holds an escape-like part (`%00`) and a character JSON escapes (`"`), echoed inside a
  * JSON string. The reading that undid the JSON escape also decoded the key's own `%00`, so neither
  * reading spelled the key. A key is now also looked for as its own escapes decode.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/redaction/redactor.ts';
 
 /**
- * The property test of test/contracts/redaction.test.ts (seed 473416241) found a key the redaction let
+ * The property test of test/redaction/redaction.test.ts (seed 473416241) found a key the redaction let
  * through: `!!!!!!!!!!!!` echoed in hex right after a `%`. Hex and base64 were read only in the most
  * decoded reading of the text, where `%21` had already become `!` and the hex that followed was one
  * byte short of the key. They are now read in every reading.

@@ -1,10 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exitStatus } from '../../cli/commands/contract-target.ts';
 import { runContract, TargetError } from '../../contracts/index.ts';
-import { runVideotask, type CliRun } from '../helpers/cli.ts';
-import { verifyFamily, verifyFamilyFixture } from '../helpers/verify-family.ts';
+import { runMain } from '../helpers/cli-in-process.ts';
 import { BASE_TARGET, checkInProcess } from '../contracts/support/in-process.ts';
 
 // Issue 22, "the suite checks its own inputs": a wrong input is exit 2, never a verdict. Before:
@@ -13,11 +10,15 @@ import { BASE_TARGET, checkInProcess } from '../contracts/support/in-process.ts'
 // failure; a --model typo spent the budget on refused submissions and failed catalog.lists-model
 // (exit 1); verify-family recorded a typo as a failed rollout step; and a bad VIDEOTASK_BASE_URL was
 // reported as "--base-url …", a flag the user never typed.
+//
+// In-process: the contract runs against the bundled service, and the command line as `main(argv)` decides
+// it before it sends anything. The two command lines that run against a deployment are in
+// contract-inputs-checked.e2e.test.ts.
 
-const videotask = (args: string[], env: Record<string, string> = {}): Promise<CliRun> => {
-  const clean = { ...process.env };
-  for (const name of Object.keys(clean)) if (name.startsWith('VIDEOTASK_')) delete clean[name];
-  return runVideotask(args, { env: { ...clean, ...env }, timeoutMs: 60_000 });
+/** `videotask ARGS` in-process with no VIDEOTASK_* variable but `env`'s. */
+const videotask = (args: string[], env: Record<string, string> = {}) => {
+  const unset = Object.keys(process.env).filter((name) => name.startsWith('VIDEOTASK_'));
+  return runMain(args, { ...Object.fromEntries(unset.map((name) => [name, undefined])), ...env });
 };
 
 describe('an --other-api-key the deployment refuses', () => {
@@ -118,35 +119,6 @@ describe('a --model the catalog does not list', () => {
     ]);
     expect(report.results.find((r) => r.id === 'catalog.lists-model')!.outcome).toBe('pass');
     expect(exitStatus(report).code).toBe(2);
-  });
-
-  it('exits 2 on the command line, naming the catalog’s models', async () => {
-    const run = await videotask(['contract', '--model', 'video-pro-v2']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(
-      "videotask contract: the run's input is wrong: --model video-pro-v2 is not listed by " +
-        'GET /v1/models for this key (it lists video-pro-v1, video-lite-v1)',
-    );
-    expect(run.stdout).toMatch(/^input error {2}--model video-pro-v2/m);
-    expect(run.stdout).toMatch(/0 task\(s\) created/);
-  });
-});
-
-describe('verify-family --model', () => {
-  const { mock, freshDir } = verifyFamilyFixture();
-
-  it('a typo (neither listed nor a second-family ID) exits 2 before submitting or recording', async () => {
-    const server = await mock({ familyBound: true });
-    const cwd = freshDir('typo');
-    const run = await verifyFamily(server.url, 'sk-mock-vip', ['--model', 'alt-vdeo-v2'], cwd);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(
-      /--model alt-vdeo-v2 is neither listed by \/v1\/models for this key nor a second-family model ID/,
-    );
-    expect(run.stderr).toMatch(/the catalog lists video-pro-v1, video-lite-v1, alt-video-v2/);
-    expect(server.service.store.size).toBe(0);
-    const records = join(cwd, 'verification-records');
-    expect(existsSync(records) ? readdirSync(records) : []).toEqual([]);
   });
 });
 

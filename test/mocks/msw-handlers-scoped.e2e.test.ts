@@ -164,7 +164,7 @@ describe('with baseUrl', () => {
  * under it only, while the same service paths outside it go to the backend.
  */
 describe('in the browser (setupWorker)', () => {
-  const runs = browserTestsRun('test/regressions/msw-handlers-scoped.e2e.test.ts');
+  const runs = browserTestsRun('test/mocks/msw-handlers-scoped.e2e.test.ts');
   let folder: string;
   let backend: { server: Server; url: string; served: string[] };
   let browser: Browser;

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockService, type MockOptions } from '../../mocks/index.ts';
+import { coreRequest } from '../helpers/core-client.ts';
 import { firstSubmissionsRateLimited } from '../contracts/support/deployments.ts';
 import { checkInProcess } from '../contracts/support/in-process.ts';
 
@@ -10,17 +11,13 @@ import { checkInProcess } from '../contracts/support/in-process.ts';
  * seconds a test must advance; and the contract suite no longer counts its own Retry-After waits as the
  * deployment's slowness.
  */
-const ALICE = { authorization: 'Bearer sk-mock-alice', 'content-type': 'application/json' };
-
 function mock(options: MockOptions) {
   const service = createMockService(options);
   const call = (path: string, init: { body?: unknown; scenario?: string } = {}) => {
-    const headers: Record<string, string> = { ...ALICE };
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (init.scenario !== undefined) headers['x-mock-scenario'] = init.scenario;
-    const body =
-      init.body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(init.body));
-    const method = body === undefined ? 'GET' : 'POST';
-    const answer = service.handle({ method, path, query: '', headers, body, origin: 'http://t' });
+    const method = init.body === undefined ? 'GET' : 'POST';
+    const answer = service.handle(coreRequest(method, path, { headers, body: init.body }));
     return { status: answer.status, retryAfter: answer.headers['retry-after'], body: answer.body };
   };
   return { service, call };
@@ -29,9 +26,13 @@ function mock(options: MockOptions) {
 const TASK = { model: 'video-pro-v1', prompt: 'a red kite' };
 
 describe("the rate limiter's Retry-After", () => {
-  it('is real seconds at --speed N: sleeping it is enough, and not 60× too long', async () => {
-    // 59 simulated seconds at speed 60: the window lasts 0.98 real seconds (a timer may fire a
-    // millisecond early).
+  afterEach(() => void vi.useRealTimers());
+
+  it('is real seconds at --speed N: sleeping it is enough, and not 60× too long', () => {
+    // A real clock at speed 60 reads the machine's monotonic time (performance.now), here faked: the
+    // test moves it by what a client would sleep instead of sleeping (a unit test sleeps for no one).
+    // 59 simulated seconds at speed 60: the window lasts 0.98 real seconds.
+    vi.useFakeTimers({ toFake: ['performance'] });
     const { call } = mock({ speed: 60, rateLimit: { requests: 2, windowMs: 59_000 } });
     expect(call('/v1/models').status).toBe(200);
     expect(call('/v1/models').status).toBe(200);
@@ -41,8 +42,11 @@ describe("the rate limiter's Retry-After", () => {
     expect(String(refused.body)).toMatch(
       /2 requests per 59 s of the mock's clock \(60× real time\) for this key; retry after 1 s/,
     );
-    // However loaded the machine, the window is over once that much real time has passed.
-    await new Promise((resolve) => setTimeout(resolve, Number(refused.retryAfter) * 1000));
+    // A client that sleeps a little less is still refused; once the real seconds told have passed,
+    // the window is over.
+    vi.advanceTimersByTime(900);
+    expect(call('/v1/models').status).toBe(429);
+    vi.advanceTimersByTime(Number(refused.retryAfter) * 1000 - 900);
     expect(call('/v1/models').status).toBe(200);
   });
 

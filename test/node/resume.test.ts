@@ -6,7 +6,7 @@ import { NotFoundError } from '../../src/client/errors.ts';
 import { FileJournal } from '../../src/node/file-journal.ts';
 import type { GetTask } from '../../src/client/poller.ts';
 import { resumeJournal } from '../../src/node/resume.ts';
-import { mockSource } from './mock-source.ts';
+import { mockSource } from '../client/mock-source.ts';
 
 const ENDPOINT = '/v1/video/generations';
 const MODEL = 'video-pro-v1';

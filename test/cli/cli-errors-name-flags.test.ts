@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runVideotask } from '../helpers/cli.ts';
+import { runMain } from '../helpers/cli-in-process.ts';
 
 // `videotask status --base-url http://u:p@host` said "baseUrl must not contain credentials: pass the
 // key as apiKey", the library's option names, which no CLI user typed. The CLI names its own flags.
+// In-process (`main(argv)`): each refusal comes before anything is sent.
 describe('client command errors name the flags the user typed', () => {
   it.each([
     ['credentials', 'http://qa:TopSecretPw@127.0.0.1:9', /--base-url must not contain credentials/],
@@ -18,7 +19,7 @@ describe('client command errors name the flags the user typed', () => {
       ['submit', '--model', 'video-pro-v1', '--prompt', 'a kite'],
       ['contract'],
     ]) {
-      const run = await runVideotask([...command, '--base-url', url, '--api-key', 'sk-mock-alice']);
+      const run = await runMain([...command, '--base-url', url, '--api-key', 'sk-mock-alice']);
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toMatch(expected);
       expect(run.stderr).not.toMatch(/\bbaseUrl\b|\bapiKey\b/);
@@ -28,7 +29,7 @@ describe('client command errors name the flags the user typed', () => {
 
   it('credentials: says to pass the key with --api-key', async () => {
     const url = 'http://qa:TopSecretPw@127.0.0.1:9';
-    const run = await runVideotask(['status', 'task_x', '--base-url', url, '--api-key', 'sk-x']);
+    const run = await runMain(['status', 'task_x', '--base-url', url, '--api-key', 'sk-x']);
     expect(run.stderr).toMatch(/pass the key as --api-key|pass the key with --api-key/);
   });
 });

@@ -1,29 +1,35 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sampleVideo } from '../../mocks/index.ts';
-import { runVideotask } from '../helpers/cli.ts';
 import { FAST, taskCliFixture } from '../helpers/task-cli.ts';
 
 /**
  * Issue 22 ("Day-one friction"), the CLI: `wait` printed its final line twice (as progress and as the
  * result) and its hint said `videotask download ID`; `download -o -` wrote a file named `-`;
  * `download -o DIR` downloaded the whole video before failing at the rename; bare `videotask` printed
- * help and exited 0; `-V` was an unknown command.
+ * help and exited 0; `-V` was an unknown command. The bare command and `-V`: cli-day-one.test.ts,
+ * in-process.
  */
 const BIN = fileURLToPath(new URL('../../bin/videotask.js', import.meta.url));
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
 const SCRIPT = '/usr/bin/script';
 
 const { videotask, submitted, server, dir } = taskCliFixture();
 
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+/** One finished task, waited for once and shared by the tests that only need one to exist. */
+let done: Promise<string> | undefined;
+function finished(): Promise<string> {
+  done ??= (async () => {
+    const id = await submitted('video-pro-v1', 'a kite');
+    expect((await videotask(['wait', id, ...FAST])).code).toBe(0);
+    return id;
+  })();
+  return done;
+}
 
 /** The CLI with stdout as bytes (a video), against the fixture's mock. */
 function videotaskBytes(args: string[]): Promise<{ code: number; stdout: Buffer; stderr: string }> {
@@ -156,10 +162,9 @@ describe('download', () => {
     // A FIFO of its own: a rename onto it replaces it (before the fix, as root, `-o /dev/null --force`
     // replaced the machine's /dev/null with the video).
     ['a FIFO', (d: string) => fifo(join(d, 'pipe')), ['--force'], /is not a regular file/],
-  ])('fails before downloading when -o is %s (exit 2)', async (_what, target, extra, message) => {
-    const id = await submitted('video-pro-v1', 'a kite');
-    expect((await videotask(['wait', id, ...FAST])).code).toBe(0);
-    const folder = join(dir(), `target-${id}`);
+  ])('fails before downloading when -o is %s (exit 2)', async (what, target, extra, message) => {
+    const id = await finished();
+    const folder = join(dir(), `target-${what.replaceAll(/\W+/g, '-')}`);
     mkdirSync(folder);
     writeFileSync(join(folder, 'keep.txt'), 'kept');
     const path = target(folder);
@@ -172,20 +177,5 @@ describe('download', () => {
     expect(await requestNumber()).toBe(answered + 1);
     expect(readdirSync(folder).sort()).toEqual(before);
     if (path.endsWith('pipe')) expect(statSync(path).isFIFO()).toBe(true);
-  });
-});
-
-describe('the bare command', () => {
-  it('prints the help and exits 2 without a command', async () => {
-    const bare = await runVideotask([]);
-    expect(bare.code).toBe(2);
-    expect(bare.stderr).toMatch(/Usage: videotask <command> \[options\]/);
-    expect(bare.stdout).toBe('');
-  });
-
-  it.each(['-V', '--version'])('prints the version with %s', async (flag) => {
-    const printed = await runVideotask([flag]);
-    expect(printed.code).toBe(0);
-    expect(printed.stdout.trim()).toBe(VERSION);
   });
 });

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { runVideotask } from '../helpers/cli.ts';
+import { runMain } from '../helpers/cli-in-process.ts';
 import {
   killMockProcesses,
   listening,
@@ -58,8 +58,11 @@ it('refuses an unreadable or empty token file, and two sources at once, as usage
     ['--admin-token-file', empty],
     ['--admin-token', TOKEN, '--admin-token-file', empty],
   ];
+  // Refused before anything starts: `main(argv)` in-process, the function the process runs.
   for (const args of cases) {
-    const run = await runVideotask(['mock', '--port', '0', ...args], { env: cleanEnv });
+    const run = await runMain(['mock', '--port', '0', ...args], {
+      VIDEOTASK_ADMIN_TOKEN: undefined,
+    });
     expect(run.code, args.join(' ')).toBe(2);
     expect(run.stderr).toMatch(/admin-token/);
     expect(`${run.stdout}${run.stderr}`).not.toContain(TOKEN);

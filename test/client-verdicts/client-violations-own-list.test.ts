@@ -3,13 +3,13 @@
 // violations are now a list of their own.
 import { expect, it } from 'vitest';
 import { createMockService } from '../../mocks/index.ts';
+import { coreRequest } from '../helpers/core-client.ts';
 
 it("keeps an answer's violations after the service answered another request", () => {
   const service = createMockService({ clock: { mode: 'manual' } });
-  const ask = (headers: Record<string, string>) =>
-    service.handle({ method: 'GET', path: '/v1/models', query: '', headers, origin: 'http://m' });
-  const keyless = ask({});
-  const keyed = ask({ authorization: 'Bearer sk-mock-alice' });
+  const ask = (key: string | null) => service.handle(coreRequest('GET', '/v1/models', { key }));
+  const keyless = ask(null);
+  const keyed = ask('sk-mock-alice');
   expect(keyed.clientViolations).toBeUndefined();
   expect(keyless.clientViolations?.().map((v) => v.rule)).toEqual(['authorization-header']);
 });

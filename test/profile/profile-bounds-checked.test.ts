@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { MAX_GENERATED_CHARS } from '../../mocks/core/profile/render-node.ts';
 import { createMockService } from '../../mocks/index.ts';
+import { coreRequest } from '../helpers/core-client.ts';
 import {
   MAX_PROFILE_DEPTH,
   ProfileError,
@@ -87,13 +88,9 @@ it('generates at most MAX_GENERATED_CHARS of an answer it has no values for', ()
     },
   };
   const service = createMockService({ seed: 'bounds', profile: withBody(lists) });
-  const response = service.handle({
-    method: 'GET',
-    path: '/v1/videos/task_missing',
-    query: '',
-    headers: { authorization: 'Bearer sk-mock-alice' },
-    origin: 'http://127.0.0.1:4010',
-  });
+  const response = service.handle(
+    coreRequest('GET', '/v1/videos/task_missing', { origin: 'http://127.0.0.1:4010' }),
+  );
   expect(response.status).toBe(OBSERVED.answers[CELL]!.refused!.status);
   const text = response.body as string;
   expect(text.length).toBeLessThanOrEqual(MAX_GENERATED_CHARS * 1.1);
