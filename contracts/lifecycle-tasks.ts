@@ -1,8 +1,7 @@
 import { CHECKS } from './checks/definitions.ts';
 import { followTask, type FollowedTask } from './checks/follow-task.ts';
-import type { LifecycleTask } from './checks/submission.ts';
 import { routePath, type CellState } from './matrix/index.ts';
-import type { RefusedTask, RunContext } from './run-context.ts';
+import type { LifecycleTask, RefusedTask, RunContext } from './run-context.ts';
 
 export const PROMPT = 'videotask contract check: a red kite over a green hill';
 const NATIVE = 'createPluginTask';

@@ -32,7 +32,8 @@ export function routesModule(
   }
   return [
     `// Generated from ${specs.map((s) => s.yaml).join(' and ')} by \`npm run generate\`; do not edit.`,
-    "import type { OperationRoute } from '../spec/routes.ts';",
+    '',
+    'type Route = { readonly method: string; readonly template: string; readonly access: string };',
     '',
     '/**',
     ' * Every operation of both specs, in their order: its method, its path template and who may call it',
@@ -40,7 +41,7 @@ export function routesModule(
     ' */',
     'export const OPERATIONS = {',
     ...routes.flatMap(entry),
-    "} as const satisfies Readonly<Record<string, Omit<OperationRoute, 'operationId'>>>;",
+    '} as const satisfies Readonly<Record<string, Route>>;',
     '',
     'export type OperationId = keyof typeof OPERATIONS;',
     '',

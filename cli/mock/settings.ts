@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import type { TaskIdShare } from '../../mocks/core/task-id-share.ts';
 import { tokensFromConfig } from '../../mocks/core/tokens.ts';
-import { isProfileName } from '../../mocks/core/profiles.ts';
+import { isProfileName } from '../../mocks/core/profile/profile-names.ts';
 import { resolveDefects } from '../../mocks/defects/catalog.ts';
 import { numberOption, parseFlags, readOptionFile, UsageError } from '../options.ts';
 import { readProfileFile } from '../profile-file.ts';

@@ -6,10 +6,10 @@ import {
 } from '../../src/client/errors.ts';
 import { pollTask } from '../../src/client/poller.ts';
 import { serviceContract, type VideoStatus } from '../../src/spec/index.ts';
-import type { RunContext } from '../run-context.ts';
+import type { LifecycleTask, RunContext } from '../run-context.ts';
 import { CHECKS } from './definitions.ts';
 import { judgeSequence } from './sequence.ts';
-import { submitLifecycleTask, type LifecycleTask } from './submission.ts';
+import { submitLifecycleTask } from './submission.ts';
 import { LONGEST_WAIT_MS } from './rate-limited.ts';
 import { RUN_DEADLINE_MARGIN_MS } from '../run-limits.ts';
 import { TaskTracker } from './task-tracker.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routePath, routeRequest, type Caller, type Cell, type RouteId } from '../matrix/index.ts';
-import type { RunContext } from '../run-context.ts';
+import type { LifecycleTask, RunContext } from '../run-context.ts';
 import type { Evidence } from '../verdicts.ts';
 import { judgeIdentifiers } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
@@ -15,17 +15,6 @@ import { judgeVideoObject } from './task-object.ts';
 
 const { lifecycle } = serviceContract();
 export const SUBMIT_ROUTES = ['createVideoGeneration', 'createVideo'] as const;
-
-/** One task the run creates and follows: where it is submitted, with what, and what it is for. */
-export interface LifecycleTask {
-  /** "via POST /v1/videos", "expected to fail", … */
-  readonly name: string;
-  readonly route: 'createVideoGeneration' | 'createVideo' | 'createPluginTask';
-  readonly model: string;
-  readonly prompt: string;
-  /** Submitted by the operator's failing model or prompt (§7): the `failed` column. */
-  readonly expectFailure: boolean;
-}
 
 /** The submission body a route takes: §2.1 on the documented paths, the upstream shape on the native one (§4.5). */
 export function bodyFor(route: RouteId, model: string, prompt: string): unknown {

@@ -13,7 +13,7 @@ import {
   type RouteId,
   type TaskState,
 } from '../matrix/index.ts';
-import type { RunContext } from '../run-context.ts';
+import type { LifecycleTask, RunContext } from '../run-context.ts';
 import { judgeable, judgeIdentifiersOfAnswer, judgeRateLimit } from './answered.ts';
 import { judgeContentIntegrity } from './content-integrity.ts';
 import { CHECKS } from './definitions.ts';
@@ -23,7 +23,6 @@ import { judgeNativeQuery } from './native.ts';
 import { backoffMs, LONGEST_WAIT_MS, sendPatiently } from './rate-limited.ts';
 import { judgeRefusal } from './refusal.ts';
 import type { Poll } from './sequence.ts';
-import type { LifecycleTask } from './submission.ts';
 import { judgeVideoObject, type VideoView } from './task-object.ts';
 import { judgeWrapper, type WrapperView } from './wrapper-object.ts';
 

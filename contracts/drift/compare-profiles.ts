@@ -10,35 +10,8 @@ import {
   type ShapeNode,
 } from '../../src/profile/index.ts';
 import { compareShapes, wordsByPath, type ShapeContext } from './compare-shapes.ts';
-import { lifecycleDifference, lifecycleWhere, setApartNeverLearned } from './never-learned.ts';
-
-/** What a difference is about. */
-export type Aspect =
-  | 'status'
-  | 'content-type'
-  | 'body'
-  | 'headers'
-  | 'timing'
-  | 'observed'
-  | 'lifecycle'
-  | 'content'
-  | 'identifiers'
-  | 'verdict';
-
-/** One difference between two deployments, at one step and cell (or of the whole lifecycle). */
-export interface Difference {
-  readonly aspect: Aspect;
-  /** `getVideo queued owner`, or `lifecycle` / `content` / `identifiers` for the whole run. */
-  readonly cell: string;
-  /** `ok`, `refused`, `empty-prompt`, … (empty for the whole-run aspects). */
-  readonly situation: string;
-  /** A body path, a header name, a phase. */
-  readonly where: string;
-  readonly a: string;
-  readonly b: string;
-  /** The steps of the sequence that asked it ("poll", "queued probe", …). */
-  readonly steps: readonly string[];
-}
+import { lifecycleDifference, lifecycleWhere, type Aspect, type Difference } from './difference.ts';
+import { setApartNeverLearned } from './never-learned.ts';
 
 const mediaType = (type: string) => type.split(';')[0]!.trim().toLowerCase();
 

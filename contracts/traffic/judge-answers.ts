@@ -9,7 +9,7 @@ import { evidenceOf, is2xx, is4xx } from '../checks/evidence.ts';
 import { judgeNativeQuery } from '../checks/native.ts';
 import { judgeRefusal, type RefusalProbe } from '../checks/refusal.ts';
 import { judgeSequenceStep, type Poll } from '../checks/sequence.ts';
-import { judgeAccepted, judgeNativeAnswer, type LifecycleTask } from '../checks/submission.ts';
+import { judgeAccepted, judgeNativeAnswer } from '../checks/submission.ts';
 import { publicIdOf, submissionOutcome } from '../checks/submission-outcome.ts';
 import { judgeVideoObject, type VideoView } from '../checks/task-object.ts';
 import { judgeWrapper, type WrapperView } from '../checks/wrapper-object.ts';
@@ -21,7 +21,7 @@ import {
   type RouteId,
   type TaskState,
 } from '../matrix/index.ts';
-import type { RunContext } from '../run-context.ts';
+import type { LifecycleTask, RunContext } from '../run-context.ts';
 import type { BoundedVerdicts } from './bounded-judging.ts';
 import type { LookMemo, TaskLedger, TrafficTask } from './task-ledger.ts';
 

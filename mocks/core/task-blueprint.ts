@@ -1,7 +1,7 @@
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
 import { BUILT_IN_MODELS, type CatalogModel } from './catalog.ts';
 import { drawPlan, type TaskPlan, type Timing } from './plan.ts';
-import type { ProfileName } from './profiles.ts';
+import type { ProfileName } from './profile/profile-names.ts';
 import { createRandom, type Random } from './random.ts';
 import { EXTRAS_CODE, codeFor, scenarioCode } from './scenario-codes.ts';
 import { SCENARIOS } from './scenarios.ts';

@@ -1,5 +1,6 @@
 // Generated from spec/openapi.yaml and spec/mock-control.yaml by `npm run generate`; do not edit.
-import type { OperationRoute } from '../spec/routes.ts';
+
+type Route = { readonly method: string; readonly template: string; readonly access: string };
 
 /**
  * Every operation of both specs, in their order: its method, its path template and who may call it
@@ -44,6 +45,6 @@ export const OPERATIONS = {
   getMockClientReport: { method: 'GET', template: '/__mock/client-report', access: 'control' },
   clearMockClientReport: { method: 'DELETE', template: '/__mock/client-report', access: 'control' },
   getMockArtifact: { method: 'GET', template: '/__artifacts/{token}', access: 'public' },
-} as const satisfies Readonly<Record<string, Omit<OperationRoute, 'operationId'>>>;
+} as const satisfies Readonly<Record<string, Route>>;
 
 export type OperationId = keyof typeof OPERATIONS;

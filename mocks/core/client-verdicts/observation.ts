@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/client/json-depth.ts';
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/text/json-depth.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { SpecValidators } from '../../../src/spec/validators.ts';
 import { SECOND_FAMILY_MODELS } from '../catalog.ts';

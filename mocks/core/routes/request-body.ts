@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/client/json-depth.ts';
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/text/json-depth.ts';
 import type { ErrorDetail, ErrorKind } from '../errors.ts';
 import type { RouteContext } from '../service-state.ts';
 import { formSubmission } from './submit-form.ts';
