@@ -1,3 +1,5 @@
+import { LIFECYCLE } from '../src/generated/client-contract.ts';
+import { operationsWith } from '../src/spec/route-roles.ts';
 import { CHECKS } from './checks/definitions.ts';
 import { followTask, type FollowedTask } from './checks/follow-task.ts';
 import { routePath, type CellState } from './matrix/index.ts';
@@ -5,7 +7,7 @@ import type { LifecycleTask, RefusedTask, RunContext } from './run-context.ts';
 
 export const PROMPT = 'videotask contract check: a red kite over a green hill';
 const NATIVE = 'createPluginTask';
-const REAL: readonly CellState[] = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
+const REAL: readonly CellState[] = LIFECYCLE.states;
 
 /** The tasks a lifecycle run creates, in the order the budget serves them. */
 export function lifecycleTasks(ctx: RunContext): LifecycleTask[] {
@@ -89,7 +91,7 @@ export async function runLifecycle(ctx: RunContext): Promise<string | undefined>
   const native = followed.find((f) => f.task.route === NATIVE && !f.task.expectFailure);
   if (native?.outcome === 'budget')
     ctx.coverage.because('budget: the native-path task did not fit', {
-      routes: ['getPluginTask', 'createPluginTask'],
+      routes: operationsWith({ family: 'second' }),
     });
   const noTask = followed.every((f) => f.outcome !== 'created');
   if (noTask) ctx.coverage.because(noTaskReason(ctx, followed), { states: REAL });
@@ -113,7 +115,10 @@ function modelFlag(ctx: RunContext, task: LifecycleTask): string {
   return '--model';
 }
 
-const DOCUMENTED: readonly LifecycleTask['route'][] = ['createVideoGeneration', 'createVideo'];
+const DOCUMENTED: readonly LifecycleTask['route'][] = operationsWith({
+  kind: 'submit',
+  family: 'any',
+});
 const sameSide = (a: LifecycleTask, b: LifecycleTask) =>
   DOCUMENTED.includes(a.route) === DOCUMENTED.includes(b.route);
 

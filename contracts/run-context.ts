@@ -1,3 +1,4 @@
+import type { OperationWith } from '../src/spec/route-roles.ts';
 import type { Sleep } from '../src/client/sleep.ts';
 import type { CoverageNotes } from './coverage-notes.ts';
 import type { HttpRecorder } from './http-recorder.ts';
@@ -77,7 +78,7 @@ export interface InputError {
 export interface LifecycleTask {
   /** "via POST /v1/videos", "expected to fail", … */
   readonly name: string;
-  readonly route: 'createVideoGeneration' | 'createVideo' | 'createPluginTask';
+  readonly route: OperationWith<{ kind: 'submit' }>;
   readonly model: string;
   readonly prompt: string;
   /** Submitted by the operator's failing model or prompt (§7): the `failed` column. */

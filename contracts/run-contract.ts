@@ -1,3 +1,4 @@
+import { LIFECYCLE } from '../src/generated/client-contract.ts';
 import type { Tool } from '../src/tool-mark.ts';
 import { realSleep } from '../src/client/sleep.ts';
 import { serviceContract } from '../src/spec/index.ts';
@@ -202,7 +203,7 @@ const UNLISTED = 'nothing was submitted: a model the catalog does not list (an i
 
 function skipLifecycle(ctx: RunContext, why: string): void {
   ctx.coverage.because(why, {
-    states: ['unknown', 'queued', 'in_progress', 'completed', 'failed', 'n/a'],
+    states: [...LIFECYCLE.states, 'n/a'],
   });
   for (const check of [
     CHECKS.emptyPrompt,

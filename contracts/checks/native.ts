@@ -1,3 +1,4 @@
+import type { OperationWith } from '../../src/spec/route-roles.ts';
 import { canTransition, serviceContract, type VideoStatus } from '../../src/spec/index.ts';
 import type { Exchange } from '../http-recorder.ts';
 import { describeCell, type Cell, type CellState } from '../matrix/index.ts';
@@ -22,7 +23,7 @@ const statesOf = (native: unknown): VideoStatus[] =>
 export function judgeNativeShape(
   ctx: Pick<RunContext, 'verdicts'>,
   exchange: Exchange,
-  operation: 'createPluginTask' | 'getPluginTask',
+  operation: OperationWith<{ family: 'second' }>,
   ev: Evidence,
 ): void {
   const schema = validators.response(operation, 200)!.body('application/json')!;

@@ -1,3 +1,4 @@
+import { operationsWith } from '../../src/spec/route-roles.ts';
 import { catalogModelIds } from '../../src/client/catalog-ids.ts';
 import { maskKey } from '../../src/redaction/redactor.ts';
 import { serviceContract } from '../../src/spec/index.ts';
@@ -173,7 +174,7 @@ function familyNote(ids: readonly string[]): string {
   return `second family: ${visible.join(', ')} listed for this key${notListed}`;
 }
 
-const NATIVE_ROUTES: readonly RouteId[] = ['createPluginTask', 'getPluginTask'];
+const NATIVE_ROUTES: readonly RouteId[] = operationsWith({ family: 'second' });
 
 function openNativePath(ctx: RunContext, ids: readonly string[] | undefined): void {
   const family = ctx.target.family;
@@ -203,7 +204,7 @@ function openNativePath(ctx: RunContext, ids: readonly string[] | undefined): vo
  * (§5, §4.4). All at once: GETs create nothing, and a target that hangs costs one request's time limit.
  */
 export async function probeMissingTask(ctx: RunContext): Promise<void> {
-  const routes: RouteId[] = ['getVideo', 'getVideoGeneration', 'getVideoContent'];
+  const routes: RouteId[] = operationsWith({ kind: ['query', 'content'], family: 'any' });
   if (ctx.native !== undefined) routes.push('getPluginTask');
   const cells = routes.flatMap((route) =>
     (['owner', 'none', 'invalid'] as const).map((caller) => ({ route, caller })),

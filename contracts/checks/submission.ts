@@ -1,3 +1,4 @@
+import { operationsWith } from '../../src/spec/route-roles.ts';
 import { randomUUID } from 'node:crypto';
 import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
@@ -14,7 +15,8 @@ import { publicIdOf, submissionOutcome } from './submission-outcome.ts';
 import { judgeVideoObject } from './task-object.ts';
 
 const { lifecycle } = serviceContract();
-export const SUBMIT_ROUTES = ['createVideoGeneration', 'createVideo'] as const;
+/** The documented submit paths (§4.1), read from their role in the spec. */
+export const SUBMIT_ROUTES = operationsWith({ kind: 'submit', form: 'openai' });
 
 /** The submission body a route takes: §2.1 on the documented paths, the upstream shape on the native one (§4.5). */
 export function bodyFor(route: RouteId, model: string, prompt: string): unknown {

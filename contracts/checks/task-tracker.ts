@@ -1,3 +1,4 @@
+import { operationsWith } from '../../src/spec/route-roles.ts';
 import { ApiError, RateLimitError, ServerError } from '../../src/client/errors.ts';
 import {
   fromWrapperStatus,
@@ -220,7 +221,7 @@ export class TaskTracker {
   async #probeState(state: TaskState): Promise<void> {
     const { ctx, taskId } = this;
     const native = this.task.route === 'createPluginTask';
-    const routes: RouteId[] = ['getVideo', 'getVideoGeneration', 'getVideoContent'];
+    const routes: RouteId[] = operationsWith({ kind: ['query', 'content'], family: 'any' });
     if (native) routes.push('getPluginTask');
     const callers: Caller[] = ['none', 'invalid'];
     if (ctx.otherCaller) callers.push('other');

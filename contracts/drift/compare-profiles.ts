@@ -1,3 +1,5 @@
+import { LIFECYCLE } from '../../src/generated/client-contract.ts';
+import { operationsWith } from '../../src/spec/route-roles.ts';
 import {
   parseCellKey,
   parseForm,
@@ -189,17 +191,12 @@ function statesNotes(
     );
 }
 
-const ROUTE_ORDER = [
-  'listModels',
-  'createVideoGeneration',
-  'createVideo',
-  'getVideo',
-  'getVideoGeneration',
-  'getVideoContent',
-  'createPluginTask',
-  'getPluginTask',
+/** The catalog first, then the routes in the spec's order; no task, a missing one, then the states. */
+const ROUTE_ORDER: readonly string[] = [
+  ...operationsWith({ kind: 'catalog' }),
+  ...operationsWith({ kind: ['submit', 'query', 'content'] }),
 ];
-const STATE_ORDER = ['n/a', 'missing', 'unknown', 'queued', 'in_progress', 'completed', 'failed'];
+const STATE_ORDER: readonly string[] = ['n/a', 'missing', ...LIFECYCLE.states];
 
 function byCellOrder(x: string, y: string): number {
   const a = parseCellKey(x);
@@ -352,7 +349,7 @@ function compareProgressByState(
     const x = a.progress[state];
     const y = b.progress[state];
     // Where a task ended says little of the next one (a failed render stops anywhere).
-    if (state === 'completed' || state === 'failed') continue;
+    if ((LIFECYCLE.terminal as readonly string[]).includes(state)) continue;
     if (x === undefined || y === undefined) continue;
     const reading = { of: 'progress', state } as const;
     const verdict = compareProgress(x, y);

@@ -57,16 +57,20 @@ function phasesOf(task: TaskTimeline): {
   const unknown = shown('unknown');
   const queued = shown('queued');
   const running = shown('in_progress');
-  const firstOf = (...statuses: string[]) => looks.find((l) => statuses.includes(l.status));
-  const afterUnknown = firstOf('queued', 'in_progress', 'completed', 'failed');
+  const firstAfter = (status: TaskStatus) => {
+    const { values } = LIFECYCLE.states;
+    const later: readonly string[] = values.slice(values.indexOf(status) + 1);
+    return looks.find((l) => later.includes(l.status));
+  };
+  const afterUnknown = firstAfter('unknown');
   const unknownRange: Range =
     unknown.length === 0
       ? NONE
       : [unknown.at(-1)!.at - submittedAt, (afterUnknown?.at ?? unknown.at(-1)!.at) - submittedAt];
   const queueStart = unknown.at(-1)?.at ?? submittedAt;
-  const queuedRange = phase(queued, queueStart, firstOf('in_progress', 'completed', 'failed'));
+  const queuedRange = phase(queued, queueStart, firstAfter('queued'));
   const runStart = queued.at(-1)?.at ?? queueStart;
-  const runningRange = phase(running, runStart, firstOf('completed', 'failed'));
+  const runningRange = phase(running, runStart, firstAfter('in_progress'));
   const finite = (r: Range | undefined) =>
     r !== undefined && Number.isFinite(r[1]) ? r : undefined;
   const shownPhases = new Set<PhaseName>();

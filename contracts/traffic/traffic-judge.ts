@@ -1,3 +1,4 @@
+import { operationsWith } from '../../src/spec/route-roles.ts';
 import { realSleep } from '../../src/client/sleep.ts';
 import { maskKey, Redactor } from '../../src/redaction/redactor.ts';
 import { serviceContract } from '../../src/spec/index.ts';
@@ -61,7 +62,9 @@ export interface TrafficJudgeOptions {
 }
 
 /** The routes whose owner's 2xx answer shows the task's state (the OpenAI form and the wrapper). */
-const LOOKS: ReadonlySet<RouteId> = new Set(['getVideo', 'getVideoGeneration']);
+const LOOKS: ReadonlySet<RouteId> = new Set(
+  operationsWith({ kind: 'query', form: ['openai', 'wrapper'] }),
+);
 
 /** What the traffic cannot show, by check: each is reported as skipped, saying why. */
 const NOT_FROM_TRAFFIC: readonly [keyof typeof CHECKS, string][] = [

@@ -7,7 +7,12 @@ describe('the mock serves every operation of the generated route table (decision
   it('has one route per operation but HEAD, as the specs declare it', () => {
     const served = Object.entries(OPERATIONS).filter(([, route]) => route.method !== 'HEAD');
     expect(ROUTES.map(({ handle: _, ...route }) => route)).toEqual(
-      served.map(([operationId, route]) => ({ operationId, ...route })),
+      served.map(([operationId, { method, template, access }]) => ({
+        operationId,
+        method,
+        template,
+        access,
+      })),
     );
     expect(ROUTES.every((route) => typeof route.handle === 'function')).toBe(true);
   });

@@ -1,3 +1,4 @@
+import type { OperationWith } from '../../../src/spec/route-roles.ts';
 import { CLIENT_REQUEST_ID_HEADERS } from '../../../src/spec/client-request-id.ts';
 import { GATEWAY_DURATION, route as routeModel, type CatalogModel } from '../catalog.ts';
 import { keepTask, mintTask } from '../create-task.ts';
@@ -24,7 +25,7 @@ export { parseJsonBody, type Refusal } from './request-body.ts';
  */
 export function submitTask(
   context: RouteContext,
-  operationId: 'createVideoGeneration' | 'createVideo',
+  operationId: OperationWith<{ kind: 'submit'; form: 'openai' }>,
 ): CoreResponse {
   const refusalOrTask = admit(context, operationId);
   if ('kind' in refusalOrTask)
