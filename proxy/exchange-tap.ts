@@ -2,6 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { MAX_ANSWER_BYTES, parseJson } from '../contracts/http-body.ts';
 import { excerpt, type Exchange } from '../contracts/http-recorder.ts';
+import type { RouteId } from '../contracts/matrix/index.ts';
+import type { LookBytes } from '../contracts/traffic/judge-answers.ts';
+import type { TrafficExchange } from '../contracts/traffic/traffic-judge.ts';
 import { endToEnd } from './hop-by-hop.ts';
 
 /**
@@ -98,14 +101,52 @@ export interface Recorded {
 }
 
 /**
- * The exchange as the judges read it. What costs (the fields as a record, the JSON parsed, an excerpt,
- * the request as sent) is made when first read: a polling loop's repeated answer is judged by its bytes
- * alone (contracts/traffic `replayedLook`), and never pays for them.
+ * One forwarded exchange as the deployment's judge takes it (`TrafficExchange`): the answer's status
+ * and bytes at once (`look`), the exchange when first read. A polling loop's repeated answer is judged
+ * by its bytes alone (contracts/traffic `replayedLook`) and never pays for the exchange.
  */
-export function exchangeOf(r: Recorded): Omit<Exchange, 'as'> {
-  const coding = r.headers['content-encoding'];
+export class TappedExchange implements TrafficExchange {
+  readonly look: LookBytes;
+  readonly #head: Buffer;
+  #exchange: Omit<Exchange, 'as'> | undefined;
+
+  readonly route: RouteId;
+  readonly taskId: string | undefined;
+  readonly key: string;
+  readonly body: unknown;
+  readonly ranged: boolean;
+
+  constructor(
+    readonly recorded: Recorded,
+    about: Omit<TrafficExchange, 'exchange' | 'look'>,
+  ) {
+    this.route = about.route;
+    this.taskId = about.taskId;
+    this.key = about.key;
+    this.body = about.body;
+    this.ranged = about.ranged;
+    const r = recorded;
+    this.#head = headOf(r);
+    this.look = { status: r.status, head: this.#head, bytes: r.tap.bytes, bodyError: r.bodyError };
+  }
+
+  get exchange(): Omit<Exchange, 'as'> {
+    return (this.#exchange ??= exchangeOf(this.recorded, this.#head));
+  }
+}
+
+/** The answer's kept bytes as the client reads them: decoded when whole (see `decoded`). */
+const headOf = (r: Recorded): Buffer =>
+  r.tap.whole && r.bodyError === undefined
+    ? decoded(r.tap.head(), r.headers['content-encoding'])
+    : r.tap.head();
+
+/**
+ * The exchange as the judges read it, its body `head` (decoded). What costs (the fields as a record,
+ * the JSON parsed, an excerpt, the request as sent) is made when first read.
+ */
+export function exchangeOf(r: Recorded, head = headOf(r)): Omit<Exchange, 'as'> {
   const complete = r.tap.whole && r.bodyError === undefined;
-  const head = complete ? decoded(r.tap.head(), coding) : r.tap.head();
   const bytes = r.tap.bytes;
   let headers: Record<string, string> | undefined;
   let json: { value: unknown } | undefined;

@@ -7,7 +7,7 @@ import type { CoreRequest } from '../mocks/core/http-types.ts';
 import type { VideoStatus } from '../src/spec/index.ts';
 import type { ClientSide } from './client-side.ts';
 import { asUnknown, documented, header, jsonObject, toldBy } from './answers.ts';
-import { exchangeOf } from './exchange-tap.ts';
+import { TappedExchange, type Recorded } from './exchange-tap.ts';
 import { tagOf, type FaultName, type FaultPicker } from './faults.ts';
 import { forward, release, type Answer, type Forwarded } from './forward.ts';
 import { sendError } from './gateway-errors.ts';
@@ -137,8 +137,8 @@ export class Traffic {
       if (f.kind === 'failed') return this.#failed(call, f, observed);
       const { answer } = f;
       const judged = this.#judgeDeployment(call, answer, observed);
-      const json = judged.exchange.json;
-      const taskId = answer.status < 300 ? publicIdOf(judged.exchange as Exchange) : undefined;
+      const json = judged.seen.exchange.json;
+      const taskId = answer.status < 300 ? publicIdOf(judged.seen.exchange as Exchange) : undefined;
       const told = documented((json as { status?: unknown } | undefined)?.status);
       if (taskId !== undefined) this.#remember(taskId, told, text);
       const lost = lose && answer.held !== undefined;
@@ -308,11 +308,15 @@ export class Traffic {
       const judged = this.#judgeDeployment(call, answer, undefined);
       const ok = answer.status >= 200 && answer.status < 300;
       // The judge's reading of the owner's look, else the answer's own (another caller's, the native form).
-      const shown = ok ? (judged.state ?? toldBy(call.route, judged.exchange.json)) : undefined;
+      const shown = ok
+        ? (judged.state ?? toldBy(call.route, judged.seen.exchange.json))
+        : undefined;
       if (facts !== undefined && shown !== undefined) facts.status = shown;
       let told = call.route.kind === 'content' ? facts?.status : shown;
       if (answer.held !== undefined) {
-        const changed = unknown ? asUnknown(call.route, answer, judged.exchange.json) : undefined;
+        const changed = unknown
+          ? asUnknown(call.route, answer, judged.seen.exchange.json)
+          : undefined;
         release(call.res, answer, changed ?? answer.held);
         if (changed !== undefined) {
           told = 'unknown';
@@ -393,15 +397,15 @@ export class Traffic {
   }
 
   /**
-   * The deployment's answer, judged by the contract suite's checks: the exchange (its JSON parsed when
-   * read), and the state the answer showed the task's owner, when the judge read one.
+   * The deployment's answer, judged by the contract suite's checks: the exchange (made and its JSON
+   * parsed when read), and the state the answer showed the task's owner, when the judge read one.
    */
   #judgeDeployment(
     call: Call,
     answer: Answer,
     submitted: Submitted | undefined,
-  ): { exchange: Omit<Exchange, 'as'>; state: VideoStatus | undefined } {
-    const exchange = exchangeOf({
+  ): { seen: TappedExchange; state: VideoStatus | undefined } {
+    const recorded: Recorded = {
       index: this.#index++,
       method: call.req.method!,
       path:
@@ -416,16 +420,16 @@ export class Traffic {
       headers: answer.headers,
       tap: answer.tap,
       bodyError: answer.bodyError,
-    });
-    const shown = this.#o.judge.judge({
-      exchange,
+    };
+    const seen = new TappedExchange(recorded, {
       route: call.route.id,
       taskId: call.route.taskId,
       key: call.key,
       body: submitted?.json,
       ranged: call.req.headers.range !== undefined,
     });
-    return { exchange, state: shown === 'missing' ? undefined : shown };
+    const shown = this.#o.judge.judge(seen);
+    return { seen, state: shown === 'missing' ? undefined : shown };
   }
 
   #inject(call: Call, fault: FaultName, taskId: string | undefined): void {

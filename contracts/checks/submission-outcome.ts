@@ -1,12 +1,53 @@
 import type { Exchange } from '../http-recorder.ts';
+import { matrixRoute } from '../matrix/index.ts';
 import { serviceRequestIdOf } from '../reproduction.ts';
 import type { UnconfirmedSubmission } from '../run-context.ts';
 import { is2xx, is4xx } from './evidence.ts';
 
-/** The public task ID a submission answer names, if it names one. */
+/** Where a native submission goes: the spec's template, the plugin's name any path segment. */
+const NATIVE_SUBMISSION = new RegExp(
+  `^${matrixRoute('createPluginTask').template.replace('{plugin_name}', '[^/]+')}$`,
+);
+/** The keys under which an answer of no shown shape may name its task. */
+const ID_KEYS = new Set(['id', 'task_id', 'taskId']);
+/** How deep an envelope of a deployment's own is looked into (`{data: {task: {id}}}` is 2). */
+const ENVELOPE_DEPTH = 3;
+
+const isId = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/**
+ * The public task ID a submission answer names, if it names one. On the OpenAI paths, its `id` (§2.2,
+ * §4.1 show the shape). The native path's shapes are not shown (§4.5): its `id`, else the task
+ * identifier of the nearest object inside an envelope of the deployment's own (`{data: {id}}`,
+ * `{result: {task_id}}`) that names one; two different ones at that depth name none (the suite does
+ * not guess), and nor does an answer with no identifier at all. What is found is confirmed as the suite
+ * follows the task: the ID must query it on every route (task.public-id-only).
+ */
 export function publicIdOf(exchange: Exchange): string | undefined {
-  const id = (exchange.json as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' && id !== '' ? id : undefined;
+  const json = exchange.json as { id?: unknown } | undefined;
+  if (isId(json?.id)) return json.id;
+  const native = exchange.method === 'POST' && NATIVE_SUBMISSION.test(exchange.path.split('?')[0]!);
+  return native ? idInEnvelope(json) : undefined;
+}
+
+/** The one identifier named at the shallowest depth that names any (breadth first), if only one. */
+function idInEnvelope(json: unknown): string | undefined {
+  let level: unknown[] = [json];
+  for (let depth = 0; depth <= ENVELOPE_DEPTH && level.length > 0; depth++) {
+    const objects = level.filter(
+      (v): v is Record<string, unknown> => v !== null && typeof v === 'object',
+    );
+    const named = new Set(
+      objects.flatMap((o) =>
+        Object.entries(o).flatMap(([key, value]) =>
+          ID_KEYS.has(key) && isId(value) ? [value] : [],
+        ),
+      ),
+    );
+    if (named.size > 0) return named.size === 1 ? [...named][0] : undefined;
+    level = objects.flatMap((o) => Object.values(o));
+  }
+  return undefined;
 }
 
 function answered(exchange: Exchange): string {

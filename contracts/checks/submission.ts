@@ -163,11 +163,22 @@ export async function submitLifecycleTask(
 }
 
 /**
+ * The refusals of a submission that are the key's (§7: authentication, permission; §5: the key's
+ * quota): on the native path, whose request shape is not shown (§4.5), only these say the run's input
+ * is wrong. Any other 4xx there may refuse the shape the suite assumes (the upstream's).
+ */
+const KEY_REFUSALS = new Set([401, 403]);
+const NATIVE_REFUSED =
+  " (§4.5 shows no request shape: the suite sends the upstream's; a 404 may also mean that " +
+  '--plugin names no plugin of the deployment)';
+
+/**
  * §4.1: a valid task is accepted with a 2xx on every documented path (200 on the OpenAI-style ones).
  * False when it was not. A refusal (4xx) is judged once every lifecycle submission has its answer
  * (`ctx.refusedTasks`, lifecycle-tasks.ts): §7 reads it as the client's to fix (authentication,
  * permission, model or parameters), so it is the run's input that is wrong unless another path took
- * the same task.
+ * the same task. On the native path only a refusal of the key is; another 4xx departs from
+ * native.accepts (an assumption: it warns, and fails with --strict).
  */
 export function judgeAccepted(
   ctx: RunContext,
@@ -178,17 +189,19 @@ export function judgeAccepted(
 ): boolean {
   const { verdicts: v } = ctx;
   const path = routePath(task.route, '', ctx.native?.plugin);
-  if (is4xx(submitted)) {
+  const native = task.route === 'createPluginTask';
+  if (is4xx(submitted) && (!native || KEY_REFUSALS.has(submitted.status))) {
     ctx.refusedTasks.push({ task, path, status: submitted.status, evidence: ev });
     return false;
   }
   const maybeCreated = outcome === 'refused' ? '' : ': unconfirmed, it may have created a task';
+  const why = is4xx(submitted) ? 'refused' : 'did not accept';
   // §4.1 covers the two OpenAI submission routes; the native path's acceptance is an assumption (§4.5).
-  const check = task.route === 'createPluginTask' ? CHECKS.nativeAccepts : CHECKS.submissionPaths;
   const accepted = v.expect(
-    check,
+    native ? CHECKS.nativeAccepts : CHECKS.submissionPaths,
     is2xx(submitted),
-    `${path} did not accept a valid task (${task.name}) with HTTP ${submitted.status}${maybeCreated}`,
+    `${path} ${why} a valid task (${task.name}) with HTTP ${submitted.status}${maybeCreated}` +
+      (native && is4xx(submitted) ? NATIVE_REFUSED : ''),
     ev,
   );
   if (!accepted) return false;

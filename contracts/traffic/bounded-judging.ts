@@ -61,9 +61,9 @@ export class BoundedVerdicts extends Verdicts {
     }
   }
 
-  /** The passes a recorded judging made, made again. */
-  replay(passes: readonly Pass[]): void {
-    for (const [check, count, cell] of passes) super.pass(check, count, cell);
+  /** The passes a recorded judging made, made again `times` times. */
+  replay(passes: readonly Pass[], times = 1): void {
+    for (const [check, count, cell] of passes) super.pass(check, count * times, cell);
   }
 
   override violation(check: CheckDefinition, message: string, evidence?: Evidence): void {

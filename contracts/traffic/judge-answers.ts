@@ -49,6 +49,8 @@ export interface Judging {
   readonly tasks: TaskLedger;
   /** Wall ms, for "read just after" (the two query forms) and ageing. */
   readonly now: () => number;
+  /** The memos with repeats not yet counted (`countReplays`): each is one of a task the ledger holds. */
+  readonly replayed: Set<LookMemo>;
 }
 
 /** The wrapper is compared with the OpenAI form only when read this soon after it, by the same caller. */
@@ -248,6 +250,7 @@ function judgeOpenAiLook(j: Judging, seen: Seen, taskId: string): void {
     memo.passes = j.verdicts.recording(() => judgeLook(j, seen, task));
   else {
     judgeLook(j, seen, task);
+    if (memo !== undefined) countReplays(j, memo);
     task.memo =
       exchange.bytes > MEMO_BYTES || exchange.head.byteLength < exchange.bytes
         ? undefined
@@ -256,6 +259,7 @@ function judgeOpenAiLook(j: Judging, seen: Seen, taskId: string): void {
             status: exchange.status,
             body: Uint8Array.from(exchange.head),
             passes: undefined,
+            replays: 0,
           };
   }
 }
@@ -266,7 +270,8 @@ export type LookBytes = Pick<Exchange, 'status' | 'head' | 'bytes' | 'bodyError'
 /**
  * The owner's look at `task` judged again by replaying its passes, when it repeats a look that was
  * itself a repeat (see `judgeOpenAiLook`); whether it was. Needs nothing of the answer but its bytes:
- * a polling loop's answer is neither parsed nor read field by field again.
+ * a polling loop's answer is neither parsed nor read field by field again, and its passes are counted
+ * when the report is made or the memo goes (`countReplays`): a repeat costs a comparison and an addition.
  */
 export function replayedLook(
   j: Judging,
@@ -277,9 +282,17 @@ export function replayedLook(
   const memo = task?.memo;
   if (task === undefined || memo?.passes === undefined || !repeats(task, memo, key, look))
     return false;
-  j.verdicts.replay(memo.passes);
-  if (task.lastVideo !== undefined) task.lastVideo = { ...task.lastVideo, at: j.now() };
+  if (memo.replays++ === 0) j.replayed.add(memo);
+  if (task.lastVideo !== undefined) task.lastVideo.at = j.now();
   return true;
+}
+
+/** Counts the passes of a memo's repeats not yet counted (its task leaves, its memo goes, a report). */
+export function countReplays(j: Judging, memo: LookMemo): void {
+  if (memo.replays === 0) return;
+  if (memo.passes !== undefined) j.verdicts.replay(memo.passes, memo.replays);
+  memo.replays = 0;
+  j.replayed.delete(memo);
 }
 
 const repeats = (task: TrafficTask, memo: LookMemo, key: string, look: LookBytes): boolean =>

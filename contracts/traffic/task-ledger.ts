@@ -19,7 +19,7 @@ export interface TrafficTask {
   lastPoll: Poll | undefined;
   lastProgress: unknown;
   /** Its last OpenAI-form answer, when (ms), and by whom: the wrapper read right after it is compared. */
-  lastVideo: { readonly view: VideoView; readonly at: number; readonly key: string } | undefined;
+  lastVideo: { readonly view: VideoView; at: number; readonly key: string } | undefined;
   /**
    * Content the owner was served while the task's last look showed it unfinished: judged as served
    * before completion (§3 rule 2) once its next look shows the same state, dropped if it moved on.
@@ -34,12 +34,17 @@ export interface TrafficTask {
   seenAt: number;
 }
 
-/** An answer as `TrafficTask.memo` keeps it: who read it, its status and bytes, and its judging. */
+/**
+ * An answer as `TrafficTask.memo` keeps it: who read it, its status and bytes, its judging, and how many
+ * repeats of it were judged since its passes were last counted (`replays`: counted when the report is
+ * made or the memo goes, so that a polling loop's repeat costs one addition).
+ */
 export interface LookMemo {
   readonly key: string;
   readonly status: number;
   readonly body: Uint8Array;
   passes: readonly Pass[] | undefined;
+  replays: number;
 }
 
 /** How many tasks a ledger keeps and for how long one unseen is kept. */
@@ -62,6 +67,8 @@ export class TaskLedger {
   constructor(
     readonly limits: LedgerLimits,
     readonly now: () => number,
+    /** Told of each task as it leaves (evicted, aged, or replaced by one of the same id). */
+    readonly leaving: (task: TrafficTask) => void = () => {},
   ) {}
 
   get size(): number {
@@ -85,9 +92,15 @@ export class TaskLedger {
 
   add(task: Omit<TrafficTask, 'seenAt'>): TrafficTask {
     this.sweep();
-    this.#tasks.delete(task.id);
+    const replaced = this.#tasks.get(task.id);
+    if (replaced !== undefined) {
+      this.leaving(replaced);
+      this.#tasks.delete(task.id);
+    }
     if (this.#tasks.size >= this.limits.maxTasks) {
-      this.#tasks.delete(this.#tasks.keys().next().value!);
+      const [oldest, forgotten] = this.#tasks.entries().next().value!;
+      this.leaving(forgotten);
+      this.#tasks.delete(oldest);
       this.evicted++;
     }
     const kept: TrafficTask = { ...task, seenAt: this.now() };
@@ -100,6 +113,7 @@ export class TaskLedger {
     const oldest = this.now() - this.limits.idleMs;
     for (const [id, task] of this.#tasks) {
       if (task.seenAt >= oldest) return;
+      this.leaving(task);
       this.#tasks.delete(id);
       this.aged++;
     }

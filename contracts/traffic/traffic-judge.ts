@@ -14,16 +14,30 @@ import { DOCUMENTED_POLL } from '../target.ts';
 import { REPORT_SCHEMA_VERSION, TOOL } from '../tool.ts';
 import type { Outcome } from '../verdicts.ts';
 import { BoundedVerdicts, TrafficCoverage } from './bounded-judging.ts';
-import { judgeSeen, replayedLook, type Judging } from './judge-answers.ts';
-import { TaskLedger, type LedgerLimits, type TrafficTask } from './task-ledger.ts';
+import {
+  countReplays,
+  judgeSeen,
+  replayedLook,
+  type Judging,
+  type LookBytes,
+} from './judge-answers.ts';
+import { TaskLedger, type LedgerLimits, type LookMemo, type TrafficTask } from './task-ledger.ts';
 
 /**
  * One exchange between a client and a deployment that something other than the suite recorded (a
  * proxy in between, `videotask proxy`): what the suite's checks read, and who asked.
  */
 export interface TrafficExchange {
-  /** The exchange; its `path` is the deployment's (its base path and query kept), `as` is decided here. */
+  /**
+   * The exchange; its `path` is the deployment's (its base path and query kept), `as` is decided here.
+   * Read only when the answer is judged afresh (a class's getter may make it then: see `look`).
+   */
   readonly exchange: Omit<Exchange, 'as'>;
+  /**
+   * The answer's status and bytes, when given apart from `exchange`: a polling loop's repeated answer
+   * is told by them alone, and `exchange` is then never read.
+   */
+  readonly look?: LookBytes | undefined;
   readonly route: RouteId;
   /** The task its path names. */
   readonly taskId: string | undefined;
@@ -135,7 +149,10 @@ export class TrafficJudge {
       this.limits.maxViolations,
     );
     this.#coverage = new TrafficCoverage(1_000);
-    this.#tasks = new TaskLedger(this.limits, now);
+    const replayed = new Set<LookMemo>();
+    this.#tasks = new TaskLedger(this.limits, now, (task) => {
+      if (task.memo !== undefined) countReplays(this.#judging, task.memo);
+    });
     const recorder = new HttpRecorder({
       baseUrl: options.origin,
       keys: { primary: '' },
@@ -169,7 +186,7 @@ export class TrafficJudge {
       progress: () => {},
     };
     for (const [check, why] of NOT_FROM_TRAFFIC) this.#verdicts.skip(CHECKS[check], why);
-    this.#judging = { ctx: this.#ctx, verdicts: this.#verdicts, tasks: this.#tasks, now };
+    this.#judging = { ctx: this.#ctx, verdicts: this.#verdicts, tasks: this.#tasks, now, replayed };
   }
 
   /**
@@ -185,22 +202,27 @@ export class TrafficJudge {
       return undefined;
     }
     try {
-      const task = seen.taskId === undefined ? undefined : this.#tasks.get(seen.taskId);
-      const caller = callerOf(seen, task);
-      const look = caller === 'owner' && seen.route === 'getVideo';
-      if (look && replayedLook(this.#judging, task, seen.key, seen.exchange)) return task!.state;
-      const exchange: Exchange = { ...seen.exchange, as: keyOf(caller) };
-      judgeSeen(this.#judging, { ...seen, exchange, caller, task });
-      const { notes } = this.#ctx;
-      if (notes.length > 100) notes.splice(50, notes.length - 100);
-      const owned = caller === 'owner' && LOOKS.has(seen.route) && exchange.status < 300;
-      return owned && seen.taskId !== undefined ? this.#tasks.peek(seen.taskId)?.state : undefined;
+      return this.#judgeTracked(seen);
     } catch (error) {
       this.#notJudged++;
       this.#firstFailure ??=
         error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       return undefined;
     }
+  }
+
+  #judgeTracked(seen: TrafficExchange): TaskState | undefined {
+    const task = seen.taskId === undefined ? undefined : this.#tasks.get(seen.taskId);
+    const look = seen.look ?? seen.exchange;
+    const caller = callerOf(seen.key, look.status, task);
+    const owners = caller === 'owner' && seen.route === 'getVideo';
+    if (owners && replayedLook(this.#judging, task, seen.key, look)) return task!.state;
+    const exchange: Exchange = { ...seen.exchange, as: keyOf(caller) };
+    judgeSeen(this.#judging, { ...seen, exchange, caller, task });
+    const { notes } = this.#ctx;
+    if (notes.length > 100) notes.splice(50, notes.length - 100);
+    const owned = caller === 'owner' && LOOKS.has(seen.route) && exchange.status < 300;
+    return owned && seen.taskId !== undefined ? this.#tasks.peek(seen.taskId)?.state : undefined;
   }
 
   /**
@@ -261,6 +283,7 @@ export class TrafficJudge {
    */
   report(extraNotes: readonly string[] = []): ContractReport {
     this.#tasks.sweep();
+    for (const memo of [...this.#judging.replayed]) countReplays(this.#judging, memo);
     const verdicts = this.#verdicts;
     const results = verdicts.results();
     const counts: Record<Outcome, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
@@ -333,9 +356,9 @@ export class TrafficJudge {
  * Who asked, as the matrix's callers: no key, a key the deployment refused (401), another user than
  * the task's owner (§5), or the owner (of a task the traffic did not show being made: its first reader).
  */
-function callerOf(seen: TrafficExchange, task: TrafficTask | undefined): Caller {
-  if (seen.key === '') return 'none';
-  if (seen.exchange.status === 401) return 'invalid';
-  if (task !== undefined && task.owner !== '' && task.owner !== seen.key) return 'other';
+function callerOf(key: string, status: number, task: TrafficTask | undefined): Caller {
+  if (key === '') return 'none';
+  if (status === 401) return 'invalid';
+  if (task !== undefined && task.owner !== '' && task.owner !== key) return 'other';
   return 'owner';
 }

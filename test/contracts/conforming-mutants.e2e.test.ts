@@ -18,14 +18,12 @@ const verdicts: BaseVerdict[] = [];
 const started = process.cpuUsage();
 
 /**
- * Caught, and exit 1. Until issue 31 item 3 (one exit status rule: a documented failure found is exit 1
- * whatever else happened) is in, a run whose budget went to submissions the defect wrongly accepted
- * follows no task and exits 2 although it caught the defect: such a verdict is counted apart, as
- * `exit2` in the figures, never as caught with exit 1.
+ * Caught, and exit 1: a documented failure found is exit 1 whatever else happened in the run (issue 31
+ * item 3, decisions/040), so a run whose budget went to submissions the defect wrongly accepted says
+ * exit 1 too, never 2.
  */
 function expectCaught(verdict: BaseVerdict): void {
   verdicts.push(verdict);
-  if (verdict.killed && verdict.exit === 2 && verdict.noTaskFollowed) return;
   expect(
     { killed: verdict.killed, exit: verdict.exit },
     [
@@ -53,14 +51,15 @@ afterAll(() => {
   const caught = verdicts.filter((v) => v.killed && v.exit === 1).length;
   const bases = new Set(verdicts.map((v) => v.seed)).size;
   const retried = verdicts.filter((v) => v.skipped > 0).length;
-  const exit2 = verdicts.filter((v) => v.killed && v.exit === 2).map((v) => v.name);
+  const noTask = verdicts.filter((v) => v.killed && v.exit === 1 && v.noTaskFollowed).length;
   console.log(
     `\nmutants and named defects on conforming deployments: ${caught}/${verdicts.length} caught ` +
       `with exit 1 (${live.length} mutants, ${listDefects().length} named defects; ${bases} bases, ` +
-      `${retried} moved to another base whose run judged the cell); ` +
-      `${exit2.length === 0 ? '' : `caught but exit 2, awaiting issue 31 item 3: ${exit2.join(', ')}; `}` +
+      `${retried} moved to another base whose run judged the cell; ${noTask} with no task followed); ` +
       `${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU`,
   );
-  for (const v of verdicts.filter((x) => !x.killed || x.exit === 0))
-    console.log(`  SURVIVED ${v.name} on ${v.base} (${v.reproduce})`);
+  for (const v of verdicts.filter((x) => !x.killed || x.exit !== 1))
+    console.log(
+      `  ${v.killed ? `EXIT ${v.exit}` : 'SURVIVED'} ${v.name} on ${v.base} (${v.reproduce})`,
+    );
 });

@@ -62,7 +62,9 @@ const PENDING = documentFreedoms().flatMap((f) =>
   ),
 );
 
-describe('a variation the table marks pending', () => {
+// Today none is pending (issue 31 items 4 and 5 and the native answer's ID found in its envelope
+// took the last ones out); the holding stays for the next.
+describe.runIf(PENDING.length > 0)('a variation the table marks pending', () => {
   it.each(PENDING)(
     '%s still gives a wrong verdict (%s=%s: %s)',
     async (_key, freedom, variation) => {
@@ -75,18 +77,18 @@ describe('a variation the table marks pending', () => {
   );
 });
 
-// The generator's runs have a budget that covers every task they plan (5). With the CLI's default of
-// 2, a deployment that refuses the first submission on each path 429 (creating no task) leaves the
-// run no task to follow: each 429 took a unit of the budget (exit 2). Issue 31 item 4 makes the
-// suite retry a 429 and count only what may have created a task; once it is in, these pass: drop
-// `.fails` (and the generator may draw the budget too).
-describe('with the default budget (2), a deployment that rate limits the first submission', () => {
-  it.fails.each(['first-submission-retry-after', 'first-submission-bare'])(
-    '%s: exit 0 (awaiting issue 31 item 4)',
+// With the CLI's default budget (2), a deployment that rate limits the first submission on each path,
+// or every request once, creating no task: each 429 is retried with backoff (§7) and takes no unit of
+// the budget, so a lifecycle task is still followed (issue 31 item 4, decisions/040). The generator's
+// runs draw the budget of 2 with these variations too (run-inputs.ts); these hold it on every one.
+describe('with the default budget (2), a deployment that rate limits', () => {
+  it.each(['first-submission-retry-after', 'first-submission-bare', 'every-request-once'])(
+    '%s: exit 0, the 429s retried',
     async (variation) => {
       const deployment = chosenDeployment({ 'rate-limiting': variation });
       const { report, exit } = await runDeployment(deployment, { target: { budget: 2 } });
       expect({ exit: exit.code, failures: failuresOf(report) }).toEqual({ exit: 0, failures: [] });
+      expect(report.retries.submissions).toBeGreaterThan(0);
     },
   );
 });

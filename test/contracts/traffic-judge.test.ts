@@ -98,6 +98,23 @@ describe('the contract suite judging traffic it did not make', () => {
     );
   });
 
+  it("counts a polling loop's repeats exactly, whenever the report is read and whatever ends them", () => {
+    const j = judgeOf({ maxTasks: 2 });
+    const passes = () => result(j, 'task.object-is-video').passes;
+    j.judge(submit(ALICE, 'task_r'));
+    for (let i = 0; i < 4; i++) j.judge(look(ALICE, 'task_r', 'in_progress', 40));
+    expect(passes()).toBe(5); // read in the middle of the loop
+    expect(passes()).toBe(5); // and again: nothing counted twice
+    for (let i = 0; i < 3; i++) j.judge(look(ALICE, 'task_r', 'in_progress', 40));
+    j.judge(look(ALICE, 'task_r', 'in_progress', 50)); // a new answer ends the repeats
+    for (let i = 0; i < 3; i++) j.judge(look(ALICE, 'task_r', 'in_progress', 50));
+    j.judge(submit(ALICE, 'task_s'));
+    j.judge(submit(ALICE, 'task_t')); // task_r forgotten (--max-tasks 2) with repeats not yet counted
+    expect(j.memory()).toMatchObject({ tasks: 2, tasksEvicted: 1 });
+    expect(passes()).toBe(14);
+    expect(result(j, 'sequence.legal-transition').passes).toBe(10); // each look after the first
+  });
+
   it('fails a repeated look that breaks a rule, as the first would have been', () => {
     const j = judgeOf();
     j.judge(submit(ALICE, 'task_b'));

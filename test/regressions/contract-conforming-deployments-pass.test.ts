@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Defect } from '../../mocks/defects/defect.ts';
+import { jsonOf, withJson } from '../../mocks/defects/support.ts';
 import {
   chosenDeployment,
   failuresOf,
@@ -12,7 +14,9 @@ import {
 // its time and saying why. A native path (§4.5: its request shape is not shown) that refused a valid
 // native task failed submission.both-paths as a break of §4.1, which covers the two OpenAI routes; one
 // whose query answers hold the task in an envelope of their own (`{data: {id, …}}`) failed §1, the
-// suite reading the public ID at the top-level `id` only.
+// suite reading the public ID at the top-level `id` only; one whose submission answer is in such an
+// envelope too failed §1 ("the native submission answer names no public task ID") and followed no
+// native task (publicIdOf read the top-level `id` only).
 
 describe('conforming deployments the suite read wrong', () => {
   // Seeds that draw delays under which the native task, followed last, was polled into the deadline.
@@ -60,5 +64,35 @@ describe('conforming deployments the suite read wrong', () => {
     const accepts = report.results.find((r) => r.id === 'native.accepts')!;
     expect(accepts).toMatchObject({ outcome: 'warn', basisText: 'assumption' });
     expect(accepts.violations[0]!.message).toMatch(/refused a valid task .* with HTTP 400/);
+  });
+
+  it('a native path whose every answer is in an envelope of its own: its task ID found there, followed', async () => {
+    const deployment = chosenDeployment({ 'native-shapes': 'wrapped' });
+    const { report, exit } = await runDeployment(deployment);
+    expect(failuresOf(report)).toEqual([]);
+    expect(exit.code).toBe(0);
+    expect(report.results.find((r) => r.id === 'native.shape')).toMatchObject({ outcome: 'warn' });
+    // The native task was followed: the owner's native queries of it were judged.
+    expect(report.results.find((r) => r.id === 'native.owner-query')!.passes).toBeGreaterThan(0);
+  });
+
+  it('a native submission answer naming no task ID, in an envelope or not, still fails §1', async () => {
+    const noId: Defect = {
+      name: 'native-answer-without-id',
+      description: 'the native submission answer names no task ID: {data: {status}}',
+      breaks: ['public-id-only'],
+      after: (_request, response, { operationId }) => {
+        const body = operationId === 'createPluginTask' ? jsonOf(response) : undefined;
+        return body === undefined ? response : withJson(response, { data: { status: 'queued' } });
+      },
+    };
+    const deployment = chosenDeployment({ 'native-shapes': 'wrapped' });
+    const { report, exit } = await runDeployment(deployment, { defects: [noId] });
+    expect(exit.code).toBe(1);
+    expect(failuresOf(report)).toContainEqual(
+      expect.stringMatching(
+        /^task\.public-id-only .*the native submission answer names no public task ID/,
+      ),
+    );
   });
 });

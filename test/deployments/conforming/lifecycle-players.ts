@@ -134,16 +134,24 @@ function firstSubmissionRefused(bare: boolean): ServiceWrapper {
 
 /**
  * Any request refused 429 the first time it is asked (the same method, path and key), with
- * `Retry-After: 1` and a JSON body, or a bare 429: a rate limiter in front of every route.
+ * `Retry-After: 1` and a JSON body, or a bare 429: a rate limiter in front of every route. The refused
+ * request never reaches the service (the core sees a GET of the catalog): a 429 creates no task (§7).
  */
 function everyRequestOnce(bare: boolean): ServiceWrapper {
   const asked = new Set<string>();
+  let refuseNow = false;
   return {
     name: 'conforming-every-request-once-429',
-    after: (request, response) => {
+    before: (request) => {
       const key = `${request.method} ${request.path} ${request.headers['authorization'] ?? ''}`;
-      if (asked.has(key)) return response;
+      refuseNow = !asked.has(key);
+      if (!refuseNow) return request;
       asked.add(key);
+      return { ...request, method: 'GET', path: '/v1/models', query: '', body: undefined };
+    },
+    after: (_request, response) => {
+      if (!refuseNow) return response;
+      refuseNow = false;
       return bare
         ? { status: 429, headers: {}, body: '' }
         : errorResponse('rate_limited', { problem: 'slow down' }, { 'retry-after': '1' });

@@ -44,11 +44,6 @@ const CONTENT_BODY_RULES = new Set([
   'content-head-agrees',
 ]);
 
-/**
- * The first submission on each path refused 429: until issue 31 item 4, each 429 takes a unit of the
- * budget, and the narrowed targets of the mutants (a budget of 1–3) are then left with no task.
- */
-const TAKES_THE_BUDGET = new Set(['first-submission-retry-after', 'first-submission-bare']);
 /** The deliveries in which the content route itself sends the bytes, HEAD and Range included. */
 const BYTES_AS_SENT = new Set(['streamed', 'octet-stream']);
 
@@ -56,20 +51,19 @@ type Allow = (freedom: Freedom, variation: FreedomVariation) => boolean;
 
 /**
  * What a base may vary for a defect: not an assumption the defect breaks (that check warns on the base
- * itself); not a 429 that takes the budget (until issue 31 item 4); not a state the defect's cell is in
- * (for a named defect, no state hidden and a native task); for a defect of the video's bytes, only a
- * delivery by the content route itself (after a redirect the bytes come from a route the defect does
- * not wrap; an older route answers no HEAD); for the native path's cells, a native task; for an
- * `unknown` cell, only the core's own `unknown` phase (a deployment that shows `unknown` for a task the
- * core has queued or running shows the cell without the break, and a first look rate limited may miss
- * the phase), so the gateway's profile.
+ * itself); not a state the defect's cell is in (for a named defect, no state hidden and a native
+ * task); for a defect of the video's bytes, only a delivery by the content route itself (after a
+ * redirect the bytes come from a route the defect does not wrap; an older route answers no HEAD);
+ * for the native path's cells, a native task; for an `unknown` cell, only the core's own `unknown`
+ * phase (a deployment that shows `unknown` for a task the core has queued or running shows the cell
+ * without the break, and a first look rate limited may miss the phase), so the gateway's profile.
  */
 function limitsFor(defect: Defect, cell: Cell | undefined) {
   const own = checksOf(defect);
   const bytes = defect.breaks.some((rule) => CONTENT_BODY_RULES.has(rule));
   const unknownCell = cell?.state === 'unknown';
   const refused: Allow[] = [
-    (_f, v) => v.departs.some((check) => own.has(check)) || TAKES_THE_BUDGET.has(v.id),
+    (_f, v) => v.departs.some((check) => own.has(check)),
     (f, v) => bytes && f.id === 'video-delivery' && !BYTES_AS_SENT.has(v.id),
     (_f, v) =>
       cell === undefined

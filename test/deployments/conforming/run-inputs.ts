@@ -14,13 +14,6 @@ export interface RunInputs {
   readonly text: string;
 }
 
-/**
- * A rate limit at the first submission takes a unit of the budget per 429 until issue 31 item 4: with
- * a budget under the tasks the run plans, no task is left to follow (exit 2). Its runs keep the budget
- * that covers them all; the CLI's default is held apart (conforming.e2e.test.ts, `it.fails`).
- */
-const BUDGET_TAKEN_BY_429 = new Set(['first-submission-retry-after', 'first-submission-bare']);
-
 export function drawInputs(deployment: Deployment): RunInputs {
   const random = createRandom(`conforming-inputs-${deployment.seed}`);
   const target: Record<string, unknown> = {};
@@ -34,11 +27,10 @@ export function drawInputs(deployment: Deployment): RunInputs {
   leaveOut('failing', 'no failing prompt', 0.2);
   leaveOut('forbiddenModel', 'no forbidden model', 0.2);
   const tier = random.next();
-  const rateLimited = deployment.choices.some((c) => BUDGET_TAKEN_BY_429.has(c.variation));
   if (tier < 0.15) {
     Object.assign(target, { tier: 'free', budget: 0 });
     text.push('tier free');
-  } else if (tier < 0.4 && !rateLimited) {
+  } else if (tier < 0.4) {
     target['budget'] = 2;
     text.push('budget 2');
   }
