@@ -119,7 +119,7 @@ function serviceParts(options: MockOptions) {
   const replay = profile.learned;
   const idShare = checkedShare(options.taskIdShare ?? WHOLE_SHARE);
   const seed = restored?.seed ?? options.seed ?? randomSeed();
-  const keys = deploymentKeys(options.secret ?? randomSecret(), options.hmac ?? hmacSha256);
+  const keys = deploymentKeys(options.secret ?? randomSecret(), hmacSha256);
   const shared = initialSharedState(options, restored);
   const tokens = tokenDirectory(options);
   const timing = { ...DEFAULT_TIMING, ...replay?.timing, ...options.timing };

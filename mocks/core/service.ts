@@ -41,8 +41,6 @@ export interface MockService {
   readonly profile: string;
   /** Submissions seen per client request ID (`X-Request-Id` or `Idempotency-Key` header). */
   readonly submissionsByClientRequestId: ReadonlyMap<string, number>;
-  /** @deprecated The old name of `submissionsByClientRequestId` (issue 23). */
-  readonly submissionsByRequestId: ReadonlyMap<string, number>;
   /** What answers need beyond task IDs: the clock, forced outcomes, the binding… (decisions/010). */
   readonly shared: Readonly<SharedState>;
   /** Where the state is kept (the Node entry's `stateFile` option), if anywhere. */
@@ -135,7 +133,7 @@ class SimulatedService implements MockService {
     this.#replay = state.profile.learned;
     this.#limiter = limiter;
     this.#adminToken = options.adminToken;
-    const { first = 1, step = 1 } = options.serviceRequestIds ?? options.requestIds ?? {};
+    const { first = 1, step = 1 } = options.serviceRequestIds ?? {};
     this.#serviceRequestIdStep = step;
     this.#requestNumber = first - step;
     this.#serviceRequestIdPrefix = new Date(this.clock.now())
@@ -162,9 +160,6 @@ class SimulatedService implements MockService {
   }
   get submissionsByClientRequestId(): ReadonlyMap<string, number> {
     return this.#state.shared.clientRequestIds;
-  }
-  get submissionsByRequestId(): ReadonlyMap<string, number> {
-    return this.submissionsByClientRequestId;
   }
   get shared(): Readonly<SharedState> {
     return this.#state.shared;

@@ -104,8 +104,7 @@ function resolveSecret(
   restored: RestoredState | undefined,
 ): { secret: string; record: SecretRecord } {
   const given = options.secret;
-  const fingerprint = (secret: string) =>
-    deploymentKeys(secret, options.hmac ?? hmacSha256).fingerprint;
+  const fingerprint = (secret: string) => deploymentKeys(secret, hmacSha256).fingerprint;
   const kept = restored?.secret;
   const refuse = (problem: string): never => {
     throw new StateFileError(path, undefined, problem);
