@@ -1,4 +1,10 @@
-import { basisOf, describeBasis, type Basis, type Lifecycle } from '../src/spec/index.ts';
+import {
+  basisOf,
+  describeBasis,
+  type Basis,
+  type Lifecycle,
+  type ServiceContract,
+} from '../src/spec/index.ts';
 import { statementsJudgedBy } from '../src/spec/statements.ts';
 import { cellKey, type Cell } from './matrix/cells.ts';
 
@@ -107,11 +113,16 @@ export class Verdicts {
 
   /** `checks`: every check the run may report; one that sees nothing is reported as skipped. */
   constructor(
-    readonly lifecycle: Lifecycle,
+    /** The service contract the run judges by (its validators and `x-lifecycle`), never a module's. */
+    readonly spec: ServiceContract,
     readonly strict: boolean,
     checks: readonly CheckDefinition[] = [],
   ) {
     for (const check of checks) this.#entry(check);
+  }
+
+  get lifecycle(): Lifecycle {
+    return this.spec.lifecycle;
   }
 
   pass(check: CheckDefinition, count = 1, cell?: Cell): void {

@@ -5,7 +5,7 @@ import {
   ServerError,
 } from '../../src/client/errors.ts';
 import { pollTask } from '../../src/client/poller.ts';
-import { serviceContract, type VideoStatus } from '../../src/spec/index.ts';
+import type { Lifecycle, VideoStatus } from '../../src/spec/index.ts';
 import type { LifecycleTask, RunContext } from '../run-context.ts';
 import { CHECKS } from './definitions.ts';
 import { judgeSequence } from './sequence.ts';
@@ -14,8 +14,8 @@ import { LONGEST_WAIT_MS } from './rate-limited.ts';
 import { RUN_DEADLINE_MARGIN_MS } from '../run-limits.ts';
 import { TaskTracker } from './task-tracker.ts';
 
-const { lifecycle } = serviceContract();
-const stops = (status: unknown) => lifecycle.stopPolling.values.includes(status as VideoStatus);
+const stops = (lifecycle: Lifecycle, status: unknown) =>
+  lifecycle.stopPolling.values.includes(status as VideoStatus);
 
 /** How a followed task ended. */
 export interface FollowedTask {
@@ -132,7 +132,8 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
       throw error;
     });
     if (first !== undefined) progress(first);
-    if (first !== undefined && stops(first.status)) finalStatus = first.status;
+    if (first !== undefined && stops(ctx.verdicts.lifecycle, first.status))
+      finalStatus = first.status;
     else {
       const result = await pollTask(() => tracker.look(), taskId, {
         ...target.poll,

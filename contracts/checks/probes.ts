@@ -1,7 +1,6 @@
 import { operationsWith } from '../../src/spec/route-roles.ts';
 import { catalogModelIds } from '../../src/client/catalog-ids.ts';
 import { maskKey } from '../../src/redaction/redactor.ts';
-import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routeRequest, type RouteId } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
@@ -13,7 +12,6 @@ import { judgeRefusal } from './refusal.ts';
 import { notProbed } from './submission-probes.ts';
 import { SUBMIT_ROUTES } from './submission.ts';
 
-const { validators } = serviceContract();
 const CATALOG = routeRequest('listModels');
 /** A well-formed task ID that no deployment has issued. */
 export const UNKNOWN_TASK_ID = 'task_videotaskContractUnknown000000';
@@ -91,7 +89,7 @@ function judgeCatalog(ctx: RunContext, exchange: Exchange): void {
       ev,
     );
   if (is2xx(exchange)) {
-    const shape = validators
+    const shape = v.spec.validators
       .response('listModels', 200)!
       .body('application/json')!
       .validateFull(exchange.json);

@@ -1,6 +1,5 @@
 import { operationsWith } from '../../src/spec/route-roles.ts';
 import { randomUUID } from 'node:crypto';
-import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routePath, routeRequest, type Caller, type Cell, type RouteId } from '../matrix/index.ts';
 import type { LifecycleTask, RunContext } from '../run-context.ts';
@@ -14,7 +13,6 @@ import { waitOut } from './rate-limited.ts';
 import { publicIdOf, submissionOutcome } from './submission-outcome.ts';
 import { judgeVideoObject } from './task-object.ts';
 
-const { lifecycle } = serviceContract();
 /** The documented submit paths (§4.1), read from their role in the spec. */
 export const SUBMIT_ROUTES = operationsWith({ kind: 'submit', form: 'openai' });
 
@@ -152,7 +150,7 @@ export async function submitLifecycleTask(
     judgeVideoObject(ctx, submitted, { model: task.model }, 'submission', cell);
     v.expect(
       CHECKS.submissionQueued,
-      lifecycle.initial.values.includes(body?.status as never),
+      v.lifecycle.initial.values.includes(body?.status as never),
       `the submission says ${String(body?.status)}`,
       ev,
     );

@@ -1,10 +1,5 @@
 // The OpenAI form of a task (§2.2), judged field by field on a submission answer or a query.
-import {
-  missingFields,
-  requiredFields,
-  serviceContract,
-  type VideoStatus,
-} from '../../src/spec/index.ts';
+import { missingFields, requiredFields, type VideoStatus } from '../../src/spec/index.ts';
 import type { Exchange, HttpRecorder } from '../http-recorder.ts';
 import type { Cell } from '../matrix/cells.ts';
 import type { Evidence, Verdicts } from '../verdicts.ts';
@@ -13,7 +8,6 @@ import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
 import { judgeTimestamps } from './timestamps.ts';
 
-const { validators, lifecycle } = serviceContract();
 const PRESENCE_CHECK = {
   completed: CHECKS.presenceCompleted,
   failed: CHECKS.presenceFailed,
@@ -70,7 +64,7 @@ function judgeObjectSchema(
   moment: 'submission' | 'query',
   ev: Evidence,
 ): void {
-  const schema = validators
+  const schema = v.spec.validators
     .response(moment === 'submission' ? 'createVideo' : 'getVideo', 200)!
     .body('application/json')!;
   const documented = schema.validate(exchange.json);
@@ -98,6 +92,7 @@ function judgePresence(
   moment: 'submission' | 'query',
   ev: Evidence,
 ): void {
+  const { lifecycle } = v;
   v.expect(
     CHECKS.presenceAlways,
     missingFields(body, lifecycle.presence.always.fields).length === 0,

@@ -141,9 +141,8 @@ export class TrafficJudge {
     this.limits = { ...DEFAULT_TRAFFIC_LIMITS, ...options.limits };
     const now = options.now ?? Date.now;
     this.#now = now;
-    const { lifecycle } = serviceContract();
     this.#verdicts = new BoundedVerdicts(
-      lifecycle,
+      serviceContract(),
       options.strict,
       Object.values(CHECKS),
       this.limits.maxViolations,
