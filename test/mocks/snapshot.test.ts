@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TIMING, snapshot, type TaskPlan } from '../../mocks/index.ts';
+import { DEFAULT_TIMING, type TaskPlan } from '../../mocks/core/plan.ts';
+import { snapshot } from '../../mocks/core/snapshot.ts';
 import { drawPlan } from '../../mocks/core/plan.ts';
 import { createRandom } from '../../mocks/core/random.ts';
 import { canTransition, serviceContract } from '../../src/spec/index.ts';
