@@ -217,7 +217,7 @@ function noTaskFollowed(ctx: RunContext, followed: readonly FollowedTask[]): str
   return (
     `no task could be followed to its end: of the ${created.length} task(s) created, ` +
     `${whys.join('; ')} (see the notes: run again when the key's rate limit or the service ` +
-    'allows, or with a longer --timeout)'
+    'allows, or with a longer --poll-timeout)'
   );
 }
 

@@ -58,7 +58,7 @@ const KEPT_AFTER_POLLING_MS = RUN_DEADLINE_MARGIN_MS / 2;
 const LAST_LOOK_MARGIN_MS = KEPT_AFTER_POLLING_MS / 3;
 
 /**
- * How long a task is polled: `--timeout`, and never into the time the run keeps for what comes after,
+ * How long a task is polled: `--poll-timeout`, and never into the time the run keeps for what comes after,
  * so a task that never ends (says `unknown` for ever, outlasts the polling), followed late in the run
  * (after rate-limit waits, slow answers), ends its polling within the run's time and is reported as
  * not reaching its end, and the run is not cut off at its deadline.

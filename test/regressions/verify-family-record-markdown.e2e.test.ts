@@ -57,7 +57,7 @@ beforeAll(async () => {
     VIDEOTASK_API_KEY: 'sk-team-secret-0123456789',
   };
   const args = ['verify-family', '--model', 'alt-video-v2', '--report-dir', dir];
-  run = await runVideotask([...args, '--poll-initial', '0.05', '--timeout', '20'], {
+  run = await runVideotask([...args, '--poll-initial', '0.05', '--poll-timeout', '20'], {
     env,
     timeoutMs: 60_000,
   });
