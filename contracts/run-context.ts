@@ -13,8 +13,6 @@ export interface UnconfirmedSubmission {
   readonly request: string;
   /** The client request ID the suite sent (`X-Request-Id`). */
   readonly clientRequestId: string;
-  /** @deprecated The old name of `clientRequestId` in the report (schema 1.1), written until 2.0. */
-  readonly requestId: string;
   /** The service's own request ID, when its answer carried one. */
   readonly serviceRequestId?: string | undefined;
   /** `HTTP 500`, `HTTP 200 without a task ID`, `no answer: …`. */

@@ -38,8 +38,6 @@ export interface Evidence {
   readonly actual?: string | undefined;
   /** The deployment's own ID for the request (service request ID): `X-Oneapi-Request-Id: 20261123…`. */
   readonly serviceRequestId?: string | undefined;
-  /** @deprecated The old name of `serviceRequestId` in the report (schema 1.1), written until 2.0. */
-  readonly requestId?: string | undefined;
   /** The request as a `curl` command line, the key as `$VIDEOTASK_API_KEY`. */
   readonly curl?: string | undefined;
 }
