@@ -13,7 +13,7 @@ export {
   type MockService,
   type ServiceWrapper,
   type WrapContext,
-} from './core/service.ts';
+} from './core/service/service.ts';
 export { createHandlers, type HandlerOptions } from './msw/handlers.ts';
 export {
   assertNoClientViolations,
@@ -35,8 +35,8 @@ export {
 export { OBSERVED_PROFILE, type ProfileOption } from './core/profiles.ts';
 export { ProfileError, readProfile, type LearnedProfile } from '../src/profile/index.ts';
 export { createClock, type Clock, type ClockOptions } from './core/clock.ts';
-export { BUILT_IN_TOKENS, type MockToken } from './core/tokens.ts';
-export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/catalog.ts';
+export { BUILT_IN_TOKENS, type MockToken } from './core/keys/tokens.ts';
+export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/keys/catalog.ts';
 export type { Persistence, PersistedState } from './core/persistence.ts';
 export { StateNotSavedError } from './core/persistence.ts';
-export type { CoreRequest, CoreResponse } from './core/http-types.ts';
+export type { CoreRequest, CoreResponse } from './core/http/http-types.ts';

@@ -1,5 +1,5 @@
 import { renderVideoTask, renderWrapper } from '../core/render.ts';
-import type { TaskSnapshot } from '../core/snapshot.ts';
+import type { TaskSnapshot } from '../core/plan/snapshot.ts';
 import type { Defect } from './defect.ts';
 import { DOCUMENTED_QUERIES, rewriteTaskAnswer, wrapperData } from './support.ts';
 

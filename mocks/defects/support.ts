@@ -1,6 +1,6 @@
 import { operationsWith } from '../../src/spec/route-roles.ts';
-import { jsonResponse, type CoreRequest, type CoreResponse } from '../core/http-types.ts';
-import type { ServiceState } from '../core/service-state.ts';
+import { jsonResponse, type CoreRequest, type CoreResponse } from '../core/http/http-types.ts';
+import type { ServiceState } from '../core/service/service-state.ts';
 import { callerOwnsTask, type DefectContext, type TaskView } from './defect.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../mocks/core/route-table.ts';
-import { Router } from '../../mocks/core/router.ts';
+import { Router } from '../../mocks/core/http/router.ts';
 import { OPERATIONS } from '../../src/generated/routes.ts';
 
 describe('the mock serves every operation of the generated route table (decisions/030)', () => {

@@ -7,7 +7,7 @@ import {
 import { LIFECYCLE } from '../../../src/generated/client-contract.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import { operationsWith } from '../../../src/spec/route-roles.ts';
-import type { ErrorKind } from '../errors.ts';
+import type { ErrorKind } from '../http/errors.ts';
 import { LearnedReplay, learnedPhase } from './learned-replay.ts';
 
 /**

@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serviceSpec } from '../../../src/spec/load-spec.ts';
 import { SERVICE_SPEC_PATH } from '../../../src/spec/load-spec-file.ts';
-import { JSON_TYPE, type CoreResponse } from '../../core/http-types.ts';
-import { hostErrorResponse } from '../../core/errors.ts';
-import { BUILT_IN_TOKENS, type MockToken } from '../../core/tokens.ts';
+import { JSON_TYPE, type CoreResponse } from '../../core/http/http-types.ts';
+import { hostErrorResponse } from '../../core/http/errors.ts';
+import { BUILT_IN_TOKENS, type MockToken } from '../../core/keys/tokens.ts';
 import { DOCS_CSS, INIT_JS, PAGE_CSP } from './docs-assets.ts';
 
 /**

@@ -1,11 +1,11 @@
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
-import { hostErrorJson, hostErrorResponse } from '../../core/errors.ts';
-import { DROPPED_HEADERS, type CoreResponse, type LostAnswer } from '../../core/http-types.ts';
+import { hostErrorJson, hostErrorResponse } from '../../core/http/errors.ts';
+import { DROPPED_HEADERS, type CoreResponse, type LostAnswer } from '../../core/http/http-types.ts';
 import { holdOpen } from './idle-connections.ts';
 
 /**
  * A JSON error answered by the node host itself, for requests the core never sees (its body:
- * mocks/core/errors.ts); closes the connection.
+ * mocks/core/http/errors.ts); closes the connection.
  */
 export function hostError(status: number, code: string, message: string): CoreResponse {
   return hostErrorResponse(status, { code, message }, { connection: 'close' });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
-import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
-import { DEFAULT_MAX_BODY_BYTES } from '../../core/service.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
+import { DEFAULT_MAX_BODY_BYTES } from '../../core/service/service.ts';
 import { createMockService, type MockOptions, type MockService } from '../create-mock-service.ts';
 import { answerAndClose, guardConnections, type ConnectionLimits } from './connection-guard.ts';
 import { allowsCors, preflight, withCors } from './cors.ts';

@@ -1,11 +1,11 @@
-import type { ClockOptions } from './clock.ts';
-import type { ClientVerdictOptions } from './client-verdicts/client-verdicts.ts';
-import type { Persistence } from './persistence.ts';
-import type { Timing } from './plan.ts';
-import type { ProfileOption } from './profiles.ts';
+import type { ClockOptions } from '../clock.ts';
+import type { ClientVerdictOptions } from '../client-verdicts/client-verdicts.ts';
+import type { Persistence } from '../persistence.ts';
+import type { Timing } from '../plan/plan.ts';
+import type { ProfileOption } from '../profiles.ts';
 import type { RateLimit } from './service-state.ts';
-import type { TaskIdShare } from './task-id-share.ts';
-import type { MockToken } from './tokens.ts';
+import type { TaskIdShare } from '../task-id/task-id-share.ts';
+import type { MockToken } from '../keys/tokens.ts';
 import type { ServiceWrapper } from './wrap.ts';
 
 /** What a simulated service can be asked to be (`createMockService(options)`); read by service-assembly.ts. */

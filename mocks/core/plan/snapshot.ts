@@ -1,5 +1,5 @@
-import { LIFECYCLE } from '../../src/generated/client-contract.ts';
-import type { VideoStatus } from '../../src/spec/lifecycle.ts';
+import { LIFECYCLE } from '../../../src/generated/client-contract.ts';
+import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { TaskPlan } from './plan.ts';
 
 export interface TaskSnapshot {
