@@ -12,6 +12,9 @@ const PRESENCE_CHECK = {
   completed: CHECKS.presenceCompleted,
   failed: CHECKS.presenceFailed,
 } as const;
+/** A status with fields of its own (`x-lifecycle.presence.byStatus`), judged by its presence check. */
+const hasPresenceCheck = (status: VideoStatus): status is keyof typeof PRESENCE_CHECK =>
+  Object.hasOwn(PRESENCE_CHECK, status);
 
 export interface VideoView {
   readonly id?: unknown;
@@ -116,7 +119,7 @@ function judgePresence(
     `status ${JSON.stringify(body.status)} is not one of ${lifecycle.states.values.join(', ')}`,
     ev,
   );
-  if (known && moment === 'query' && (status === 'completed' || status === 'failed')) {
+  if (known && moment === 'query' && hasPresenceCheck(status)) {
     const missing = requiredFields(lifecycle, status, 'query').flatMap((r) =>
       missingFields(body, r.fields),
     );
