@@ -11,7 +11,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CoreRequest, CoreResponse } from '../mocks/core/http-types.ts';
+import type { CoreRequest, CoreResponse } from '../mocks/core/http/http-types.ts';
 import { benchFlags } from './lib/cli-flags.ts';
 import { count } from './lib/cli-numbers.ts';
 import { fixed, machine, median, table, writeJson } from './lib/report.ts';

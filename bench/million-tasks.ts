@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { DEFAULT_CACHE_SIZE } from '../mocks/core/task-lookup.ts';
+import { DEFAULT_CACHE_SIZE } from '../mocks/core/task/task-lookup.ts';
 import { createMockService } from '../mocks/index.ts';
 import { BenchFlagError, benchFlags } from './lib/cli-flags.ts';
 import { count } from './lib/cli-numbers.ts';

@@ -5,7 +5,7 @@
 import { Redactor } from '../src/redaction/redactor.ts';
 import { LIFECYCLE } from '../src/generated/client-contract.ts';
 import type { VideoTask } from '../src/spec/index.ts';
-import { printable } from '../src/client/printable.ts';
+import { printable } from '../src/text/printable.ts';
 
 /*
  * Text a server or a file supplied (task IDs, statuses, messages, codes) never reaches the terminal

@@ -4,8 +4,7 @@ import { numberOption, secondsOption, UsageError } from './options.ts';
 
 /**
  * The flags of the §8 polling loop, the same on every command that polls (`wait`, `contract`, `learn`,
- * `drift`, `verify-family`), parsed and explained here only. `--timeout` and `--max-attempts` are the older
- * spellings of `--poll-timeout` and `--poll-attempts`, still read.
+ * `drift`, `verify-family`), parsed and explained here only.
  */
 export const POLL_FLAGS = {
   'poll-initial': { type: 'string' },
@@ -13,8 +12,6 @@ export const POLL_FLAGS = {
   'poll-max': { type: 'string' },
   'poll-attempts': { type: 'string' },
   'poll-timeout': { type: 'string' },
-  timeout: { type: 'string' },
-  'max-attempts': { type: 'string' },
 } as const;
 
 /** The values `parseArgs` gives for `POLL_FLAGS`. */
@@ -25,20 +22,21 @@ export const documentedPolling = (timeoutMs: number): PollSchedule => ({ ...POLL
 
 /**
  * The polling numbers the flags ask for, each one the flag leaves out taken from `defaults`. A bad
- * value, both spellings of one flag, or a ceiling below the first interval is a `UsageError` (exit 2).
+ * value or a ceiling below the first interval is a `UsageError` (exit 2).
  *
  * @example
  * pollOptions({ 'poll-max': '10' }, documentedPolling(1_800_000)).maxIntervalMs; // 10000
  */
 export function pollOptions(values: PollFlagValues, defaults: PollSchedule): PollSchedule {
-  const timeout = oneOf(values, 'poll-timeout', 'timeout');
-  const attempts = oneOf(values, 'poll-attempts', 'max-attempts');
   const given = {
     initialIntervalMs: secondsOption('--poll-initial', values['poll-initial']),
     factor: numberOption('--poll-factor', values['poll-factor'], { min: 1 }),
     maxIntervalMs: secondsOption('--poll-max', values['poll-max']),
-    maxAttempts: numberOption(attempts.flag, attempts.value, { integer: true, min: 1 }),
-    timeoutMs: secondsOption(timeout.flag, timeout.value),
+    maxAttempts: numberOption('--poll-attempts', values['poll-attempts'], {
+      integer: true,
+      min: 1,
+    }),
+    timeoutMs: secondsOption('--poll-timeout', values['poll-timeout']),
   };
   const numbers = {
     initialIntervalMs: given.initialIntervalMs ?? defaults.initialIntervalMs,
@@ -53,19 +51,6 @@ export function pollOptions(values: PollFlagValues, defaults: PollSchedule): Pol
         `(${numbers.initialIntervalMs / 1000} s)`,
     );
   return numbers;
-}
-
-/** The value of a flag given under either spelling, and the spelling used (for messages). */
-function oneOf(
-  values: PollFlagValues,
-  flag: keyof PollFlagValues,
-  older: keyof PollFlagValues,
-): { flag: string; value: string | undefined } {
-  if (values[flag] !== undefined && values[older] !== undefined)
-    throw new UsageError(`give --${flag} or --${older}, not both (--${older} is its older name)`);
-  return values[older] !== undefined
-    ? { flag: `--${older}`, value: values[older] }
-    : { flag: `--${flag}`, value: values[flag] };
 }
 
 const seconds = (ms: number): string => String(ms / 1000);
@@ -84,7 +69,7 @@ export function pollHelp(timeoutS: number, timeoutNote = ''): string {
     `  --poll-initial S      first polling interval in seconds (default ${seconds(POLLING.initialIntervalMs)}, §8)`,
     `  --poll-factor F       interval growth (default ${POLLING.factor}, §8)`,
     `  --poll-max S          interval ceiling in seconds (default ${seconds(POLLING.maxIntervalMs)}, §8)`,
-    `  --poll-attempts N     queries per task at most (default ${POLLING.maxAttempts}, §8; or --max-attempts)`,
-    `  --poll-timeout S      total seconds allowed per task (default ${timeoutS}; or --timeout)${timeoutNote}`,
+    `  --poll-attempts N     queries per task at most (default ${POLLING.maxAttempts}, §8)`,
+    `  --poll-timeout S      total seconds allowed per task (default ${timeoutS})${timeoutNote}`,
   ].join('\n');
 }

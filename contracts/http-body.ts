@@ -2,7 +2,7 @@ import {
   DEFAULT_MAX_DOWNLOAD_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
 } from '../src/client/client-types.ts';
-import { nestsTooDeep } from '../src/client/json-depth.ts';
+import { nestsTooDeep } from '../src/text/json-depth.ts';
 
 /**
  * Reading an answer's body for the recorder, in bounded memory whatever the deployment sends (issue 24

@@ -1,12 +1,13 @@
+import { LIFECYCLE } from '../src/generated/client-contract.ts';
+import { operationsWith } from '../src/spec/route-roles.ts';
 import { CHECKS } from './checks/definitions.ts';
 import { followTask, type FollowedTask } from './checks/follow-task.ts';
-import type { LifecycleTask } from './checks/submission.ts';
 import { routePath, type CellState } from './matrix/index.ts';
-import type { RefusedTask, RunContext } from './run-context.ts';
+import type { LifecycleTask, RefusedTask, RunContext } from './run-context.ts';
 
 export const PROMPT = 'videotask contract check: a red kite over a green hill';
 const NATIVE = 'createPluginTask';
-const REAL: readonly CellState[] = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
+const REAL: readonly CellState[] = LIFECYCLE.states;
 
 /** The tasks a lifecycle run creates, in the order the budget serves them. */
 export function lifecycleTasks(ctx: RunContext): LifecycleTask[] {
@@ -90,7 +91,7 @@ export async function runLifecycle(ctx: RunContext): Promise<string | undefined>
   const native = followed.find((f) => f.task.route === NATIVE && !f.task.expectFailure);
   if (native?.outcome === 'budget')
     ctx.coverage.because('budget: the native-path task did not fit', {
-      routes: ['getPluginTask', 'createPluginTask'],
+      routes: operationsWith({ family: 'second' }),
     });
   const noTask = followed.every((f) => f.outcome !== 'created');
   if (noTask) ctx.coverage.because(noTaskReason(ctx, followed), { states: REAL });
@@ -114,7 +115,10 @@ function modelFlag(ctx: RunContext, task: LifecycleTask): string {
   return '--model';
 }
 
-const DOCUMENTED: readonly LifecycleTask['route'][] = ['createVideoGeneration', 'createVideo'];
+const DOCUMENTED: readonly LifecycleTask['route'][] = operationsWith({
+  kind: 'submit',
+  family: 'any',
+});
 const sameSide = (a: LifecycleTask, b: LifecycleTask) =>
   DOCUMENTED.includes(a.route) === DOCUMENTED.includes(b.route);
 
@@ -213,7 +217,7 @@ function noTaskFollowed(ctx: RunContext, followed: readonly FollowedTask[]): str
   return (
     `no task could be followed to its end: of the ${created.length} task(s) created, ` +
     `${whys.join('; ')} (see the notes: run again when the key's rate limit or the service ` +
-    'allows, or with a longer --timeout)'
+    'allows, or with a longer --poll-timeout)'
   );
 }
 

@@ -4,7 +4,7 @@ import { CALLER_LABEL } from './matrix/index.ts';
 import type { ContractReport } from './report.ts';
 import { violationLines } from './report-summary.ts';
 import type { CheckResult } from './verdicts.ts';
-import { xmlText } from '../src/xml-text.ts';
+import { xmlText } from '../src/text/xml-text.ts';
 
 const esc = xmlText;
 const seconds = (ms: number) => (ms / 1000).toFixed(3);

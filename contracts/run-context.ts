@@ -1,5 +1,5 @@
+import type { OperationWith } from '../src/spec/route-roles.ts';
 import type { Sleep } from '../src/client/sleep.ts';
-import type { LifecycleTask } from './checks/submission.ts';
 import type { CoverageNotes } from './coverage-notes.ts';
 import type { HttpRecorder } from './http-recorder.ts';
 import type { RunLimits } from './run-limits.ts';
@@ -13,8 +13,6 @@ export interface UnconfirmedSubmission {
   readonly request: string;
   /** The client request ID the suite sent (`X-Request-Id`). */
   readonly clientRequestId: string;
-  /** @deprecated The old name of `clientRequestId` in the report (schema 1.1), written until 2.0. */
-  readonly requestId: string;
   /** The service's own request ID, when its answer carried one. */
   readonly serviceRequestId?: string | undefined;
   /** `HTTP 500`, `HTTP 200 without a task ID`, `no answer: …`. */
@@ -72,6 +70,17 @@ export interface InputError {
   readonly message: string;
   /** Nothing is submitted once it is known (a typo must never spend the budget). */
   readonly stopsSubmissions: boolean;
+}
+
+/** One task the run creates and follows: where it is submitted, with what, and what it is for. */
+export interface LifecycleTask {
+  /** "via POST /v1/videos", "expected to fail", … */
+  readonly name: string;
+  readonly route: OperationWith<{ kind: 'submit' }>;
+  readonly model: string;
+  readonly prompt: string;
+  /** Submitted by the operator's failing model or prompt (§7): the `failed` column. */
+  readonly expectFailure: boolean;
 }
 
 /** A valid lifecycle submission refused with a 4xx: an input error, or a §4.1 failure (lifecycle-tasks.ts). */

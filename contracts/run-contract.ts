@@ -1,6 +1,7 @@
+import { LIFECYCLE } from '../src/generated/client-contract.ts';
 import type { Tool } from '../src/tool-mark.ts';
 import { realSleep } from '../src/client/sleep.ts';
-import { serviceContract } from '../src/spec/index.ts';
+import { serviceContract, type ServiceContract } from '../src/spec/index.ts';
 import { CHECKS } from './checks/definitions.ts';
 import { probeCatalog, probeMissingTask } from './checks/probes.ts';
 import { routeRequest } from './matrix/index.ts';
@@ -25,6 +26,8 @@ export class TargetError extends Error {
 }
 
 export interface RunOptions {
+  /** The service contract the run judges by (its validators and `x-lifecycle`); default the built-in spec's. */
+  readonly spec?: ServiceContract | undefined;
   readonly fetch?: typeof fetch | undefined;
   /** Live progress lines: one per task submitted, per state a task enters, per download. */
   readonly onProgress?: (line: string) => void;
@@ -71,7 +74,11 @@ export async function runContract(
         ? undefined
         : (exchange, sent) => options.onExchange!(exchange, sent, clock.now()),
   });
-  const verdicts = new Verdicts(serviceContract().lifecycle, target.strict, Object.values(CHECKS));
+  const verdicts = new Verdicts(
+    options.spec ?? serviceContract(),
+    target.strict,
+    Object.values(CHECKS),
+  );
   const ctx: RunContext = {
     target,
     native: undefined,
@@ -202,7 +209,7 @@ const UNLISTED = 'nothing was submitted: a model the catalog does not list (an i
 
 function skipLifecycle(ctx: RunContext, why: string): void {
   ctx.coverage.because(why, {
-    states: ['unknown', 'queued', 'in_progress', 'completed', 'failed', 'n/a'],
+    states: [...LIFECYCLE.states, 'n/a'],
   });
   for (const check of [
     CHECKS.emptyPrompt,

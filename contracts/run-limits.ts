@@ -7,11 +7,11 @@ export interface RunTime {
 /** Requests in a row without an answer after which the target is taken to have stopped answering. */
 export const STOP_AFTER_UNANSWERED = 3;
 
-/** The time a run has on top of `--timeout`: the probes before the tasks and the look after them. */
+/** The time a run has on top of `--poll-timeout`: the probes before the tasks and the look after them. */
 export const RUN_DEADLINE_MARGIN_MS = 60_000;
 
 /**
- * The limits of a whole run: a deadline (`--timeout` plus a minute), and an early stop when the target
+ * The limits of a whole run: a deadline (`--poll-timeout` plus a minute), and an early stop when the target
  * stops answering (a few requests in a row get no answer: time-outs, dropped connections). Once either
  * is reached the run sends nothing more; what it could not ask is reported as not observed, with `why`.
  */
@@ -34,7 +34,7 @@ export class RunLimits {
     if (this.#stopped === undefined && this.remainingMs() <= 0)
       this.#stop(
         `the run reached its deadline (${Math.round(this.deadlineMs / 1000)} s: ` +
-          `--timeout plus ${RUN_DEADLINE_MARGIN_MS / 1000} s)`,
+          `--poll-timeout plus ${RUN_DEADLINE_MARGIN_MS / 1000} s)`,
       );
     return this.#stopped;
   }

@@ -40,7 +40,6 @@ export interface StatementPart {
   readonly why?: string;
 }
 
-const { lifecycle } = serviceContract();
 const BY_ID = new Map<string, CheckDefinition>(Object.values(CHECKS).map((c) => [c.id, c]));
 
 /** The rule a check judges, or undefined for a shape check (it judges a schema). */
@@ -51,7 +50,7 @@ export const ruleOfCheck = (id: string): string | undefined => {
 
 const documented = (id: string) => {
   const check = BY_ID.get(id);
-  return check !== undefined && checkBasis(check, lifecycle).documented;
+  return check !== undefined && checkBasis(check, serviceContract().lifecycle).documented;
 };
 
 /** Cases named in a part: enough to find them, not a list of 500 mutants. */

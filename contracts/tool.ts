@@ -16,4 +16,4 @@ export const TOOL: { readonly name: string; readonly version: string } = {
  * The version of the JSON report's shape, described by `spec/contract-report.schema.json`: a field
  * added raises the minor, a field removed or changed in meaning the major.
  */
-export const REPORT_SCHEMA_VERSION = '1.3.0';
+export const REPORT_SCHEMA_VERSION = '2.0.0';

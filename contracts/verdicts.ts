@@ -1,4 +1,10 @@
-import { basisOf, describeBasis, type Basis, type Lifecycle } from '../src/spec/index.ts';
+import {
+  basisOf,
+  describeBasis,
+  type Basis,
+  type Lifecycle,
+  type ServiceContract,
+} from '../src/spec/index.ts';
 import { statementsJudgedBy } from '../src/spec/statements.ts';
 import { cellKey, type Cell } from './matrix/cells.ts';
 
@@ -32,8 +38,6 @@ export interface Evidence {
   readonly actual?: string | undefined;
   /** The deployment's own ID for the request (service request ID): `X-Oneapi-Request-Id: 20261123…`. */
   readonly serviceRequestId?: string | undefined;
-  /** @deprecated The old name of `serviceRequestId` in the report (schema 1.1), written until 2.0. */
-  readonly requestId?: string | undefined;
   /** The request as a `curl` command line, the key as `$VIDEOTASK_API_KEY`. */
   readonly curl?: string | undefined;
 }
@@ -107,11 +111,16 @@ export class Verdicts {
 
   /** `checks`: every check the run may report; one that sees nothing is reported as skipped. */
   constructor(
-    readonly lifecycle: Lifecycle,
+    /** The service contract the run judges by (its validators and `x-lifecycle`), never a module's. */
+    readonly spec: ServiceContract,
     readonly strict: boolean,
     checks: readonly CheckDefinition[] = [],
   ) {
     for (const check of checks) this.#entry(check);
+  }
+
+  get lifecycle(): Lifecycle {
+    return this.spec.lifecycle;
   }
 
   pass(check: CheckDefinition, count = 1, cell?: Cell): void {

@@ -27,6 +27,4 @@ export {
   type MockServerOptions,
   type RunningMockServer,
 } from './node/http/server.ts';
-export { type StateFile, type StateFileOptions } from './node/state-file/writer.ts';
-export { readStateFile, type RestoredState } from './node/state-file/reader.ts';
 export { StateFileError } from './node/state-file/format.ts';

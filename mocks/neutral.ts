@@ -1,19 +1,19 @@
 /**
  * videotask's simulated service, environment-neutral: the engine (`createMockService`) and its msw
  * handlers (`createHandlers`), for msw's `setupServer` in Node and `setupWorker` in a browser alike.
+ * It exports what docs/mock.md documents ("The API in code"), nothing internal: test/mocks/public-api.test.ts
+ * holds the two to each other.
  * Nothing reachable from here touches a Node API (test/mocks/neutral-core.e2e.test.ts bundles it for the
  * browser to prove it). Node-only parts (node:http host, state file, defects by name: decisions/029)
  * are in `./index.ts`.
  */
 export {
   createMockService,
-  DEFAULT_ARTIFACT_TTL_MS,
-  DEFAULT_MAX_BODY_BYTES,
   type MockOptions,
   type MockService,
   type ServiceWrapper,
   type WrapContext,
-} from './core/service.ts';
+} from './core/service/service.ts';
 export { createHandlers, type HandlerOptions } from './msw/handlers.ts';
 export {
   assertNoClientViolations,
@@ -35,24 +35,8 @@ export {
 export { OBSERVED_PROFILE, type ProfileOption } from './core/profiles.ts';
 export { ProfileError, readProfile, type LearnedProfile } from '../src/profile/index.ts';
 export { createClock, type Clock, type ClockOptions } from './core/clock.ts';
-export { BUILT_IN_TOKENS, tokensFromConfig, type MockToken } from './core/tokens.ts';
-export { maskKey } from '../src/redaction/redactor.ts';
-export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/catalog.ts';
-export { snapshot, type TaskSnapshot } from './core/snapshot.ts';
-export { DEFAULT_TIMING, type TaskPlan, type Timing, type Outcome } from './core/plan.ts';
-export { TaskStore } from './core/store.ts';
-export { TaskRecord, type MintedAt } from './core/task-record.ts';
-export { sampleVideo } from './core/media.ts';
-export { hmacSha256, sha256, type HmacFactory, type MacFunction } from './core/sha256.ts';
+export { BUILT_IN_TOKENS, type MockToken } from './core/keys/tokens.ts';
+export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/keys/catalog.ts';
 export type { Persistence, PersistedState } from './core/persistence.ts';
 export { StateNotSavedError } from './core/persistence.ts';
-export {
-  applyOperation,
-  type ClockState,
-  type Operation,
-  type SharedState,
-  type TaskExtras,
-} from './core/shared-state.ts';
-export { TASK_ID_PATTERN } from './core/task-id-codec.ts';
-export type { TaskIdShare } from './core/task-id-share.ts';
-export type { CoreRequest, CoreResponse } from './core/http-types.ts';
+export type { CoreRequest, CoreResponse } from './core/http/http-types.ts';

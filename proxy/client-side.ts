@@ -12,7 +12,7 @@ import {
   type ObservedService,
 } from '../mocks/core/client-verdicts/observation.ts';
 import type { Clock } from '../mocks/core/clock.ts';
-import type { CoreRequest } from '../mocks/core/http-types.ts';
+import type { CoreRequest } from '../mocks/core/http/http-types.ts';
 import { serviceContract, type VideoStatus } from '../src/spec/index.ts';
 import type { InjectionLog } from './injection-log.ts';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { controlRefusal } from '../mocks/core/control-access.ts';
-import type { CoreRequest } from '../mocks/core/http-types.ts';
+import { controlRefusal } from '../mocks/core/keys/control-access.ts';
+import type { CoreRequest } from '../mocks/core/http/http-types.ts';
 import type { HostView } from '../mocks/node/http/host-names.ts';
 import { sendError } from './gateway-errors.ts';
 

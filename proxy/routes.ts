@@ -1,4 +1,4 @@
-import { Router, type RouteDefinition } from '../mocks/core/router.ts';
+import { Router, type RouteDefinition } from '../mocks/core/http/router.ts';
 import { MATRIX_ROUTES, type RouteId, type RouteKind } from '../contracts/matrix/index.ts';
 
 /** A request of the service's API (§4) as the judges tell them apart. */

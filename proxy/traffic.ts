@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Exchange } from '../contracts/http-recorder.ts';
 import { publicIdOf } from '../contracts/checks/submission-outcome.ts';
 import type { TrafficJudge } from '../contracts/traffic/traffic-judge.ts';
-import type { CoreRequest } from '../mocks/core/http-types.ts';
+import type { CoreRequest } from '../mocks/core/http/http-types.ts';
 import type { VideoStatus } from '../src/spec/index.ts';
 import type { ClientSide } from './client-side.ts';
 import { asUnknown, documented, header, jsonObject, toldBy } from './answers.ts';

@@ -41,7 +41,15 @@ try {
       ...['--failing-prompt', 'a red kite that should fail'],
       ...['--family-model', 'alt-video-v2', '--plugin', 'alt-video'],
       ...['--forbidden-model', FORBIDDEN],
-      ...['--name', 'observed', '--out', values.out, '--timeout', String(600 / speed), ...poll],
+      ...[
+        '--name',
+        'observed',
+        '--out',
+        values.out,
+        '--poll-timeout',
+        String(600 / speed),
+        ...poll,
+      ],
     ]);
     if (code !== 0) throw new Error(`videotask learn exited ${code}`);
   }

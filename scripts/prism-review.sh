@@ -88,7 +88,7 @@ review_profile() { # profile, mock flags…
   start_prism "prism-control-$profile" spec/mock-control.yaml "$mock" --errors; control=$url
   echo "== $profile profile: mock $mock, Prism strict $strict, lenient $lenient, control $control"
   export VIDEOTASK_API_KEY=sk-mock-alice
-  local journal="$work/tasks-$profile.jsonl" poll=(--poll-initial 0.05 --poll-max 0.2 --timeout 60)
+  local journal="$work/tasks-$profile.jsonl" poll=(--poll-initial 0.05 --poll-max 0.2 --poll-timeout 60)
   id="$(cli submit --base-url "$strict" --model video-pro-v1 --prompt 'a red kite' --journal "$journal")"
   echo "ok   client: videotask submit → $id"
   step "client: videotask status" cli status "$id" --base-url "$strict"

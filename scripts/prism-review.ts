@@ -47,7 +47,7 @@ const CONTRACT_FLAGS = [
   ...['--api-key', 'sk-mock-vip', '--other-api-key', 'sk-mock-bob'],
   ...['--failing-prompt', 'videotask contract check [mock:fail]'],
   ...['--family-model', 'alt-video-v2', '--plugin', 'alt-video'],
-  ...['--poll-initial', '0.05', '--poll-max', '0.2', '--timeout', '60'],
+  ...['--poll-initial', '0.05', '--poll-max', '0.2', '--poll-timeout', '60'],
 ];
 
 interface Source {

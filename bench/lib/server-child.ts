@@ -61,7 +61,7 @@ async function startHost(
   const server = await startMockServer({
     port: 0,
     host,
-    // Headers built the way the core builds an answer's (mocks/core/http-types.ts: a literal, then the
+    // Headers built the way the core builds an answer's (mocks/core/http/http-types.ts: a literal, then the
     // request ID set by name), not as a copy of the parsed object (`{ ...headers }`): once the host
     // adds content-length, V8 moves such a copy to a new map on every request (~2 µs, measured), a
     // cost of this stand-in that the host never pays behind the real core.

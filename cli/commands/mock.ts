@@ -11,7 +11,7 @@ import { listDefects } from '../../mocks/defects/catalog.ts';
 import { mockBanner, type BannerService } from '../mock/banner.ts';
 import { PublicIds } from '../../mocks/core/profile/public-ids.ts';
 import type { LearnedProfile } from '../../src/profile/index.ts';
-import type { TaskIdShare } from '../../mocks/core/task-id-share.ts';
+import type { TaskIdShare } from '../../mocks/core/task-id/task-id-share.ts';
 import type { Command } from '../command.ts';
 import { UsageError } from '../options.ts';
 import {

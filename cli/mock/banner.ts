@@ -1,6 +1,6 @@
 import type { MockService } from '../../mocks/node/create-mock-service.ts';
-import { BUILT_IN_TOKENS, type MockToken } from '../../mocks/core/tokens.ts';
-import { printable } from '../../src/client/printable.ts';
+import { BUILT_IN_TOKENS, type MockToken } from '../../mocks/core/keys/tokens.ts';
+import { printable } from '../../src/text/printable.ts';
 import { maskKey } from '../../src/redaction/redactor.ts';
 import type { AdminToken } from './settings.ts';
 

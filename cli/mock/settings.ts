@@ -4,9 +4,9 @@
  * error that never shows the secret.
  */
 import { availableParallelism } from 'node:os';
-import type { TaskIdShare } from '../../mocks/core/task-id-share.ts';
-import { tokensFromConfig } from '../../mocks/core/tokens.ts';
-import { isProfileName } from '../../mocks/core/profiles.ts';
+import type { TaskIdShare } from '../../mocks/core/task-id/task-id-share.ts';
+import { tokensFromConfig } from '../../mocks/core/keys/tokens.ts';
+import { isProfileName } from '../../mocks/core/profile/profile-names.ts';
 import { resolveDefects } from '../../mocks/defects/catalog.ts';
 import { numberOption, parseFlags, readOptionFile, UsageError } from '../options.ts';
 import { readProfileFile } from '../profile-file.ts';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markdownCode, markdownText } from '../../src/markdown-text.ts';
+import { markdownCode, markdownText } from '../../src/text/markdown-text.ts';
 import { writeAtomically } from '../../src/node/atomic-file.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
 import { exitStatusOf, type RunFindings } from '../../contracts/exit-status.ts';

@@ -5,7 +5,7 @@ import type { RunContext } from '../run-context.ts';
 import type { CheckDefinition } from '../verdicts.ts';
 import { judgeable } from './answered.ts';
 import { CHECKS } from './definitions.ts';
-import { judgeVideoBytes } from './download.ts';
+import { judgeVideoBytes } from './video-bytes.ts';
 import { evidenceOf, is2xx } from './evidence.ts';
 
 /**

@@ -33,7 +33,6 @@ export function evidenceOf(
     ms: Math.round(exchange.ms),
     actual: actualOf(exchange),
     serviceRequestId,
-    requestId: serviceRequestId,
     get curl() {
       return curlOf({ method, path, as, sent }, recorder.options.baseUrl);
     },

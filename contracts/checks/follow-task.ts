@@ -5,17 +5,17 @@ import {
   ServerError,
 } from '../../src/client/errors.ts';
 import { pollTask } from '../../src/client/poller.ts';
-import { serviceContract, type VideoStatus } from '../../src/spec/index.ts';
-import type { RunContext } from '../run-context.ts';
+import type { Lifecycle, VideoStatus } from '../../src/spec/index.ts';
+import type { LifecycleTask, RunContext } from '../run-context.ts';
 import { CHECKS } from './definitions.ts';
 import { judgeSequence } from './sequence.ts';
-import { submitLifecycleTask, type LifecycleTask } from './submission.ts';
+import { submitLifecycleTask } from './submission.ts';
 import { LONGEST_WAIT_MS } from './rate-limited.ts';
 import { RUN_DEADLINE_MARGIN_MS } from '../run-limits.ts';
 import { TaskTracker } from './task-tracker.ts';
 
-const { lifecycle } = serviceContract();
-const stops = (status: unknown) => lifecycle.stopPolling.values.includes(status as VideoStatus);
+const stops = (lifecycle: Lifecycle, status: unknown) =>
+  lifecycle.stopPolling.values.includes(status as VideoStatus);
 
 /** How a followed task ended. */
 export interface FollowedTask {
@@ -58,7 +58,7 @@ const KEPT_AFTER_POLLING_MS = RUN_DEADLINE_MARGIN_MS / 2;
 const LAST_LOOK_MARGIN_MS = KEPT_AFTER_POLLING_MS / 3;
 
 /**
- * How long a task is polled: `--timeout`, and never into the time the run keeps for what comes after,
+ * How long a task is polled: `--poll-timeout`, and never into the time the run keeps for what comes after,
  * so a task that never ends (says `unknown` for ever, outlasts the polling), followed late in the run
  * (after rate-limit waits, slow answers), ends its polling within the run's time and is reported as
  * not reaching its end, and the run is not cut off at its deadline.
@@ -132,7 +132,8 @@ export async function followTask(ctx: RunContext, task: LifecycleTask): Promise<
       throw error;
     });
     if (first !== undefined) progress(first);
-    if (first !== undefined && stops(first.status)) finalStatus = first.status;
+    if (first !== undefined && stops(ctx.verdicts.lifecycle, first.status))
+      finalStatus = first.status;
     else {
       const result = await pollTask(() => tracker.look(), taskId, {
         ...target.poll,

@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from '../../src/client/json-depth.ts';
+import { MAX_JSON_DEPTH } from '../../src/text/json-depth.ts';
 
 /**
  * §1: "The public task ID is the only task identifier exposed. The upstream provider's task number is

@@ -1,4 +1,5 @@
-import { canTransition, serviceContract, type VideoStatus } from '../../src/spec/index.ts';
+import type { OperationWith } from '../../src/spec/route-roles.ts';
+import { canTransition, type Lifecycle, type VideoStatus } from '../../src/spec/index.ts';
 import type { Exchange } from '../http-recorder.ts';
 import { describeCell, type Cell, type CellState } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
@@ -9,11 +10,13 @@ import { evidenceOf, is2xx, isJsonBody } from './evidence.ts';
 
 /** The second family's native path (§4.5): its answers' shapes and status values, as the spec assumes them. */
 
-const { validators, lifecycle } = serviceContract();
-const NATIVE_VALUES = [...new Set(lifecycle.pluginMapping.rows.flatMap((r) => r.native))];
+/** Every native status value of `x-lifecycle.pluginMapping`. */
+const nativeValues = (lifecycle: Lifecycle): string[] => [
+  ...new Set(lifecycle.pluginMapping.rows.flatMap((r) => r.native)),
+];
 
 /** The OpenAI-form states a native status stands for (`x-lifecycle.pluginMapping`). */
-const statesOf = (native: unknown): VideoStatus[] =>
+const statesOf = (lifecycle: Lifecycle, native: unknown): VideoStatus[] =>
   lifecycle.pluginMapping.rows
     .filter((r) => r.native.includes(native as never))
     .map((r) => r.openai);
@@ -22,10 +25,10 @@ const statesOf = (native: unknown): VideoStatus[] =>
 export function judgeNativeShape(
   ctx: Pick<RunContext, 'verdicts'>,
   exchange: Exchange,
-  operation: 'createPluginTask' | 'getPluginTask',
+  operation: OperationWith<{ family: 'second' }>,
   ev: Evidence,
 ): void {
-  const schema = validators.response(operation, 200)!.body('application/json')!;
+  const schema = ctx.verdicts.spec.validators.response(operation, 200)!.body('application/json')!;
   const result = schema.validateFull(exchange.json);
   const what = operation === 'createPluginTask' ? 'submission answer' : 'task';
   ctx.verdicts.expect(
@@ -47,17 +50,19 @@ function judgeNativeStatus(
   state: CellState,
   ev: Evidence,
 ): void {
+  const { lifecycle } = ctx.verdicts;
   if (!lifecycle.states.values.includes(state as VideoStatus)) return;
   const shown = state as VideoStatus;
-  const states = statesOf(status);
+  const states = statesOf(lifecycle, status);
   const agrees = states.some(
     (s) => s === shown || (s !== 'unknown' && canTransition(lifecycle, shown, s)),
   );
+  const values = nativeValues(lifecycle).join(', ');
   ctx.verdicts.expect(
     CHECKS.nativeStatus,
     agrees,
     states.length === 0
-      ? `the native path says status ${JSON.stringify(status)}, not a native value (${NATIVE_VALUES.join(', ')})`
+      ? `the native path says status ${JSON.stringify(status)}, not a native value (${values})`
       : `the native path says ${JSON.stringify(status)} (${states.join(' or ')}) ` +
           `for a task the OpenAI form shows ${shown}`,
     ev,

@@ -1,6 +1,6 @@
+import { operationsWith } from '../../src/spec/route-roles.ts';
 import { catalogModelIds } from '../../src/client/catalog-ids.ts';
 import { maskKey } from '../../src/redaction/redactor.ts';
-import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routeRequest, type RouteId } from '../matrix/index.ts';
 import type { RunContext } from '../run-context.ts';
@@ -12,7 +12,6 @@ import { judgeRefusal } from './refusal.ts';
 import { notProbed } from './submission-probes.ts';
 import { SUBMIT_ROUTES } from './submission.ts';
 
-const { validators } = serviceContract();
 const CATALOG = routeRequest('listModels');
 /** A well-formed task ID that no deployment has issued. */
 export const UNKNOWN_TASK_ID = 'task_videotaskContractUnknown000000';
@@ -90,7 +89,7 @@ function judgeCatalog(ctx: RunContext, exchange: Exchange): void {
       ev,
     );
   if (is2xx(exchange)) {
-    const shape = validators
+    const shape = v.spec.validators
       .response('listModels', 200)!
       .body('application/json')!
       .validateFull(exchange.json);
@@ -173,7 +172,7 @@ function familyNote(ids: readonly string[]): string {
   return `second family: ${visible.join(', ')} listed for this key${notListed}`;
 }
 
-const NATIVE_ROUTES: readonly RouteId[] = ['createPluginTask', 'getPluginTask'];
+const NATIVE_ROUTES: readonly RouteId[] = operationsWith({ family: 'second' });
 
 function openNativePath(ctx: RunContext, ids: readonly string[] | undefined): void {
   const family = ctx.target.family;
@@ -203,7 +202,7 @@ function openNativePath(ctx: RunContext, ids: readonly string[] | undefined): vo
  * (§5, §4.4). All at once: GETs create nothing, and a target that hangs costs one request's time limit.
  */
 export async function probeMissingTask(ctx: RunContext): Promise<void> {
-  const routes: RouteId[] = ['getVideo', 'getVideoGeneration', 'getVideoContent'];
+  const routes: RouteId[] = operationsWith({ kind: ['query', 'content'], family: 'any' });
   if (ctx.native !== undefined) routes.push('getPluginTask');
   const cells = routes.flatMap((route) =>
     (['owner', 'none', 'invalid'] as const).map((caller) => ({ route, caller })),

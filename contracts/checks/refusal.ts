@@ -1,4 +1,4 @@
-import { serviceContract } from '../../src/spec/index.ts';
+import type { SpecValidators } from '../../src/spec/index.ts';
 import type { Exchange } from '../http-recorder.ts';
 import {
   describeCell,
@@ -13,8 +13,6 @@ import { judgeable } from './answered.ts';
 import { judgeIdentifiers } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
 import { evidenceOf, is2xx, is4xx, isJsonBody } from './evidence.ts';
-
-const { validators } = serviceContract();
 
 type Judged = Pick<RunContext, 'recorder' | 'verdicts' | 'coverage' | 'limits' | 'notes'>;
 
@@ -94,7 +92,7 @@ const JUDGES: Partial<Record<CellRuleId, (r: Refusal) => void>> = {
     if (r.cell.route !== 'getVideoContent') expect(r, CHECKS.errorJson, isJsonBody(r.exchange));
     if (!isJsonBody(r.exchange)) return;
     const schema = r.cell.route.endsWith('PluginTask') ? 'PluginErrorOrGateway' : 'ErrorBody';
-    const valid = validEnvelope(schema, r.exchange.json);
+    const valid = validEnvelope(r.ctx.verdicts.spec.validators, schema, r.exchange.json);
     r.ctx.verdicts.expect(
       CHECKS.errorEnvelope,
       valid,
@@ -114,7 +112,11 @@ const JUDGES: Partial<Record<CellRuleId, (r: Refusal) => void>> = {
   },
 };
 
-function validEnvelope(schema: 'PluginErrorOrGateway' | 'ErrorBody', json: unknown): boolean {
+function validEnvelope(
+  validators: SpecValidators,
+  schema: 'PluginErrorOrGateway' | 'ErrorBody',
+  json: unknown,
+): boolean {
   if (validators.schema('ErrorBody').validateFull(json).valid) return true;
   return (
     schema === 'PluginErrorOrGateway' &&

@@ -1,7 +1,7 @@
 import {
   canTransition,
   isTerminal,
-  serviceContract,
+  type Lifecycle,
   type VideoStatus,
 } from '../../src/spec/index.ts';
 import type { HttpRecorder, KeptExchange } from '../http-recorder.ts';
@@ -11,8 +11,6 @@ import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
 import type { VideoView } from './task-object.ts';
 import type { WrapperView } from './wrapper-object.ts';
-
-const { lifecycle } = serviceContract();
 
 /**
  * One look at a task by its owner: both query forms, and the state the run attributes to it. Kept for
@@ -31,7 +29,7 @@ const openAi = (state: TaskState | undefined): Cell | undefined =>
   state === undefined ? undefined : { route: 'getVideo', state, caller: 'owner' };
 const wrapperCell = (state: TaskState | undefined): Cell | undefined =>
   state === undefined ? undefined : { route: 'getVideoGeneration', state, caller: 'owner' };
-const known = (status: unknown): status is VideoStatus =>
+const known = (lifecycle: Lifecycle, status: unknown): status is VideoStatus =>
   lifecycle.states.values.includes(status as VideoStatus);
 
 /**
@@ -72,10 +70,15 @@ export function judgeSequenceStep(
   },
 ): unknown {
   const { previous, poll } = step;
+  const { lifecycle } = v;
   let lastProgress = step.lastProgress;
   const ev = evidenceOf(recorder, poll.videoExchange, taskId, openAi(poll.state));
   const status = poll.video.status;
-  if (previous !== undefined && known(previous.video.status) && known(status)) {
+  if (
+    previous !== undefined &&
+    known(lifecycle, previous.video.status) &&
+    known(lifecycle, status)
+  ) {
     const from = previous.video.status;
     const fromEv = evidenceOf(recorder, poll.videoExchange, taskId, openAi(previous.state));
     if (isTerminal(lifecycle, from))

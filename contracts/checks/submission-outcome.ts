@@ -76,7 +76,6 @@ export function submissionOutcome(
   return {
     request: `${exchange.method} ${exchange.path}`,
     clientRequestId: exchange.clientRequestId ?? '',
-    requestId: exchange.clientRequestId ?? '',
     serviceRequestId: serviceRequestIdOf(exchange)?.value,
     answered: answered(exchange),
   };

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller, Cell } from '../matrix/index.ts';
-import type { RunContext } from '../run-context.ts';
+import type { LifecycleTask, RunContext } from '../run-context.ts';
 import { CHECKS } from './definitions.ts';
 import { judgeRefusal, type RefusalProbe } from './refusal.ts';
-import { bodyFor, submit, SUBMIT_ROUTES, type LifecycleTask, type Payload } from './submission.ts';
+import { bodyFor, submit, SUBMIT_ROUTES, type Payload } from './submission.ts';
 
 /**
  * The submissions the run sends to be refused (§2.1, §4.5, §5, §7), each judged by the rule it is sent

@@ -1,8 +1,8 @@
+import { operationsWith } from '../../src/spec/route-roles.ts';
 import { randomUUID } from 'node:crypto';
-import { serviceContract } from '../../src/spec/index.ts';
 import { keyOf, type Exchange } from '../http-recorder.ts';
 import { routePath, routeRequest, type Caller, type Cell, type RouteId } from '../matrix/index.ts';
-import type { RunContext } from '../run-context.ts';
+import type { LifecycleTask, RunContext } from '../run-context.ts';
 import type { Evidence } from '../verdicts.ts';
 import { judgeIdentifiers } from './body-rules.ts';
 import { CHECKS } from './definitions.ts';
@@ -13,19 +13,8 @@ import { waitOut } from './rate-limited.ts';
 import { publicIdOf, submissionOutcome } from './submission-outcome.ts';
 import { judgeVideoObject } from './task-object.ts';
 
-const { lifecycle } = serviceContract();
-export const SUBMIT_ROUTES = ['createVideoGeneration', 'createVideo'] as const;
-
-/** One task the run creates and follows: where it is submitted, with what, and what it is for. */
-export interface LifecycleTask {
-  /** "via POST /v1/videos", "expected to fail", … */
-  readonly name: string;
-  readonly route: 'createVideoGeneration' | 'createVideo' | 'createPluginTask';
-  readonly model: string;
-  readonly prompt: string;
-  /** Submitted by the operator's failing model or prompt (§7): the `failed` column. */
-  readonly expectFailure: boolean;
-}
+/** The documented submit paths (§4.1), read from their role in the spec. */
+export const SUBMIT_ROUTES = operationsWith({ kind: 'submit', form: 'openai' });
 
 /** The submission body a route takes: §2.1 on the documented paths, the upstream shape on the native one (§4.5). */
 export function bodyFor(route: RouteId, model: string, prompt: string): unknown {
@@ -161,7 +150,7 @@ export async function submitLifecycleTask(
     judgeVideoObject(ctx, submitted, { model: task.model }, 'submission', cell);
     v.expect(
       CHECKS.submissionQueued,
-      lifecycle.initial.values.includes(body?.status as never),
+      v.lifecycle.initial.values.includes(body?.status as never),
       `the submission says ${String(body?.status)}`,
       ev,
     );

@@ -1,10 +1,5 @@
 // The OpenAI form of a task (§2.2), judged field by field on a submission answer or a query.
-import {
-  missingFields,
-  requiredFields,
-  serviceContract,
-  type VideoStatus,
-} from '../../src/spec/index.ts';
+import { missingFields, requiredFields, type VideoStatus } from '../../src/spec/index.ts';
 import type { Exchange, HttpRecorder } from '../http-recorder.ts';
 import type { Cell } from '../matrix/cells.ts';
 import type { Evidence, Verdicts } from '../verdicts.ts';
@@ -13,11 +8,13 @@ import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
 import { judgeTimestamps } from './timestamps.ts';
 
-const { validators, lifecycle } = serviceContract();
 const PRESENCE_CHECK = {
   completed: CHECKS.presenceCompleted,
   failed: CHECKS.presenceFailed,
 } as const;
+/** A status with fields of its own (`x-lifecycle.presence.byStatus`), judged by its presence check. */
+const hasPresenceCheck = (status: VideoStatus): status is keyof typeof PRESENCE_CHECK =>
+  Object.hasOwn(PRESENCE_CHECK, status);
 
 export interface VideoView {
   readonly id?: unknown;
@@ -70,7 +67,7 @@ function judgeObjectSchema(
   moment: 'submission' | 'query',
   ev: Evidence,
 ): void {
-  const schema = validators
+  const schema = v.spec.validators
     .response(moment === 'submission' ? 'createVideo' : 'getVideo', 200)!
     .body('application/json')!;
   const documented = schema.validate(exchange.json);
@@ -98,6 +95,7 @@ function judgePresence(
   moment: 'submission' | 'query',
   ev: Evidence,
 ): void {
+  const { lifecycle } = v;
   v.expect(
     CHECKS.presenceAlways,
     missingFields(body, lifecycle.presence.always.fields).length === 0,
@@ -121,7 +119,7 @@ function judgePresence(
     `status ${JSON.stringify(body.status)} is not one of ${lifecycle.states.values.join(', ')}`,
     ev,
   );
-  if (known && moment === 'query' && (status === 'completed' || status === 'failed')) {
+  if (known && moment === 'query' && hasPresenceCheck(status)) {
     const missing = requiredFields(lifecycle, status, 'query').flatMap((r) =>
       missingFields(body, r.fields),
     );

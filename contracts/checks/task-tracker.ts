@@ -1,7 +1,8 @@
+import { operationsWith } from '../../src/spec/route-roles.ts';
 import { ApiError, RateLimitError, ServerError } from '../../src/client/errors.ts';
 import {
   fromWrapperStatus,
-  serviceContract,
+  type Lifecycle,
   type VideoStatus,
   type VideoTask,
 } from '../../src/spec/index.ts';
@@ -13,7 +14,7 @@ import {
   type RouteId,
   type TaskState,
 } from '../matrix/index.ts';
-import type { RunContext } from '../run-context.ts';
+import type { LifecycleTask, RunContext } from '../run-context.ts';
 import { judgeable, judgeIdentifiersOfAnswer, judgeRateLimit } from './answered.ts';
 import { judgeContentIntegrity } from './content-integrity.ts';
 import { CHECKS } from './definitions.ts';
@@ -23,11 +24,9 @@ import { judgeNativeQuery } from './native.ts';
 import { backoffMs, LONGEST_WAIT_MS, sendPatiently } from './rate-limited.ts';
 import { judgeRefusal } from './refusal.ts';
 import type { Poll } from './sequence.ts';
-import type { LifecycleTask } from './submission.ts';
 import { judgeVideoObject, type VideoView } from './task-object.ts';
 import { judgeWrapper, type WrapperView } from './wrapper-object.ts';
 
-const { lifecycle } = serviceContract();
 const MAX_ATTEMPTS = 3;
 
 /** The fields of `VideoView` and `WrapperView`: what a poll keeps of each form. */
@@ -96,7 +95,11 @@ function clientError(exchange: Exchange): ApiError {
 }
 
 /** The state a look shows: the OpenAI form's, or the wrapper's mapped back when the OpenAI form's is not documented. */
-function stateOf(video: VideoView | undefined, wrapper: Exchange): TaskState | undefined {
+function stateOf(
+  lifecycle: Lifecycle,
+  video: VideoView | undefined,
+  wrapper: Exchange,
+): TaskState | undefined {
   const status = video?.status;
   if (lifecycle.states.values.includes(status as VideoStatus)) return status as VideoStatus;
   const wrapped = (wrapper.json as WrapperView | undefined)?.data?.status;
@@ -143,7 +146,7 @@ export class TaskTracker {
     });
     if (wrapperExchange.status === 429) judgeRateLimit(this.ctx, wrapperExchange);
     const shown = is2xx(videoExchange) ? (videoExchange.json as VideoView | undefined) : undefined;
-    const state = stateOf(shown, wrapperExchange);
+    const state = stateOf(v.lifecycle, shown, wrapperExchange);
     const cell = (route: RouteId): Cell | undefined =>
       state === undefined ? undefined : { route, state, caller: 'owner' };
     if (!is2xx(videoExchange)) {
@@ -221,7 +224,7 @@ export class TaskTracker {
   async #probeState(state: TaskState): Promise<void> {
     const { ctx, taskId } = this;
     const native = this.task.route === 'createPluginTask';
-    const routes: RouteId[] = ['getVideo', 'getVideoGeneration', 'getVideoContent'];
+    const routes: RouteId[] = operationsWith({ kind: ['query', 'content'], family: 'any' });
     if (native) routes.push('getPluginTask');
     const callers: Caller[] = ['none', 'invalid'];
     if (ctx.otherCaller) callers.push('other');

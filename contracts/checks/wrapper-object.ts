@@ -2,7 +2,7 @@
 import {
   canTransition,
   fromWrapperStatus,
-  serviceContract,
+  type Lifecycle,
   type VideoStatus,
 } from '../../src/spec/index.ts';
 import type { Exchange } from '../http-recorder.ts';
@@ -13,8 +13,6 @@ import { CHECKS } from './definitions.ts';
 import { evidenceOf } from './evidence.ts';
 import { judgeTimestamps } from './timestamps.ts';
 import type { Context, VideoView } from './task-object.ts';
-
-const { validators, lifecycle } = serviceContract();
 
 export interface WrapperView {
   readonly code?: unknown;
@@ -44,7 +42,7 @@ export function judgeWrapper(
   judgeWrapperSchema(v, exchange, ev);
   const body = exchange.json as WrapperView;
   if (body === null || typeof body !== 'object') return;
-  const completed = video?.status === 'completed' || wrapperSaysCompleted(body);
+  const completed = video?.status === 'completed' || wrapperSaysCompleted(v.lifecycle, body);
   judgeBody({ verdicts: v }, exchange, taskId, ev, { form: 'wrapper', completed });
   v.expect(
     CHECKS.wrapperSuccess,
@@ -76,7 +74,7 @@ export function judgeWrapper(
 
 /** The wrapper against the documented schema, then (when that holds) against the assumptions too. */
 function judgeWrapperSchema(v: Context['verdicts'], exchange: Exchange, ev: Evidence): void {
-  const schema = validators.response('getVideoGeneration', 200)!.body('application/json')!;
+  const schema = v.spec.validators.response('getVideoGeneration', 200)!.body('application/json')!;
   const documented = schema.validate(exchange.json);
   v.expect(
     CHECKS.wrapperShape,
@@ -95,7 +93,7 @@ function judgeWrapperSchema(v: Context['verdicts'], exchange: Exchange, ev: Evid
   }
 }
 
-function wrapperSaysCompleted(body: WrapperView): boolean {
+function wrapperSaysCompleted(lifecycle: Lifecycle, body: WrapperView): boolean {
   const wrapped = body.data?.status;
   return typeof wrapped === 'string' && fromWrapperStatus(lifecycle, wrapped) === 'completed';
 }
@@ -110,6 +108,7 @@ function judgeFormsAgree(
   video: VideoView,
   ev: Evidence,
 ): void {
+  const { lifecycle } = v;
   const { data, progress } = wrapper;
   const mapped = fromWrapperStatus(lifecycle, wrapper.status);
   if (video.status === 'failed') judgeFailedBoth(v, data, ev);

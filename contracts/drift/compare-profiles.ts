@@ -1,3 +1,5 @@
+import { LIFECYCLE } from '../../src/generated/client-contract.ts';
+import { operationsWith } from '../../src/spec/route-roles.ts';
 import {
   parseCellKey,
   parseForm,
@@ -10,35 +12,8 @@ import {
   type ShapeNode,
 } from '../../src/profile/index.ts';
 import { compareShapes, wordsByPath, type ShapeContext } from './compare-shapes.ts';
-import { lifecycleDifference, lifecycleWhere, setApartNeverLearned } from './never-learned.ts';
-
-/** What a difference is about. */
-export type Aspect =
-  | 'status'
-  | 'content-type'
-  | 'body'
-  | 'headers'
-  | 'timing'
-  | 'observed'
-  | 'lifecycle'
-  | 'content'
-  | 'identifiers'
-  | 'verdict';
-
-/** One difference between two deployments, at one step and cell (or of the whole lifecycle). */
-export interface Difference {
-  readonly aspect: Aspect;
-  /** `getVideo queued owner`, or `lifecycle` / `content` / `identifiers` for the whole run. */
-  readonly cell: string;
-  /** `ok`, `refused`, `empty-prompt`, … (empty for the whole-run aspects). */
-  readonly situation: string;
-  /** A body path, a header name, a phase. */
-  readonly where: string;
-  readonly a: string;
-  readonly b: string;
-  /** The steps of the sequence that asked it ("poll", "queued probe", …). */
-  readonly steps: readonly string[];
-}
+import { lifecycleDifference, lifecycleWhere, type Aspect, type Difference } from './difference.ts';
+import { setApartNeverLearned } from './never-learned.ts';
 
 const mediaType = (type: string) => type.split(';')[0]!.trim().toLowerCase();
 
@@ -216,17 +191,12 @@ function statesNotes(
     );
 }
 
-const ROUTE_ORDER = [
-  'listModels',
-  'createVideoGeneration',
-  'createVideo',
-  'getVideo',
-  'getVideoGeneration',
-  'getVideoContent',
-  'createPluginTask',
-  'getPluginTask',
+/** The catalog first, then the routes in the spec's order; no task, a missing one, then the states. */
+const ROUTE_ORDER: readonly string[] = [
+  ...operationsWith({ kind: 'catalog' }),
+  ...operationsWith({ kind: ['submit', 'query', 'content'] }),
 ];
-const STATE_ORDER = ['n/a', 'missing', 'unknown', 'queued', 'in_progress', 'completed', 'failed'];
+const STATE_ORDER: readonly string[] = ['n/a', 'missing', ...LIFECYCLE.states];
 
 function byCellOrder(x: string, y: string): number {
   const a = parseCellKey(x);
@@ -379,7 +349,7 @@ function compareProgressByState(
     const x = a.progress[state];
     const y = b.progress[state];
     // Where a task ended says little of the next one (a failed render stops anywhere).
-    if (state === 'completed' || state === 'failed') continue;
+    if ((LIFECYCLE.terminal as readonly string[]).includes(state)) continue;
     if (x === undefined || y === undefined) continue;
     const reading = { of: 'progress', state } as const;
     const verdict = compareProgress(x, y);

@@ -1,4 +1,4 @@
-import type { Difference } from './compare-profiles.ts';
+import type { Difference } from './difference.ts';
 
 /**
  * The differences of a drift grouped by cause (issue 35): one deployment change (error bodies turned to

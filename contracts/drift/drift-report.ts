@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { markdownText } from '../../src/markdown-text.ts';
+import { markdownText } from '../../src/text/markdown-text.ts';
 import { writeTextAtomically } from '../../src/node/atomic-file.ts';
 import { Redactor } from '../../src/redaction/redactor.ts';
 import {

@@ -1,12 +1,7 @@
 /** Drift between two deployments, step by step and cell by cell (decisions/018). */
 export { runDrift, type DriftReport, type DriftRun, type DriftSide } from './run-drift.ts';
-export {
-  compareProfiles,
-  timeClass,
-  type Aspect,
-  type CompareOptions,
-  type Difference,
-} from './compare-profiles.ts';
+export { compareProfiles, timeClass, type CompareOptions } from './compare-profiles.ts';
+export type { Aspect, Difference } from './difference.ts';
 export {
   driftReportJson,
   renderDriftMarkdown,

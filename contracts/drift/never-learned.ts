@@ -3,38 +3,9 @@ import {
   phaseShown,
   type LearnedLifecycle,
   type LearnedProfile,
-  type PhaseName,
   type Situation,
-  type TaskStatus,
 } from '../../src/profile/index.ts';
-import type { Difference } from './compare-profiles.ts';
-
-/** The lifecycle reading a difference is about: a phase's length, a state's progress or wrapper word. */
-export type LifecycleReading =
-  | { readonly of: 'phase'; readonly phase: PhaseName }
-  | { readonly of: 'progress'; readonly state: TaskStatus }
-  | { readonly of: 'wrapper'; readonly state: TaskStatus };
-
-/** How a difference's `where` names a reading. */
-export function lifecycleWhere(reading: LifecycleReading): string {
-  if (reading.of === 'phase') return `${reading.phase} phase`;
-  return `${reading.of === 'progress' ? 'progress' : 'wrapper status'} while ${reading.state}`;
-}
-
-/** The reading each lifecycle difference rests on, kept beside it (never parsed back from `where`). */
-const READINGS = new WeakMap<Difference, LifecycleReading>();
-
-/** A difference of the whole lifecycle, read from the owner's polls. */
-export function lifecycleDifference(
-  reading: LifecycleReading,
-  sides: { readonly a: string; readonly b: string },
-  aspect: 'lifecycle' | 'timing' = 'lifecycle',
-): Difference {
-  const where = lifecycleWhere(reading);
-  const difference = { aspect, cell: 'lifecycle', situation: '', where, ...sides, steps: ['poll'] };
-  READINGS.set(difference, reading);
-  return difference;
-}
+import type { Difference } from './difference.ts';
 
 /**
  * What a difference's B side rests on that the profile B replays never learned (decisions/038), and
@@ -70,7 +41,7 @@ function neverLearnedOfLifecycle(
   d: Difference,
   lifecycle: LearnedLifecycle,
 ): NeverLearned | undefined {
-  const reading = READINGS.get(d);
+  const reading = d.reading;
   if (reading === undefined) return undefined;
   if (reading.of === 'phase')
     return phaseShown(lifecycle, reading.phase)

@@ -3,12 +3,8 @@ import { runLearn, type LearnOptions } from '../learn/run-learn.ts';
 import type { ContractReport } from '../report.ts';
 import type { RunOptions } from '../run-contract.ts';
 import { targetName, type ContractTarget } from '../target.ts';
-import {
-  compareProfiles,
-  type Aspect,
-  type CompareOptions,
-  type Difference,
-} from './compare-profiles.ts';
+import { compareProfiles, type CompareOptions } from './compare-profiles.ts';
+import type { Aspect, Difference } from './difference.ts';
 
 /** One side of a drift run: where it pointed and what its run did (never its key). */
 export interface DriftSide {

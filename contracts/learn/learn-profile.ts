@@ -14,6 +14,7 @@ import {
 import { UNKNOWN_TASK_ID } from '../checks/probes.ts';
 import { targetName } from '../target.ts';
 import type { Redactor } from '../../src/redaction/redactor.ts';
+import type { Lifecycle } from '../../src/spec/index.ts';
 import { learnAnswers, serviceRequestIdHeaderOf, safeForm } from './answers.ts';
 import { withoutCallerValues } from './profile-secrets.ts';
 import { contentOf, lifecycleOf } from './lifecycle-readings.ts';
@@ -32,6 +33,8 @@ export interface LearnContext {
   readonly forbiddenModel?: string | undefined;
   /** The run's one redaction: every text of the profile passes it. */
   readonly redactor: Redactor;
+  /** The spec's `x-lifecycle` the run judged by: how the wrapper's words map to states. */
+  readonly lifecycle: Lifecycle;
   readonly now: Date;
 }
 
@@ -48,7 +51,11 @@ export function learnProfile(seen: readonly Seen[], context: LearnContext): Lear
   const catalog = catalogOf(observations, new Set(context.models));
   const models = new Set([...context.models, ...catalog]);
   const serviceRequestId = serviceRequestIdHeaderOf(observations.map((o) => o.exchange));
-  const lifecycle = lifecycleOf([...tasks.values()], { taskIds, models, prompts: context.prompts });
+  const lifecycle = lifecycleOf(
+    [...tasks.values()],
+    { taskIds, models, prompts: context.prompts },
+    context.lifecycle,
+  );
   const factsOf = (o: Observation): ValueFacts => ({
     taskIds,
     models,

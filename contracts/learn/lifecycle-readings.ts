@@ -13,7 +13,8 @@ import {
   servableContentType,
   templateWithin,
 } from '../../src/profile/index.ts';
-import { fromWrapperStatus, serviceContract } from '../../src/spec/index.ts';
+import { LIFECYCLE } from '../../src/generated/client-contract.ts';
+import { fromWrapperStatus, type Lifecycle } from '../../src/spec/index.ts';
 import type { Look, Observation, TaskTimeline } from './run-observer.ts';
 
 type Range = readonly [number, number];
@@ -57,16 +58,20 @@ function phasesOf(task: TaskTimeline): {
   const unknown = shown('unknown');
   const queued = shown('queued');
   const running = shown('in_progress');
-  const firstOf = (...statuses: string[]) => looks.find((l) => statuses.includes(l.status));
-  const afterUnknown = firstOf('queued', 'in_progress', 'completed', 'failed');
+  const firstAfter = (status: TaskStatus) => {
+    const values = LIFECYCLE.states;
+    const later: readonly string[] = values.slice(values.indexOf(status) + 1);
+    return looks.find((l) => later.includes(l.status));
+  };
+  const afterUnknown = firstAfter('unknown');
   const unknownRange: Range =
     unknown.length === 0
       ? NONE
       : [unknown.at(-1)!.at - submittedAt, (afterUnknown?.at ?? unknown.at(-1)!.at) - submittedAt];
   const queueStart = unknown.at(-1)?.at ?? submittedAt;
-  const queuedRange = phase(queued, queueStart, firstOf('in_progress', 'completed', 'failed'));
+  const queuedRange = phase(queued, queueStart, firstAfter('queued'));
   const runStart = queued.at(-1)?.at ?? queueStart;
-  const runningRange = phase(running, runStart, firstOf('completed', 'failed'));
+  const runningRange = phase(running, runStart, firstAfter('in_progress'));
   const finite = (r: Range | undefined) =>
     r !== undefined && Number.isFinite(r[1]) ? r : undefined;
   const shownPhases = new Set<PhaseName>();
@@ -101,11 +106,9 @@ function progressOf(perTask: readonly (readonly number[])[]): ProgressReading | 
   return { curve: [Math.min(...values), Math.max(...values)], looks };
 }
 
-const { lifecycle: LIFECYCLE } = serviceContract();
-
 /** Whether a wrapper word is documented (x-lifecycle.mapping) for another state than the look's. */
-function movedOn(word: string, status: TaskStatus): boolean {
-  const mapped = fromWrapperStatus(LIFECYCLE, word);
+function movedOn(lifecycle: Lifecycle, word: string, status: TaskStatus): boolean {
+  const mapped = fromWrapperStatus(lifecycle, word);
   return mapped !== undefined && mapped !== status;
 }
 
@@ -125,6 +128,7 @@ interface VideoBody {
 export function lifecycleOf(
   timelines: readonly TaskTimeline[],
   facts: ValueFacts,
+  lifecycle: Lifecycle,
 ): LearnedLifecycle {
   let unknown: Range | undefined;
   let queued: Range | undefined;
@@ -140,7 +144,7 @@ export function lifecycleOf(
     running = widen(running, phases.running);
     for (const phase of phases.shown) shownPhases.add(phase);
     const shown = new Map<TaskStatus, number[]>();
-    for (const look of task.looks) readLook(look, { shown, wrapper, failures }, facts);
+    for (const look of task.looks) readLook(look, { shown, wrapper, failures }, facts, lifecycle);
     for (const [state, values] of shown)
       progress.set(state, [...(progress.get(state) ?? []), values]);
   }
@@ -176,6 +180,7 @@ function readLook(
     failures: Map<string, FailureReading>;
   },
   facts: ValueFacts,
+  lifecycle: Lifecycle,
 ): void {
   const { shown, wrapper, failures } = into;
   const body = look.exchange.json as VideoBody;
@@ -183,7 +188,7 @@ function readLook(
     shown.set(look.status, [...(shown.get(look.status) ?? []), body.progress]);
   const data = (look.wrapper?.json as { data?: { status?: unknown; fail_reason?: unknown } })?.data;
   // A documented word of another state: the task moved between the look and the wrapper's answer.
-  const moved = typeof data?.status === 'string' && movedOn(data.status, look.status);
+  const moved = typeof data?.status === 'string' && movedOn(lifecycle, data.status, look.status);
   if (typeof data?.status === 'string' && !moved && /^.{1,64}$/.test(data.status))
     wrapper.set(look.status, [...(wrapper.get(look.status) ?? []), data.status]);
   if (look.status === 'failed') {

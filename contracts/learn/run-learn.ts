@@ -1,4 +1,5 @@
 import type { LearnedProfile } from '../../src/profile/index.ts';
+import { serviceContract } from '../../src/spec/index.ts';
 import { PROBE } from '../checks/submission-probes.ts';
 import { PROMPT } from '../lifecycle-tasks.ts';
 import { Redactor } from '../../src/redaction/redactor.ts';
@@ -61,7 +62,8 @@ export async function runLearn(
   const observer = new RunObserver();
   const now = options.clock === undefined ? REAL_NOW : () => options.clock!.now();
   const tool = options.tool ?? 'learn';
-  const report = await runContract(target, { ...options, tool, onExchange: observer.record });
+  const spec = options.spec ?? serviceContract();
+  const report = await runContract(target, { ...options, spec, tool, onExchange: observer.record });
   const notes =
     options.probes === false
       ? []
@@ -73,6 +75,7 @@ export async function runLearn(
     prompts: promptsOf(target),
     forbiddenModel: target.forbiddenModel,
     redactor: new Redactor([target.apiKey, target.otherApiKey]),
+    lifecycle: spec.lifecycle,
     now: new Date(),
   });
   const profile = options.into === undefined ? learned : mergeProfiles(options.into, learned);

@@ -1,12 +1,14 @@
-import { serviceContract, type VideoStatus } from '../../src/spec/index.ts';
+import { LIFECYCLE } from '../../src/generated/client-contract.ts';
+import type { VideoStatus } from '../../src/spec/index.ts';
 import { fieldSituation, pruneJson, uploadsFile, type Situation } from '../../src/profile/index.ts';
 import { UNKNOWN_TASK_ID } from '../checks/probes.ts';
 import { publicIdOf } from '../checks/submission-outcome.ts';
 import { kept, type Exchange, type SendInit } from '../http-recorder.ts';
 import { MATRIX_ROUTES, type Caller, type CellState, type RouteId } from '../matrix/index.ts';
 
-const { lifecycle } = serviceContract();
-const STATUSES: readonly string[] = lifecycle.states.values;
+/** The statuses of `x-lifecycle` (generated: src/generated/client-contract.ts). */
+const STATUSES: readonly string[] = LIFECYCLE.states;
+const TERMINAL: readonly string[] = LIFECYCLE.terminal;
 
 /** One exchange of a run, with what was sent and when it was kept (run clock, ms). */
 export interface Seen {
@@ -268,6 +270,6 @@ function stateAt(
     }
   }
   if (before === undefined) return undefined;
-  const terminal = lifecycle.terminal.values.includes(before.status);
+  const terminal = TERMINAL.includes(before.status);
   return terminal || after?.status === before.status ? before.status : undefined;
 }

@@ -4,44 +4,37 @@
  * The second family's native path (§4.5) is observed only when the run names a family model and the
  * plugin that declares the path.
  */
-import { OPERATIONS, type OperationId } from '../../src/generated/routes.ts';
-import { fillTemplate } from '../../src/spec/routes.ts';
+import { OPERATIONS } from '../../src/generated/routes.ts';
+import { operationsWith, roleOf, SERVICE_KINDS } from '../../src/spec/route-roles.ts';
+import { fillTemplate, type RouteForm } from '../../src/spec/routes.ts';
 
-export type RouteKind = 'submit' | 'query' | 'content' | 'catalog';
+/** What a route of the space is to a client (its `x-role` kind): the artifacts are no route of it. */
+export type RouteKind = (typeof SERVICE_KINDS)[number];
 
-interface RouteRole {
+const ROUTE_IDS = operationsWith({ kind: SERVICE_KINDS });
+export type RouteId = (typeof ROUTE_IDS)[number];
+
+/** A route of the space: its method and template, and its role, all read from the spec. */
+export interface MatrixRoute {
+  readonly id: RouteId;
+  readonly method: (typeof OPERATIONS)[RouteId]['method'];
+  /** The path template of spec/openapi.yaml. */
+  readonly template: string;
   readonly kind: RouteKind;
+  /** The form of its task answer (submissions and queries). */
+  readonly form?: RouteForm;
   /** The section of the service document that declares the route. */
   readonly source: string;
   /** Served by the second family's task plugin (observed only with a family model and plugin). */
   readonly family: boolean;
 }
 
-/** What each route of the space is to the suite; its method and template are the spec's. */
-const ROLES = {
-  createVideoGeneration: { kind: 'submit', source: '§4.1', family: false },
-  createVideo: { kind: 'submit', source: '§4.1', family: false },
-  getVideo: { kind: 'query', source: '§4.2', family: false },
-  getVideoGeneration: { kind: 'query', source: '§4.3', family: false },
-  getVideoContent: { kind: 'content', source: '§4.4', family: false },
-  listModels: { kind: 'catalog', source: '§4', family: false },
-  createPluginTask: { kind: 'submit', source: '§4.5', family: true },
-  getPluginTask: { kind: 'query', source: '§4.5', family: true },
-} as const satisfies Partial<Record<OperationId, RouteRole>>;
-
-export type RouteId = keyof typeof ROLES;
-
-export interface MatrixRoute extends RouteRole {
-  readonly id: RouteId;
-  readonly method: (typeof OPERATIONS)[RouteId]['method'];
-  /** The path template of spec/openapi.yaml. */
-  readonly template: string;
-}
-
-/** The routes, their method and template read from the spec (src/generated/routes.ts, decisions/030). */
-export const MATRIX_ROUTES: readonly MatrixRoute[] = Object.entries(ROLES).map(([id, role]) => {
-  const { method, template } = OPERATIONS[id as RouteId];
-  return { id: id as RouteId, method, template, ...role };
+/** The routes and their roles, read from the spec (src/generated/routes.ts, decisions/030, 057). */
+export const MATRIX_ROUTES: readonly MatrixRoute[] = ROUTE_IDS.map((id) => {
+  const { method, template } = OPERATIONS[id];
+  const { kind, form, family, section } = roleOf(id)!;
+  const role = { kind: kind as RouteKind, source: section, family: family === 'second' };
+  return { id, method, template, ...role, ...(form === undefined ? {} : { form }) };
 });
 
 const BY_ID = new Map(MATRIX_ROUTES.map((r) => [r.id, r]));

@@ -1,5 +1,7 @@
 import type { CellPattern, Caller, CellState } from './cells.ts';
 import type { RouteId } from './routes.ts';
+import { LIFECYCLE } from '../../src/generated/client-contract.ts';
+import { operationsWith } from '../../src/spec/route-roles.ts';
 
 /**
  * Where each rule of `x-lifecycle.rules` applies: the cells of the observation space in which the suite
@@ -7,24 +9,26 @@ import type { RouteId } from './routes.ts';
  * any rule an observed cell left unjudged), and the self-proof generates one mutant of the mock per
  * (rule, cell) listed here.
  */
-const REAL: readonly CellState[] = ['unknown', 'queued', 'in_progress', 'completed', 'failed'];
+const REAL: readonly CellState[] = LIFECYCLE.states;
 const ANY_TASK: readonly CellState[] = [...REAL, 'missing'];
-const UNFINISHED: readonly CellState[] = ['unknown', 'queued', 'in_progress'];
-const NOT_COMPLETED: readonly CellState[] = [...UNFINISHED, 'failed'];
+const UNFINISHED: readonly CellState[] = LIFECYCLE.pollAgain;
+const NOT_COMPLETED: readonly CellState[] = REAL.filter((s) => s !== 'completed');
 const NO_TASK: readonly CellState[] = ['n/a'];
 const OWNER: readonly Caller[] = ['owner'];
 const KEYLESS: readonly Caller[] = ['none', 'invalid'];
 const EVERYONE: readonly Caller[] = ['owner', 'other', 'none', 'invalid'];
 
-const SUBMITS: readonly RouteId[] = ['createVideoGeneration', 'createVideo'];
-const ALL_SUBMITS: readonly RouteId[] = [...SUBMITS, 'createPluginTask'];
-const QUERIES: readonly RouteId[] = ['getVideo', 'getVideoGeneration', 'getPluginTask'];
-const TASK_ROUTES: readonly RouteId[] = [...QUERIES, 'getVideoContent'];
-const OPENAI = ['getVideo'] as const;
-const WRAPPER = ['getVideoGeneration'] as const;
-const CONTENT = ['getVideoContent'] as const;
-const NATIVE_SUBMIT = ['createPluginTask'] as const;
-const NATIVE_QUERY = ['getPluginTask'] as const;
+// The routes by their role in the spec (x-role, src/spec/route-roles.ts).
+const SUBMITS = operationsWith({ kind: 'submit', form: 'openai' });
+const ALL_SUBMITS = operationsWith({ kind: 'submit' });
+const QUERIES = operationsWith({ kind: 'query' });
+const CONTENT = operationsWith({ kind: 'content' });
+const CATALOG = operationsWith({ kind: 'catalog' });
+const TASK_ROUTES: readonly RouteId[] = [...QUERIES, ...CONTENT];
+const OPENAI = operationsWith({ kind: 'query', form: 'openai' });
+const WRAPPER = operationsWith({ kind: 'query', form: 'wrapper' });
+const NATIVE_SUBMIT = operationsWith({ kind: 'submit', form: 'native' });
+const NATIVE_QUERY = operationsWith({ kind: 'query', form: 'native' });
 
 const at = (
   routes: readonly RouteId[],
@@ -41,7 +45,7 @@ const TASK_OBJECTS = [at(OPENAI, REAL, OWNER), at(SUBMITS, NO_TASK, OWNER)];
  * upload, a native submission that mixes the formats.
  */
 const REFUSALS = [
-  at([...TASK_ROUTES, ...ALL_SUBMITS, 'listModels'], ANY_TASK.concat(NO_TASK), KEYLESS),
+  at([...TASK_ROUTES, ...ALL_SUBMITS, ...CATALOG], ANY_TASK.concat(NO_TASK), KEYLESS),
   at(TASK_ROUTES, REAL, ['other']),
   at(TASK_ROUTES, ['missing'], OWNER),
   at(CONTENT, NOT_COMPLETED, OWNER),
@@ -90,7 +94,7 @@ export const RULE_CELLS = {
   'submission-answers-at-once': [at(ALL_SUBMITS, NO_TASK, OWNER)],
   'submission-status-queued': [at(SUBMITS, NO_TASK, OWNER)],
   'submission-status-200': [at(SUBMITS, NO_TASK, OWNER)],
-  'catalog-lists-model': [at(['listModels'], NO_TASK, OWNER)],
+  'catalog-lists-model': [at(CATALOG, NO_TASK, OWNER)],
   'empty-prompt-invalid': [at(SUBMITS, NO_TASK, OWNER)],
   'required-fields': [at(SUBMITS, NO_TASK, OWNER)],
   // §5: a model the key may not use, on both documented submit paths (observed with --forbidden-model).
@@ -98,10 +102,10 @@ export const RULE_CELLS = {
   // §2.1: a file uploaded for the second family, on the entry it uses (observed with a family model).
   'multipart-upload-refused': [at(['createVideo'], NO_TASK, OWNER)],
   'auth-required': [
-    at([...TASK_ROUTES, ...ALL_SUBMITS, 'listModels'], ANY_TASK.concat(NO_TASK), KEYLESS),
+    at([...TASK_ROUTES, ...ALL_SUBMITS, ...CATALOG], ANY_TASK.concat(NO_TASK), KEYLESS),
   ],
   // Sequence rules take the cell of the state a task was in before the step they judge…
-  'terminal-stays-terminal': [at(OPENAI, ['completed', 'failed'], OWNER)],
+  'terminal-stays-terminal': [at(OPENAI, LIFECYCLE.terminal, OWNER)],
   'legal-transition': [at(OPENAI, UNFINISHED, OWNER)],
   // …or of the poll that showed the value they judge.
   'progress-monotonic': [at(OPENAI, REAL, OWNER)],

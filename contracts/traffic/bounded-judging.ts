@@ -1,4 +1,4 @@
-import type { Lifecycle } from '../../src/spec/index.ts';
+import type { ServiceContract } from '../../src/spec/index.ts';
 import { CoverageNotes, type CellSelector } from '../coverage-notes.ts';
 import type { Cell } from '../matrix/index.ts';
 import { Verdicts, type CheckDefinition, type Evidence } from '../verdicts.ts';
@@ -20,12 +20,12 @@ export class BoundedVerdicts extends Verdicts {
   #recordingOn = false;
 
   constructor(
-    lifecycle: Lifecycle,
+    spec: ServiceContract,
     strict: boolean,
     checks: readonly CheckDefinition[],
     readonly maxViolations: number,
   ) {
-    super(lifecycle, strict, checks);
+    super(spec, strict, checks);
   }
 
   override expect(check: CheckDefinition, ok: boolean, message: string, ev?: Evidence): boolean {

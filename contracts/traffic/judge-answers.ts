@@ -1,6 +1,6 @@
 // The suite's own checks (contracts/checks) applied to one exchange a client made: which check judges
 // which answer, and in which cell, when the suite did not send the request and cannot ask again.
-import { fromWrapperStatus, serviceContract, type VideoStatus } from '../../src/spec/index.ts';
+import { fromWrapperStatus, type VideoStatus } from '../../src/spec/index.ts';
 import { judgeable } from '../checks/answered.ts';
 import { judgeContentLength } from '../checks/content-integrity.ts';
 import { CHECKS } from '../checks/definitions.ts';
@@ -9,7 +9,7 @@ import { evidenceOf, is2xx, is4xx } from '../checks/evidence.ts';
 import { judgeNativeQuery } from '../checks/native.ts';
 import { judgeRefusal, type RefusalProbe } from '../checks/refusal.ts';
 import { judgeSequenceStep, type Poll } from '../checks/sequence.ts';
-import { judgeAccepted, judgeNativeAnswer, type LifecycleTask } from '../checks/submission.ts';
+import { judgeAccepted, judgeNativeAnswer } from '../checks/submission.ts';
 import { publicIdOf, submissionOutcome } from '../checks/submission-outcome.ts';
 import { judgeVideoObject, type VideoView } from '../checks/task-object.ts';
 import { judgeWrapper, type WrapperView } from '../checks/wrapper-object.ts';
@@ -21,11 +21,9 @@ import {
   type RouteId,
   type TaskState,
 } from '../matrix/index.ts';
-import type { RunContext } from '../run-context.ts';
+import type { LifecycleTask, RunContext } from '../run-context.ts';
 import type { BoundedVerdicts } from './bounded-judging.ts';
 import type { LookMemo, TaskLedger, TrafficTask } from './task-ledger.ts';
-
-const { validators, lifecycle } = serviceContract();
 
 /** One exchange as the traffic judge reads it (`TrafficExchange` with its caller and task resolved). */
 export interface Seen {
@@ -59,8 +57,8 @@ const FORMS_WINDOW_MS = 2_000;
 const KEPT_HEAD = 1024;
 
 const KEYLESS: ReadonlySet<Caller> = new Set(['none', 'invalid']);
-const documented = (status: unknown): status is VideoStatus =>
-  lifecycle.states.values.includes(status as VideoStatus);
+const documented = (j: Judging, status: unknown): status is VideoStatus =>
+  j.verdicts.lifecycle.states.values.includes(status as VideoStatus);
 const ownerCell = (route: RouteId, state: TaskState | undefined): Cell | undefined =>
   state === undefined ? undefined : { route, state, caller: 'owner' };
 
@@ -84,7 +82,7 @@ function judgeCatalogAnswer(j: Judging, seen: Seen): void {
   const cell: Cell = { route: 'listModels', state: 'n/a', caller };
   if (caller !== 'owner') return judgeRefusal(ctx, seen.exchange, cell);
   if (!judgeable(ctx, seen.exchange, cell) || !is2xx(seen.exchange)) return;
-  const shape = validators
+  const shape = j.verdicts.spec.validators
     .response('listModels', 200)!
     .body('application/json')!
     .validateFull(seen.exchange.json);
@@ -154,7 +152,7 @@ function judgeAcceptedSubmission(j: Judging, seen: Seen, cell: Cell): void {
     judgeVideoObject(ctx, exchange, { model: task.model }, 'submission', cell);
     v.expect(
       CHECKS.submissionQueued,
-      lifecycle.initial.values.includes(answer?.status as never),
+      j.verdicts.lifecycle.initial.values.includes(answer?.status as never),
       `the submission says ${String(answer?.status)}`,
       ev,
     );
@@ -165,7 +163,7 @@ function judgeAcceptedSubmission(j: Judging, seen: Seen, cell: Cell): void {
     owner: seen.key,
     submitted: true,
     model,
-    state: documented(answer?.status) ? answer.status : undefined,
+    state: documented(j, answer?.status) ? answer.status : undefined,
     lastPoll: undefined,
     lastProgress: answer?.progress ?? 0,
     lastVideo: undefined,
@@ -310,7 +308,7 @@ function judgeLook(j: Judging, seen: Seen, task: TrafficTask): void {
   const { exchange } = seen;
   const taskId = task.id;
   const shown = exchange.json as VideoView | undefined;
-  const state = documented(shown?.status) ? shown.status : undefined;
+  const state = documented(j, shown?.status) ? shown.status : undefined;
   const cell = ownerCell('getVideo', state);
   const expected = { taskId, model: task.model ?? String(shown?.model) };
   const video = judgeVideoObject(ctx, exchange, expected, 'query', cell);
@@ -333,7 +331,8 @@ function judgeWrapperLook(j: Judging, seen: Seen, taskId: string): void {
   const { ctx } = j;
   const body = seen.exchange.json as WrapperView | undefined;
   const wrapped = body?.data?.status;
-  const state = typeof wrapped === 'string' ? fromWrapperStatus(lifecycle, wrapped) : undefined;
+  const state =
+    typeof wrapped === 'string' ? fromWrapperStatus(j.verdicts.lifecycle, wrapped) : undefined;
   const task = taskOf(j, seen, taskId, () => undefined);
   const last = task.lastVideo;
   const recent =

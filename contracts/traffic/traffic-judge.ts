@@ -1,3 +1,4 @@
+import { operationsWith } from '../../src/spec/route-roles.ts';
 import { realSleep } from '../../src/client/sleep.ts';
 import { maskKey, Redactor } from '../../src/redaction/redactor.ts';
 import { serviceContract } from '../../src/spec/index.ts';
@@ -75,7 +76,9 @@ export interface TrafficJudgeOptions {
 }
 
 /** The routes whose owner's 2xx answer shows the task's state (the OpenAI form and the wrapper). */
-const LOOKS: ReadonlySet<RouteId> = new Set(['getVideo', 'getVideoGeneration']);
+const LOOKS: ReadonlySet<RouteId> = new Set(
+  operationsWith({ kind: 'query', form: ['openai', 'wrapper'] }),
+);
 
 /** What the traffic cannot show, by check: each is reported as skipped, saying why. */
 const NOT_FROM_TRAFFIC: readonly [keyof typeof CHECKS, string][] = [
@@ -138,9 +141,8 @@ export class TrafficJudge {
     this.limits = { ...DEFAULT_TRAFFIC_LIMITS, ...options.limits };
     const now = options.now ?? Date.now;
     this.#now = now;
-    const { lifecycle } = serviceContract();
     this.#verdicts = new BoundedVerdicts(
-      lifecycle,
+      serviceContract(),
       options.strict,
       Object.values(CHECKS),
       this.limits.maxViolations,

@@ -4,7 +4,7 @@ import {
   type Operation,
   type SharedState,
 } from './shared-state.ts';
-import { TIME_BOUND_MS } from './task-id-layout.ts';
+import { TIME_BOUND_MS } from './task-id/task-id-layout.ts';
 
 /**
  * The mock's notion of time. Everything time-based (lifecycle, URL expiry, `updated_at`) reads it,

@@ -1,10 +1,10 @@
-import type { CatalogModel } from './catalog.ts';
-import { drawPlan } from './plan.ts';
-import type { ServiceState } from './service-state.ts';
+import type { CatalogModel } from './keys/catalog.ts';
+import { drawPlan } from './plan/plan.ts';
+import type { ServiceState } from './service/service-state.ts';
 import type { TaskExtras } from './shared-state.ts';
-import type { TaskRecord } from './task-record.ts';
+import type { TaskRecord } from './task/task-record.ts';
 import { fieldsOf, planRandom, type PlanRecipe, type TaskBlueprint } from './task-blueprint.ts';
-import { drawIn } from './task-id-share.ts';
+import { drawIn } from './task-id/task-id-share.ts';
 
 /**
  * Draws one submission may take before it is refused (503): at 99 % of a share taken by identical

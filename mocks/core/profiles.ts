@@ -1,9 +1,7 @@
 import type { LearnedProfile } from '../../src/profile/index.ts';
 import { learnedProfile, type Profile } from './profile/core-profile.ts';
+import { isProfileName, type ProfileName } from './profile/profile-names.ts';
 import OBSERVED from '../profiles/observed.json' with { type: 'json' };
-
-/** The built-in profiles; a learned profile (decisions/018) has the name it was given. */
-export type ProfileName = 'documented' | 'observed';
 
 /** The document, its silences filled by the spec's marked assumptions. */
 const DOCUMENTED: Profile = {
@@ -33,10 +31,6 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     return (observed ??= learnedProfile(OBSERVED_PROFILE, 'the built-in observed profile'));
   },
 };
-
-export function isProfileName(name: string): name is ProfileName {
-  return name === 'documented' || name === 'observed';
-}
 
 /** What `createMockService({ profile })` takes: a built-in's name or a learned profile (parsed JSON). */
 export type ProfileOption = ProfileName | LearnedProfile;

@@ -6,8 +6,8 @@ import {
   type VideoStatus,
 } from '../../src/spec/lifecycle.ts';
 import type { Profile } from './profile/core-profile.ts';
-import type { TaskSnapshot } from './snapshot.ts';
-import type { TaskRecord } from './task-record.ts';
+import type { TaskSnapshot } from './plan/snapshot.ts';
+import type { TaskRecord } from './task/task-record.ts';
 
 type VideoTask = components['schemas']['VideoTask'];
 type TaskWrapper = components['schemas']['TaskWrapper'];

@@ -1,8 +1,8 @@
 import { OPERATIONS, type OperationId } from '../../src/generated/routes.ts';
-import { controlError } from './errors.ts';
-import { jsonResponse } from './http-types.ts';
-import type { RouteDefinition } from './router.ts';
-import type { RouteContext } from './service-state.ts';
+import { controlError } from './http/errors.ts';
+import { jsonResponse } from './http/http-types.ts';
+import type { RouteDefinition } from './http/router.ts';
+import type { RouteContext } from './service/service-state.ts';
 import { getArtifact } from './routes/artifacts.ts';
 import { listModels } from './routes/catalog.ts';
 import { getContent } from './routes/content.ts';

@@ -1,12 +1,12 @@
 import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
-import { BUILT_IN_MODELS, type CatalogModel } from './catalog.ts';
-import { drawPlan, type TaskPlan, type Timing } from './plan.ts';
-import type { ProfileName } from './profiles.ts';
-import { createRandom, type Random } from './random.ts';
-import { EXTRAS_CODE, codeFor, scenarioCode } from './scenario-codes.ts';
-import { SCENARIOS } from './scenarios.ts';
+import { BUILT_IN_MODELS, type CatalogModel } from './keys/catalog.ts';
+import { drawPlan, type TaskPlan, type Timing } from './plan/plan.ts';
+import type { ProfileName } from './profile/profile-names.ts';
+import { createRandom, type Random } from './plan/random.ts';
+import { EXTRAS_CODE, codeFor, scenarioCode } from './plan/scenario-codes.ts';
+import { SCENARIOS } from './plan/scenarios.ts';
 import type { TaskExtras } from './shared-state.ts';
-import { fits, type TaskIdFields } from './task-id-layout.ts';
+import { fits, type TaskIdFields } from './task-id/task-id-layout.ts';
 
 /**
  * Profiles by their index in a task ID (append only). Index 1 is the service's own profile's

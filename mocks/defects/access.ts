@@ -1,6 +1,6 @@
-import { route as routeModel } from '../core/catalog.ts';
-import type { CoreRequest } from '../core/http-types.ts';
-import { parseForm } from '../core/multipart.ts';
+import { route as routeModel } from '../core/keys/catalog.ts';
+import type { CoreRequest } from '../core/http/http-types.ts';
+import { parseForm } from '../core/http/multipart.ts';
 import type { Defect, DefectContext } from './defect.ts';
 import { grant } from './mutants/refusal-mutations.ts';
 import { SUBMISSIONS, asUser, requestObject } from './support.ts';

@@ -1,4 +1,4 @@
-import { jsonResponse } from '../core/http-types.ts';
+import { jsonResponse } from '../core/http/http-types.ts';
 import { serveMedia } from '../core/routes/content.ts';
 import { callerOwnsTask, type Defect, type DefectContext } from './defect.ts';
 

@@ -1,6 +1,6 @@
-import type { ServiceWrapper, WrapContext } from '../core/wrap.ts';
+import type { ServiceWrapper, WrapContext } from '../core/service/wrap.ts';
 
-export type { TaskView } from '../core/task-view.ts';
+export type { TaskView } from '../core/task/task-view.ts';
 
 /**
  * What the core tells a defect about the request it wraps, computed once per request in the core's

@@ -1,5 +1,5 @@
 import type { Defect } from './defect.ts';
-import { rewriteTaskAnswer, without, wrapperData } from './support.ts';
+import { DOCUMENTED_QUERIES, rewriteTaskAnswer, without, wrapperData } from './support.ts';
 import { upstreamTaskNumber } from './wrapper.ts';
 
 /**
@@ -40,7 +40,7 @@ export const GATEWAY_HABIT_DEFECTS: readonly Defect[] = [
     description:
       'a failed task is failed by the timeout sweep: no error object on the OpenAI form, a timeout reason',
     breaks: ['presence-when-failed'],
-    after: rewriteTaskAnswer(['getVideo', 'getVideoGeneration'], (body, { snap, operationId }) => {
+    after: rewriteTaskAnswer(DOCUMENTED_QUERIES, (body, { snap, operationId }) => {
       if (snap.status !== 'failed') return undefined;
       if (operationId === 'getVideo') return without(body, 'error');
       return { ...body, data: { ...wrapperData(body), fail_reason: TIMEOUT_REASON } };

@@ -1,7 +1,7 @@
 import { renderVideoTask, renderWrapper } from '../core/render.ts';
-import type { TaskSnapshot } from '../core/snapshot.ts';
+import type { TaskSnapshot } from '../core/plan/snapshot.ts';
 import type { Defect } from './defect.ts';
-import { rewriteTaskAnswer, wrapperData } from './support.ts';
+import { DOCUMENTED_QUERIES, rewriteTaskAnswer, wrapperData } from './support.ts';
 
 /** Defects in how a task's state and progress move over time (§2.2, §3), told the same way by both forms. */
 
@@ -10,7 +10,7 @@ function showProgress(
   when: TaskSnapshot['status'],
   progress: (snap: TaskSnapshot) => number,
 ): NonNullable<Defect['after']> {
-  return rewriteTaskAnswer(['getVideo', 'getVideoGeneration'], (body, { snap, operationId }) => {
+  return rewriteTaskAnswer(DOCUMENTED_QUERIES, (body, { snap, operationId }) => {
     if (snap.status !== when) return undefined;
     const value = progress(snap);
     return operationId === 'getVideo'
@@ -30,7 +30,7 @@ export const LIFECYCLE_DEFECTS: readonly Defect[] = [
       `${REGRESSION_AFTER_MS / 1000} s after completing`,
     breaks: ['terminal-stays-terminal', 'legal-transition'],
     after: rewriteTaskAnswer(
-      ['getVideo', 'getVideoGeneration'],
+      DOCUMENTED_QUERIES,
       (_body, { task, snap, operationId }, { state }) => {
         if (
           snap.status !== 'completed' ||

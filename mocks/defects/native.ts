@@ -1,5 +1,5 @@
 import type { Defect } from './defect.ts';
-import { errorResponse } from '../core/errors.ts';
+import { errorResponse } from '../core/http/errors.ts';
 import { nativeOnly } from './mutants/native-mutations.ts';
 import { rewriteTaskAnswer } from './support.ts';
 

@@ -1,4 +1,4 @@
-import { errorResponse } from '../core/errors.ts';
+import { errorResponse } from '../core/http/errors.ts';
 import type { Defect } from './defect.ts';
 
 /** Defects of the routes §4 lists: a deployment without one of the two submit paths. */

@@ -1,5 +1,6 @@
-import { jsonResponse, type CoreRequest, type CoreResponse } from '../core/http-types.ts';
-import type { ServiceState } from '../core/service-state.ts';
+import { operationsWith } from '../../src/spec/route-roles.ts';
+import { jsonResponse, type CoreRequest, type CoreResponse } from '../core/http/http-types.ts';
+import type { ServiceState } from '../core/service/service-state.ts';
 import { callerOwnsTask, type DefectContext, type TaskView } from './defect.ts';
 
 /**
@@ -49,7 +50,11 @@ export function asUser(request: CoreRequest, user: string, state: ServiceState):
   return key === undefined ? request : withHeader(request, 'authorization', `Bearer ${key}`);
 }
 
-export const SUBMISSIONS: ReadonlySet<string> = new Set(['createVideoGeneration', 'createVideo']);
+/** The documented submit paths (§4.1) and the documented queries (§4.2, §4.3), by their spec role. */
+export const SUBMISSIONS: ReadonlySet<string> = new Set(
+  operationsWith({ kind: 'submit', form: 'openai' }),
+);
+export const DOCUMENTED_QUERIES = operationsWith({ kind: 'query', family: 'any' });
 
 /**
  * A defect that rewrites the 200 JSON answer of some operations for the caller's own task, in its state

@@ -1,4 +1,4 @@
-import type { CoreRequest, CoreResponse } from '../core/http-types.ts';
+import type { CoreRequest, CoreResponse } from '../core/http/http-types.ts';
 import type { Defect, DefectContext } from './defect.ts';
 import {
   SUBMISSIONS,

@@ -1,5 +1,5 @@
 import { renderWrapper } from '../core/render.ts';
-import { sha256, toHex } from '../core/sha256.ts';
+import { sha256, toHex } from '../core/signing/sha256.ts';
 import type { Defect } from './defect.ts';
 import { rewriteTaskAnswer, wrapperData } from './support.ts';
 

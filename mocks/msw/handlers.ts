@@ -8,14 +8,14 @@ import {
 } from 'msw';
 import type { ClientVerdict } from '../core/client-verdicts/client-report.ts';
 import { formatVerdict } from '../core/client-verdicts/report-text.ts';
-import { errorResponse } from '../core/errors.ts';
+import { errorResponse } from '../core/http/errors.ts';
 import {
   answerTo,
   DROPPED_HEADERS,
   type CoreRequest,
   type CoreResponse,
-} from '../core/http-types.ts';
-import { createMockService, type MockOptions, type MockService } from '../core/service.ts';
+} from '../core/http/http-types.ts';
+import { createMockService, type MockOptions, type MockService } from '../core/service/service.ts';
 
 /** How `createHandlers` serves the mock through msw. */
 export interface HandlerOptions {

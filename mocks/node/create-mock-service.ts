@@ -1,13 +1,13 @@
-import { deploymentKeys, randomSecret } from '../core/secret.ts';
+import { deploymentKeys, randomSecret } from '../core/signing/secret.ts';
 import type { Defect } from '../defects/defect.ts';
 import { resolveDefects } from '../defects/catalog.ts';
 import {
   createMockService as createCoreMockService,
   type MockOptions as CoreMockOptions,
   type MockService as CoreMockService,
-} from '../core/service.ts';
+} from '../core/service/service.ts';
 import type { Persistence } from '../core/persistence.ts';
-import { hmacSha256 } from '../core/sha256.ts';
+import { hmacSha256 } from '../core/signing/sha256.ts';
 import { observedPersistence, type StateObserver } from './observed-persistence.ts';
 import { StateFileError, type SecretRecord } from './state-file/format.ts';
 import { lockStateFile } from './state-file/lock.ts';
@@ -104,8 +104,7 @@ function resolveSecret(
   restored: RestoredState | undefined,
 ): { secret: string; record: SecretRecord } {
   const given = options.secret;
-  const fingerprint = (secret: string) =>
-    deploymentKeys(secret, options.hmac ?? hmacSha256).fingerprint;
+  const fingerprint = (secret: string) => deploymentKeys(secret, hmacSha256).fingerprint;
   const kept = restored?.secret;
   const refuse = (problem: string): never => {
     throw new StateFileError(path, undefined, problem);

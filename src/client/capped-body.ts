@@ -4,7 +4,7 @@
  * error answer is only ever read in part (its first bytes explain it), the rest is cancelled.
  */
 
-import { JsonDepth } from './json-depth.ts';
+import { JsonDepth } from '../text/json-depth.ts';
 
 /** Statuses whose answers have no body: a `Response` with one cannot even be built. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);

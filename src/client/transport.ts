@@ -1,6 +1,6 @@
 import { createApi, type Api, type ApiResult } from './api-request.ts';
 import { capResponse } from './capped-body.ts';
-import { MAX_JSON_DEPTH } from './json-depth.ts';
+import { MAX_JSON_DEPTH } from '../text/json-depth.ts';
 import { checkApiKey, checkBaseUrl, describeCause, preview } from './client-support.ts';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,

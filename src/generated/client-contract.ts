@@ -3,10 +3,15 @@ import type { components } from './openapi.ts';
 
 type VideoStatus = components['schemas']['VideoStatus'];
 
-/** `x-lifecycle` (§3): every status, the ones a polling loop stops on, the ones that slow it down. */
+/**
+ * `x-lifecycle` (§3): every status in the order a task passes them, the ones a polling loop stops on,
+ * polls again, treats as final (an assumption), and the ones that slow it down.
+ */
 export const LIFECYCLE = {
-  states: ['queued', 'in_progress', 'completed', 'failed', 'unknown'],
+  states: ['unknown', 'queued', 'in_progress', 'completed', 'failed'],
   stopPolling: ['completed', 'failed'],
+  pollAgain: ['unknown', 'queued', 'in_progress'],
+  terminal: ['completed', 'failed'],
   slowDown: ['unknown'],
 } as const satisfies Readonly<Record<string, readonly VideoStatus[]>>;
 

@@ -7,6 +7,9 @@
  * generators of the same form.
  */
 
+import { LIFECYCLE } from '../generated/client-contract.ts';
+import { operationsWith, SERVICE_KINDS } from '../spec/route-roles.ts';
+
 /** The format's version: a reader refuses another. */
 export const PROFILE_VERSION = 1;
 
@@ -16,32 +19,18 @@ export const PROFILE_VERSION = 1;
  */
 export const MAX_PROFILE_BYTES = 16 * 2 ** 20;
 
-/** The spec's operations the contract matrix observes (spec/openapi.yaml `operationId`s). */
-export const PROFILE_ROUTES = [
-  'createVideoGeneration',
-  'createVideo',
-  'getVideo',
-  'getVideoGeneration',
-  'getVideoContent',
-  'listModels',
-  'createPluginTask',
-  'getPluginTask',
-] as const;
+/**
+ * The service's routes the contract matrix observes, in the spec's order: every operation with an
+ * `x-role` but the temporary result addresses (src/spec/route-roles.ts).
+ */
+export const PROFILE_ROUTES = operationsWith({ kind: SERVICE_KINDS });
 export type ProfileRoute = (typeof PROFILE_ROUTES)[number];
 
 /**
- * The task states (§3) in the order a task passes them, then a task that does not exist: the one list
- * of them (the contract matrix's columns, the mock's answer table; contracts/matrix/cells.ts checks it
- * against the spec's `VideoStatus`).
+ * The task states (§3) in the order a task passes them (`x-lifecycle.states`), then a task that does
+ * not exist: the one list of them (the contract matrix's columns, the mock's answer table).
  */
-export const TASK_STATES = [
-  'unknown',
-  'queued',
-  'in_progress',
-  'completed',
-  'failed',
-  'missing',
-] as const;
+export const TASK_STATES = [...LIFECYCLE.states, 'missing'] as const;
 
 /** Task states (§3), a task that does not exist, and `n/a` for routes without a task in their path. */
 export const PROFILE_STATES = [...TASK_STATES, 'n/a'] as const;
@@ -218,7 +207,8 @@ export interface FailureReading {
   readonly reason?: string;
 }
 
-export type TaskStatus = 'unknown' | 'queued' | 'in_progress' | 'completed' | 'failed';
+/** A task's status (§3, `x-lifecycle.states`). */
+export type TaskStatus = (typeof LIFECYCLE.states)[number];
 
 export interface LearnedLifecycle {
   /** Tasks followed to learn it. */

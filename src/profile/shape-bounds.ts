@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from '../client/json-depth.ts';
+import { MAX_JSON_DEPTH } from '../text/json-depth.ts';
 import type { LeafNode, ObjectNode, ShapeNode } from './profile-format.ts';
 
 /**

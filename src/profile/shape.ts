@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from '../client/json-depth.ts';
+import { MAX_JSON_DEPTH } from '../text/json-depth.ts';
 import { formOf, isIdLike, mergeForms } from './id-form.ts';
 import { ElidedText, listLength, MAX_OBJECT_FIELDS } from './shape-bounds.ts';
 import type { LeafKind, LeafNode, ShapeNode } from './profile-format.ts';

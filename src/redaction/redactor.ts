@@ -1,5 +1,5 @@
-import { MAX_JSON_DEPTH } from '../client/json-depth.ts';
-import { printable } from '../client/printable.ts';
+import { MAX_JSON_DEPTH } from '../text/json-depth.ts';
+import { printable } from '../text/printable.ts';
 import {
   BASE32,
   BASE64,

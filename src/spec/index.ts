@@ -21,10 +21,16 @@ export * from './client-rules.ts';
 export * from './extensions.ts';
 export * from './described.ts';
 
-let shared: { validators: SpecValidators; lifecycle: Lifecycle } | undefined;
+/** A spec's validators and its `x-lifecycle`: what a contract run judges by. */
+export interface ServiceContract {
+  readonly validators: SpecValidators;
+  readonly lifecycle: Lifecycle;
+}
+
+let shared: ServiceContract | undefined;
 
 /** The service spec's validators and lifecycle, built once per process and shared. */
-export function serviceContract(): { validators: SpecValidators; lifecycle: Lifecycle } {
+export function serviceContract(): ServiceContract {
   shared ??= { validators: new SpecValidators(serviceSpec), lifecycle: readLifecycle(serviceSpec) };
   return shared;
 }

@@ -35,9 +35,7 @@ describe('pollOptions', () => {
     ],
     [{ 'poll-factor': '2' }, { factor: 2 }],
     [{ 'poll-attempts': '3' }, { maxAttempts: 3 }],
-    [{ 'max-attempts': '3' }, { maxAttempts: 3 }],
     [{ 'poll-timeout': '90' }, { timeoutMs: 90_000 }],
-    [{ timeout: '90' }, { timeoutMs: 90_000 }],
   ])('reads %o', (values, expected) => {
     expect(pollOptions(values, DEFAULTS)).toMatchObject(expected);
   });
@@ -46,11 +44,8 @@ describe('pollOptions', () => {
     [{ 'poll-initial': 'soon' }, /--poll-initial must be a number, got "soon"/],
     [{ 'poll-factor': '0.5' }, /--poll-factor must be at least 1/],
     [{ 'poll-attempts': '1.5' }, /--poll-attempts must be an integer/],
-    [{ 'max-attempts': '0' }, /--max-attempts must be at least 1/],
     [{ 'poll-timeout': '0' }, /--poll-timeout must be at least/],
     [{ 'poll-max': '1' }, /--poll-max \(1 s\) must be at least --poll-initial \(5 s\)/],
-    [{ 'poll-timeout': '9', timeout: '9' }, /give --poll-timeout or --timeout, not both/],
-    [{ 'poll-attempts': '9', 'max-attempts': '9' }, /give --poll-attempts or --max-attempts/],
   ])('refuses %o with a usage error naming the flag', (values, message) => {
     expect(() => pollOptions(values, DEFAULTS)).toThrow(UsageError);
     expect(() => pollOptions(values, DEFAULTS)).toThrow(message);

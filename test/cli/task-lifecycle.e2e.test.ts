@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sampleVideo } from '../../mocks/index.ts';
+import { sampleVideo } from '../../mocks/core/media.ts';
 import { FAST, submitArgs, taskCliFixture } from '../helpers/task-cli.ts';
 
 const { videotask, submitted, dir } = taskCliFixture();
@@ -39,7 +39,7 @@ describe('submit, status, wait, download', () => {
     expect(waitFailed.code).toBe(1);
     expect(waitFailed.stdout).toMatch(/failed 100% .* error ContentPolicy/);
     const stuck = await submitted('video-pro-v1', 'x [mock:stuck]');
-    const waitStuck = await videotask(['wait', stuck, ...FAST, '--timeout', '0.5']);
+    const waitStuck = await videotask(['wait', stuck, ...FAST, '--poll-timeout', '0.5']);
     expect(waitStuck.code).toBe(3);
     expect(waitStuck.stderr).toMatch(/wait again later .* Do not resubmit/);
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { printable } from '../../src/client/printable.ts';
+import { printable } from '../../src/text/printable.ts';
 import { runVideotask, type CliRun } from '../helpers/cli.ts';
 import { rawServer, type RawServer } from '../helpers/raw-server.ts';
 

@@ -12,7 +12,7 @@ import { runVideotask, type CliRun } from '../helpers/cli.ts';
 // Issue 33 item 11: verify-family's Markdown record wrote what the deployment sent (an error message,
 // its code, the billing header, a model's status) as it came: an image (`![x](https://tracker…)`)
 // loaded when the record was viewed, a link or raw HTML rendered, a `|` split a table row and a line
-// break started a heading of the deployment's. Deployment text is now escaped (src/markdown-text.ts):
+// break started a heading of the deployment's. Deployment text is now escaped (src/text/markdown-text.ts):
 // it shows as written and renders as nothing else.
 const MARKUP =
   '![pixel](https://tracker.example/p.png) <img src=x onerror=alert(1)> ' +
@@ -57,7 +57,7 @@ beforeAll(async () => {
     VIDEOTASK_API_KEY: 'sk-team-secret-0123456789',
   };
   const args = ['verify-family', '--model', 'alt-video-v2', '--report-dir', dir];
-  run = await runVideotask([...args, '--poll-initial', '0.05', '--timeout', '20'], {
+  run = await runVideotask([...args, '--poll-initial', '0.05', '--poll-timeout', '20'], {
     env,
     timeoutMs: 60_000,
   });

@@ -4,7 +4,7 @@
 // stack). Any page can send it with the public key. The body is now refused past the project's one
 // depth limit, and a failure of the judge never takes the answer or the process with it.
 import { afterEach, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/client/json-depth.ts';
+import { MAX_JSON_DEPTH } from '../../src/text/json-depth.ts';
 import { coreClient } from '../helpers/core-client.ts';
 import { killMockProcesses, listening, spawnMock } from '../helpers/mock-process.ts';
 

@@ -4,12 +4,8 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import {
-  createHandlers,
-  createMockService,
-  sampleVideo,
-  type MockService,
-} from '../../mocks/index.ts';
+import { createHandlers, createMockService, type MockService } from '../../mocks/index.ts';
+import { sampleVideo } from '../../mocks/core/media.ts';
 import { VideoTaskClient, type VideoTaskClientOptions } from '../../src/client/index.ts';
 import type { VideoTask } from '../../src/spec/index.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markdownCode, markdownText } from '../../src/markdown-text.ts';
+import { markdownCode, markdownText } from '../../src/text/markdown-text.ts';
 
 // Text a deployment supplied, in a Markdown record (issue 33 item 11): one line, nothing rendered.
 describe('markdownText', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CoreRequest, CoreResponse } from '../../mocks/core/http-types.ts';
-import { createRandom } from '../../mocks/core/random.ts';
+import type { CoreRequest, CoreResponse } from '../../mocks/core/http/http-types.ts';
+import { createRandom } from '../../mocks/core/plan/random.ts';
 import { documentFreedoms } from '../../src/spec/freedoms.ts';
 import { describeDeployment, variationKey } from '../deployments/conforming/deployment.ts';
 import {

@@ -46,7 +46,7 @@ describe('a submission that was not clearly refused keeps its unit of the budget
     expect(report.unconfirmed.length).toBeGreaterThan(0);
     for (const u of report.unconfirmed) {
       expect(u.clientRequestId).toMatch(/^videotask-contract-/);
-      expect(u.requestId).toBe(u.clientRequestId); // deprecated name, until 2.0
+      expect(u).not.toHaveProperty('requestId'); // the 1.1 name, gone in 2.0.0
     }
   });
 
@@ -56,7 +56,6 @@ describe('a submission that was not clearly refused keeps its unit of the budget
       {
         request: 'POST /v1/video/generations',
         clientRequestId: expect.stringMatching(/^videotask-contract-/) as unknown,
-        requestId: expect.stringMatching(/^videotask-contract-/) as unknown,
         serviceRequestId: expect.stringMatching(/^\d{14}\d{8}$/) as unknown,
         answered: 'HTTP 500',
       },

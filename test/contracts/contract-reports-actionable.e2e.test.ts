@@ -103,7 +103,7 @@ describe('every failure carries a reproduction', () => {
       ),
     );
     expect(evidence.serviceRequestId).toMatch(/^X-Oneapi-Request-Id: \d{22}$/);
-    expect(evidence.requestId).toBe(evidence.serviceRequestId); // deprecated name, until 2.0
+    expect(evidence).not.toHaveProperty('requestId'); // the 1.1 name, gone in 2.0.0
     expect(evidence.actual).toMatch(/^HTTP 200 · application\/json[^·]* · \d+ bytes · \d+ ms$/);
     const answer = await replay(evidence.curl!);
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
@@ -148,7 +148,7 @@ describe('every failure carries a reproduction', () => {
 
   it('the JSON report says which tool and shape wrote it, and validates against the shipped schema', () => {
     expect(report.tool).toEqual({ name: 'videotask', version: expect.any(String) as unknown });
-    expect(report.schemaVersion).toBe('1.3.0');
+    expect(report.schemaVersion).toBe('2.0.0');
     expect(reportErrors(report)).toEqual([]);
   });
 });

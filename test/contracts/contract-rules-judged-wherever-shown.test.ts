@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonResponse, type CoreResponse } from '../../mocks/core/http-types.ts';
+import { jsonResponse, type CoreResponse } from '../../mocks/core/http/http-types.ts';
 import type { Defect, DefectContext } from '../../mocks/defects/defect.ts';
 import { jsonOf, withJson } from '../../mocks/defects/support.ts';
 import { upstreamTaskNumber } from '../../mocks/defects/wrapper.ts';

@@ -47,7 +47,7 @@ describe('a target that answers the catalog, then hangs', () => {
     expect(requestTimeoutOption({})).toBe(DEFAULT_REQUEST_LIMIT_S * 1000);
   });
 
-  it('stops after one request time limit with a short --timeout, saying why', async () => {
+  it('stops after one request time limit with a short --poll-timeout, saying why', async () => {
     // A 5 s limit stands in for the default 30 s one (the previous test): waiting out one limit, not
     // one per request (before: 13 in a row), means every unanswered request went out before the first
     // limit ran out. The limit is long against the few ms the free probes take to go out together.
@@ -59,7 +59,7 @@ describe('a target that answers the catalog, then hangs', () => {
         '--base-url',
         server.url,
         ...KEY,
-        '--timeout',
+        '--poll-timeout',
         '20',
         '--request-timeout',
         `${limitS}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderDriftMarkdown, type DriftReport } from '../../contracts/drift/index.ts';
-import { markdownText } from '../../src/markdown-text.ts';
+import { markdownText } from '../../src/text/markdown-text.ts';
 
 // Issue 33 item 11: drift-report.md wrote what the deployment answered (content types, body fields,
 // header values, notes quoting its text) as Markdown, unescaped: a deployment could put an image that

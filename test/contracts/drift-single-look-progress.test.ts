@@ -5,6 +5,7 @@ import { compareProfiles } from '../../contracts/drift/index.ts';
 import { mergeProfiles } from '../../contracts/learn/index.ts';
 import { lifecycleOf } from '../../contracts/learn/lifecycle-readings.ts';
 import type { TaskTimeline } from '../../contracts/learn/run-observer.ts';
+import { serviceContract } from '../../src/spec/index.ts';
 import {
   readProfile,
   type LearnedLifecycle,
@@ -45,7 +46,7 @@ function task(looks: readonly (readonly [TaskStatus, number])[]): TaskTimeline {
 
 /** A learn run's profile whose tasks showed these looks (the rest as the observed profile). */
 function learned(...tasks: TaskTimeline[]): LearnedProfile {
-  const lifecycle = lifecycleOf(tasks, FACTS);
+  const lifecycle = lifecycleOf(tasks, FACTS, serviceContract().lifecycle);
   return readProfile({ ...OBSERVED, lifecycle: { ...lifecycle, failures: [] } });
 }
 

@@ -5,6 +5,7 @@ import { compareProfiles } from '../../contracts/drift/index.ts';
 import { mergeProfiles } from '../../contracts/learn/index.ts';
 import { lifecycleOf } from '../../contracts/learn/lifecycle-readings.ts';
 import type { TaskTimeline } from '../../contracts/learn/run-observer.ts';
+import { serviceContract } from '../../src/spec/index.ts';
 import { describeProfile } from '../../cli/profile-file.ts';
 import { learnedPhase } from '../../mocks/core/profile/learned-replay.ts';
 import {
@@ -47,7 +48,10 @@ function task(looks: readonly (readonly [number, TaskStatus])[]): TaskTimeline {
 
 /** A learn run's profile whose tasks showed these looks (the rest as the observed profile). */
 function learned(...tasks: TaskTimeline[]): LearnedProfile {
-  return readProfile({ ...OBSERVED, lifecycle: { ...lifecycleOf(tasks, FACTS), failures: [] } });
+  return readProfile({
+    ...OBSERVED,
+    lifecycle: { ...lifecycleOf(tasks, FACTS, serviceContract().lifecycle), failures: [] },
+  });
 }
 
 /** A profile with these phases (as a saved file may hold them, `unshownPhases` or not). */

@@ -5,7 +5,7 @@ import { DOCUMENTED_POLL } from '../../contracts/index.ts';
 import { checkInProcess, VIRTUAL_POLL } from '../contracts/support/in-process.ts';
 
 // Issue 23: `learn` and `drift` typed their own partial copy of the polling flags, so
-// `--poll-attempts`/`--poll-timeout` (and `--max-attempts`) worked on `contract` and were refused by
+// `--poll-attempts`/`--poll-timeout` worked on `contract` and were refused by
 // `learn` and `drift` as unknown flags. Every command running the suite's observation now reads
 // `POLL_FLAGS` (cli/poll-options.ts) through `TARGET_FLAGS`, and the numbers reach the §8 poller.
 
@@ -19,11 +19,11 @@ describe('the --poll-* flags of learn and drift', () => {
     expect(learnTarget(timed).target.poll.timeoutMs).toBe(90_000);
   });
 
-  it('drift --poll-timeout S --max-attempts N set the polling of both sides', () => {
+  it('drift --poll-timeout S --poll-attempts N set the polling of both sides', () => {
     const { values } = parseDriftFlags([
       ...A,
       ...['--against', 'http://b.test', '--against-api-key', 'sk-b'],
-      ...['--poll-timeout', '45', '--max-attempts', '9'],
+      ...['--poll-timeout', '45', '--poll-attempts', '9'],
     ]);
     const { a, b } = targets(values, undefined);
     for (const side of [a, b])

@@ -17,7 +17,7 @@ describe('the run limits', () => {
     expect(limits.requestLimitMs(30_000)).toBe(20_000);
     expect(limits.stopped).toBeUndefined();
     time.advance(20_000);
-    expect(limits.stopped).toBe('the run reached its deadline (120 s: --timeout plus 60 s)');
+    expect(limits.stopped).toBe('the run reached its deadline (120 s: --poll-timeout plus 60 s)');
     expect(limits.signal.aborted).toBe(true);
   });
 

@@ -21,7 +21,7 @@ import {
 
 const SPEED = 20;
 /** §8's schedule, shortened for a deployment 20× faster than its own timing. */
-const POLL = ['--poll-initial', '0.1', '--poll-max', '0.5', '--timeout', '60'];
+const POLL = ['--poll-initial', '0.1', '--poll-max', '0.5', '--poll-timeout', '60'];
 const FAILING_PROMPT = 'a red kite that should fail';
 const FAMILY = ['--family-model', 'alt-video-v2', '--plugin', 'alt-video'];
 const LIFECYCLE = ['--tier', 'lifecycle', '--failing-prompt', FAILING_PROMPT, ...FAMILY];

@@ -7,7 +7,7 @@ import {
   type RunningMockServer,
 } from '../../mocks/index.ts';
 import { serviceSpec } from '../../src/spec/load-spec.ts';
-import { BUILT_IN_TOKENS } from '../../mocks/core/tokens.ts';
+import { BUILT_IN_TOKENS } from '../../mocks/core/keys/tokens.ts';
 import { browserTestsRun, CHROMIUM, CHROMIUM_ARGS, requireChromium } from '../helpers/chromium.ts';
 
 /**

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TIMING } from '../../mocks/index.ts';
+import { DEFAULT_TIMING } from '../../mocks/core/plan/plan.ts';
 import { blocksOf, localized, ROOT, type Block } from '../docs/doc-blocks.ts';
 import { listening, LISTENING, type MockProcess } from '../helpers/mock-process.ts';
 

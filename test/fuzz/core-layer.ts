@@ -1,6 +1,6 @@
 // The core fuzz layer: `createMockService(...).handle(request)` in-process, a fresh world per run.
 import fc from 'fast-check';
-import type { CoreRequest, CoreResponse } from '../../mocks/core/http-types.ts';
+import type { CoreRequest, CoreResponse } from '../../mocks/core/http/http-types.ts';
 import { callSpec, clockStep, worldSpec, type CallSpec, type WorldSpec } from './arbitraries.ts';
 import { failure, REQUEST_TIMEOUT_MS, show } from './fuzz-support.ts';
 import { checkExchange, text, type Exchange, type FuzzStats } from './oracle.ts';

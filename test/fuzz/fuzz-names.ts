@@ -1,7 +1,7 @@
 // The names the fuzzed service knows: its keys, models, scenarios and route templates (plus near misses).
-import { BUILT_IN_MODELS } from '../../mocks/core/catalog.ts';
+import { BUILT_IN_MODELS } from '../../mocks/core/keys/catalog.ts';
 import { ROUTES } from '../../mocks/core/route-table.ts';
-import { SCENARIOS } from '../../mocks/core/scenarios.ts';
+import { SCENARIOS } from '../../mocks/core/plan/scenarios.ts';
 export const BUILT_IN_KEYS = [
   'sk-mock-alice',
   'sk-mock-bob',

@@ -1,8 +1,8 @@
 // The requests an isolation case makes, and how two answers are compared.
-import { BUILT_IN_MODELS } from '../../mocks/core/catalog.ts';
-import type { CoreResponse } from '../../mocks/core/http-types.ts';
-import type { MockService } from '../../mocks/core/service.ts';
-import type { MockToken } from '../../mocks/core/tokens.ts';
+import { BUILT_IN_MODELS } from '../../mocks/core/keys/catalog.ts';
+import type { CoreResponse } from '../../mocks/core/http/http-types.ts';
+import type { MockService } from '../../mocks/core/service/service.ts';
+import type { MockToken } from '../../mocks/core/keys/tokens.ts';
 import type { IsoRoute } from './isolation-spec.ts';
 import { coreRequest } from '../helpers/core-client.ts';
 import { FUZZ_ORIGIN } from './world.ts';

@@ -14,10 +14,10 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { SECOND_FAMILY_MODELS } from '../../mocks/core/catalog.ts';
-import type { CoreResponse } from '../../mocks/core/http-types.ts';
-import { createMockService } from '../../mocks/core/service.ts';
-import { BUILT_IN_TOKENS, type MockToken } from '../../mocks/core/tokens.ts';
+import { SECOND_FAMILY_MODELS } from '../../mocks/core/keys/catalog.ts';
+import type { CoreResponse } from '../../mocks/core/http/http-types.ts';
+import { createMockService } from '../../mocks/core/service/service.ts';
+import { BUILT_IN_TOKENS, type MockToken } from '../../mocks/core/keys/tokens.ts';
 import {
   bodyText,
   call,

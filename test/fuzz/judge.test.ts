@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderClientSummary } from '../../mocks/core/client-verdicts/report-text.ts';
-import type { CoreRequest, CoreResponse } from '../../mocks/core/http-types.ts';
-import { createMockService, type MockService } from '../../mocks/core/service.ts';
+import type { CoreRequest, CoreResponse } from '../../mocks/core/http/http-types.ts';
+import { createMockService, type MockService } from '../../mocks/core/service/service.ts';
 import { fuzzSeed, FUZZ_TIMEOUT_MS } from './fuzz-support.ts';
 import {
   bytesOf,

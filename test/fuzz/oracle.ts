@@ -14,11 +14,11 @@
  * Everything else at 5xx is a failure; so is `internal_error` always (the core's answer to an exception
  * it caught), and a 500 is allowed only as `fail-at-submit:500` asked for it.
  */
-import { BUILT_IN_MODELS } from '../../mocks/core/catalog.ts';
+import { BUILT_IN_MODELS } from '../../mocks/core/keys/catalog.ts';
 import { ROUTES } from '../../mocks/core/route-table.ts';
-import { Router, type RouteMatch } from '../../mocks/core/router.ts';
-import type { MockService } from '../../mocks/core/service.ts';
-import type { RouteContext } from '../../mocks/core/service-state.ts';
+import { Router, type RouteMatch } from '../../mocks/core/http/router.ts';
+import type { MockService } from '../../mocks/core/service/service.ts';
+import type { RouteContext } from '../../mocks/core/service/service-state.ts';
 import {
   controlSpec,
   responseProblems,

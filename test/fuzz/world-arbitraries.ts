@@ -1,6 +1,6 @@
 // Generators for a fuzz world: the service configuration, the tasks made first, the clock steps.
 import fc from 'fast-check';
-import type { MockToken } from '../../mocks/core/tokens.ts';
+import type { MockToken } from '../../mocks/core/keys/tokens.ts';
 import { ADMIN_TOKEN, MODEL_IDS } from './fuzz-names.ts';
 export interface PreludeTask {
   readonly keyIndex: number;

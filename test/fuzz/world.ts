@@ -1,14 +1,14 @@
-import { ArtifactSigner } from '../../mocks/core/artifacts.ts';
-import type { CoreRequest } from '../../mocks/core/http-types.ts';
-import { deploymentKeys } from '../../mocks/core/secret.ts';
-import { hmacSha256 } from '../../mocks/core/sha256.ts';
+import { ArtifactSigner } from '../../mocks/core/signing/artifacts.ts';
+import type { CoreRequest } from '../../mocks/core/http/http-types.ts';
+import { deploymentKeys } from '../../mocks/core/signing/secret.ts';
+import { hmacSha256 } from '../../mocks/core/signing/sha256.ts';
 import {
   createMockService,
   DEFAULT_ARTIFACT_TTL_MS,
   type MockOptions,
   type MockService,
-} from '../../mocks/core/service.ts';
-import type { TaskRecord } from '../../mocks/core/task-record.ts';
+} from '../../mocks/core/service/service.ts';
+import type { TaskRecord } from '../../mocks/core/task/task-record.ts';
 import {
   ADMIN_TOKEN,
   BUILT_IN_KEYS,

@@ -8,7 +8,7 @@ import { type CliRun, runVideotask } from './cli.ts';
 
 /** What `videotask verify-family` tests share: the family, fast polling and a team's secret key. */
 export const FAMILY = ['alt-video-v2', 'alt-video-v2-fast', 'alt-video-v2.5'];
-export const FAST = ['--poll-initial', '0.05', '--poll-max', '0.2', '--timeout', '20'];
+export const FAST = ['--poll-initial', '0.05', '--poll-max', '0.2', '--poll-timeout', '20'];
 export const SECRET = 'sk-team-secret-0123456789';
 
 /** Runs the real CLI in `cwd` (a fresh directory: the default --report-dir is relative to it). */

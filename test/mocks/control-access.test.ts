@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { sameSecret } from '../../mocks/core/control-access.ts';
+import { sameSecret } from '../../mocks/core/keys/control-access.ts';
 
 it('accepts only the exact admin token, whatever part of it a guess shares', () => {
   const secret = 'adm-9f3c2e7b1d4a6058';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_TEMPLATES, errorBody, type ErrorKind } from '../../mocks/core/errors.ts';
+import { ERROR_TEMPLATES, errorBody, type ErrorKind } from '../../mocks/core/http/errors.ts';
 import { PROFILES } from '../../mocks/core/profiles.ts';
 import {
   SpecValidators,
@@ -10,7 +10,7 @@ import {
   type ErrorCodeRow,
 } from '../../src/spec/index.ts';
 
-// The mock's error table (mocks/core/errors.ts) against the specs' `x-error-codes` tables: every error the
+// The mock's error table (mocks/core/http/errors.ts) against the specs' `x-error-codes` tables: every error the
 // mock can send is declared, with its status and envelope, by the operations that answer it.
 const { validators: service } = serviceContract();
 const control = new SpecValidators(controlSpec);

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { errorBody, errorResponse } from '../../mocks/core/errors.ts';
+import { errorBody, errorResponse } from '../../mocks/core/http/errors.ts';
 import type { Defect } from '../../mocks/defects/defect.ts';
 import { hostError } from '../../mocks/node/http/host-answers.ts';
-import type { CoreResponse } from '../../mocks/core/http-types.ts';
-import type { MockService } from '../../mocks/core/service.ts';
+import type { CoreResponse } from '../../mocks/core/http/http-types.ts';
+import type { MockService } from '../../mocks/core/service/service.ts';
 import { expectConformant, expectControlConformant, seen } from '../helpers/conformance.ts';
 import { coreClient, coreRequest } from '../helpers/core-client.ts';
 
-// Every error body is built once, in mocks/core/errors.ts, with its message's ending (decisions/031): a
+// Every error body is built once, in mocks/core/http/errors.ts, with its message's ending (decisions/031): a
 // learned profile's ` (request id: …)` names the answer's own X-Oneapi-Request-Id, and no finished
 // body is read back to add it.
 const ENDING = / \(request id: ([0-9A-Za-z]+)\)$/;

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { DEFAULT_ARTIFACT_TTL_MS } from '../../mocks/index.ts';
+import { DEFAULT_ARTIFACT_TTL_MS } from '../../mocks/core/service/service.ts';
 import { controlSpec, responseProblems, SpecValidators } from '../../src/spec/index.ts';
 import { coreClient } from '../helpers/core-client.ts';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseForm } from '../../mocks/core/multipart.ts';
+import { parseForm } from '../../mocks/core/http/multipart.ts';
 import { formSubmission } from '../../mocks/core/routes/submit-form.ts';
 import { serviceSpec } from '../../src/spec/index.ts';
 import { encoder, form, KITE_FIELDS, TYPE } from '../helpers/multipart-form.ts';
 import { cpuMs } from '../helpers/cpu-time.ts';
 
-describe('parseForm (mocks/core/multipart.ts)', () => {
+describe('parseForm (mocks/core/http/multipart.ts)', () => {
   it('reads text fields in order, UTF-8 included, repeated names kept', () => {
     const body = form([
       ['prompt', 'un cerf-volant rouge, 夕焼け'],

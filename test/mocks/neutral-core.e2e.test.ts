@@ -2,7 +2,7 @@ import { build, type Metafile } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import type * as CoreService from '../../mocks/core/service.ts';
+import type * as CoreService from '../../mocks/core/service/service.ts';
 import OBSERVED from '../../mocks/profiles/observed.json' with { type: 'json' };
 
 // The mock's core must load and run in a browser (msw's setupWorker): nothing that createHandlers or
@@ -68,7 +68,7 @@ describe('the environment-neutral core', () => {
   });
 
   it('answers a submission, a status query and the video in a context without Node globals', async () => {
-    const { text } = await bundleForBrowser('mocks/core/service.ts', 'iife');
+    const { text } = await bundleForBrowser('mocks/core/service/service.ts', 'iife');
     const context = browserGlobals();
     runInNewContext(text, context);
     const { createMockService } = context['core'] as typeof CoreService;
@@ -93,7 +93,7 @@ describe('the environment-neutral core', () => {
   });
 
   it('serves a learned profile passed as an object (a page reads no file)', async () => {
-    const { text } = await bundleForBrowser('mocks/core/service.ts', 'iife');
+    const { text } = await bundleForBrowser('mocks/core/service/service.ts', 'iife');
     const context = browserGlobals();
     runInNewContext(text, context);
     const { createMockService } = context['core'] as typeof CoreService;

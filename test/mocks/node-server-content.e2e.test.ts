@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ARTIFACT_TTL_MS } from '../../mocks/index.ts';
+import { DEFAULT_ARTIFACT_TTL_MS } from '../../mocks/core/service/service.ts';
 import { expectConformant, expectJsonError } from '../helpers/conformance.ts';
 import { call, completedTask, server, SIZE, useNodeServer, VIDEO } from './node-server/fixture.ts';
 

@@ -1,6 +1,7 @@
 import OpenAI, { toFile, type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleVideo, startMockServer, type RunningMockServer } from '../../mocks/index.ts';
+import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
+import { sampleVideo } from '../../mocks/core/media.ts';
 
 /**
  * The official openai SDK (pinned devDependency) against `--profile observed` over real HTTP: its

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Redactor } from '../../src/redaction/redactor.ts';
 import { parseRange } from '../../mocks/core/media.ts';
-import { promptTag } from '../../mocks/core/scenarios.ts';
+import { promptTag } from '../../mocks/core/plan/scenarios.ts';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
 
 // Issue 24 item 1: the prompt's `[mock:…]` tag was found by a backtracking pattern, quadratic in the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService, type MockService } from '../../mocks/index.ts';
 import { RenderedTasks, sameJson } from '../../mocks/core/rendered-tasks.ts';
-import { snapshot } from '../../mocks/core/snapshot.ts';
+import { snapshot } from '../../mocks/core/plan/snapshot.ts';
 import { coreRequest } from '../helpers/core-client.ts';
 
 describe('sameJson: whether JSON.stringify makes the same text of both', () => {

@@ -4,10 +4,10 @@
 // `--replica K/N`, each mints task IDs in a share of its own (decisions/010), its workers too. A bad
 // --replica is refused before anything starts: test/mocks/cli-mock-flags.test.ts, in-process.
 import { afterEach, describe, expect, it } from 'vitest';
-import { deploymentKeys } from '../../mocks/core/secret.ts';
-import { hmacSha256 } from '../../mocks/core/sha256.ts';
-import { TaskIdCodec } from '../../mocks/core/task-id-codec.ts';
-import { unpackFields } from '../../mocks/core/task-id-layout.ts';
+import { deploymentKeys } from '../../mocks/core/signing/secret.ts';
+import { hmacSha256 } from '../../mocks/core/signing/sha256.ts';
+import { TaskIdCodec } from '../../mocks/core/task-id/task-id-codec.ts';
+import { unpackFields } from '../../mocks/core/task-id/task-id-layout.ts';
 import {
   killMockProcesses,
   listening,

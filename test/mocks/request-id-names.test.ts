@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { coreClient, coreRequest } from '../helpers/core-client.ts';
 
-// Issue 23: the client's request ID and the service's answer ID are named apart; the old public
-// names still work (deprecated).
+// Issue 23: the client's request ID and the service's answer ID are named apart (the old names,
+// never released, are gone: issue 36 item 4).
 describe('client and service request IDs, by name', () => {
-  it('counts submissions per client request ID under both the new and the deprecated name', () => {
+  it('counts submissions per client request ID', () => {
     const { service, call } = coreClient();
     const body = { model: 'video-pro-v1', prompt: 'a red kite' };
     for (let n = 0; n < 2; n++)
@@ -12,7 +12,6 @@ describe('client and service request IDs, by name', () => {
         200,
       );
     expect(service.submissionsByClientRequestId.get('mine')).toBe(2);
-    expect(service.submissionsByRequestId).toBe(service.submissionsByClientRequestId);
     expect(service.shared.clientRequestIds.get('mine')).toBe(2);
   });
 
@@ -22,12 +21,8 @@ describe('client and service request IDs, by name', () => {
     return Number(answer.headers['x-oneapi-request-id']!.slice(-8));
   };
 
-  it('numbers service request IDs by serviceRequestIds, or the deprecated requestIds', () => {
+  it('numbers service request IDs by serviceRequestIds', () => {
     expect(answerId({})).toBe(1);
     expect(answerId({ serviceRequestIds: { first: 3, step: 5 } })).toBe(3);
-    expect(answerId({ requestIds: { first: 4, step: 5 } })).toBe(4);
-    expect(
-      answerId({ serviceRequestIds: { first: 2, step: 5 }, requestIds: { first: 4, step: 5 } }),
-    ).toBe(2);
   });
 });

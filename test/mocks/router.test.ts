@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../mocks/core/route-table.ts';
-import { Router } from '../../mocks/core/router.ts';
+import { Router } from '../../mocks/core/http/router.ts';
 
 // The router reads a path where it lies (issue 23: the slashes found once, each segment compared in
 // place); these pin down what it answers, whatever it reads the path with.

@@ -11,7 +11,7 @@ import { stateFileServices } from '../helpers/state-file-services.ts';
 
 afterEach(killMockProcesses);
 const { dir, open } = stateFileServices('videotask-scenario-args-');
-/** The bound (mocks/core/scenarios.ts MAX_SCENARIO_ARGUMENT), written out: the test predates it. */
+/** The bound (mocks/core/plan/scenarios.ts MAX_SCENARIO_ARGUMENT), written out: the test predates it. */
 const MAX_SCENARIO_ARGUMENT = 64;
 const LONG = 256 * 1024; // under the body limit (1 MiB): the tag itself is what is long
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TASK_ID_PATTERN } from '../../mocks/core/task-id-codec.ts';
+import { TASK_ID_PATTERN } from '../../mocks/core/task-id/task-id-codec.ts';
 import {
   missingFields,
   requiredFields,

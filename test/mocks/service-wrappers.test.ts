@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Router } from '../../mocks/core/router.ts';
+import { Router } from '../../mocks/core/http/router.ts';
 import { jsonOf, withJson } from '../../mocks/defects/support.ts';
 import * as node from '../../mocks/index.ts';
 import * as neutral from '../../mocks/neutral.ts';

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hmacSha256, sha256, toHex } from '../../mocks/core/sha256.ts';
+import { hmacSha256, sha256, toHex } from '../../mocks/core/signing/sha256.ts';
 
 const text = (s: string) => new TextEncoder().encode(s);
 const hex = (h: string) => Uint8Array.from(h.match(/../g)!.map((b) => parseInt(b, 16)));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TIMING, snapshot, type TaskPlan } from '../../mocks/index.ts';
-import { drawPlan } from '../../mocks/core/plan.ts';
-import { createRandom } from '../../mocks/core/random.ts';
+import { DEFAULT_TIMING, type TaskPlan } from '../../mocks/core/plan/plan.ts';
+import { snapshot } from '../../mocks/core/plan/snapshot.ts';
+import { drawPlan } from '../../mocks/core/plan/plan.ts';
+import { createRandom } from '../../mocks/core/plan/random.ts';
 import { canTransition, serviceContract } from '../../src/spec/index.ts';
 
 const { lifecycle } = serviceContract();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_MODELS } from '../../mocks/core/catalog.ts';
+import { BUILT_IN_MODELS } from '../../mocks/core/keys/catalog.ts';
 import { SECOND_FAMILY, serviceContract, type VideoStatus } from '../../src/spec/index.ts';
 import { expectConformant, expectJsonError } from '../helpers/conformance.ts';
 import { coreClient } from '../helpers/core-client.ts';

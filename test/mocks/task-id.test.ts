@@ -3,29 +3,29 @@
 // get one ID.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BASE62_ALPHABET } from '../../mocks/core/base62.ts';
-import { BUILT_IN_MODELS } from '../../mocks/core/catalog.ts';
-import { DEFAULT_TIMING, drawPlan } from '../../mocks/core/plan.ts';
+import { BASE62_ALPHABET } from '../../mocks/core/task-id/base62.ts';
+import { BUILT_IN_MODELS } from '../../mocks/core/keys/catalog.ts';
+import { DEFAULT_TIMING, drawPlan } from '../../mocks/core/plan/plan.ts';
 import { PROFILES } from '../../mocks/core/profiles.ts';
-import { createRandom } from '../../mocks/core/random.ts';
-import { EXTRAS_CODE, SCENARIO_CODES } from '../../mocks/core/scenario-codes.ts';
-import { SCENARIOS } from '../../mocks/core/scenarios.ts';
+import { createRandom } from '../../mocks/core/plan/random.ts';
+import { EXTRAS_CODE, SCENARIO_CODES } from '../../mocks/core/plan/scenario-codes.ts';
+import { SCENARIOS } from '../../mocks/core/plan/scenarios.ts';
 import { PROFILE_ORDER, planRandom } from '../../mocks/core/task-blueprint.ts';
-import { deploymentKeys } from '../../mocks/core/secret.ts';
-import { hmacSha256 } from '../../mocks/core/sha256.ts';
-import { TASK_ID_PATTERN, TaskIdCodec } from '../../mocks/core/task-id-codec.ts';
+import { deploymentKeys } from '../../mocks/core/signing/secret.ts';
+import { hmacSha256 } from '../../mocks/core/signing/sha256.ts';
+import { TASK_ID_PATTERN, TaskIdCodec } from '../../mocks/core/task-id/task-id-codec.ts';
 import {
   TASK_ID_LAYOUT,
   TIME_BOUND_MS,
   type TaskIdFields,
-} from '../../mocks/core/task-id-layout.ts';
+} from '../../mocks/core/task-id/task-id-layout.ts';
 import {
   MAX_SHARES,
   WHOLE_SHARE,
   drawIn,
   shareWithin,
   type TaskIdShare,
-} from '../../mocks/core/task-id-share.ts';
+} from '../../mocks/core/task-id/task-id-share.ts';
 import { coreClient, coreRequest } from '../helpers/core-client.ts';
 
 const keys = deploymentKeys('test-secret', hmacSha256);

@@ -11,14 +11,14 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRandom, type Random } from '../../mocks/core/random.ts';
+import { createRandom, type Random } from '../../mocks/core/plan/random.ts';
 import {
   DRAWS,
   drawIn,
   inShare,
   shareWithin,
   type TaskIdShare,
-} from '../../mocks/core/task-id-share.ts';
+} from '../../mocks/core/task-id/task-id-share.ts';
 import { taskIdShareOf } from '../../mocks/node/cluster/messages.ts';
 import { coreClient } from '../helpers/core-client.ts';
 import { exitCode, killMockProcesses } from '../helpers/mock-process.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_TOKENS, TokenDirectory } from '../../mocks/core/tokens.ts';
+import { BUILT_IN_TOKENS, TokenDirectory } from '../../mocks/core/keys/tokens.ts';
 
 // TokenDirectory remembers the last header it read (issue 23): whatever order headers come in, each
 // gets its own answer, as if nothing were remembered.

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMockService } from '../../mocks/index.ts';
-import type { CoreRequest, CoreResponse } from '../../mocks/core/http-types.ts';
+import type { CoreRequest, CoreResponse } from '../../mocks/core/http/http-types.ts';
 import type { Defect } from '../../mocks/defects/defect.ts';
 import {
   ProfileError,

@@ -12,7 +12,7 @@ import {
   readProfile,
   type LearnedProfile,
 } from '../../src/profile/index.ts';
-import { createRandom } from '../../mocks/core/random.ts';
+import { createRandom } from '../../mocks/core/plan/random.ts';
 
 const OBSERVED = JSON.parse(
   readFileSync(new URL('../../mocks/profiles/observed.json', import.meta.url), 'utf8'),

@@ -67,7 +67,7 @@ describe('x-lifecycle is consistent', () => {
       values: ['completed', 'failed'],
       basis: { documented: true, source: '§3' },
     });
-    expect(lifecycle.pollAgain.values).toEqual(['queued', 'in_progress', 'unknown']);
+    expect(lifecycle.pollAgain.values).toEqual(['unknown', 'queued', 'in_progress']);
     expect(lifecycle.pollAgain.basis.documented).toBe(true);
     expect(lifecycle.terminal.basis.documented).toBe(false);
     expect(lifecycle.transitions.basis.documented).toBe(false);

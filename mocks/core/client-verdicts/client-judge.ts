@@ -168,7 +168,8 @@ export class ClientJudge implements Judging {
     return this.#callers.get(caller.startsWith('Bearer ') ? caller : NO_KEY);
   }
 
-  repeat(rule: RuleNumber, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean {
+  /** Counts one more breach of a rule the task (or else the caller) has broken before; false when it has not. */
+  #repeat(rule: RuleNumber, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean {
     if (this.#exempt) return true; // a covered retry of the reference client's is not the client's doing
     const entry = (task ?? caller).verdicts?.[rule];
     if (entry === undefined) return false;
@@ -184,7 +185,7 @@ export class ClientJudge implements Judging {
     at: number,
     draft: () => VerdictDraft,
   ): void {
-    if (this.repeat(number, caller, task, at)) return;
+    if (this.#repeat(number, caller, task, at)) return;
     const rule = this.rules[JUDGED_RULES[number]!];
     const holder = task ?? caller;
     const entry = this.book.add(rule, caller.caller, task?.id, at, draft);
@@ -345,7 +346,6 @@ export class ClientJudge implements Judging {
 
   /** §3 rule 2: content asked for before any answer told the caller the task completed. */
   #guessed(caller: CallerTrack, track: TaskTrack, o: Observation): void {
-    if (this.repeat(RULE['content-after-completion'], caller, track, o.at)) return;
     const told = track.finished === undefined ? 'never told it finished' : 'told it failed';
     this.breach(RULE['content-after-completion'], caller, track, o.at, () => ({
       message:

@@ -3,7 +3,7 @@ import { maskKey, Redactor } from '../../../src/redaction/redactor.ts';
 import type { ClientOutcome, ClientRule } from '../../../src/spec/client-rules.ts';
 import { TOOL_HEADER } from '../../../src/tool-mark.ts';
 import type { Clock } from '../clock.ts';
-import { BUILT_IN_TOKENS } from '../tokens.ts';
+import { BUILT_IN_TOKENS } from '../keys/tokens.ts';
 import { FORM_BITS, type CallerTrack } from './caller-track.ts';
 import type { ClientJudge } from './client-judge.ts';
 import { SITUATIONS, situationBit, type Situation } from './situations.ts';

@@ -1,8 +1,8 @@
 import type { Lifecycle } from '../../../src/spec/lifecycle.ts';
-import type { CoreRequest, CoreResponse } from '../http-types.ts';
-import { snapshot } from '../snapshot.ts';
-import type { TaskStore } from '../store.ts';
-import type { TokenDirectory } from '../tokens.ts';
+import type { CoreRequest, CoreResponse } from '../http/http-types.ts';
+import { snapshot } from '../plan/snapshot.ts';
+import type { TaskStore } from '../task/store.ts';
+import type { TokenDirectory } from '../keys/tokens.ts';
 import { wallNow, type Clock } from '../clock.ts';
 import type { ClientLimits } from './caller-track.ts';
 import { ClientJudge } from './client-judge.ts';

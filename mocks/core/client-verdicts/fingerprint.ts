@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from '../../../src/client/json-depth.ts';
+import { MAX_JSON_DEPTH } from '../../../src/text/json-depth.ts';
 
 /**
  * What makes two submissions "the same" for the client verdicts: the same model, prompt and

@@ -17,13 +17,9 @@ export interface Judging {
   readonly rules: RuleTable;
   readonly numbers: RuleNumbers;
   /**
-   * Counts one more breach of a rule the task (or else the caller) has broken before; `false` when it
-   * has not. Rules call it first (`if (!j.repeat(…)) j.breach(…)`): no closure is made for a repeat.
-   */
-  repeat(rule: RuleNumber, caller: CallerTrack, task: TaskTrack | undefined, at: number): boolean;
-  /**
    * Records one breach of a rule by a caller, about a task when the rule is about one; `draft` says
-   * what happened (the task, or else the caller, counts the next ones).
+   * what happened. A breach the task (or else the caller) has made before is counted on its verdict
+   * and `draft` is not called: one call judges the first breach and every repeat.
    */
   breach(
     rule: RuleNumber,

@@ -1,20 +1,22 @@
-import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/client/json-depth.ts';
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/text/json-depth.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
+import { roleOf } from '../../../src/spec/route-roles.ts';
+import type { RouteForm, RouteKind } from '../../../src/spec/routes.ts';
 import type { SpecValidators } from '../../../src/spec/validators.ts';
-import { SECOND_FAMILY_MODELS } from '../catalog.ts';
+import { SECOND_FAMILY_MODELS } from '../keys/catalog.ts';
 import { toolNumber } from '../../../src/tool-mark.ts';
 import { retryAfterOnClock, type Clock } from '../clock.ts';
-import type { CoreRequest, CoreResponse } from '../http-types.ts';
-import { parseForm } from '../multipart.ts';
-import type { RouteDefinition } from '../router.ts';
+import type { CoreRequest, CoreResponse } from '../http/http-types.ts';
+import { parseForm } from '../http/multipart.ts';
+import type { RouteDefinition } from '../http/router.ts';
 import type { SharedState } from '../shared-state.ts';
 import { submissionFingerprint } from './fingerprint.ts';
 import { REFERENCE, referenceFlags } from './references.ts';
 
-/** What a client's request was, as the verdicts tell them apart. */
-export type Kind = 'submit' | 'query' | 'content' | 'catalog' | 'artifact';
+/** What a client's request was, as the verdicts tell them apart: its route's `x-role` kind. */
+export type Kind = RouteKind;
 /** The query forms (§2.2, §2.3, §4.5); for a submission, the native path or the OpenAI form. */
-export type Form = 'openai' | 'wrapper' | 'native';
+export type Form = RouteForm;
 
 /**
  * One exchange between a client and the mock, reduced to what the client rules judge: no body, no
@@ -90,17 +92,11 @@ export const RequestFlag = {
   references: REFERENCE.any,
 } as const;
 
-const KINDS: ReadonlyMap<string, { kind: Kind; form: Form | undefined }> = new Map([
-  ['createVideoGeneration', { kind: 'submit', form: 'openai' }],
-  ['createVideo', { kind: 'submit', form: 'openai' }],
-  ['createPluginTask', { kind: 'submit', form: 'native' }],
-  ['getVideo', { kind: 'query', form: 'openai' }],
-  ['getVideoGeneration', { kind: 'query', form: 'wrapper' }],
-  ['getPluginTask', { kind: 'query', form: 'native' }],
-  ['getVideoContent', { kind: 'content', form: undefined }],
-  ['listModels', { kind: 'catalog', form: undefined }],
-  ['getMockArtifact', { kind: 'artifact', form: undefined }],
-]);
+/** What a route is to the rules: its kind and the form of its task answer (its `x-role`). */
+function knownRole(operationId: string): { kind: Kind; form: Form | undefined } | undefined {
+  const role = roleOf(operationId);
+  return role === undefined ? undefined : { kind: role.kind, form: role.form };
+}
 
 const SECOND_FAMILY = new Set(SECOND_FAMILY_MODELS);
 
@@ -199,7 +195,7 @@ export class ExchangeObserver {
   ): Observation | undefined {
     if (route !== this.#route) {
       this.#route = route;
-      this.#known = route === undefined ? undefined : KINDS.get(route.operationId);
+      this.#known = route === undefined ? undefined : knownRole(route.operationId);
     }
     const known = this.#known;
     if (known === undefined) return undefined;

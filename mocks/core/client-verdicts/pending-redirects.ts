@@ -79,12 +79,11 @@ export class PendingRedirects {
   #judge(j: Judging, location: string, p: Pending): void {
     this.#drop(location);
     const task = p.taskId === undefined ? undefined : p.caller.task(p.taskId);
-    if (!j.repeat(RULE['follow-content-redirects'], p.caller, task, p.redirect.at))
-      j.breach(RULE['follow-content-redirects'], p.caller, task, p.redirect.at, () => ({
-        message:
-          `was redirected (${p.redirect.status}) to the temporary address of ` +
-          `${p.taskId ?? 'its task'} and never asked for it, though it made other requests after`,
-        requests: [p.redirect],
-      }));
+    j.breach(RULE['follow-content-redirects'], p.caller, task, p.redirect.at, () => ({
+      message:
+        `was redirected (${p.redirect.status}) to the temporary address of ` +
+        `${p.taskId ?? 'its task'} and never asked for it, though it made other requests after`,
+      requests: [p.redirect],
+    }));
   }
 }

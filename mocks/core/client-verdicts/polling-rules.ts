@@ -64,32 +64,29 @@ function limits(j: Judging, caller: CallerTrack, track: TaskTrack, o: Observatio
   const { maxInRow, rereadsAllowed, maxAttempts } = j.numbers;
   if (track.failsInRow >= maxInRow) {
     const last = track.latest!;
-    if (!j.repeat(RULE['query-5xx-retry-limited'], caller, track, o.at))
-      j.breach(RULE['query-5xx-retry-limited'], caller, track, o.at, () => ({
-        message:
-          `queried ${track.id} again after ${track.failsInRow} answers in a row were 5xx ` +
-          `(more than ${maxInRow}: not a limited number of retries)`,
-        requests: [streamEvidence(last), evidenceOf(o)],
-      }));
+    j.breach(RULE['query-5xx-retry-limited'], caller, track, o.at, () => ({
+      message:
+        `queried ${track.id} again after ${track.failsInRow} answers in a row were 5xx ` +
+        `(more than ${maxInRow}: not a limited number of retries)`,
+      requests: [streamEvidence(last), evidenceOf(o)],
+    }));
   }
   if (track.finished !== undefined) {
     if (++track.rereads > rereadsAllowed) {
       const finished = track.finished;
-      if (!j.repeat(RULE['stop-polling-when-finished'], caller, track, o.at))
-        j.breach(RULE['stop-polling-when-finished'], caller, track, o.at, () => ({
-          message:
-            `queried ${track.id} ${track.rereads} times after it was told the task finished ` +
-            `(at ${new Date(finished.at).toISOString()}): the polling loop did not stop`,
-          requests: [finished, evidenceOf(o)],
-        }));
+      j.breach(RULE['stop-polling-when-finished'], caller, track, o.at, () => ({
+        message:
+          `queried ${track.id} ${track.rereads} times after it was told the task finished ` +
+          `(at ${new Date(finished.at).toISOString()}): the polling loop did not stop`,
+        requests: [finished, evidenceOf(o)],
+      }));
     }
   } else if (++track.queries > maxAttempts) {
     const count = track.queries;
-    if (!j.repeat(RULE['poll-attempts'], caller, track, o.at))
-      j.breach(RULE['poll-attempts'], caller, track, o.at, () => ({
-        message: `queried ${track.id} ${count} times without being told it finished (§8: at most ${maxAttempts})`,
-        requests: [evidenceOf(o)],
-      }));
+    j.breach(RULE['poll-attempts'], caller, track, o.at, () => ({
+      message: `queried ${track.id} ${count} times without being told it finished (§8: at most ${maxAttempts})`,
+      requests: [evidenceOf(o)],
+    }));
   }
 }
 
@@ -105,13 +102,12 @@ function pace(
   const { minIntervalMs: minimum, slowerBy } = j.numbers;
   const { timing } = j;
   if ((stream.toldBits & STATUS.again) !== 0 && timing.shorter(interval, minimum)) {
-    if (!j.repeat(RULE['poll-interval'], caller, track, o.at))
-      j.breach(RULE['poll-interval'], caller, track, o.at, () => ({
-        message:
-          `queried ${track.id} ${seconds(interval)} after the previous query, which said ` +
-          `${stream.told}: sooner than ${seconds(minimum)} (§8 recommends 5 s first, growing to 30 s)`,
-        requests: [streamEvidence(stream), evidenceOf(o)],
-      }));
+    j.breach(RULE['poll-interval'], caller, track, o.at, () => ({
+      message:
+        `queried ${track.id} ${seconds(interval)} after the previous query, which said ` +
+        `${stream.told}: sooner than ${seconds(minimum)} (§8 recommends 5 s first, growing to 30 s)`,
+      requests: [streamEvidence(stream), evidenceOf(o)],
+    }));
   }
   if (
     stream.told === 'unknown' &&
@@ -119,13 +115,12 @@ function pace(
     timing.notLonger(interval, stream.baseline * (1 + slowerBy))
   ) {
     const baseline = stream.baseline;
-    if (!j.repeat(RULE['unknown-slows-polling'], caller, track, o.at))
-      j.breach(RULE['unknown-slows-polling'], caller, track, o.at, () => ({
-        message:
-          `after ${track.id} said unknown, queried it again ${seconds(interval)} later, no slower ` +
-          `than the ${seconds(baseline)} kept before: the polling rate was not lowered`,
-        requests: [streamEvidence(stream), evidenceOf(o)],
-      }));
+    j.breach(RULE['unknown-slows-polling'], caller, track, o.at, () => ({
+      message:
+        `after ${track.id} said unknown, queried it again ${seconds(interval)} later, no slower ` +
+        `than the ${seconds(baseline)} kept before: the polling rate was not lowered`,
+      requests: [streamEvidence(stream), evidenceOf(o)],
+    }));
   }
   // §8's ceiling: one comparison for a loop within it (nearly every query).
   if (timing.longer(interval, j.numbers.pastCeilingMs)) ceiling(j, caller, track, stream, o);
@@ -147,14 +142,13 @@ function ceiling(
   const { pastCeilingMs } = j.numbers;
   if (!running(stream.toldBits) || o.status < 200 || o.status > 299) return;
   if (!j.isRunning(o.told ?? 'unknown')) return;
-  if (!j.repeat(RULE['poll-ceiling'], caller, track, o.at))
-    j.breach(RULE['poll-ceiling'], caller, track, o.at, () => ({
-      message:
-        `queried ${track.id} ${seconds(interval)} after the previous query said ${stream.told}, ` +
-        `and it was still running: slower than §8's ceiling of 30 s (more than ` +
-        `${seconds(pastCeilingMs)} on the mock's clock)`,
-      requests: [streamEvidence(stream), evidenceOf(o)],
-    }));
+  j.breach(RULE['poll-ceiling'], caller, track, o.at, () => ({
+    message:
+      `queried ${track.id} ${seconds(interval)} after the previous query said ${stream.told}, ` +
+      `and it was still running: slower than §8's ceiling of 30 s (more than ` +
+      `${seconds(pastCeilingMs)} on the mock's clock)`,
+    requests: [streamEvidence(stream), evidenceOf(o)],
+  }));
 }
 
 /**
@@ -194,7 +188,6 @@ function growth(
   if (++stream.flatRow < flatIntervals) return;
   // A breach starts a new row: a flat loop counts once more per `flatIntervals` flat intervals.
   stream.flatRow = 0;
-  if (j.repeat(RULE['poll-growth'], caller, track, o.at)) return;
   const { flatShortest: shortest, flatSince: since } = stream;
   j.breach(RULE['poll-growth'], caller, track, o.at, () => ({
     message:

@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from '../../../src/client/json-depth.ts';
+import { MAX_JSON_DEPTH } from '../../../src/text/json-depth.ts';
 
 /**
  * §2.1 on the second family's reference URLs (`metadata.content`, and `content`, `image`, `images`):

@@ -1,4 +1,4 @@
-import { xmlText } from '../../../src/xml-text.ts';
+import { xmlText } from '../../../src/text/xml-text.ts';
 import type { ClientReport, ClientVerdict } from './client-report.ts';
 
 const OUTCOME_WORD = { violation: 'VIOLATION', advice: 'ADVICE', note: 'NOTE' } as const;

@@ -59,11 +59,10 @@ export function judgeRequest(j: Judging, caller: CallerTrack, o: Observation): v
   for (const { flag, rule, says } of FLAG_RULES) {
     if ((o.flags & flag) === 0) continue;
     const number = RULE[rule(o)];
-    if (!j.repeat(number, caller, undefined, o.at))
-      j.breach(number, caller, undefined, o.at, () => ({
-        message: `${says} (${o.method} ${o.path}, answered ${o.status})`,
-        requests: [evidenceOf(o)],
-      }));
+    j.breach(number, caller, undefined, o.at, () => ({
+      message: `${says} (${o.method} ${o.path}, answered ${o.status})`,
+      requests: [evidenceOf(o)],
+    }));
   }
 }
 
@@ -72,11 +71,10 @@ export function judgeRequest(j: Judging, caller: CallerTrack, o: Observation): v
  * mock never issued to that key's user (answered as missing). Unknown keys are no caller (401).
  */
 export function unissuedTask(j: Judging, caller: CallerTrack, o: Observation): void {
-  if (!j.repeat(RULE['keep-task-id'], caller, undefined, o.at))
-    j.breach(RULE['keep-task-id'], caller, undefined, o.at, () => ({
-      message:
-        `asked for a task the mock never issued to this caller (${o.method} ${o.path}, answered ` +
-        `${o.status}): an ID mangled, mixed up with another user's, or from before a reset`,
-      requests: [evidenceOf(o)],
-    }));
+  j.breach(RULE['keep-task-id'], caller, undefined, o.at, () => ({
+    message:
+      `asked for a task the mock never issued to this caller (${o.method} ${o.path}, answered ` +
+      `${o.status}): an ID mangled, mixed up with another user's, or from before a reset`,
+    requests: [evidenceOf(o)],
+  }));
 }

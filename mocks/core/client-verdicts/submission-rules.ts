@@ -88,22 +88,20 @@ function resubmission(j: Judging, caller: CallerTrack, earlier: TaskTrack, o: Ob
     evidenceOf(o),
   ];
   const rule = RULE[afterError ? 'query-5xx-no-new-task' : 'no-resubmission'];
-  if (!j.repeat(rule, caller, earlier, o.at))
-    j.breach(rule, caller, earlier, o.at, () => ({
-      message: `submitted ${earlier.id} again (${how}) while it was unfinished: ${told}`,
-      requests,
-    }));
+  j.breach(rule, caller, earlier, o.at, () => ({
+    message: `submitted ${earlier.id} again (${how}) while it was unfinished: ${told}`,
+    requests,
+  }));
 }
 
 /** §7 "Submission returns 4xx": the same submission again, with nothing in the mock changed. */
 function retryAfterRefusal(j: Judging, caller: CallerTrack, run: AttemptRun, o: Observation): void {
   if (run.lost || run.status < 400 || run.status > 499 || run.status === 429) return;
   if (run.bound !== o.bound) return;
-  if (!j.repeat(RULE['no-direct-retry-after-4xx'], caller, undefined, o.at))
-    j.breach(RULE['no-direct-retry-after-4xx'], caller, undefined, o.at, () => ({
-      message: `sent the same submission again after it was refused with ${run.status}, unchanged`,
-      requests: [attemptEvidence(run), evidenceOf(o)],
-    }));
+  j.breach(RULE['no-direct-retry-after-4xx'], caller, undefined, o.at, () => ({
+    message: `sent the same submission again after it was refused with ${run.status}, unchanged`,
+    requests: [attemptEvidence(run), evidenceOf(o)],
+  }));
 }
 
 /**
@@ -135,11 +133,10 @@ function retryAfter429(j: Judging, caller: CallerTrack, run: AttemptRun, o: Obse
       `retried a submission ${seconds(wait)} after its 429, after waiting ${seconds(previous)} ` +
       `before: the wait does not grow${asked === '' ? '' : `, and ${asked}`}`;
   }
-  if (!j.repeat(RULE['backoff-after-429'], caller, undefined, o.at))
-    j.breach(RULE['backoff-after-429'], caller, undefined, o.at, () => ({
-      message,
-      requests: [attemptEvidence(run), evidenceOf(o)],
-    }));
+  j.breach(RULE['backoff-after-429'], caller, undefined, o.at, () => ({
+    message,
+    requests: [attemptEvidence(run), evidenceOf(o)],
+  }));
 }
 
 /** §7 "Submission connection times out": no endless repeats; the client's own records. */
@@ -147,23 +144,21 @@ function repeatAfterLoss(j: Judging, caller: CallerTrack, run: AttemptRun, o: Ob
   if (run.lostInRow === 0) return;
   const first = run.firstLost!;
   if (o.clientRequestId === undefined || o.clientRequestId !== run.lostClientRequestId)
-    if (!j.repeat(RULE['lost-answer-idempotency-records'], caller, undefined, o.at))
-      j.breach(RULE['lost-answer-idempotency-records'], caller, undefined, o.at, () => ({
-        message:
-          'sent a submission whose answer was lost again ' +
-          (run.lostClientRequestId === undefined
-            ? 'with no request ID to check it by'
-            : 'under another request ID than the lost one'),
-        requests: [first, evidenceOf(o)],
-      }));
+    j.breach(RULE['lost-answer-idempotency-records'], caller, undefined, o.at, () => ({
+      message:
+        'sent a submission whose answer was lost again ' +
+        (run.lostClientRequestId === undefined
+          ? 'with no request ID to check it by'
+          : 'under another request ID than the lost one'),
+      requests: [first, evidenceOf(o)],
+    }));
   const { maxRepeats } = j.numbers;
   if (run.lostInRow > maxRepeats) {
     const lost = run.lostInRow;
-    if (!j.repeat(RULE['lost-answer-retry-limited'], caller, undefined, o.at))
-      j.breach(RULE['lost-answer-retry-limited'], caller, undefined, o.at, () => ({
-        message: `sent a submission again after its answer was lost ${lost} times in a row (more than ${maxRepeats})`,
-        requests: [first, attemptEvidence(run), evidenceOf(o)],
-      }));
+    j.breach(RULE['lost-answer-retry-limited'], caller, undefined, o.at, () => ({
+      message: `sent a submission again after its answer was lost ${lost} times in a row (more than ${maxRepeats})`,
+      requests: [first, attemptEvidence(run), evidenceOf(o)],
+    }));
   }
 }
 

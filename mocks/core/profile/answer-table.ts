@@ -12,18 +12,15 @@ import {
   type ShapeNode,
   type Situation,
 } from '../../../src/profile/index.ts';
+import { operationsWith } from '../../../src/spec/route-roles.ts';
 import { compileAnswer, type CompiledAnswer } from './render-answer.ts';
 
-const TASK_ROUTES = new Set<ProfileRoute>([
-  'getVideo',
-  'getVideoGeneration',
-  'getVideoContent',
-  'getPluginTask',
-]);
-const SIBLING: Partial<Record<ProfileRoute, ProfileRoute>> = {
-  createVideo: 'createVideoGeneration',
-  createVideoGeneration: 'createVideo',
-};
+const TASK_ROUTES = new Set<ProfileRoute>(operationsWith({ kind: ['query', 'content'] }));
+/** The other submit path of the same form: a refusal of one reads like the other's. */
+const SUBMITS = operationsWith({ kind: 'submit', form: 'openai' });
+const SIBLING = new Map<ProfileRoute, ProfileRoute>(
+  SUBMITS.map((route) => [route, SUBMITS.find((other) => other !== route)!]),
+);
 const ANSWERING = new Set<Situation>(['ok', 'range', 'head']);
 
 export const tableKey = (
@@ -96,7 +93,7 @@ function siblingAnswer(
   caller: ProfileCaller,
   situation: Situation,
 ): LearnedAnswer | undefined {
-  const sibling = SIBLING[route];
+  const sibling = SIBLING.get(route);
   return sibling === undefined
     ? undefined
     : profile.answers[`${sibling} ${state} ${caller}`]?.[situation];
@@ -127,7 +124,8 @@ function closestRefusal(
   caller: ProfileCaller,
   situation: Situation,
 ): LearnedAnswer | undefined {
-  const routes = [route, ...(SIBLING[route] === undefined ? [] : [SIBLING[route]])];
+  const sibling = SIBLING.get(route);
+  const routes = sibling === undefined ? [route] : [route, sibling];
   for (const r of routes)
     for (const c of ALIKE[caller])
       for (const s of byDistance(state)) {

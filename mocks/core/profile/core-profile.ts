@@ -4,8 +4,10 @@ import {
   type ProfileState,
   type ShapeNode,
 } from '../../../src/profile/index.ts';
+import { LIFECYCLE } from '../../../src/generated/client-contract.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
-import type { ErrorKind } from '../errors.ts';
+import { operationsWith } from '../../../src/spec/route-roles.ts';
+import type { ErrorKind } from '../http/errors.ts';
 import { LearnedReplay, learnedPhase } from './learned-replay.ts';
 
 /**
@@ -36,6 +38,12 @@ export interface Profile {
   readonly learned?: LearnedReplay | undefined;
 }
 
+/** The states a task is known in (`unknown` is the one that slows polling down), and those it runs in. */
+const KNOWN = LIFECYCLE.states.filter(
+  (s) => !(LIFECYCLE.slowDown as readonly string[]).includes(s),
+);
+const RUNNING = KNOWN.filter((s) => (LIFECYCLE.pollAgain as readonly string[]).includes(s));
+
 /** The fields of an object shape (none for any other node). */
 function fieldsOf(node: ShapeNode | undefined): Readonly<Record<string, ShapeNode>> {
   return node !== undefined && 'object' in node ? node.object : {};
@@ -56,13 +64,11 @@ export function learnedProfile(input: unknown, source?: string): Profile {
     const b = profile.answers[key]?.ok?.body;
     return b === undefined || 'binary' in b || 'none' in b ? undefined : b;
   };
-  const running = (['queued', 'in_progress'] as const).map((s) =>
-    fieldsOf(body(`getVideo ${s} owner`)),
-  );
-  const wrapperData = (['queued', 'in_progress', 'completed', 'failed'] as const).map((s) =>
+  const running = RUNNING.map((s) => fieldsOf(body(`getVideo ${s} owner`)));
+  const wrapperData = KNOWN.map((s) =>
     fieldsOf(fieldsOf(body(`getVideoGeneration ${s} owner`))['data']),
   );
-  const submitted = ['createVideo', 'createVideoGeneration'].map(
+  const submitted = operationsWith({ kind: 'submit', form: 'openai' }).map(
     (r) => profile.answers[`${r} n/a owner`]?.ok?.headers ?? {},
   );
   return {

@@ -12,15 +12,17 @@ import {
   type Situation,
   type TaskStatus,
 } from '../../../src/profile/index.ts';
+import type { LIFECYCLE } from '../../../src/generated/client-contract.ts';
 import { OPERATIONS } from '../../../src/generated/routes.ts';
+import { operationsWith } from '../../../src/spec/route-roles.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
-import type { ErrorKind } from '../errors.ts';
-import { JSON_TYPE, type CoreRequest, type CoreResponse } from '../http-types.ts';
-import { UPSTREAM_FAILURES, type Timing } from '../plan.ts';
-import { createRandom } from '../random.ts';
-import type { TaskRecord } from '../task-record.ts';
-import type { TaskView } from '../task-view.ts';
-import type { MockToken } from '../tokens.ts';
+import type { ErrorKind } from '../http/errors.ts';
+import { JSON_TYPE, type CoreRequest, type CoreResponse } from '../http/http-types.ts';
+import { UPSTREAM_FAILURES, type Timing } from '../plan/plan.ts';
+import { createRandom } from '../plan/random.ts';
+import type { TaskRecord } from '../task/task-record.ts';
+import type { TaskView } from '../task/task-view.ts';
+import type { MockToken } from '../keys/tokens.ts';
 import { answerTable, tableKey } from './answer-table.ts';
 import { PublicIds } from './public-ids.ts';
 import type { CompiledAnswer } from './render-answer.ts';
@@ -74,9 +76,9 @@ const FIELD_KINDS: ReadonlySet<ErrorKind> = new Set([
 ]);
 const MODEL_KINDS: ReadonlySet<ErrorKind> = new Set(['model_not_allowed', 'model_not_found']);
 const FORM_KINDS: ReadonlySet<ErrorKind> = new Set(['unsupported_media_type', 'invalid_form_data']);
-const SUBMIT_ROUTES: ReadonlySet<ProfileRoute> = new Set(['createVideo', 'createVideoGeneration']);
+const SUBMIT_ROUTES = new Set<ProfileRoute>(operationsWith({ kind: 'submit', form: 'openai' }));
 
-const TASK_ROUTES = new Set(['getVideo', 'getVideoGeneration', 'getVideoContent', 'getPluginTask']);
+const TASK_ROUTES = new Set<string>(operationsWith({ kind: ['query', 'content'] }));
 const SERVICE_ROUTES: ReadonlySet<string> = new Set(PROFILE_ROUTES);
 const UPSTREAM_CODES = new Set(UPSTREAM_FAILURES.map((f) => f.code));
 /** The task ID in a path: after the prefix of any route template naming `{task_id}` (decisions/030). */
@@ -354,7 +356,7 @@ type Template = (facts: RenderFacts, path: string) => string;
  */
 export function learnedPhase(
   profile: LearnedProfile,
-  state: 'unknown' | 'queued' | 'in_progress',
+  state: (typeof LIFECYCLE.pollAgain)[number],
 ): readonly [number, number] {
   const { phases } = profile.lifecycle;
   return state === 'in_progress' ? phases.running : phases[state];

@@ -5,8 +5,8 @@ import {
   parseForm,
   type FormPart,
 } from '../../../src/profile/index.ts';
-import { BASE62_ALPHABET } from '../base62.ts';
-import { createRandom } from '../random.ts';
+import { BASE62_ALPHABET } from '../task-id/base62.ts';
+import { createRandom } from '../plan/random.ts';
 
 const CORE_PREFIX = 'task_';
 const CORE_DIGITS = 32;

@@ -1,5 +1,5 @@
 import type { LearnedAnswer } from '../../../src/profile/index.ts';
-import type { CoreResponse } from '../http-types.ts';
+import type { CoreResponse } from '../http/http-types.ts';
 import { compileNode, type CompileOptions, type Render, type RenderFacts } from './render-node.ts';
 
 /** The core's headers a learned answer keeps whatever it learned: they carry the core's decisions. */

@@ -6,7 +6,7 @@ import {
   type LeafNode,
   type ShapeNode,
 } from '../../../src/profile/index.ts';
-import { createRandom } from '../random.ts';
+import { createRandom } from '../plan/random.ts';
 
 /**
  * A learned shape compiled once, at load, into a function that renders a value of that shape

@@ -1,7 +1,7 @@
-import { errorResponse } from '../errors.ts';
-import type { CoreResponse } from '../http-types.ts';
-import { snapshot } from '../snapshot.ts';
-import type { ServiceState } from '../service-state.ts';
+import { errorResponse } from '../http/errors.ts';
+import type { CoreResponse } from '../http/http-types.ts';
+import { snapshot } from '../plan/snapshot.ts';
+import type { ServiceState } from '../service/service-state.ts';
 import { serveMedia } from './content.ts';
 
 /**

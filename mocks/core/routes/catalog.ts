@@ -1,6 +1,6 @@
-import { visibleModels } from '../catalog.ts';
-import { jsonResponse, type CoreResponse } from '../http-types.ts';
-import type { RouteContext } from '../service-state.ts';
+import { visibleModels } from '../keys/catalog.ts';
+import { jsonResponse, type CoreResponse } from '../http/http-types.ts';
+import type { RouteContext } from '../service/service-state.ts';
 
 /** Models' `created`: a fixed time, as the gateway reports for configured models. */
 const CREATED = 1626777600;

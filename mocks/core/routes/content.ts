@@ -1,7 +1,7 @@
-import { errorResponse } from '../errors.ts';
-import type { CoreResponse } from '../http-types.ts';
+import { errorResponse } from '../http/errors.ts';
+import type { CoreResponse } from '../http/http-types.ts';
 import { parseRange, type MediaAsset } from '../media.ts';
-import type { RouteContext } from '../service-state.ts';
+import type { RouteContext } from '../service/service-state.ts';
 import { ownedTask } from './query.ts';
 
 /**

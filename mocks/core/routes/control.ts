@@ -1,14 +1,14 @@
 import type { components } from '../../../src/generated/mock-control.ts';
 import { advanceProblem } from '../clock.ts';
-import { controlError } from '../errors.ts';
-import { jsonResponse, type CoreResponse } from '../http-types.ts';
-import { forcePlan, snapshot } from '../snapshot.ts';
-import { UPSTREAM_FAILURES } from '../plan.ts';
-import { SCENARIOS } from '../scenarios.ts';
-import { SECOND_FAMILY_MODELS, type FamilyState } from '../catalog.ts';
+import { controlError } from '../http/errors.ts';
+import { jsonResponse, type CoreResponse } from '../http/http-types.ts';
+import { forcePlan, snapshot } from '../plan/snapshot.ts';
+import { UPSTREAM_FAILURES } from '../plan/plan.ts';
+import { SCENARIOS } from '../plan/scenarios.ts';
+import { SECOND_FAMILY_MODELS, type FamilyState } from '../keys/catalog.ts';
 import { SECOND_FAMILY } from '../../../src/spec/second-family.ts';
-import type { ServiceState } from '../service-state.ts';
-import { TaskRecord } from '../task-record.ts';
+import type { ServiceState } from '../service/service-state.ts';
+import { TaskRecord } from '../task/task-record.ts';
 
 type Schemas = components['schemas'];
 

@@ -1,6 +1,6 @@
-import { jsonResponse, type CoreResponse } from '../http-types.ts';
+import { jsonResponse, type CoreResponse } from '../http/http-types.ts';
 import { renderPluginTask } from '../render.ts';
-import type { RouteContext } from '../service-state.ts';
+import type { RouteContext } from '../service/service-state.ts';
 import { checkContentItems } from './content-items.ts';
 import { ownedTask, resultUrl, taskAnswer } from './query.ts';
 import { admit, parseJsonBody, readablePointer } from './submit.ts';

@@ -1,9 +1,9 @@
-import { jsonTextResponse, type CoreResponse } from '../http-types.ts';
+import { jsonTextResponse, type CoreResponse } from '../http/http-types.ts';
 import { renderVideoTask, renderWrapper } from '../render.ts';
-import type { TaskSnapshot } from '../snapshot.ts';
-import { taskView, type TaskView } from '../task-view.ts';
-import type { TaskRecord } from '../task-record.ts';
-import type { RouteContext } from '../service-state.ts';
+import type { TaskSnapshot } from '../plan/snapshot.ts';
+import { taskView, type TaskView } from '../task/task-view.ts';
+import type { TaskRecord } from '../task/task-record.ts';
+import type { RouteContext } from '../service/service-state.ts';
 
 /**
  * The caller's task at this instant, or `undefined` when it is missing or someone else's (§5). Kept on

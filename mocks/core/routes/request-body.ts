@@ -1,6 +1,6 @@
-import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/client/json-depth.ts';
-import type { ErrorDetail, ErrorKind } from '../errors.ts';
-import type { RouteContext } from '../service-state.ts';
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/text/json-depth.ts';
+import type { ErrorDetail, ErrorKind } from '../http/errors.ts';
+import type { RouteContext } from '../service/service-state.ts';
 import { formSubmission } from './submit-form.ts';
 
 /** Why a request is refused: an error kind of the mock's table, with its detail. */

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../../src/spec/index.ts';
-import { parseForm } from '../multipart.ts';
+import { parseForm } from '../http/multipart.ts';
 
 const NUMBER = /^-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,15})?$/;
 

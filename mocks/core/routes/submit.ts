@@ -1,17 +1,18 @@
+import type { OperationWith } from '../../../src/spec/route-roles.ts';
 import { CLIENT_REQUEST_ID_HEADERS } from '../../../src/spec/client-request-id.ts';
-import { GATEWAY_DURATION, route as routeModel, type CatalogModel } from '../catalog.ts';
+import { GATEWAY_DURATION, route as routeModel, type CatalogModel } from '../keys/catalog.ts';
 import { keepTask, mintTask } from '../create-task.ts';
-import { jsonResponse, type CoreResponse, type LostAnswer } from '../http-types.ts';
-import { createRandom } from '../random.ts';
+import { jsonResponse, type CoreResponse, type LostAnswer } from '../http/http-types.ts';
+import { createRandom } from '../plan/random.ts';
 import { renderVideoTask } from '../render.ts';
 import {
   ScenarioArgumentError,
   chooseScenario,
   scenarioNames,
   type ScenarioChoice,
-} from '../scenarios.ts';
-import type { TaskRecord } from '../task-record.ts';
-import type { RouteContext } from '../service-state.ts';
+} from '../plan/scenarios.ts';
+import type { TaskRecord } from '../task/task-record.ts';
+import type { RouteContext } from '../service/service-state.ts';
 import { checkContentItems } from './content-items.ts';
 import { parseSubmissionBody, type Refusal } from './request-body.ts';
 
@@ -24,7 +25,7 @@ export { parseJsonBody, type Refusal } from './request-body.ts';
  */
 export function submitTask(
   context: RouteContext,
-  operationId: 'createVideoGeneration' | 'createVideo',
+  operationId: OperationWith<{ kind: 'submit'; form: 'openai' }>,
 ): CoreResponse {
   const refusalOrTask = admit(context, operationId);
   if ('kind' in refusalOrTask)

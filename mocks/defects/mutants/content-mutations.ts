@@ -1,4 +1,4 @@
-import type { CoreResponse } from '../../core/http-types.ts';
+import type { CoreResponse } from '../../core/http/http-types.ts';
 import type { Mutation } from './mutation.ts';
 
 /** Mutations of a completed task's download beyond its signature: its length, its ranges, its HEAD. */

@@ -1,4 +1,4 @@
-import type { CoreRequest } from '../../core/http-types.ts';
+import type { CoreRequest } from '../../core/http/http-types.ts';
 import type { Mutation } from './mutation.ts';
 import { rewrite, set } from './task-mutations.ts';
 import { requestObject } from '../support.ts';

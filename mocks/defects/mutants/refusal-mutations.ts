@@ -1,4 +1,4 @@
-import { jsonResponse, type CoreRequest, type CoreResponse } from '../../core/http-types.ts';
+import { jsonResponse, type CoreRequest, type CoreResponse } from '../../core/http/http-types.ts';
 import { serveMedia } from '../../core/routes/content.ts';
 import type { DefectContext } from '../defect.ts';
 import { asUser, jsonOf, requestObject, seconds, withJson } from '../support.ts';

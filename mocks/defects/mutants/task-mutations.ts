@@ -1,4 +1,4 @@
-import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
 import type { DefectContext } from '../defect.ts';
 import { jsonOf, withJson, without, wrapperData } from '../support.ts';
 import type { Mutation } from './mutation.ts';

@@ -1,5 +1,5 @@
-import type { MintedAt } from '../../core/task-record.ts';
-import { inShare, type TaskIdShare } from '../../core/task-id-share.ts';
+import type { MintedAt } from '../../core/task/task-record.ts';
+import { inShare, type TaskIdShare } from '../../core/task-id/task-id-share.ts';
 
 /**
  * The task IDs a cluster's workers made at the latest instant of its clock, with their plan seeds

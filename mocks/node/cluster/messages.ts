@@ -1,7 +1,7 @@
-import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
-import type { ServiceRequestIds } from '../../core/mock-options.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
+import type { ServiceRequestIds } from '../../core/service/mock-options.ts';
 import type { Operation, SharedState } from '../../core/shared-state.ts';
-import { WHOLE_SHARE, shareWithin, type TaskIdShare } from '../../core/task-id-share.ts';
+import { WHOLE_SHARE, shareWithin, type TaskIdShare } from '../../core/task-id/task-id-share.ts';
 
 /**
  * The messages between a cluster primary and its workers (decisions/016), over node's IPC channel

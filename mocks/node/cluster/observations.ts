@@ -1,6 +1,7 @@
 import type { Worker } from 'node:cluster';
 import { videoStatusValues } from '../../../src/generated/openapi.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
+import { ROUTE_FORMS, ROUTE_KINDS } from '../../../src/spec/routes.ts';
 import { wallNow } from '../../core/clock.ts';
 import type { ClientVerdicts } from '../../core/client-verdicts/client-verdicts.ts';
 import type { Form, Kind, Observation } from '../../core/client-verdicts/observation.ts';
@@ -25,8 +26,8 @@ const GATHER_TIMEOUT_MS = 2_000;
 
 const NUMBERS = 8;
 const STRINGS = 6;
-const KINDS: readonly Kind[] = ['submit', 'query', 'content', 'catalog', 'artifact'];
-const FORMS: readonly (Form | undefined)[] = [undefined, 'openai', 'wrapper', 'native'];
+const KINDS: readonly Kind[] = ROUTE_KINDS;
+const FORMS: readonly (Form | undefined)[] = [undefined, ...ROUTE_FORMS];
 const TOLD: readonly (VideoStatus | undefined)[] = [undefined, ...videoStatusValues];
 
 /** A worker's side: batches its observations to the primary. */

@@ -1,4 +1,4 @@
-import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
 import type { Persistence, PersistenceTarget, PersistedState } from '../../core/persistence.ts';
 import { isDurable, type Operation } from '../../core/shared-state.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './messages.ts';

@@ -1,8 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
 import { StateNotSavedError } from '../../core/persistence.ts';
-import { controlError } from '../../core/errors.ts';
-import type { TaskIdShare } from '../../core/task-id-share.ts';
+import { controlError } from '../../core/http/errors.ts';
+import type { TaskIdShare } from '../../core/task-id/task-id-share.ts';
 import {
   WORKER_COUNT_ENV,
   WORKER_ENV,

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
-import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
-import { errorResponse } from '../../core/errors.ts';
-import type { ServiceRequestIds } from '../../core/mock-options.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
+import { errorResponse } from '../../core/http/errors.ts';
+import type { ServiceRequestIds } from '../../core/service/mock-options.ts';
 import { createMockService, type MockOptions, type MockService } from '../create-mock-service.ts';
 import type { Operation } from '../../core/shared-state.ts';
 import type { ConnectionLimits } from '../http/connection-guard.ts';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { CoreResponse } from '../../core/http-types.ts';
+import type { CoreResponse } from '../../core/http/http-types.ts';
 
 /**
  * CORS of the node host. The service routes allow any origin, so a front-end page can call the mock

@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serviceSpec } from '../../../src/spec/load-spec.ts';
 import { SERVICE_SPEC_PATH } from '../../../src/spec/load-spec-file.ts';
-import { JSON_TYPE, type CoreResponse } from '../../core/http-types.ts';
-import { hostErrorResponse } from '../../core/errors.ts';
-import { BUILT_IN_TOKENS, type MockToken } from '../../core/tokens.ts';
+import { JSON_TYPE, type CoreResponse } from '../../core/http/http-types.ts';
+import { hostErrorResponse } from '../../core/http/errors.ts';
+import { BUILT_IN_TOKENS, type MockToken } from '../../core/keys/tokens.ts';
 import { DOCS_CSS, INIT_JS, PAGE_CSP } from './docs-assets.ts';
 
 /**
@@ -47,8 +47,6 @@ interface DocsFile {
   readonly csp?: string | undefined;
 }
 
-let libraryDirectory: string | undefined;
-
 /**
  * The built package carries these files in dist/vendor/swagger-ui/ (scripts/build.ts copies them, with
  * Swagger UI's licence), so installing videotask installs no swagger-ui-dist; a checkout reads them
@@ -59,29 +57,42 @@ function swaggerUiDirectory(): string {
   if (existsSync(vendored)) return vendored;
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
-const libraryCache = new Map<string, Uint8Array>();
 
-/** Read on first use and kept: the mock never loads the library unless someone opens the page. */
-function libraryFile(name: string): Uint8Array {
-  let bytes = libraryCache.get(name);
-  if (bytes === undefined) {
-    libraryDirectory ??= swaggerUiDirectory();
-    bytes = new Uint8Array(readFileSync(join(libraryDirectory, name)));
-    libraryCache.set(name, bytes);
+/**
+ * The page's files one server has read, kept by that server (`startMockServer` makes one), never by
+ * the module: each is read on first use, so a mock nobody opens the page of never loads the library.
+ */
+export class DocsFiles {
+  #libraryDirectory: string | undefined;
+  readonly #library = new Map<string, Uint8Array>();
+  #specYaml: string | undefined;
+  #specJson: { origin: string; body: string } | undefined;
+
+  /** A file of Swagger UI's, read on first use and kept. */
+  library(name: string): Uint8Array {
+    let bytes = this.#library.get(name);
+    if (bytes === undefined) {
+      this.#libraryDirectory ??= swaggerUiDirectory();
+      bytes = new Uint8Array(readFileSync(join(this.#libraryDirectory, name)));
+      this.#library.set(name, bytes);
+    }
+    return bytes;
   }
-  return bytes;
-}
 
-let specYaml: string | undefined;
-let specJson: { origin: string; body: string } | undefined;
-
-/** The dereferenced spec, its `servers` replaced by the origin the browser used, so "Try it out" hits this mock. */
-function specFor(origin: string): string {
-  if (specJson?.origin !== origin) {
-    const servers = [{ url: origin, description: 'this mock (videotask mock)' }];
-    specJson = { origin, body: JSON.stringify({ ...serviceSpec, servers }) };
+  /** The dereferenced spec, its `servers` replaced by the origin the browser used, so "Try it out" hits this mock. */
+  specJson(origin: string): string {
+    if (this.#specJson?.origin !== origin) {
+      const servers = [{ url: origin, description: 'this mock (videotask mock)' }];
+      this.#specJson = { origin, body: JSON.stringify({ ...serviceSpec, servers }) };
+    }
+    return this.#specJson.body;
   }
-  return specJson.body;
+
+  /** spec/openapi.yaml, the source. */
+  specYaml(): string {
+    this.#specYaml ??= readFileSync(SERVICE_SPEC_PATH, 'utf8');
+    return this.#specYaml;
+  }
 }
 
 /** The name of the spec's bearer scheme (`bearerAuth`), which the page pre-authorizes. */
@@ -172,6 +183,7 @@ function docsFile(
   name: string,
   origin: string,
   tokens: readonly MockToken[],
+  files: DocsFiles,
 ): DocsFile | undefined {
   switch (name) {
     case '':
@@ -181,15 +193,14 @@ function docsFile(
     case 'docs.css':
       return { type: CSS_TYPE, body: DOCS_CSS, cache: 'no-cache' };
     case 'openapi.json':
-      return { type: JSON_TYPE, body: specFor(origin), cache: 'no-cache' };
+      return { type: JSON_TYPE, body: files.specJson(origin), cache: 'no-cache' };
     case 'openapi.yaml':
-      specYaml ??= readFileSync(SERVICE_SPEC_PATH, 'utf8');
-      return { type: YAML_TYPE, body: specYaml, cache: 'no-cache' };
+      return { type: YAML_TYPE, body: files.specYaml(), cache: 'no-cache' };
   }
   const type = Object.hasOwn(LIBRARY_FILES, name) ? LIBRARY_FILES[name] : undefined;
   return type === undefined
     ? undefined
-    : { type, body: libraryFile(name), cache: 'public, max-age=3600' };
+    : { type, body: files.library(name), cache: 'public, max-age=3600' };
 }
 
 function docsError(
@@ -203,20 +214,21 @@ function docsError(
 
 /**
  * Answers a request for which `isDocsPath(url)` holds. `origin` is how the browser addressed the mock;
- * `tokens` are the keys the mock accepts (only built-in ones are shown).
+ * `tokens` are the keys the mock accepts (only built-in ones are shown); `files` the server's.
  */
 export function docsResponse(
   method: string,
   url: string,
   origin: string,
   tokens: readonly MockToken[],
+  files: DocsFiles,
 ): CoreResponse {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const name = path === '/docs' ? '' : path.slice('/docs/'.length);
   let file: DocsFile | undefined;
   try {
-    file = docsFile(name, origin, tokens);
+    file = docsFile(name, origin, tokens, files);
   } catch (error) {
     return docsError(
       500,

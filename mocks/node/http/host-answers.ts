@@ -1,11 +1,11 @@
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
-import { hostErrorJson, hostErrorResponse } from '../../core/errors.ts';
-import { DROPPED_HEADERS, type CoreResponse, type LostAnswer } from '../../core/http-types.ts';
+import { hostErrorJson, hostErrorResponse } from '../../core/http/errors.ts';
+import { DROPPED_HEADERS, type CoreResponse, type LostAnswer } from '../../core/http/http-types.ts';
 import { holdOpen } from './idle-connections.ts';
 
 /**
  * A JSON error answered by the node host itself, for requests the core never sees (its body:
- * mocks/core/errors.ts); closes the connection.
+ * mocks/core/http/errors.ts); closes the connection.
  */
 export function hostError(status: number, code: string, message: string): CoreResponse {
   return hostErrorResponse(status, { code, message }, { connection: 'close' });
@@ -22,35 +22,53 @@ export function rawError(status: number, reason: string, code: string, message: 
 }
 
 /**
- * Writes a core response. `then` runs once it is written, and the connection closes after it. A body's
- * length is always sent (no chunked framing); a HEAD answer keeps the length of the GET it mirrors.
+ * How one server writes the core's answers. It keeps the last text body's length: a task polled again
+ * answers the very string it answered the last time (mocks/core/rendered-tasks.ts keeps it), so the
+ * same string compares equal at once, where counting its UTF-8 bytes again costs ~0.1 µs; another
+ * string of another length differs at once too, and one of the same length from its first differing
+ * character. One per server (`startMockServer`), never a module's.
  */
-export function send(res: ServerResponse, response: CoreResponse, then?: () => void): void {
-  if (response.lost !== undefined) return holdOrDrop(res, response, then);
-  const { headers, body } = response;
-  if (then !== undefined) headers['connection'] = 'close';
-  if (body !== undefined && headers['content-length'] === undefined)
-    headers['content-length'] = contentLength(body);
-  if (!writeHead(res, response.status, headers)) return;
-  res.end(body, then);
-}
+export class HostAnswers {
+  #lastText = '';
+  #lastTextLength = '0';
 
-let lastText = '';
-let lastTextLength = '0';
+  /**
+   * Writes a core response. `then` runs once it is written, and the connection closes after it. A
+   * body's length is always sent (no chunked framing); a HEAD answer keeps the length of the GET it
+   * mirrors.
+   */
+  readonly send = (res: ServerResponse, response: CoreResponse, then?: () => void): void => {
+    if (response.lost !== undefined) return this.#holdOrDrop(res, response, then);
+    const { headers, body } = response;
+    if (then !== undefined) headers['connection'] = 'close';
+    if (body !== undefined && headers['content-length'] === undefined)
+      headers['content-length'] = this.#contentLength(body);
+    if (!writeHead(res, response.status, headers)) return;
+    res.end(body, then);
+  };
 
-/**
- * A body's length as its header says it. A task polled again answers the very string it answered the
- * last time (mocks/core/rendered-tasks.ts keeps it), so the last text's length is kept: the same string
- * compares equal at once, where counting its UTF-8 bytes again costs ~0.1 µs; another string of
- * another length differs at once too, and one of the same length from its first differing character.
- */
-function contentLength(body: string | Uint8Array): string {
-  if (typeof body !== 'string') return String(body.byteLength);
-  if (body !== lastText) {
-    lastTextLength = String(Buffer.byteLength(body));
-    lastText = body;
+  /** A body's length as its header says it. */
+  #contentLength(body: string | Uint8Array): string {
+    if (typeof body !== 'string') return String(body.byteLength);
+    if (body !== this.#lastText) {
+      this.#lastTextLength = String(Buffer.byteLength(body));
+      this.#lastText = body;
+    }
+    return this.#lastTextLength;
   }
-  return lastTextLength;
+
+  /**
+   * Scenario `lost-answer` (§7): drops the connection, or holds the answer `holdMs` with the host's
+   * idle timeout off for it (a held answer sends no byte, and the client is the one meant to give up).
+   */
+  #holdOrDrop(res: ServerResponse, response: CoreResponse, then?: () => void): void {
+    const { lost, ...answer } = response;
+    const release = lost?.holdMs !== undefined && res.socket ? holdOpen(res.socket) : undefined;
+    loseAnswer(res, lost!, () => {
+      release?.();
+      this.send(res, answer, then);
+    });
+  }
 }
 
 /**
@@ -106,19 +124,6 @@ function sendable(headers: CoreResponse['headers']): {
     }
   }
   return { kept, dropped };
-}
-
-/**
- * Scenario `lost-answer` (§7): drops the connection, or holds the answer `holdMs` with the host's idle
- * timeout off for it (a held answer sends no byte, and the client is the one meant to give up).
- */
-function holdOrDrop(res: ServerResponse, response: CoreResponse, then?: () => void): void {
-  const { lost, ...answer } = response;
-  const release = lost?.holdMs !== undefined && res.socket ? holdOpen(res.socket) : undefined;
-  loseAnswer(res, lost!, () => {
-    release?.();
-    send(res, answer, then);
-  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { CoreRequest } from '../../core/http-types.ts';
+import type { CoreRequest } from '../../core/http/http-types.ts';
 import type { HostView } from './host-names.ts';
 
 const EMPTY = new Uint8Array();

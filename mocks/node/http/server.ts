@@ -1,16 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
-import type { CoreRequest, CoreResponse } from '../../core/http-types.ts';
-import { DEFAULT_MAX_BODY_BYTES } from '../../core/service.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
+import { DEFAULT_MAX_BODY_BYTES } from '../../core/service/service.ts';
 import { createMockService, type MockOptions, type MockService } from '../create-mock-service.ts';
 import { answerAndClose, guardConnections, type ConnectionLimits } from './connection-guard.ts';
 import { allowsCors, preflight, withCors } from './cors.ts';
-import { docsResponse, isDocsPath } from './docs-page.ts';
-import { hostError, rawError, send } from './host-answers.ts';
+import { DocsFiles, docsResponse, isDocsPath } from './docs-page.ts';
+import { HostAnswers, hostError, rawError } from './host-answers.ts';
 import { HostNames, type HostView } from './host-names.ts';
 import { closeWhenIdle } from './idle-connections.ts';
 import { NodeCoreRequest, readBody, type ReadBody } from './request.ts';
 import { listen } from './listen.ts';
+
+type Send = HostAnswers['send'];
 
 export interface MockServerOptions extends MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -89,14 +91,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const names = new HostNames(host);
   const answer = options.answer === undefined ? undefined : orUnavailable(options.answer, service);
 
-  const onRequest = requestHandler(service, names, answer, maxBodyBytes);
+  // What this server keeps between requests: the last body's length, the docs page's files.
+  const kept = { answers: new HostAnswers(), docs: new DocsFiles() };
+  const onRequest = requestHandler(service, names, answer, maxBodyBytes, kept);
 
   // requireHostHeader: false lets onRequest answer a Host-less HTTP/1.1 request in JSON.
   const server: Server = createServer(
     { requireHostHeader: false, connectionsCheckingInterval: timeouts.checkIntervalMs },
     onRequest,
   );
-  answerOutsideRequests(server, timeouts);
+  answerOutsideRequests(server, timeouts, kept.answers.send);
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = timeouts.requestMs;
   closeWhenIdle(server, timeouts.idleMs, timeouts.checkIntervalMs); // not server.timeout: see there
@@ -132,7 +136,9 @@ function requestHandler(
   names: HostNames,
   answer: Answerer | undefined,
   maxBodyBytes: number,
+  kept: { readonly answers: HostAnswers; readonly docs: DocsFiles },
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const { send } = kept.answers;
   return (req, res) => {
     const headers = req.headers;
     const host = names.view(headers.host);
@@ -143,7 +149,7 @@ function requestHandler(
     const method = req.method!;
     // The API reference page (`/docs`, docs-page.ts): one char code compare for every other request.
     if (url.charCodeAt(1) === 100 /* d */ && isDocsPath(url))
-      return send(res, docsResponse(method, url, host.origin, service.tokens.list()));
+      return send(res, docsResponse(method, url, host.origin, service.tokens.list(), kept.docs));
     // The path starts the URL: the control API's (no CORS) is known before the query is split off.
     const cors = headers.origin !== undefined && allowsCors(url);
     if (cors && method === 'OPTIONS') return send(res, preflight(headers));
@@ -156,9 +162,9 @@ function requestHandler(
     ) {
       const request = new NodeCoreRequest(req, host);
       if (answer === undefined) return send(res, respond(service, request, cors));
-      return deliver(res, answer(request), cors);
+      return deliver(send, res, answer(request), cors);
     }
-    answerWithBody(req, res, { service, host, cors, maxBodyBytes, answer });
+    answerWithBody(req, res, { service, host, cors, maxBodyBytes, answer, send });
   };
 }
 
@@ -179,7 +185,7 @@ function hostProblem(req: IncomingMessage, host: HostView): string | undefined {
  * What never reaches `onRequest` is answered in JSON too: malformed HTTP and timeouts (then closed,
  * even when the client never reads the answer), an unsupported `Expect`, a CONNECT.
  */
-function answerOutsideRequests(server: Server, timeouts: HostTimeouts): void {
+function answerOutsideRequests(server: Server, timeouts: HostTimeouts, send: Send): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const answer =
       error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -231,6 +237,7 @@ function orUnavailable(answerer: Answerer, service: MockService): Answerer {
 
 /** Sends an answer that may still be on its way. */
 function deliver(
+  send: Send,
   res: ServerResponse,
   response: CoreResponse | Promise<CoreResponse>,
   cors: boolean,
@@ -255,14 +262,15 @@ function answerWithBody(
     cors: boolean;
     maxBodyBytes: number;
     answer: Answerer | undefined;
+    send: Send;
   },
 ): void {
-  const { service, host, cors, maxBodyBytes, answer } = to;
+  const { service, host, cors, maxBodyBytes, answer, send } = to;
   const reply = (body: ReadBody): void => {
     const request = new NodeCoreRequest(req, host, body);
     const then = body === 'too-large' ? () => req.destroy() : undefined;
     if (answer === undefined) send(res, respond(service, request, cors), then);
-    else deliver(res, answer(request), cors, then);
+    else deliver(send, res, answer(request), cors, then);
   };
   if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return reply('too-large');
   readBody(req, maxBodyBytes).then(

@@ -18,7 +18,7 @@ import {
   taskIdOf,
   type Fail,
 } from '../../core/shared-state-json.ts';
-import { TIME_BOUND_MS } from '../../core/task-id-layout.ts';
+import { TIME_BOUND_MS } from '../../core/task-id/task-id-layout.ts';
 import {
   STATE_FORMAT,
   STATE_VERSION,

@@ -5,7 +5,7 @@ import {
   type PersistedState,
 } from '../../core/persistence.ts';
 import { isDurable, type Operation } from '../../core/shared-state.ts';
-import { TIME_BOUND_MS } from '../../core/task-id-layout.ts';
+import { TIME_BOUND_MS } from '../../core/task-id/task-id-layout.ts';
 import { syncDirectorySync } from '../../../src/node/atomic-file.ts';
 import { StateFileAppender } from './appender.ts';
 import { compactStateFile } from './compaction.ts';

@@ -1,8 +1,8 @@
 import type { Defect, DefectContext } from '../../../mocks/defects/defect.ts';
 import { bareRateLimit } from '../../../mocks/defects/mutants/refusal-mutations.ts';
-import { errorResponse } from '../../../mocks/core/errors.ts';
+import { errorResponse } from '../../../mocks/core/http/errors.ts';
 import { requestObject, withHeader } from '../../../mocks/defects/support.ts';
-import type { CoreRequest } from '../../../mocks/core/http-types.ts';
+import type { CoreRequest } from '../../../mocks/core/http/http-types.ts';
 
 const SUBMISSIONS = new Set(['createVideoGeneration', 'createVideo', 'createPluginTask']);
 

@@ -4,8 +4,8 @@ import {
   type ContractTarget,
   type RunOptions,
 } from '../../../contracts/index.ts';
-import { SECOND_FAMILY_MODELS } from '../../../mocks/core/catalog.ts';
-import type { MockToken } from '../../../mocks/core/tokens.ts';
+import { SECOND_FAMILY_MODELS } from '../../../mocks/core/keys/catalog.ts';
+import type { MockToken } from '../../../mocks/core/keys/tokens.ts';
 import { createMockService, type MockOptions, type MockService } from '../../../mocks/index.ts';
 import { coreFetch } from './core-fetch.ts';
 import { VirtualClock } from './virtual-clock.ts';

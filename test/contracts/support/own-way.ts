@@ -1,4 +1,4 @@
-import type { CoreResponse } from '../../../mocks/core/http-types.ts';
+import type { CoreResponse } from '../../../mocks/core/http/http-types.ts';
 import type { Defect } from '../../../mocks/defects/defect.ts';
 import {
   jsonOf,

@@ -1,5 +1,5 @@
-import { jsonResponse, type CoreResponse } from '../../../mocks/core/http-types.ts';
-import type { ServiceWrapper, WrapContext } from '../../../mocks/core/wrap.ts';
+import { jsonResponse, type CoreResponse } from '../../../mocks/core/http/http-types.ts';
+import type { ServiceWrapper, WrapContext } from '../../../mocks/core/service/wrap.ts';
 import { jsonOf, rewriteTaskAnswer, withJson } from '../../../mocks/defects/support.ts';
 import { OWN_WAY } from '../../contracts/support/own-way.ts';
 import type { Part, Player } from './deployment.ts';

@@ -1,7 +1,7 @@
 import type { ContractTarget } from '../../../contracts/index.ts';
-import type { CoreRequest, CoreResponse } from '../../../mocks/core/http-types.ts';
-import { createRandom, type Random } from '../../../mocks/core/random.ts';
-import type { ServiceWrapper } from '../../../mocks/core/wrap.ts';
+import type { CoreRequest, CoreResponse } from '../../../mocks/core/http/http-types.ts';
+import { createRandom, type Random } from '../../../mocks/core/plan/random.ts';
+import type { ServiceWrapper } from '../../../mocks/core/service/wrap.ts';
 import type { MockOptions } from '../../../mocks/index.ts';
 import {
   documentFreedoms,

@@ -1,8 +1,8 @@
-import { errorResponse } from '../../../mocks/core/errors.ts';
-import type { CoreResponse } from '../../../mocks/core/http-types.ts';
-import type { Random } from '../../../mocks/core/random.ts';
-import type { ServiceWrapper, WrapContext } from '../../../mocks/core/wrap.ts';
-import { SECOND_FAMILY_MODELS } from '../../../mocks/core/catalog.ts';
+import { errorResponse } from '../../../mocks/core/http/errors.ts';
+import type { CoreResponse } from '../../../mocks/core/http/http-types.ts';
+import type { Random } from '../../../mocks/core/plan/random.ts';
+import type { ServiceWrapper, WrapContext } from '../../../mocks/core/service/wrap.ts';
+import { SECOND_FAMILY_MODELS } from '../../../mocks/core/keys/catalog.ts';
 import { callerOwnsTask } from '../../../mocks/defects/defect.ts';
 import { jsonOf, requestObject, withJson, wrapperData } from '../../../mocks/defects/support.ts';
 import { looksRateLimited } from '../../contracts/support/deployments.ts';

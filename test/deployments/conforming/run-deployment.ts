@@ -1,5 +1,5 @@
 import { runContract, type ContractReport, type ContractTarget } from '../../../contracts/index.ts';
-import type { CoreRequest } from '../../../mocks/core/http-types.ts';
+import type { CoreRequest } from '../../../mocks/core/http/http-types.ts';
 import type { Defect } from '../../../mocks/defects/defect.ts';
 import { createMockService, type MockService } from '../../../mocks/index.ts';
 import { exitStatus } from '../../../cli/commands/contract-target.ts';

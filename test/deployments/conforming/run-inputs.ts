@@ -1,5 +1,5 @@
 import type { ContractTarget } from '../../../contracts/index.ts';
-import { createRandom } from '../../../mocks/core/random.ts';
+import { createRandom } from '../../../mocks/core/plan/random.ts';
 import type { Deployment } from './deployment.ts';
 
 /**

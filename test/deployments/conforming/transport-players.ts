@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import type { CoreRequest, CoreResponse } from '../../../mocks/core/http-types.ts';
-import type { Random } from '../../../mocks/core/random.ts';
+import type { CoreRequest, CoreResponse } from '../../../mocks/core/http/http-types.ts';
+import type { Random } from '../../../mocks/core/plan/random.ts';
 import { OLDER_CONTENT_ROUTE } from '../../contracts/support/deployments.ts';
 import { OWN_WAY } from '../../contracts/support/own-way.ts';
 import type { FetchLayer, Handle, Layer, Part, Player } from './deployment.ts';

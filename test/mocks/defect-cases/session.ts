@@ -1,5 +1,5 @@
 // The fixed scripted session every defect is compared in, and the predicates that pick its steps.
-import { snapshot } from '../../../mocks/index.ts';
+import { snapshot } from '../../../mocks/core/plan/snapshot.ts';
 import type { VideoStatus } from '../../../src/spec/index.ts';
 import type { SeenResponse } from '../../helpers/conformance.ts';
 import {

@@ -2,7 +2,8 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { sampleVideo, startMockServer, type RunningMockServer } from '../../../mocks/index.ts';
+import { startMockServer, type RunningMockServer } from '../../../mocks/index.ts';
+import { sampleVideo } from '../../../mocks/core/media.ts';
 import { expectConformant, seenBytes, type SeenResponse } from '../../helpers/conformance.ts';
 
 export const VIDEO = sampleVideo().bytes;

@@ -1,5 +1,5 @@
 import { fromBase62, toBase62 } from './base62.ts';
-import type { MacFunction } from './sha256.ts';
+import type { MacFunction } from '../signing/sha256.ts';
 import { PAYLOAD_BYTES, packFields, unpackFields, type TaskIdFields } from './task-id-layout.ts';
 
 /** The gateway's task ID shape: `task_` + 32 of `[0-9A-Za-z]`. */

@@ -7,7 +7,7 @@
 /** HMAC-SHA-256 under one key: the 32-byte MAC of a message. */
 export type MacFunction = (message: Uint8Array) => Uint8Array;
 
-/** Makes the MAC function of a key. The default is `hmacSha256`; a host may inject a faster one. */
+/** Makes the MAC function of a key (`hmacSha256`: task IDs, signed result URLs). */
 export type HmacFactory = (key: Uint8Array) => MacFunction;
 
 const K = new Uint32Array([

@@ -1,10 +1,10 @@
-import { visibleModels } from './catalog.ts';
-import type { CoreRequest } from './http-types.ts';
-import type { ReplayContext } from './profile/learned-replay.ts';
-import type { RouteDefinition, RouteMatch } from './router.ts';
+import { visibleModels } from '../keys/catalog.ts';
+import type { CoreRequest } from '../http/http-types.ts';
+import type { ReplayContext } from '../profile/learned-replay.ts';
+import type { RouteDefinition, RouteMatch } from '../http/router.ts';
 import type { RouteContext, ServiceState } from './service-state.ts';
-import { taskView, type TaskView } from './task-view.ts';
-import type { MockToken } from './tokens.ts';
+import { taskView, type TaskView } from '../task/task-view.ts';
+import type { MockToken } from '../keys/tokens.ts';
 import type { CoreFindings } from './wrap.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { SECOND_FAMILY } from '../../src/spec/second-family.ts';
+import { SECOND_FAMILY } from '../../../src/spec/second-family.ts';
 import type { MockToken } from './tokens.ts';
 
 export type ModelFamily = 'primary' | 'second';

@@ -1,4 +1,4 @@
-import type { components } from '../../src/generated/mock-control.ts';
+import type { components } from '../../../src/generated/mock-control.ts';
 
 /** A request as the service core sees it, whichever host received it. */
 export interface CoreRequest {

@@ -1,8 +1,8 @@
-import type { CoreRequest, CoreResponse } from './http-types.ts';
-import type { RouteMatch } from './router.ts';
+import type { CoreRequest, CoreResponse } from '../http/http-types.ts';
+import type { RouteMatch } from '../http/router.ts';
 import type { ServiceState } from './service-state.ts';
-import type { TaskView } from './task-view.ts';
-import type { MockToken } from './tokens.ts';
+import type { TaskView } from '../task/task-view.ts';
+import type { MockToken } from '../keys/tokens.ts';
 
 /**
  * What the core tells a wrapper about one request

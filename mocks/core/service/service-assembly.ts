@@ -1,19 +1,19 @@
-import { SECOND_FAMILY, serviceContract } from '../../src/spec/index.ts';
-import { ArtifactSigner } from './artifacts.ts';
-import { BUILT_IN_MODELS, type CatalogModel, type FamilyState } from './catalog.ts';
-import { clockStateFrom, readClock, serviceClock, type ClockOptions } from './clock.ts';
-import { createClientVerdicts, type ClientVerdicts } from './client-verdicts/client-verdicts.ts';
-import { errorResponse } from './errors.ts';
-import { sampleVideo } from './media.ts';
-import type { PersistenceTarget, KeptState, PersistedState } from './persistence.ts';
-import { DEFAULT_TIMING } from './plan.ts';
-import { learnedWrapperStatuses } from './profile/learned-replay.ts';
-import type { Profile } from './profile/core-profile.ts';
-import { resolveProfile } from './profiles.ts';
-import { createRandom, randomSeed } from './random.ts';
+import { SECOND_FAMILY, serviceContract } from '../../../src/spec/index.ts';
+import { ArtifactSigner } from '../signing/artifacts.ts';
+import { BUILT_IN_MODELS, type CatalogModel, type FamilyState } from '../keys/catalog.ts';
+import { clockStateFrom, readClock, serviceClock, type ClockOptions } from '../clock.ts';
+import { createClientVerdicts, type ClientVerdicts } from '../client-verdicts/client-verdicts.ts';
+import { errorResponse } from '../http/errors.ts';
+import { sampleVideo } from '../media.ts';
+import type { PersistenceTarget, KeptState, PersistedState } from '../persistence.ts';
+import { DEFAULT_TIMING } from '../plan/plan.ts';
+import { learnedWrapperStatuses } from '../profile/learned-replay.ts';
+import type { Profile } from '../profile/core-profile.ts';
+import { resolveProfile } from '../profiles.ts';
+import { createRandom, randomSeed } from '../plan/random.ts';
 import { RateLimiter } from './rate-limiter.ts';
-import { wrapperStatuses } from './render.ts';
-import { deploymentKeys, randomSecret } from './secret.ts';
+import { wrapperStatuses } from '../render.ts';
+import { deploymentKeys, randomSecret } from '../signing/secret.ts';
 
 import type { ServiceState } from './service-state.ts';
 import type { MockOptions } from './mock-options.ts';
@@ -22,14 +22,14 @@ import {
   emptySharedState,
   type Operation,
   type SharedState,
-} from './shared-state.ts';
-import { hmacSha256 } from './sha256.ts';
-import { TaskStore } from './store.ts';
-import { TaskIdCodec } from './task-id-codec.ts';
-import { WHOLE_SHARE, shareProblem } from './task-id-share.ts';
-import { RenderedTasks } from './rendered-tasks.ts';
-import { TaskLookup } from './task-lookup.ts';
-import { BUILT_IN_TOKENS, TokenDirectory } from './tokens.ts';
+} from '../shared-state.ts';
+import { hmacSha256 } from '../signing/sha256.ts';
+import { TaskStore } from '../task/store.ts';
+import { TaskIdCodec } from '../task-id/task-id-codec.ts';
+import { WHOLE_SHARE, shareProblem } from '../task-id/task-id-share.ts';
+import { RenderedTasks } from '../rendered-tasks.ts';
+import { TaskLookup } from '../task/task-lookup.ts';
+import { BUILT_IN_TOKENS, TokenDirectory } from '../keys/tokens.ts';
 import { wrapperNames } from './wrap.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -119,7 +119,7 @@ function serviceParts(options: MockOptions) {
   const replay = profile.learned;
   const idShare = checkedShare(options.taskIdShare ?? WHOLE_SHARE);
   const seed = restored?.seed ?? options.seed ?? randomSeed();
-  const keys = deploymentKeys(options.secret ?? randomSecret(), options.hmac ?? hmacSha256);
+  const keys = deploymentKeys(options.secret ?? randomSecret(), hmacSha256);
   const shared = initialSharedState(options, restored);
   const tokens = tokenDirectory(options);
   const timing = { ...DEFAULT_TIMING, ...replay?.timing, ...options.timing };

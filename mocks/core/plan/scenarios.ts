@@ -1,8 +1,8 @@
-import { retryAfterSeconds, type Clock } from './clock.ts';
+import { retryAfterSeconds, type Clock } from '../clock.ts';
 import { UPSTREAM_FAILURES, type TaskPlan } from './plan.ts';
 import type { Random } from './random.ts';
-import type { ErrorDetail, ErrorKind } from './errors.ts';
-import type { LostAnswer } from './http-types.ts';
+import type { ErrorDetail, ErrorKind } from '../http/errors.ts';
+import type { LostAnswer } from '../http/http-types.ts';
 
 /**
  * Per-task scenarios a client picks with `X-Mock-Scenario: NAME[:ARG]` or `[mock:NAME[:ARG]]` in the

@@ -1,5 +1,5 @@
-import type { Clock } from './clock.ts';
-import { snapshot, type TaskSnapshot } from './snapshot.ts';
+import type { Clock } from '../clock.ts';
+import { snapshot, type TaskSnapshot } from '../plan/snapshot.ts';
 import type { TaskStore } from './store.ts';
 import type { TaskRecord } from './task-record.ts';
 

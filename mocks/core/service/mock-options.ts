@@ -1,12 +1,11 @@
-import type { ClockOptions } from './clock.ts';
-import type { ClientVerdictOptions } from './client-verdicts/client-verdicts.ts';
-import type { Persistence } from './persistence.ts';
-import type { Timing } from './plan.ts';
-import type { ProfileOption } from './profiles.ts';
+import type { ClockOptions } from '../clock.ts';
+import type { ClientVerdictOptions } from '../client-verdicts/client-verdicts.ts';
+import type { Persistence } from '../persistence.ts';
+import type { Timing } from '../plan/plan.ts';
+import type { ProfileOption } from '../profiles.ts';
 import type { RateLimit } from './service-state.ts';
-import type { HmacFactory } from './sha256.ts';
-import type { TaskIdShare } from './task-id-share.ts';
-import type { MockToken } from './tokens.ts';
+import type { TaskIdShare } from '../task-id/task-id-share.ts';
+import type { MockToken } from '../keys/tokens.ts';
 import type { ServiceWrapper } from './wrap.ts';
 
 /** What a simulated service can be asked to be (`createMockService(options)`); read by service-assembly.ts. */
@@ -59,16 +58,12 @@ export interface MockOptions {
    * deployment take distinct `first`s and `step` = their number, so no two of them answer with the same ID.
    */
   readonly serviceRequestIds?: ServiceRequestIds | undefined;
-  /** @deprecated The old name of `serviceRequestIds` (issue 23), read when that is not given. */
-  readonly requestIds?: ServiceRequestIds | undefined;
   /**
    * The plan seeds this service mints task IDs from: those ≡ `index` (mod `of`); default all. Services
    * of one deployment that take distinct indexes of one `of` never mint the same task ID (a cluster's
    * workers, replicas with `--replica K/N`: decisions/010). One service never mints an ID twice.
    */
   readonly taskIdShare?: TaskIdShare | undefined;
-  /** HMAC-SHA-256 (task IDs, signed result URLs). Default: the core's own, synchronous and environment-neutral. */
-  readonly hmac?: HmacFactory | undefined;
   /**
    * Where a host keeps the state across restarts. The Node entry's `createMockService` makes one from
    * its `stateFile` option (`mocks/node/`); what it restores wins over `seed`, `clock.start` and `familyBound`.

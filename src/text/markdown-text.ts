@@ -1,4 +1,4 @@
-import { printable } from './client/printable.ts';
+import { printable } from './printable.ts';
 
 /**
  * Markdown's characters that open or close something when rendered: code spans, emphasis and

@@ -1,5 +1,5 @@
-import type { CoreRequest, CoreResponse } from './http-types.ts';
-import { controlError } from './errors.ts';
+import type { CoreRequest, CoreResponse } from '../http/http-types.ts';
+import { controlError } from '../http/errors.ts';
 
 /**
  * Whether the control API (`/__mock/*`) may answer this request; the refusal when it may not

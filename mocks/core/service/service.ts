@@ -1,29 +1,29 @@
-import type { FamilyState } from './catalog.ts';
-import type { VideoStatus } from '../../src/spec/lifecycle.ts';
-import { retryAfterSeconds, type Clock } from './clock.ts';
-import { controlError, type ErrorDetail, type ErrorKind } from './errors.ts';
+import type { FamilyState } from '../keys/catalog.ts';
+import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
+import { retryAfterSeconds, type Clock } from '../clock.ts';
+import { controlError, type ErrorDetail, type ErrorKind } from '../http/errors.ts';
 import {
   answerTo,
   setAnswerSecurityHeaders,
   type CoreRequest,
   type CoreResponse,
-} from './http-types.ts';
-import { StateNotSavedError, type PersistedState } from './persistence.ts';
-import { ROUTES } from './route-table.ts';
-import { Router, type RouteDefinition, type RouteMatch } from './router.ts';
-import { controlRefusal } from './control-access.ts';
+} from '../http/http-types.ts';
+import { StateNotSavedError, type PersistedState } from '../persistence.ts';
+import { ROUTES } from '../route-table.ts';
+import { Router, type RouteDefinition, type RouteMatch } from '../http/router.ts';
+import { controlRefusal } from '../keys/control-access.ts';
 import type { MockOptions } from './mock-options.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import type { LearnedReplay } from './profile/learned-replay.ts';
+import type { LearnedReplay } from '../profile/learned-replay.ts';
 import { Exchange } from './exchange.ts';
-import type { TaskView } from './task-view.ts';
-import type { ClientVerdicts } from './client-verdicts/client-verdicts.ts';
-import type { ClientReport } from './client-verdicts/client-report.ts';
+import type { TaskView } from '../task/task-view.ts';
+import type { ClientVerdicts } from '../client-verdicts/client-verdicts.ts';
+import type { ClientReport } from '../client-verdicts/client-report.ts';
 import { assembleService } from './service-assembly.ts';
 import type { RateLimit, RouteContext, ServiceState } from './service-state.ts';
-import type { Operation, SharedState } from './shared-state.ts';
-import type { TaskStore } from './store.ts';
-import type { MockToken, TokenDirectory } from './tokens.ts';
+import type { Operation, SharedState } from '../shared-state.ts';
+import type { TaskStore } from '../task/store.ts';
+import type { MockToken, TokenDirectory } from '../keys/tokens.ts';
 import { wrapContext, type ServiceWrapper } from './wrap.ts';
 
 export { DEFAULT_ARTIFACT_TTL_MS, DEFAULT_MAX_BODY_BYTES } from './service-assembly.ts';
@@ -41,8 +41,6 @@ export interface MockService {
   readonly profile: string;
   /** Submissions seen per client request ID (`X-Request-Id` or `Idempotency-Key` header). */
   readonly submissionsByClientRequestId: ReadonlyMap<string, number>;
-  /** @deprecated The old name of `submissionsByClientRequestId` (issue 23). */
-  readonly submissionsByRequestId: ReadonlyMap<string, number>;
   /** What answers need beyond task IDs: the clock, forced outcomes, the binding… (decisions/010). */
   readonly shared: Readonly<SharedState>;
   /** Where the state is kept (the Node entry's `stateFile` option), if anywhere. */
@@ -135,7 +133,7 @@ class SimulatedService implements MockService {
     this.#replay = state.profile.learned;
     this.#limiter = limiter;
     this.#adminToken = options.adminToken;
-    const { first = 1, step = 1 } = options.serviceRequestIds ?? options.requestIds ?? {};
+    const { first = 1, step = 1 } = options.serviceRequestIds ?? {};
     this.#serviceRequestIdStep = step;
     this.#requestNumber = first - step;
     this.#serviceRequestIdPrefix = new Date(this.clock.now())
@@ -162,9 +160,6 @@ class SimulatedService implements MockService {
   }
   get submissionsByClientRequestId(): ReadonlyMap<string, number> {
     return this.#state.shared.clientRequestIds;
-  }
-  get submissionsByRequestId(): ReadonlyMap<string, number> {
-    return this.submissionsByClientRequestId;
   }
   get shared(): Readonly<SharedState> {
     return this.#state.shared;

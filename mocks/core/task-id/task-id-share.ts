@@ -1,4 +1,4 @@
-import type { Random } from './random.ts';
+import type { Random } from '../plan/random.ts';
 import { TASK_ID_LAYOUT } from './task-id-layout.ts';
 
 /**

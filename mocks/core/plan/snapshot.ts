@@ -1,4 +1,5 @@
-import type { VideoStatus } from '../../src/spec/lifecycle.ts';
+import { LIFECYCLE } from '../../../src/generated/client-contract.ts';
+import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { TaskPlan } from './plan.ts';
 
 export interface TaskSnapshot {
@@ -51,7 +52,7 @@ export function forcePlan(
   },
 ): TaskPlan | undefined {
   const snap = snapshot(createdAt, plan, now);
-  if (snap.status === 'completed' || snap.status === 'failed') return undefined;
+  if ((LIFECYCLE.terminal as readonly string[]).includes(snap.status)) return undefined;
   // Whole ms: a manual clock may sit between two (advanced by a fraction); plans are integers.
   const elapsed = Math.floor(now - createdAt);
   const waiting = snap.status === 'unknown' || snap.status === 'queued';

@@ -1,4 +1,4 @@
-import type { SharedState } from './shared-state.ts';
+import type { SharedState } from '../shared-state.ts';
 import {
   blueprintOf,
   planFromRecipe,
@@ -6,9 +6,9 @@ import {
   type PlanSettings,
   quotaOf,
   type TaskBlueprint,
-} from './task-blueprint.ts';
-import type { OpenedId, TaskIdCodec } from './task-id-codec.ts';
-import { unpackFields } from './task-id-layout.ts';
+} from '../task-blueprint.ts';
+import type { OpenedId, TaskIdCodec } from '../task-id/task-id-codec.ts';
+import { unpackFields } from '../task-id/task-id-layout.ts';
 import { TaskRecord, type MintedAt } from './task-record.ts';
 
 /** Decoded tasks kept for repeated queries (a client polls its tasks): about 20 MB at most. */
