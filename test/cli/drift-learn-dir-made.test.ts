@@ -16,7 +16,8 @@ const OBSERVED = readProfile(
   JSON.parse(readFileSync(new URL('../../mocks/profiles/observed.json', import.meta.url), 'utf8')),
 );
 
-vi.mock('../../cli/commands.ts', () => ({
+/** The CLI's command list with one command that meets an error it did not expect. */
+const brokenCommands = () => ({
   commands: [
     {
       name: 'broken',
@@ -31,7 +32,7 @@ vi.mock('../../cli/commands.ts', () => ({
         }),
     },
   ],
-}));
+});
 
 describe('drift --learn-dir DIR with DIR not made yet', () => {
   const dirs: string[] = [];
@@ -50,15 +51,23 @@ describe('drift --learn-dir DIR with DIR not made yet', () => {
   });
 
   it('an unexpected error exits 2 with its message, no stack trace', async () => {
-    // The unit lane shares a worker's modules (isolate: false): another file may have loaded main.ts
-    // with the real commands, so it is loaded afresh here, with the mocked ones.
+    // The unit lane shares a worker's modules (isolate: false): main.ts is loaded afresh with the
+    // mocked command list, and the mock is taken back after, so that no later file in the worker
+    // meets a CLI whose only command is `broken` (a hoisted vi.mock stayed: cli-errors-name-flags
+    // then failed whenever it ran after this file).
+    vi.doMock('../../cli/commands.ts', brokenCommands);
     vi.resetModules();
-    const { main } = await import('../../cli/main.ts');
-    const printed: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((text: string) => void printed.push(text));
-    expect(await main(['broken'])).toBe(2);
-    expect(printed.join('\n')).toBe(
-      "videotask broken: ENOENT: no such file or directory, open '/nowhere/a.profile.json'",
-    );
+    try {
+      const { main } = await import('../../cli/main.ts');
+      const printed: string[] = [];
+      vi.spyOn(console, 'error').mockImplementation((text: string) => void printed.push(text));
+      expect(await main(['broken'])).toBe(2);
+      expect(printed.join('\n')).toBe(
+        "videotask broken: ENOENT: no such file or directory, open '/nowhere/a.profile.json'",
+      );
+    } finally {
+      vi.doUnmock('../../cli/commands.ts');
+      vi.resetModules();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { CoreRequest } from '../../mocks/core/http-types.ts';
+import type { CoreRequest } from '../../mocks/core/http/http-types.ts';
 import { createMockService, type MockOptions, type MockService } from '../../mocks/index.ts';
 import { seen, type SeenResponse } from './conformance.ts';
 
