@@ -200,9 +200,12 @@ class SimulatedService implements MockService {
 
   handle(incoming: CoreRequest): CoreResponse {
     const serviceRequestId = this.#nextServiceRequestId();
-    // What the core is asked: a learned profile's IDs read back in the mock's own form.
-    const asked = this.#replay === undefined ? incoming : this.#replay.before(incoming);
-    const match = this.#router.match(asked.method, asked.path);
+    let asked = incoming;
+    let match = this.#router.match(incoming.method, incoming.path);
+    // What the core is asked: a learned profile's IDs read back in the mock's own form, from the
+    // parameters the router read.
+    if (this.#replay !== undefined)
+      ({ request: asked, match } = this.#replay.before(incoming, match));
     const exchange = new Exchange(asked, serviceRequestId, match, this.#state);
     const response = this.#stamped(
       answerTo(exchange.request.method, this.#answer(exchange)),
