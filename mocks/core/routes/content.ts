@@ -1,6 +1,6 @@
 import { errorResponse } from '../http/errors.ts';
 import type { CoreResponse } from '../http/http-types.ts';
-import { parseRange, type MediaAsset } from '../media.ts';
+import { parseRange, type MediaAsset } from '../http/media.ts';
 import type { RouteContext } from '../service/service-state.ts';
 import { ownedTask } from './query.ts';
 

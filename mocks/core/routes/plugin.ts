@@ -1,5 +1,5 @@
 import { jsonResponse, type CoreResponse } from '../http/http-types.ts';
-import { renderPluginTask } from '../render.ts';
+import { renderPluginTask } from '../render/render.ts';
 import type { RouteContext } from '../service/service-state.ts';
 import { checkContentItems } from './content-items.ts';
 import { ownedTask, resultUrl, taskAnswer } from './query.ts';

@@ -1,5 +1,5 @@
 import { jsonTextResponse, type CoreResponse } from '../http/http-types.ts';
-import { renderVideoTask, renderWrapper } from '../render.ts';
+import { renderVideoTask, renderWrapper } from '../render/render.ts';
 import type { TaskSnapshot } from '../plan/snapshot.ts';
 import { taskView, type TaskView } from '../task/task-view.ts';
 import type { TaskRecord } from '../task/task-record.ts';

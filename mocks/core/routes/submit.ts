@@ -1,10 +1,10 @@
 import type { OperationWith } from '../../../src/spec/route-roles.ts';
 import { CLIENT_REQUEST_ID_HEADERS } from '../../../src/spec/client-request-id.ts';
 import { GATEWAY_DURATION, route as routeModel, type CatalogModel } from '../keys/catalog.ts';
-import { keepTask, mintTask } from '../create-task.ts';
+import { keepTask, mintTask } from './create-task.ts';
 import { jsonResponse, type CoreResponse, type LostAnswer } from '../http/http-types.ts';
 import { createRandom } from '../plan/random.ts';
-import { renderVideoTask } from '../render.ts';
+import { renderVideoTask } from '../render/render.ts';
 import {
   ScenarioArgumentError,
   chooseScenario,

@@ -8,7 +8,7 @@ import {
   type CoreRequest,
   type CoreResponse,
 } from '../http/http-types.ts';
-import { StateNotSavedError, type PersistedState } from '../persistence.ts';
+import { StateNotSavedError, type PersistedState } from './persistence.ts';
 import { ROUTES } from '../route-table.ts';
 import { Router, type RouteDefinition, type RouteMatch } from '../http/router.ts';
 import { controlRefusal } from '../keys/control-access.ts';
@@ -21,7 +21,7 @@ import type { ClientVerdicts } from '../client-verdicts/client-verdicts.ts';
 import type { ClientReport } from '../client-verdicts/client-report.ts';
 import { assembleService } from './service-assembly.ts';
 import type { RateLimit, RouteContext, ServiceState } from './service-state.ts';
-import type { Operation, SharedState } from '../shared-state.ts';
+import type { Operation, SharedState } from '../state/shared-state.ts';
 import type { TaskStore } from '../task/store.ts';
 import type { MockToken, TokenDirectory } from '../keys/tokens.ts';
 import { wrapContext, type ServiceWrapper } from './wrap.ts';

@@ -1,10 +1,10 @@
-import type { CatalogModel } from './keys/catalog.ts';
-import { drawPlan } from './plan/plan.ts';
-import type { ServiceState } from './service/service-state.ts';
-import type { TaskExtras } from './shared-state.ts';
-import type { TaskRecord } from './task/task-record.ts';
-import { fieldsOf, planRandom, type PlanRecipe, type TaskBlueprint } from './task-blueprint.ts';
-import { drawIn } from './task-id/task-id-share.ts';
+import type { CatalogModel } from '../keys/catalog.ts';
+import { drawPlan } from '../plan/plan.ts';
+import type { ServiceState } from '../service/service-state.ts';
+import type { TaskExtras } from '../state/shared-state.ts';
+import type { TaskRecord } from '../task/task-record.ts';
+import { fieldsOf, planRandom, type PlanRecipe, type TaskBlueprint } from '../task-blueprint.ts';
+import { drawIn } from '../task-id/task-id-share.ts';
 
 /**
  * Draws one submission may take before it is refused (503): at 99 % of a share taken by identical
