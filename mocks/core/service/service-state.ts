@@ -86,11 +86,13 @@ export interface ServiceSettings {
 
 /**
  * One request being handled: the request, the shared state and the caller's token (service routes),
- * and what the task routes note for the client verdicts (`ExchangeNotes`).
+ * and what the task routes note for the client verdicts (`ExchangeNotes`). A route family names the
+ * part of the state it reads (`State`, a `Pick` of `ServiceState` declared with its routes), as the
+ * client verdicts do (decisions/033); the route table hands each the whole.
  */
-export interface RouteContext extends ExchangeNotes {
+export interface RouteContext<State = ServiceState> extends ExchangeNotes {
   readonly request: CoreRequest;
-  readonly state: ServiceState;
+  readonly state: State;
   /** Set for `service` routes once authenticated. */
   readonly token: MockToken;
   readonly head: boolean;
