@@ -32,11 +32,11 @@ export {
   renderClientJUnit,
   renderClientSummary,
 } from './core/client-verdicts/report-text.ts';
-export { OBSERVED_PROFILE, type ProfileOption } from './core/profiles.ts';
+export { OBSERVED_PROFILE, type ProfileOption } from './core/profile/profiles.ts';
 export { ProfileError, readProfile, type LearnedProfile } from '../src/profile/index.ts';
 export { createClock, type Clock, type ClockOptions } from './core/clock.ts';
 export { BUILT_IN_TOKENS, type MockToken } from './core/keys/tokens.ts';
 export { BUILT_IN_MODELS, SECOND_FAMILY_MODELS, type CatalogModel } from './core/keys/catalog.ts';
-export type { Persistence, PersistedState } from './core/persistence.ts';
-export { StateNotSavedError } from './core/persistence.ts';
+export type { Persistence, PersistedState } from './core/service/persistence.ts';
+export { StateNotSavedError } from './core/service/persistence.ts';
 export type { CoreRequest, CoreResponse } from './core/http/http-types.ts';

@@ -46,7 +46,7 @@ function update(target: string, fresh: string, stale: string[]): void {
   }
 }
 
-/** The sample video as a module: base64 bytes and their SHA-256, for mocks/core/media.ts. */
+/** The sample video as a module: base64 bytes and their SHA-256, for mocks/core/http/media.ts. */
 function sampleVideoModule(): string {
   const bytes = readFileSync(join(root, 'mocks/media/sample.mp4'));
   const sha256 = createHash('sha256').update(bytes).digest('hex');

@@ -9,7 +9,7 @@
  * response violation and no own-check problem, 1 otherwise, 2 for bad usage.
  */
 import { parseArgs } from 'node:util';
-import { sampleVideo } from '../mocks/core/media.ts';
+import { sampleVideo } from '../mocks/core/http/media.ts';
 import {
   SpecValidators,
   controlSpec,

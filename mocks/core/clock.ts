@@ -3,7 +3,7 @@ import {
   type ClockState,
   type Operation,
   type SharedState,
-} from './shared-state.ts';
+} from './state/shared-state.ts';
 import { TIME_BOUND_MS } from './task-id/task-id-layout.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { ProfileName } from './profile/profile-names.ts';
 import { createRandom, type Random } from './plan/random.ts';
 import { EXTRAS_CODE, codeFor, scenarioCode } from './plan/scenario-codes.ts';
 import { SCENARIOS } from './plan/scenarios.ts';
-import type { TaskExtras } from './shared-state.ts';
+import type { TaskExtras } from './state/shared-state.ts';
 import { fits, type TaskIdFields } from './task-id/task-id-layout.ts';
 
 /**

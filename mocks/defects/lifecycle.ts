@@ -1,4 +1,4 @@
-import { renderVideoTask, renderWrapper } from '../core/render.ts';
+import { renderVideoTask, renderWrapper } from '../core/render/render.ts';
 import type { TaskSnapshot } from '../core/plan/snapshot.ts';
 import type { Defect } from './defect.ts';
 import { DOCUMENTED_QUERIES, rewriteTaskAnswer, wrapperData } from './support.ts';

@@ -1,4 +1,4 @@
-import { renderWrapper } from '../core/render.ts';
+import { renderWrapper } from '../core/render/render.ts';
 import { sha256, toHex } from '../core/signing/sha256.ts';
 import type { Defect } from './defect.ts';
 import { rewriteTaskAnswer, wrapperData } from './support.ts';

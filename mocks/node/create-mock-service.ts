@@ -6,7 +6,7 @@ import {
   type MockOptions as CoreMockOptions,
   type MockService as CoreMockService,
 } from '../core/service/service.ts';
-import type { Persistence } from '../core/persistence.ts';
+import type { Persistence } from '../core/service/persistence.ts';
 import { hmacSha256 } from '../core/signing/sha256.ts';
 import { observedPersistence, type StateObserver } from './observed-persistence.ts';
 import { StateFileError, type SecretRecord } from './state-file/format.ts';

@@ -1,5 +1,9 @@
-import type { Persistence, PersistenceTarget, PersistedState } from '../core/persistence.ts';
-import type { Operation } from '../core/shared-state.ts';
+import type {
+  Persistence,
+  PersistenceTarget,
+  PersistedState,
+} from '../core/service/persistence.ts';
+import type { Operation } from '../core/state/shared-state.ts';
 
 /**
  * Told of every change to a service's shared state (a cluster primary broadcasts them to its workers,

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { sampleVideo } from '../../mocks/core/media.ts';
+import { sampleVideo } from '../../mocks/core/http/media.ts';
 import { FAST, taskCliFixture } from '../helpers/task-cli.ts';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sampleVideo } from '../../mocks/core/media.ts';
+import { sampleVideo } from '../../mocks/core/http/media.ts';
 import { FAST, submitArgs, taskCliFixture } from '../helpers/task-cli.ts';
 
 const { videotask, submitted, dir } = taskCliFixture();

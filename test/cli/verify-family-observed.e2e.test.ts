@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sampleVideo } from '../../mocks/core/media.ts';
+import { sampleVideo } from '../../mocks/core/http/media.ts';
 import { LISTENING, listening, spawnMock } from '../helpers/mock-process.ts';
 import type { RawServer } from '../helpers/raw-server.ts';
 import { rewritingProxy } from '../helpers/rewriting-proxy.ts';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sampleVideo } from '../../mocks/core/media.ts';
+import { sampleVideo } from '../../mocks/core/http/media.ts';
 import {
   FAMILY,
   FAST,

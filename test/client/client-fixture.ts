@@ -5,7 +5,7 @@ import { inspect } from 'node:util';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createHandlers, createMockService, type MockService } from '../../mocks/index.ts';
-import { sampleVideo } from '../../mocks/core/media.ts';
+import { sampleVideo } from '../../mocks/core/http/media.ts';
 import { VideoTaskClient, type VideoTaskClientOptions } from '../../src/client/index.ts';
 import type { VideoTask } from '../../src/spec/index.ts';
 

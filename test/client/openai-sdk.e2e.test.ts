@@ -1,7 +1,7 @@
 import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
-import { sampleVideo } from '../../mocks/core/media.ts';
+import { sampleVideo } from '../../mocks/core/http/media.ts';
 
 /**
  * The official openai SDK (pinned) against the mock over real HTTP: which of its video methods work

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_TEMPLATES, errorBody, type ErrorKind } from '../../mocks/core/http/errors.ts';
-import { PROFILES } from '../../mocks/core/profiles.ts';
+import { PROFILES } from '../../mocks/core/profile/profiles.ts';
 import {
   SpecValidators,
   controlSpec,

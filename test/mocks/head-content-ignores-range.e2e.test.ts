@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
-import { sampleVideo } from '../../mocks/core/media.ts';
+import { sampleVideo } from '../../mocks/core/http/media.ts';
 import { expectConformant } from '../helpers/conformance.ts';
 
 // Found by the Prism review (issue 17): `HEAD …/content` with `Range` answered 206 with Content-Range,

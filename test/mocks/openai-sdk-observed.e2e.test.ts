@@ -1,7 +1,7 @@
 import OpenAI, { toFile, type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
-import { sampleVideo } from '../../mocks/core/media.ts';
+import { sampleVideo } from '../../mocks/core/http/media.ts';
 
 /**
  * The official openai SDK (pinned devDependency) against `--profile observed` over real HTTP: its

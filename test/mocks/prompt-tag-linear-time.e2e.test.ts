@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Redactor } from '../../src/redaction/redactor.ts';
-import { parseRange } from '../../mocks/core/media.ts';
+import { parseRange } from '../../mocks/core/http/media.ts';
 import { promptTag } from '../../mocks/core/plan/scenarios.ts';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService, type MockService } from '../../mocks/index.ts';
-import { RenderedTasks, sameJson } from '../../mocks/core/rendered-tasks.ts';
+import { RenderedTasks, sameJson } from '../../mocks/core/render/rendered-tasks.ts';
 import { snapshot } from '../../mocks/core/plan/snapshot.ts';
 import { coreRequest } from '../helpers/core-client.ts';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLIENT_REQUEST_ID_RECORDS } from '../../mocks/core/shared-state.ts';
+import { CLIENT_REQUEST_ID_RECORDS } from '../../mocks/core/state/shared-state.ts';
 import { expectConformant } from '../helpers/conformance.ts';
 import { coreClient } from '../helpers/core-client.ts';
 import { killMockProcesses, listening, spawnMock } from '../helpers/mock-process.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../mocks/core/route-table.ts';
-import { Router } from '../../mocks/core/http/router.ts';
+import { Router, withParam } from '../../mocks/core/http/router.ts';
 
 // The router reads a path where it lies (issue 23: the slashes found once, each segment compared in
 // place); these pin down what it answers, whatever it reads the path with.
@@ -125,5 +125,26 @@ describe('a path asked again (a polling loop)', () => {
     ] as const)
       expect(answer(method, asked)).toEqual(reference(method, asked));
     expect(fresh.match('PUT', path).kind).toBe('method-not-allowed');
+  });
+});
+
+describe('a path with one parameter set (the learned replay reads task IDs back in the mock form)', () => {
+  it('sets that segment, encoded, and keeps every other segment as written', () => {
+    const template = '/{plugin_name}/api/v3/contents/generations/tasks/{task_id}';
+    const path = '/my%20plugin/api/v3/contents/generations/tasks/vtsk-abc';
+    const set = withParam(template, path, 'task_id', ID);
+    expect(set).toBe(`/my%20plugin/api/v3/contents/generations/tasks/${ID}`);
+    const match = router.match('GET', set);
+    expect(match.kind === 'found' && match.params).toEqual({
+      plugin_name: 'my plugin',
+      task_id: ID,
+    });
+    expect(
+      withParam('/v1/videos/{task_id}/content', '/v1/videos/a%2Fb/content', 'task_id', 'x/y'),
+    ).toBe('/v1/videos/x%2Fy/content');
+  });
+
+  it('leaves a path whose template has no such parameter as it is', () => {
+    expect(withParam('/v1/models', '/v1/models', 'task_id', ID)).toBe('/v1/models');
   });
 });

@@ -6,8 +6,8 @@ import {
   emptySharedState,
   isDurable,
   type Operation,
-} from '../../mocks/core/shared-state.ts';
-import { operationFromJson, operationToJson } from '../../mocks/core/shared-state-json.ts';
+} from '../../mocks/core/state/shared-state.ts';
+import { operationFromJson, operationToJson } from '../../mocks/core/state/shared-state-json.ts';
 import { coreClient } from '../helpers/core-client.ts';
 
 const TASK = `task_${'a'.repeat(32)}`;

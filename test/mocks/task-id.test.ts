@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BASE62_ALPHABET } from '../../mocks/core/task-id/base62.ts';
 import { BUILT_IN_MODELS } from '../../mocks/core/keys/catalog.ts';
 import { DEFAULT_TIMING, drawPlan } from '../../mocks/core/plan/plan.ts';
-import { PROFILES } from '../../mocks/core/profiles.ts';
+import { PROFILES } from '../../mocks/core/profile/profiles.ts';
 import { createRandom } from '../../mocks/core/plan/random.ts';
 import { EXTRAS_CODE, SCENARIO_CODES } from '../../mocks/core/plan/scenario-codes.ts';
 import { SCENARIOS } from '../../mocks/core/plan/scenarios.ts';

@@ -9,7 +9,7 @@ import { retryAfterOnClock, type Clock } from '../clock.ts';
 import type { CoreRequest, CoreResponse } from '../http/http-types.ts';
 import { parseForm } from '../http/multipart.ts';
 import type { RouteDefinition } from '../http/router.ts';
-import type { SharedState } from '../shared-state.ts';
+import type { SharedState } from '../state/shared-state.ts';
 import { submissionFingerprint } from './fingerprint.ts';
 import { REFERENCE, referenceFlags } from './references.ts';
 

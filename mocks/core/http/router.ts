@@ -190,3 +190,16 @@ function paramsOf(
   }
   return params;
 }
+
+/**
+ * `path`, which a route of `template` matched, with its parameter `name` set to `value` (encoded as a
+ * path segment); the other segments as written. The path unchanged when the template has no such
+ * parameter.
+ */
+export function withParam(template: string, path: string, name: string, value: string): string {
+  const at = template.split('/').indexOf(`{${name}}`);
+  if (at < 0) return path;
+  const segments = path.split('/');
+  segments[at] = encodeURIComponent(value);
+  return segments.join('/');
+}

@@ -13,11 +13,11 @@ import {
   type TaskStatus,
 } from '../../../src/profile/index.ts';
 import type { LIFECYCLE } from '../../../src/generated/client-contract.ts';
-import { OPERATIONS } from '../../../src/generated/routes.ts';
 import { operationsWith } from '../../../src/spec/route-roles.ts';
 import type { VideoStatus } from '../../../src/spec/lifecycle.ts';
 import type { ErrorKind } from '../http/errors.ts';
 import { JSON_TYPE, type CoreRequest, type CoreResponse } from '../http/http-types.ts';
+import { withParam, type RouteMatch } from '../http/router.ts';
 import { UPSTREAM_FAILURES, type Timing } from '../plan/plan.ts';
 import { createRandom } from '../plan/random.ts';
 import type { TaskRecord } from '../task/task-record.ts';
@@ -33,6 +33,8 @@ import { compileTemplate, type RenderFacts } from './render-node.ts';
 export interface ReplayContext {
   /** The route the request matched: its operation and access. */
   readonly route: { readonly operationId: string; readonly access: string } | undefined;
+  /** The route's parameters as the router read them from the path (decoded). */
+  readonly params: Readonly<Record<string, string>> | undefined;
   /**
    * The task a task route's path names, whoever owns it, and its state: the one the route looked up
    * when it did (issue 23: not looked up again).
@@ -81,16 +83,15 @@ const SUBMIT_ROUTES = new Set<ProfileRoute>(operationsWith({ kind: 'submit', for
 const TASK_ROUTES = new Set<string>(operationsWith({ kind: ['query', 'content'] }));
 const SERVICE_ROUTES: ReadonlySet<string> = new Set(PROFILE_ROUTES);
 const UPSTREAM_CODES = new Set(UPSTREAM_FAILURES.map((f) => f.code));
-/** The task ID in a path: after the prefix of any route template naming `{task_id}` (decisions/030). */
-const TASK_PARAM = new RegExp(`^(?:${taskPathPrefixes().join('|')})/([^/]+)`);
+/** The operations that serve bytes a `Range` may ask part of: the content and its temporary address. */
+const RANGED_ROUTES: ReadonlySet<string> = new Set(
+  operationsWith({ kind: ['content', 'artifact'] }),
+);
 
-/** Each route template that names a task, up to the task, as a pattern: `/v1/videos`, `/[^/]+/api/…`. */
-function taskPathPrefixes(): string[] {
-  const prefixes = Object.values(OPERATIONS).flatMap(({ template }) => {
-    const at = template.indexOf('/{task_id}');
-    return at < 0 ? [] : [template.slice(0, at).replace(/\{[^}]+\}/g, '[^/]+')];
-  });
-  return [...new Set(prefixes)];
+/** A request and the route it matched, as the core is asked them (`LearnedReplay.before`). */
+export interface Asked<Context> {
+  readonly request: CoreRequest;
+  readonly match: RouteMatch<Context>;
 }
 
 /**
@@ -164,26 +165,31 @@ export class LearnedReplay {
     return generateId(this.#requestIdForm, this.#draw);
   }
 
-  /** The request as the core reads it: task IDs back in the mock's form, Range dropped if not honoured. */
-  before(request: CoreRequest): CoreRequest {
-    let { path, headers } = request;
-    if (!this.ids.identity)
-      path = path.replace(TASK_PARAM, (whole, id: string) => {
-        const decoded = pathSegment(id);
-        const core = decoded === undefined ? undefined : this.ids.toCore(decoded);
-        return core === undefined ? whole : whole.replace(id, core);
-      });
-    if (
+  /**
+   * The request as the core reads it, with the route the router matched: the task its `{task_id}`
+   * names back in the mock's form (in the path and the parameters), `Range` dropped if not honoured.
+   */
+  before<Context>(request: CoreRequest, match: RouteMatch<Context>): Asked<Context> {
+    if (match.kind !== 'found') return { request, match };
+    const { route, params } = match;
+    const publicId = params['task_id'];
+    const core =
+      this.ids.identity || publicId === undefined ? undefined : this.ids.toCore(publicId);
+    const dropRange =
       this.#ignoresRange &&
-      headers['range'] !== undefined &&
-      /\/content$|^\/__artifacts\//.test(path)
-    ) {
-      const { range: _range, ...rest } = headers;
-      headers = rest;
-    }
-    return path === request.path && headers === request.headers
-      ? request
-      : { ...request, path, headers };
+      request.headers['range'] !== undefined &&
+      RANGED_ROUTES.has(route.operationId);
+    if (core === undefined && !dropRange) return { request, match };
+    const path =
+      core === undefined ? request.path : withParam(route.template, request.path, 'task_id', core);
+    const { range: _range, ...rest } = request.headers;
+    return {
+      request: { ...request, path, headers: dropRange ? rest : request.headers },
+      match:
+        core === undefined
+          ? match
+          : { kind: 'found', route, params: Object.freeze({ ...params, task_id: core }) },
+    };
   }
 
   /** The core's answer as the learned deployment reads it. */
@@ -323,7 +329,7 @@ export class LearnedReplay {
     const coreId = task?.id ?? createdId;
     return {
       taskId:
-        coreId === undefined ? publicOfPath(request.path, this.ids) : this.ids.toPublic(coreId),
+        coreId === undefined ? publicOfParams(context.params, this.ids) : this.ids.toPublic(coreId),
       model: task?.model ?? requestedModel(request),
       serviceRequestId,
       origin: request.origin,
@@ -388,25 +394,16 @@ function submissionRefusal(
   return SITUATION_OF[kind];
 }
 
-/** The task a path names, as the client named it (a missing task's ID is echoed as sent). */
-function publicOfPath(path: string, ids: PublicIds): string | undefined {
-  const id = TASK_PARAM.exec(path)?.[1];
-  const decoded = id === undefined ? undefined : pathSegment(id);
-  return decoded === undefined ? undefined : ids.toPublic(decoded);
-}
-
 /**
- * A path segment as the client meant it, or undefined when its escapes are malformed (`%E0%A4%A`:
- * `decodeURIComponent` throws, and this runs before the core's own error handling). The router
- * reads such a path as no route; here it names no task.
+ * The task a route's parameters name, as the client named it (a missing task's ID is echoed as sent;
+ * a known one is in the mock's form once `before` read it back).
  */
-function pathSegment(segment: string): string | undefined {
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
+function publicOfParams(
+  params: Readonly<Record<string, string>> | undefined,
+  ids: PublicIds,
+): string | undefined {
+  const id = params?.['task_id'];
+  return id === undefined ? undefined : ids.toPublic(id);
 }
 
 function requestedModel(request: CoreRequest): string | undefined {

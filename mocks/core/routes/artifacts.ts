@@ -4,12 +4,15 @@ import { snapshot } from '../plan/snapshot.ts';
 import type { ServiceState } from '../service/service-state.ts';
 import { serveMedia } from './content.ts';
 
+/** What a temporary result address reads of the service: its signature, the task, the clock, the video. */
+export type ArtifactState = Pick<ServiceState, 'signer' | 'store' | 'clock' | 'media'>;
+
 /**
  * `GET /__artifacts/{file}`: a temporary result address, public like an upstream CDN URL. It works
  * until it expires (410 `artifact_gone`, the gateway's code), refuses a forged one (403), and follows the clock.
  */
 export function getArtifact(
-  state: ServiceState,
+  state: ArtifactState,
   file: string,
   query: string,
   range: string | undefined,

@@ -1,15 +1,18 @@
 import { errorResponse } from '../http/errors.ts';
 import type { CoreResponse } from '../http/http-types.ts';
-import { parseRange, type MediaAsset } from '../media.ts';
-import type { RouteContext } from '../service/service-state.ts';
-import { ownedTask } from './query.ts';
+import { parseRange, type MediaAsset } from '../http/media.ts';
+import type { RouteContext, ServiceState } from '../service/service-state.ts';
+import { ownedTask, type QueryState } from './query.ts';
+
+/** What the content route reads of the service: a task's status, the video, and how it is delivered. */
+export type ContentState = QueryState & Pick<ServiceState, 'media' | 'settings'>;
 
 /**
  * `GET|HEAD /v1/videos/{task_id}/content` (§4.4): the video's bytes once completed (or, with
  * `contentRedirect`, a redirect to a fresh temporary address); a JSON error before completion, for a
  * failed task, and for a missing or foreign one (§3 rule 2, §5).
  */
-export function getContent(context: RouteContext, taskId: string): CoreResponse {
+export function getContent(context: RouteContext<ContentState>, taskId: string): CoreResponse {
   const found = ownedTask(context, taskId);
   // A HEAD answer's body is taken off once, for every route, by the service (`answerTo`).
   if (found === undefined) return context.error('task_not_found', { taskId });

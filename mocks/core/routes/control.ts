@@ -12,11 +12,20 @@ import { TaskRecord } from '../task/task-record.ts';
 
 type Schemas = components['schemas'];
 
-export function clockState(state: ServiceState): Schemas['ClockState'] {
+/**
+ * What the control API reads of the service (spec/mock-control.yaml): the clock, the tasks, the
+ * family's binding, the profile and defects it reports, its verdicts and the changes it makes.
+ */
+export type ControlState = Pick<
+  ServiceState,
+  'apply' | 'clientVerdicts' | 'clock' | 'defectNames' | 'family' | 'profile' | 'reset' | 'store'
+>;
+
+export function clockState(state: ControlState): Schemas['ClockState'] {
   return { now: state.clock.now(), mode: state.clock.mode, speed: state.clock.speed };
 }
 
-export function inspectTask(state: ServiceState, task: TaskRecord): Schemas['TaskInspection'] {
+export function inspectTask(state: ControlState, task: TaskRecord): Schemas['TaskInspection'] {
   const snap = snapshot(task.createdAt, task.plan, state.clock.now());
   const { plan } = task;
   const shownPlan: Schemas['TaskPlan'] = {
@@ -52,7 +61,7 @@ export function listScenarios(): CoreResponse {
 }
 
 /** The mock's health: its profile, clock, task count, family binding and defects (getMockHealth). */
-export function mockHealth(state: ServiceState): CoreResponse {
+export function mockHealth(state: ControlState): CoreResponse {
   return jsonResponse(200, {
     status: 'ok',
     profile: state.profile.name,
@@ -64,18 +73,18 @@ export function mockHealth(state: ServiceState): CoreResponse {
 }
 
 /** The task `taskId`, or the control API's 404 naming it. */
-function taskOr404(state: ServiceState, taskId: string): TaskRecord | CoreResponse {
+function taskOr404(state: ControlState, taskId: string): TaskRecord | CoreResponse {
   return state.store.get(taskId) ?? controlError(404, 'task_not_found', `No task ${taskId}`);
 }
 
 /** One task as the mock sees it (getMockTask). */
-export function getTask(state: ServiceState, taskId: string): CoreResponse {
+export function getTask(state: ControlState, taskId: string): CoreResponse {
   const task = taskOr404(state, taskId);
   return task instanceof TaskRecord ? jsonResponse(200, inspectTask(state, task)) : task;
 }
 
 /** Forces a task's outcome from now on (`spec/mock-control.yaml` forceMockTaskOutcome). */
-export function forceOutcome(state: ServiceState, taskId: string, body: unknown): CoreResponse {
+export function forceOutcome(state: ControlState, taskId: string, body: unknown): CoreResponse {
   const task = taskOr404(state, taskId);
   if (!(task instanceof TaskRecord)) return task;
   const b = (body ?? {}) as Record<string, unknown>;
@@ -135,7 +144,7 @@ export function familyState(family: FamilyState): Schemas['FamilyBinding'] {
 }
 
 /** Binds or unbinds the second model family (setMockFamily). */
-export function setFamily(state: ServiceState, body: unknown): CoreResponse {
+export function setFamily(state: ControlState, body: unknown): CoreResponse {
   const bound = (body as { bound?: unknown } | null)?.bound;
   if (typeof bound !== 'boolean')
     return controlError(400, 'invalid_request', 'Send {"bound": true} or {"bound": false}');
@@ -144,18 +153,18 @@ export function setFamily(state: ServiceState, body: unknown): CoreResponse {
 }
 
 /** Forgets the client verdicts so far (clearMockClientReport). */
-export function clearClientReport(state: ServiceState): CoreResponse {
+export function clearClientReport(state: ControlState): CoreResponse {
   state.clientVerdicts.clear();
   return jsonResponse(200, { cleared: true });
 }
 
 /** Back to a fresh mock: no task, the clock and family as started (resetMock). */
-export function resetMock(state: ServiceState): CoreResponse {
+export function resetMock(state: ControlState): CoreResponse {
   state.reset();
   return jsonResponse(200, { reset: true });
 }
 
-export function listTasks(state: ServiceState, query: string): CoreResponse {
+export function listTasks(state: ControlState, query: string): CoreResponse {
   const owner = new URLSearchParams(query).get('owner');
   const tasks: Schemas['TaskInspection'][] = [];
   for (const task of state.store.values())
@@ -165,7 +174,7 @@ export function listTasks(state: ServiceState, query: string): CoreResponse {
 
 export const MAX_ADVANCE_MS = 10 * 365 * 24 * 3_600_000;
 
-export function advanceClock(state: ServiceState, body: unknown): CoreResponse {
+export function advanceClock(state: ControlState, body: unknown): CoreResponse {
   const ms = (body as { ms?: unknown } | null)?.ms;
   const extra = Object.keys(body ?? {}).filter((k) => k !== 'ms');
   // One call moves at most ten years: the clock must stay a finite Unix time.

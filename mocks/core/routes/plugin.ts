@@ -1,16 +1,19 @@
 import { jsonResponse, type CoreResponse } from '../http/http-types.ts';
-import { renderPluginTask } from '../render.ts';
+import { renderPluginTask } from '../render/render.ts';
 import type { RouteContext } from '../service/service-state.ts';
 import { checkContentItems } from './content-items.ts';
 import { ownedTask, resultUrl, taskAnswer } from './query.ts';
-import { admit, parseJsonBody, readablePointer } from './submit.ts';
+import { admit, parseJsonBody, readablePointer, type SubmitState } from './submit.ts';
+
+/** The native path reads what a submission and a status query read (§4.5). */
+type PluginContext = RouteContext<SubmitState>;
 
 /**
  * The second family's native path (§4.5): the upstream's own request and status shapes, for the same
  * tasks the OpenAI form shows. The two formats are never mixed in one request. While the plugin is not
  * bound to a channel (§1, today), no type-61 channel serves the family and routing refuses the model.
  */
-export function createPluginTask(context: RouteContext, pluginName: string): CoreResponse {
+export function createPluginTask(context: PluginContext, pluginName: string): CoreResponse {
   const { state } = context;
   const notPlugin = checkPluginName(context, pluginName);
   if (notPlugin !== undefined) return notPlugin;
@@ -66,7 +69,7 @@ export function createPluginTask(context: RouteContext, pluginName: string): Cor
 }
 
 /** The model is the second family's, served (the plugin bound), and the caller's key may use it. */
-function modelRefusal(context: RouteContext, model: string): CoreResponse | undefined {
+function modelRefusal(context: PluginContext, model: string): CoreResponse | undefined {
   const { state } = context;
   const catalogModel = state.models.get(model);
   if (!state.family.bound || catalogModel === undefined || catalogModel.family !== 'second')
@@ -81,7 +84,7 @@ function modelRefusal(context: RouteContext, model: string): CoreResponse | unde
 
 /** `GET …/tasks/{task_id}` on the native path: the task in the upstream's shape and status values. */
 export function getPluginTask(
-  context: RouteContext,
+  context: PluginContext,
   pluginName: string,
   taskId: string,
 ): CoreResponse {
@@ -103,14 +106,14 @@ export function getPluginTask(
 }
 
 /** The OpenAI form's own fields a native body carries: the spec's `NativeFormatOnly` (§4.5) forbids each. */
-function openAiFieldsIn(context: RouteContext, body: Record<string, unknown>): string[] {
+function openAiFieldsIn(context: PluginContext, body: Record<string, unknown>): string[] {
   const { validators } = context.state;
   if (validators.schema('NativeFormatOnly').validate(body).valid) return [];
   const forbidden = validators.document.components?.schemas?.['NativeFormatOnly']?.['properties'];
   return Object.keys(body).filter((key) => Object.hasOwn(forbidden as object, key));
 }
 
-function checkPluginName(context: RouteContext, pluginName: string): CoreResponse | undefined {
+function checkPluginName(context: PluginContext, pluginName: string): CoreResponse | undefined {
   if (pluginName === context.state.family.pluginName) return undefined;
   const { method, path } = context.request;
   return context.error('route_not_found', { method, path });

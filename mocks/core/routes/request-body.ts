@@ -1,6 +1,9 @@
 import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/text/json-depth.ts';
 import type { ErrorDetail, ErrorKind } from '../http/errors.ts';
-import type { RouteContext } from '../service/service-state.ts';
+import type { RouteContext, ServiceState } from '../service/service-state.ts';
+
+/** What reading a submission's body reads of the service: its bounds, the profile's habits, the spec. */
+export type BodyState = Pick<ServiceState, 'profile' | 'settings' | 'validators'>;
 import { formSubmission } from './submit-form.ts';
 
 /** Why a request is refused: an error kind of the mock's table, with its detail. */
@@ -17,7 +20,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * profile accepts it (`observed`; the spec's `SubmitForm`); or why it is refused (415, 413, 400).
  */
 export function parseSubmissionBody(
-  context: RouteContext,
+  context: RouteContext<BodyState>,
 ): { value: Record<string, unknown> } | Refusal {
   const { request, state } = context;
   const contentType = request.headers['content-type'] ?? '';
@@ -33,7 +36,9 @@ export function parseSubmissionBody(
 }
 
 /** The JSON object body of a POST, or why it is refused (415, 413, 400). */
-export function parseJsonBody(context: RouteContext): { value: Record<string, unknown> } | Refusal {
+export function parseJsonBody(
+  context: RouteContext<BodyState>,
+): { value: Record<string, unknown> } | Refusal {
   const contentType = context.request.headers['content-type'] ?? '';
   if (mediaTypeOf(contentType) !== 'application/json')
     return { kind: 'unsupported_media_type', detail: { contentType } };
@@ -70,7 +75,7 @@ function mediaTypeOf(contentType: string): string {
 }
 
 /** The body's bytes, or 413 past the size limit (the host stopped reading, or it is simply too long). */
-function boundedBody({ request, state }: RouteContext): { bytes: Uint8Array } | Refusal {
+function boundedBody({ request, state }: RouteContext<BodyState>): { bytes: Uint8Array } | Refusal {
   const bytes = request.body ?? new Uint8Array();
   if (request.bodyTooLarge === true || bytes.byteLength > state.settings.maxBodyBytes)
     return { kind: 'body_too_large', detail: { limit: state.settings.maxBodyBytes } };

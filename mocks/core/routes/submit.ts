@@ -1,10 +1,10 @@
 import type { OperationWith } from '../../../src/spec/route-roles.ts';
 import { CLIENT_REQUEST_ID_HEADERS } from '../../../src/spec/client-request-id.ts';
 import { GATEWAY_DURATION, route as routeModel, type CatalogModel } from '../keys/catalog.ts';
-import { keepTask, mintTask } from '../create-task.ts';
+import { keepTask, mintTask, type MintState } from './create-task.ts';
 import { jsonResponse, type CoreResponse, type LostAnswer } from '../http/http-types.ts';
 import { createRandom } from '../plan/random.ts';
-import { renderVideoTask } from '../render.ts';
+import { renderVideoTask } from '../render/render.ts';
 import {
   ScenarioArgumentError,
   chooseScenario,
@@ -12,9 +12,20 @@ import {
   type ScenarioChoice,
 } from '../plan/scenarios.ts';
 import type { TaskRecord } from '../task/task-record.ts';
-import type { RouteContext } from '../service/service-state.ts';
+import type { RouteContext, ServiceState } from '../service/service-state.ts';
 import { checkContentItems } from './content-items.ts';
-import { parseSubmissionBody, type Refusal } from './request-body.ts';
+import { parseSubmissionBody, type BodyState, type Refusal } from './request-body.ts';
+import type { QueryState } from './query.ts';
+
+/**
+ * What the submissions read of the service (§4.1, §4.5): the body's reading, the models and the
+ * family's binding, the lifecycle's first state, the task's making and its first answer.
+ */
+export type SubmitState = QueryState &
+  BodyState &
+  MintState &
+  Pick<ServiceState, 'family' | 'lifecycle' | 'models'>;
+type SubmitContext = RouteContext<SubmitState>;
 
 export { parseJsonBody, type Refusal } from './request-body.ts';
 
@@ -24,7 +35,7 @@ export { parseJsonBody, type Refusal } from './request-body.ts';
  * creates the task and answers at once with its queued state. A refused submission creates nothing.
  */
 export function submitTask(
-  context: RouteContext,
+  context: SubmitContext,
   operationId: OperationWith<{ kind: 'submit'; form: 'openai' }>,
 ): CoreResponse {
   const refusalOrTask = admit(context, operationId);
@@ -56,7 +67,7 @@ export function submitTask(
 
 /** Runs every check of a submission; creates and stores the task when all pass. */
 export function admit(
-  context: RouteContext,
+  context: SubmitContext,
   operationId: string,
   bodyOverride?: Record<string, unknown>,
 ): Refusal | { task: TaskRecord; lost: LostAnswer | undefined } {
@@ -91,7 +102,7 @@ export function admit(
 
 /** The scenario a submission asks for (§ the mock's scenarios), or why it cannot be run. */
 function scenarioOf(
-  context: RouteContext,
+  context: SubmitContext,
   body: Record<string, unknown>,
 ): ScenarioChoice | Refusal {
   const choice = chooseScenario(context.request.headers['x-mock-scenario'], body['prompt']);
@@ -109,7 +120,7 @@ function scenarioOf(
 }
 
 /** The catalog model a submission names and the caller's key may use, or the refusal. */
-function routedModel(context: RouteContext, model: unknown): CatalogModel | Refusal {
+function routedModel(context: SubmitContext, model: unknown): CatalogModel | Refusal {
   const { state, token } = context;
   if (model === undefined || model === null || model === '') return { kind: 'model_required' };
   if (typeof model !== 'string')
@@ -125,7 +136,7 @@ function routedModel(context: RouteContext, model: unknown): CatalogModel | Refu
 
 /** Mints and keeps the task of an admitted submission, remembering its client request ID. */
 function createTask(
-  context: RouteContext,
+  context: SubmitContext,
   body: Record<string, unknown>,
   choice: ScenarioChoice,
   model: CatalogModel,
@@ -185,7 +196,7 @@ function checkScenarioArgument(choice: ScenarioChoice): string | undefined {
 }
 
 function checkFields(
-  context: RouteContext,
+  context: SubmitContext,
   operationId: string,
   body: Record<string, unknown>,
   model: CatalogModel,

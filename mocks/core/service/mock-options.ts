@@ -1,8 +1,8 @@
 import type { ClockOptions } from '../clock.ts';
 import type { ClientVerdictOptions } from '../client-verdicts/client-verdicts.ts';
-import type { Persistence } from '../persistence.ts';
+import type { Persistence } from './persistence.ts';
 import type { Timing } from '../plan/plan.ts';
-import type { ProfileOption } from '../profiles.ts';
+import type { ProfileOption } from '../profile/profiles.ts';
 import type { RateLimit } from './service-state.ts';
 import type { TaskIdShare } from '../task-id/task-id-share.ts';
 import type { MockToken } from '../keys/tokens.ts';

@@ -4,15 +4,15 @@ import { BUILT_IN_MODELS, type CatalogModel, type FamilyState } from '../keys/ca
 import { clockStateFrom, readClock, serviceClock, type ClockOptions } from '../clock.ts';
 import { createClientVerdicts, type ClientVerdicts } from '../client-verdicts/client-verdicts.ts';
 import { errorResponse } from '../http/errors.ts';
-import { sampleVideo } from '../media.ts';
-import type { PersistenceTarget, KeptState, PersistedState } from '../persistence.ts';
+import { sampleVideo } from '../http/media.ts';
+import type { PersistenceTarget, KeptState, PersistedState } from './persistence.ts';
 import { DEFAULT_TIMING } from '../plan/plan.ts';
 import { learnedWrapperStatuses } from '../profile/learned-replay.ts';
 import type { Profile } from '../profile/core-profile.ts';
-import { resolveProfile } from '../profiles.ts';
+import { resolveProfile } from '../profile/profiles.ts';
 import { createRandom, randomSeed } from '../plan/random.ts';
 import { RateLimiter } from './rate-limiter.ts';
-import { wrapperStatuses } from '../render.ts';
+import { wrapperStatuses } from '../render/render.ts';
 import { deploymentKeys, randomSecret } from '../signing/secret.ts';
 
 import type { ServiceState } from './service-state.ts';
@@ -22,12 +22,12 @@ import {
   emptySharedState,
   type Operation,
   type SharedState,
-} from '../shared-state.ts';
+} from '../state/shared-state.ts';
 import { hmacSha256 } from '../signing/sha256.ts';
 import { TaskStore } from '../task/store.ts';
 import { TaskIdCodec } from '../task-id/task-id-codec.ts';
 import { WHOLE_SHARE, shareProblem } from '../task-id/task-id-share.ts';
-import { RenderedTasks } from '../rendered-tasks.ts';
+import { RenderedTasks } from '../render/rendered-tasks.ts';
 import { TaskLookup } from '../task/task-lookup.ts';
 import { BUILT_IN_TOKENS, TokenDirectory } from '../keys/tokens.ts';
 import { wrapperNames } from './wrap.ts';

@@ -7,17 +7,17 @@ import type { CatalogModel, FamilyState } from '../keys/catalog.ts';
 import type { Clock } from '../clock.ts';
 import type { ErrorDetail, ErrorKind } from '../http/errors.ts';
 import type { CoreRequest, CoreResponse } from '../http/http-types.ts';
-import type { MediaAsset } from '../media.ts';
+import type { MediaAsset } from '../http/media.ts';
 import type { Timing } from '../plan/plan.ts';
-import type { PersistedState } from '../persistence.ts';
+import type { PersistedState } from './persistence.ts';
 import type { Profile } from '../profile/core-profile.ts';
 import type { Random } from '../plan/random.ts';
-import type { Operation, SharedState } from '../shared-state.ts';
+import type { Operation, SharedState } from '../state/shared-state.ts';
 import type { TaskStore } from '../task/store.ts';
 import type { PlanSettings } from '../task-blueprint.ts';
 import type { TaskIdCodec } from '../task-id/task-id-codec.ts';
 import type { TaskIdShare } from '../task-id/task-id-share.ts';
-import type { RenderedTasks } from '../rendered-tasks.ts';
+import type { RenderedTasks } from '../render/rendered-tasks.ts';
 import type { TaskLookup } from '../task/task-lookup.ts';
 import type { TaskView } from '../task/task-view.ts';
 import type { MockToken, TokenDirectory } from '../keys/tokens.ts';
@@ -86,11 +86,13 @@ export interface ServiceSettings {
 
 /**
  * One request being handled: the request, the shared state and the caller's token (service routes),
- * and what the task routes note for the client verdicts (`ExchangeNotes`).
+ * and what the task routes note for the client verdicts (`ExchangeNotes`). A route family names the
+ * part of the state it reads (`State`, a `Pick` of `ServiceState` declared with its routes), as the
+ * client verdicts do (decisions/033); the route table hands each the whole.
  */
-export interface RouteContext extends ExchangeNotes {
+export interface RouteContext<State = ServiceState> extends ExchangeNotes {
   readonly request: CoreRequest;
-  readonly state: ServiceState;
+  readonly state: State;
   /** Set for `service` routes once authenticated. */
   readonly token: MockToken;
   readonly head: boolean;

@@ -8,7 +8,7 @@ import {
   type CoreRequest,
   type CoreResponse,
 } from '../http/http-types.ts';
-import { StateNotSavedError, type PersistedState } from '../persistence.ts';
+import { StateNotSavedError, type PersistedState } from './persistence.ts';
 import { ROUTES } from '../route-table.ts';
 import { Router, type RouteDefinition, type RouteMatch } from '../http/router.ts';
 import { controlRefusal } from '../keys/control-access.ts';
@@ -21,7 +21,7 @@ import type { ClientVerdicts } from '../client-verdicts/client-verdicts.ts';
 import type { ClientReport } from '../client-verdicts/client-report.ts';
 import { assembleService } from './service-assembly.ts';
 import type { RateLimit, RouteContext, ServiceState } from './service-state.ts';
-import type { Operation, SharedState } from '../shared-state.ts';
+import type { Operation, SharedState } from '../state/shared-state.ts';
 import type { TaskStore } from '../task/store.ts';
 import type { MockToken, TokenDirectory } from '../keys/tokens.ts';
 import { wrapContext, type ServiceWrapper } from './wrap.ts';
@@ -200,9 +200,12 @@ class SimulatedService implements MockService {
 
   handle(incoming: CoreRequest): CoreResponse {
     const serviceRequestId = this.#nextServiceRequestId();
-    // What the core is asked: a learned profile's IDs read back in the mock's own form.
-    const asked = this.#replay === undefined ? incoming : this.#replay.before(incoming);
-    const match = this.#router.match(asked.method, asked.path);
+    let asked = incoming;
+    let match = this.#router.match(incoming.method, incoming.path);
+    // What the core is asked: a learned profile's IDs read back in the mock's own form, from the
+    // parameters the router read.
+    if (this.#replay !== undefined)
+      ({ request: asked, match } = this.#replay.before(incoming, match));
     const exchange = new Exchange(asked, serviceRequestId, match, this.#state);
     const response = this.#stamped(
       answerTo(exchange.request.method, this.#answer(exchange)),

@@ -1,4 +1,4 @@
-import type { SharedState } from '../shared-state.ts';
+import type { SharedState } from '../state/shared-state.ts';
 import {
   blueprintOf,
   planFromRecipe,

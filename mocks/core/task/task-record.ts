@@ -1,5 +1,5 @@
 import type { TaskPlan } from '../plan/plan.ts';
-import type { SharedState } from '../shared-state.ts';
+import type { SharedState } from '../state/shared-state.ts';
 
 /** What a task is made of: its ID's fields, decoded, and what the deployment derives from them. */
 export type TaskFacts = Pick<

@@ -1,6 +1,6 @@
 import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
 import type { ServiceRequestIds } from '../../core/service/mock-options.ts';
-import type { Operation, SharedState } from '../../core/shared-state.ts';
+import type { Operation, SharedState } from '../../core/state/shared-state.ts';
 import { WHOLE_SHARE, shareWithin, type TaskIdShare } from '../../core/task-id/task-id-share.ts';
 
 /**

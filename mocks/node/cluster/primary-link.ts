@@ -1,6 +1,10 @@
 import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
-import type { Persistence, PersistenceTarget, PersistedState } from '../../core/persistence.ts';
-import { isDurable, type Operation } from '../../core/shared-state.ts';
+import type {
+  Persistence,
+  PersistenceTarget,
+  PersistedState,
+} from '../../core/service/persistence.ts';
+import { isDurable, type Operation } from '../../core/state/shared-state.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './messages.ts';
 import { plainRequest } from './messages.ts';
 

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
-import { StateNotSavedError } from '../../core/persistence.ts';
+import { StateNotSavedError } from '../../core/service/persistence.ts';
 import { controlError } from '../../core/http/errors.ts';
 import type { TaskIdShare } from '../../core/task-id/task-id-share.ts';
 import {

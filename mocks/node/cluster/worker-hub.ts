@@ -1,6 +1,6 @@
 import type { SendHandle } from 'node:child_process';
 import type { Worker } from 'node:cluster';
-import { isDurable, type Operation } from '../../core/shared-state.ts';
+import { isDurable, type Operation } from '../../core/state/shared-state.ts';
 import type { ToWorker, WorkerInit } from './messages.ts';
 import type { StateObserver } from '../observed-persistence.ts';
 

@@ -3,7 +3,7 @@ import type { CoreRequest, CoreResponse } from '../../core/http/http-types.ts';
 import { errorResponse } from '../../core/http/errors.ts';
 import type { ServiceRequestIds } from '../../core/service/mock-options.ts';
 import { createMockService, type MockOptions, type MockService } from '../create-mock-service.ts';
-import type { Operation } from '../../core/shared-state.ts';
+import type { Operation } from '../../core/state/shared-state.ts';
 import type { ConnectionLimits } from '../http/connection-guard.ts';
 import { startMockServer, type RunningMockServer } from '../http/server.ts';
 import {

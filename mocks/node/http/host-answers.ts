@@ -23,7 +23,7 @@ export function rawError(status: number, reason: string, code: string, message: 
 
 /**
  * How one server writes the core's answers. It keeps the last text body's length: a task polled again
- * answers the very string it answered the last time (mocks/core/rendered-tasks.ts keeps it), so the
+ * answers the very string it answered the last time (mocks/core/render/rendered-tasks.ts keeps it), so the
  * same string compares equal at once, where counting its UTF-8 bytes again costs ~0.1 µs; another
  * string of another length differs at once too, and one of the same length from its first differing
  * character. One per server (`startMockServer`), never a module's.

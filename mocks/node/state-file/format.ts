@@ -1,5 +1,5 @@
-import type { Operation, SharedState } from '../../core/shared-state.ts';
-import { operationToJson, planToJson } from '../../core/shared-state-json.ts';
+import type { Operation, SharedState } from '../../core/state/shared-state.ts';
+import { operationToJson, planToJson } from '../../core/state/shared-state-json.ts';
 
 /**
  * The state file's lines (decisions/012). One file of JSON lines:

@@ -1,12 +1,12 @@
 import { closeSync, fstatSync, openSync, statSync, type Stats } from 'node:fs';
 import { READ_WITHOUT_WAITING, notRegularFile } from '../../../src/node/file-kind.ts';
-import type { KeptState } from '../../core/persistence.ts';
+import type { KeptState } from '../../core/service/persistence.ts';
 import {
   applyOperation,
   countClientRequestId,
   emptySharedState,
   type SharedState,
-} from '../../core/shared-state.ts';
+} from '../../core/state/shared-state.ts';
 import {
   extrasFromJson,
   finite,
@@ -17,7 +17,7 @@ import {
   planFromJson,
   taskIdOf,
   type Fail,
-} from '../../core/shared-state-json.ts';
+} from '../../core/state/shared-state-json.ts';
 import { TIME_BOUND_MS } from '../../core/task-id/task-id-layout.ts';
 import {
   STATE_FORMAT,

@@ -3,8 +3,8 @@ import {
   StateNotSavedError,
   type PersistenceTarget,
   type PersistedState,
-} from '../../core/persistence.ts';
-import { isDurable, type Operation } from '../../core/shared-state.ts';
+} from '../../core/service/persistence.ts';
+import { isDurable, type Operation } from '../../core/state/shared-state.ts';
 import { TIME_BOUND_MS } from '../../core/task-id/task-id-layout.ts';
 import { syncDirectorySync } from '../../../src/node/atomic-file.ts';
 import { StateFileAppender } from './appender.ts';

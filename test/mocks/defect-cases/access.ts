@@ -1,6 +1,6 @@
 // Defects in downloads, ownership, authentication, input checks and error bodies.
 import { expect } from 'vitest';
-import { sampleVideo } from '../../../mocks/core/media.ts';
+import { sampleVideo } from '../../../mocks/core/http/media.ts';
 import {
   client,
   content,

@@ -1,6 +1,6 @@
 // Defects that copy the deployed gateway's habits, ranges and the native path (§4.5).
 import { expect } from 'vitest';
-import { sampleVideo } from '../../../mocks/core/media.ts';
+import { sampleVideo } from '../../../mocks/core/http/media.ts';
 import {
   client,
   completedUnder,

@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../../mocks/index.ts';
-import { sampleVideo } from '../../../mocks/core/media.ts';
+import { sampleVideo } from '../../../mocks/core/http/media.ts';
 import { expectConformant, seenBytes, type SeenResponse } from '../../helpers/conformance.ts';
 
 export const VIDEO = sampleVideo().bytes;

@@ -1,6 +1,6 @@
-import type { Outcome, TaskPlan } from './plan/plan.ts';
+import type { Outcome, TaskPlan } from '../plan/plan.ts';
 import type { Operation, TaskExtras } from './shared-state.ts';
-import { TASK_ID_PATTERN } from './task-id/task-id-codec.ts';
+import { TASK_ID_PATTERN } from '../task-id/task-id-codec.ts';
 
 /**
  * The shared state's parts as JSON (a state file's lines; later, messages between workers), and back

@@ -1,4 +1,4 @@
-import { SAMPLE_VIDEO_BASE64, SAMPLE_VIDEO_SHA256 } from '../media/sample-video.ts';
+import { SAMPLE_VIDEO_BASE64, SAMPLE_VIDEO_SHA256 } from '../../media/sample-video.ts';
 
 /**
  * The video every completed task serves: a real, playable 2 s H.264 MP4 (see mocks/media/README.md),

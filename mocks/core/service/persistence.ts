@@ -1,6 +1,6 @@
-import type { Operation, SharedState } from './shared-state.ts';
-import type { TaskStore } from './task/store.ts';
-import type { MintedAt } from './task/task-record.ts';
+import type { Operation, SharedState } from '../state/shared-state.ts';
+import type { TaskStore } from '../task/store.ts';
+import type { MintedAt } from '../task/task-record.ts';
 
 /**
  * How a host keeps a deployment's state across restarts (the Node state file, `mocks/node/`). The core

@@ -1,13 +1,13 @@
-import type { components } from '../../src/generated/openapi.ts';
+import type { components } from '../../../src/generated/openapi.ts';
 import {
   toNativeStatus,
   toWrapperStatus,
   type Lifecycle,
   type VideoStatus,
-} from '../../src/spec/lifecycle.ts';
-import type { Profile } from './profile/core-profile.ts';
-import type { TaskSnapshot } from './plan/snapshot.ts';
-import type { TaskRecord } from './task/task-record.ts';
+} from '../../../src/spec/lifecycle.ts';
+import type { Profile } from '../profile/core-profile.ts';
+import type { TaskSnapshot } from '../plan/snapshot.ts';
+import type { TaskRecord } from '../task/task-record.ts';
 
 type VideoTask = components['schemas']['VideoTask'];
 type TaskWrapper = components['schemas']['TaskWrapper'];

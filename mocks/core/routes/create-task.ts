@@ -1,10 +1,25 @@
-import type { CatalogModel } from './keys/catalog.ts';
-import { drawPlan } from './plan/plan.ts';
-import type { ServiceState } from './service/service-state.ts';
-import type { TaskExtras } from './shared-state.ts';
-import type { TaskRecord } from './task/task-record.ts';
-import { fieldsOf, planRandom, type PlanRecipe, type TaskBlueprint } from './task-blueprint.ts';
-import { drawIn } from './task-id/task-id-share.ts';
+import type { CatalogModel } from '../keys/catalog.ts';
+import { drawPlan } from '../plan/plan.ts';
+import type { ServiceState } from '../service/service-state.ts';
+
+/** What minting and keeping a task reads of the service. */
+export type MintState = Pick<
+  ServiceState,
+  | 'apply'
+  | 'clock'
+  | 'codec'
+  | 'lookup'
+  | 'profile'
+  | 'random'
+  | 'settings'
+  | 'shared'
+  | 'stateFile'
+  | 'store'
+>;
+import type { TaskExtras } from '../state/shared-state.ts';
+import type { TaskRecord } from '../task/task-record.ts';
+import { fieldsOf, planRandom, type PlanRecipe, type TaskBlueprint } from '../task-blueprint.ts';
+import { drawIn } from '../task-id/task-id-share.ts';
 
 /**
  * Draws one submission may take before it is refused (503): at 99 % of a share taken by identical
@@ -38,7 +53,7 @@ export interface MintedTask {
  * submissions of one user in one mock millisecond whose draws met. Redraws come from the same seeded
  * source, so a seed still replays a run. Changes nothing else; `undefined` after `MAX_DRAWS` draws.
  */
-export function mintTask(state: ServiceState, request: NewTask): MintedTask | undefined {
+export function mintTask(state: MintState, request: NewTask): MintedTask | undefined {
   const createdAt = Math.floor(state.clock.now());
   for (let attempt = 0; attempt < MAX_DRAWS; attempt++) {
     const draw = drawIn(state.settings.taskIdShare, state.random);
@@ -53,7 +68,7 @@ export function mintTask(state: ServiceState, request: NewTask): MintedTask | un
  * task in the lookup's cache and the listing. Throws `StateNotSavedError` when the extras cannot be
  * kept (nothing is created then).
  */
-export function keepTask(state: ServiceState, minted: MintedTask): TaskRecord {
+export function keepTask(state: MintState, minted: MintedTask): TaskRecord {
   const { id, owner, blueprint, extras } = minted;
   if (extras !== undefined) state.apply({ op: 'extras', task: id, extras });
   const task = state.lookup.recordOf(id, owner, blueprint);
@@ -63,12 +78,7 @@ export function keepTask(state: ServiceState, minted: MintedTask): TaskRecord {
   return task;
 }
 
-function mintWith(
-  state: ServiceState,
-  request: NewTask,
-  createdAt: number,
-  draw: number,
-): MintedTask {
+function mintWith(state: MintState, request: NewTask, createdAt: number, draw: number): MintedTask {
   const recipe: PlanRecipe = {
     draw,
     scenario: request.scenario,
@@ -88,7 +98,7 @@ function mintWith(
 }
 
 /** Whether the service's failure rate makes this draw's otherwise succeeding task fail. */
-function failsByRate(draw: number, state: ServiceState): boolean {
+function failsByRate(draw: number, state: MintState): boolean {
   const { failureRate, timing } = state.settings;
   if (failureRate === 0) return false;
   const plan = drawPlan({

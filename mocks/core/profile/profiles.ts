@@ -1,7 +1,7 @@
-import type { LearnedProfile } from '../../src/profile/index.ts';
-import { learnedProfile, type Profile } from './profile/core-profile.ts';
-import { isProfileName, type ProfileName } from './profile/profile-names.ts';
-import OBSERVED from '../profiles/observed.json' with { type: 'json' };
+import type { LearnedProfile } from '../../../src/profile/index.ts';
+import { learnedProfile, type Profile } from './core-profile.ts';
+import { isProfileName, type ProfileName } from './profile-names.ts';
+import OBSERVED from '../../profiles/observed.json' with { type: 'json' };
 
 /** The document, its silences filled by the spec's marked assumptions. */
 const DOCUMENTED: Profile = {

@@ -1,5 +1,5 @@
-import { CLIENT_REQUEST_ID_HEADERS } from '../../src/spec/client-request-id.ts';
-import type { TaskPlan } from './plan/plan.ts';
+import { CLIENT_REQUEST_ID_HEADERS } from '../../../src/spec/client-request-id.ts';
+import type { TaskPlan } from '../plan/plan.ts';
 
 /** The longest client request ID any of its headers accepts (the spec's `maxLength`). */
 const MAX_CLIENT_REQUEST_ID_LENGTH = Math.max(...CLIENT_REQUEST_ID_HEADERS.map((h) => h.maxLength));
