@@ -1,13 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runVideotask, type CliRun } from '../helpers/cli.ts';
-import {
-  sendJson,
-  startHostileServer,
-  type HostileServer,
-} from '../contracts/support/hostile-server.ts';
+import { describe, expect, it } from 'vitest';
+import { contractRunOnEchoes } from './support/echoing-run.ts';
 
 // Issue 14 item 12: the contract CLI masked a key only where it appeared exactly as given. A server
 // that echoes it URL-encoded, upper-cased, in base64 or JSON-escaped got it into stdout, the JSON
@@ -28,34 +22,11 @@ const ECHOES: Record<string, (key: string) => string> = {
   'JSON \\u-escaped': (k) => unicodeEscaped(k),
 };
 
-let server: HostileServer;
-let dir: string;
-let run: CliRun;
-beforeAll(async () => {
-  const echoes = Object.values(ECHOES);
-  server = await startHostileServer((request, response) => {
-    const key = (request.headers.authorization ?? '').replace(/^Bearer /, '');
-    if (key !== KEY)
-      return sendJson(response, 401, { error: { message: 'Invalid token', code: '' } });
-    // The catalog lists the key's echoes as model IDs; each missing-task probe answers one as a task.
-    if (request.url === '/v1/models')
-      return sendJson(response, 200, { object: 'list', data: echoes.map((e) => ({ id: e(key) })) });
-    const echo = echoes[server.requests.length % echoes.length]!;
-    sendJson(response, 200, { id: echo(key), message: `you sent ${echo(key)}` });
-  });
-  dir = mkdtempSync(join(tmpdir(), 'videotask-echo-'));
-  run = await runVideotask(
-    ['contract', '--base-url', server.url, '--api-key', KEY, '--tier', 'free', '--report-dir', dir],
-    { timeoutMs: 60_000 },
-  );
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const echoed = contractRunOnEchoes(KEY, Object.values(ECHOES));
 
 describe('a server echoing the key in any encoding', () => {
   it('gets the run to report it, failing', () => {
+    const { run } = echoed();
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/FAIL {2}unknown-task\.error/);
   });
@@ -63,12 +34,7 @@ describe('a server echoing the key in any encoding', () => {
   it.each(Object.entries(ECHOES))(
     'never sees the key %s in stdout, stderr, JSON or JUnit',
     (_name, echo) => {
-      const outputs = {
-        stdout: run.stdout,
-        stderr: run.stderr,
-        json: readFileSync(join(dir, 'contract-report.json'), 'utf8'),
-        junit: readFileSync(join(dir, 'contract-junit.xml'), 'utf8'),
-      };
+      const outputs = echoed().outputs();
       for (const [where, text] of Object.entries(outputs)) {
         expect(text.toLowerCase(), where).not.toContain(echo(KEY).toLowerCase());
         expect(text, where).not.toContain(KEY);
@@ -79,6 +45,6 @@ describe('a server echoing the key in any encoding', () => {
 
   it('writes both reports readable by their owner only', () => {
     for (const name of ['contract-report.json', 'contract-junit.xml'])
-      expect(statSync(join(dir, name)).mode & 0o777, name).toBe(0o600);
+      expect(statSync(join(echoed().dir, name)).mode & 0o777, name).toBe(0o600);
   });
 });

@@ -1,16 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderJUnit, renderSummary, runContract } from '../../contracts/index.ts';
 import { Redactor } from '../../src/redaction/redactor.ts';
 import { BASE_TARGET } from '../contracts/support/in-process.ts';
-import {
-  sendJson,
-  startHostileServer,
-  type HostileServer,
-} from '../contracts/support/hostile-server.ts';
-import { runVideotask, type CliRun } from '../helpers/cli.ts';
+import { contractRunOnEchoes } from './support/echoing-run.ts';
 import { KEY_ECHOES, leaks } from '../helpers/key-echoes.ts';
 
 // Issue 24 item 3: the contract runner's redaction knew the key as is, in any case, percent- and
@@ -22,30 +14,7 @@ import { KEY_ECHOES, leaks } from '../helpers/key-echoes.ts';
 const KEY = 'sk-Rq7vX2mPz9LkT4wYc8NbH3sJ';
 const echoes = Object.values(KEY_ECHOES);
 
-let server: HostileServer;
-let dir: string;
-let run: CliRun;
-beforeAll(async () => {
-  server = await startHostileServer((request, response) => {
-    const key = (request.headers.authorization ?? '').replace(/^Bearer /, '');
-    if (key !== KEY)
-      return sendJson(response, 401, { error: { message: 'Invalid token', code: '' } });
-    // The catalog lists every echo as a model; each missing-task probe answers one as a task.
-    if (request.url === '/v1/models')
-      return sendJson(response, 200, { object: 'list', data: echoes.map((e) => ({ id: e(key) })) });
-    const echo = echoes[server.requests.length % echoes.length]!;
-    sendJson(response, 200, { id: echo(key), message: `you sent ${echo(key)}` });
-  });
-  dir = mkdtempSync(join(tmpdir(), 'videotask-encodings-'));
-  run = await runVideotask(
-    ['contract', '--base-url', server.url, '--api-key', KEY, '--tier', 'free', '--report-dir', dir],
-    { timeoutMs: 60_000 },
-  );
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const echoed = contractRunOnEchoes(KEY, echoes);
 
 /** A deployment answering every request with `echo` first in its body (so every excerpt shows it). */
 function echoing(echo: string): typeof fetch {
@@ -82,14 +51,10 @@ describe('each encoding of the key, echoed in every answer of a contract run', (
 });
 
 describe('the contract CLI against a server echoing the key in every encoding', () => {
-  const outputs = () => ({
-    stdout: run.stdout,
-    stderr: run.stderr,
-    json: readFileSync(join(dir, 'contract-report.json'), 'utf8'),
-    junit: readFileSync(join(dir, 'contract-junit.xml'), 'utf8'),
-  });
+  const outputs = () => echoed().outputs();
 
   it('reports it, failing, with the key masked', () => {
+    const { run } = echoed();
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('sk-…H3sJ');
   });
