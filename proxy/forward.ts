@@ -1,8 +1,15 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { AnswerHead } from './answer-reader.ts';
 import { BodyTap, JSON_KEPT, keptBytes } from './exchange-tap.ts';
 import { upstreamTimeout, upstreamUnreachable, type ProxyError } from './gateway-errors.ts';
 import { endToEnd } from './hop-by-hop.ts';
-import type { Upstream } from './upstream.ts';
+import type {
+  Upstream,
+  UpstreamCall,
+  UpstreamFailure,
+  UpstreamListener,
+  UpstreamRequest,
+} from './upstream.ts';
 
 /** The upstream's answer to one forwarded request. */
 export interface Answer {
@@ -64,117 +71,146 @@ export function forward(
   f: ForwardRequest,
   done: (forwarded: Forwarded) => void,
 ): void {
-  const started = performance.now();
-  const out = upstream.send(
-    f.req.method!,
-    f.pathAndQuery,
-    endToEnd(f.rawHeaders ?? f.req.rawHeaders),
+  const relay = new Relay(f, done);
+  const body = framingOf(f.req);
+  const call = upstream.send(
+    {
+      method: f.req.method!,
+      pathAndQuery: f.pathAndQuery,
+      headers: endToEnd(f.rawHeaders ?? f.req.rawHeaders),
+      body,
+      timeoutMs: f.timeoutMs,
+    },
+    relay,
   );
-  let settled = false;
-  let timedOut = false;
-  const settle = (forwarded: Forwarded) => {
-    if (settled) return;
-    settled = true;
-    done(forwarded);
-  };
-  out.setTimeout(f.timeoutMs, () => {
-    timedOut = true;
-    out.destroy(new Error('upstream timeout'));
-  });
-  out.on('error', (error: NodeJS.ErrnoException) => {
-    if (timedOut) settle({ kind: 'failed', error: upstreamTimeout(f.timeoutMs / 1000) });
-    else settle({ kind: 'failed', error: upstreamUnreachable(error.code ?? error.message) });
-  });
-  out.on('response', (answer) => {
-    receive(answer, f, { started, settle, gone: () => clientGone });
-  });
-  let clientGone = false;
+  relay.call = call;
   f.res.on('close', () => {
-    if (f.res.writableFinished) return;
-    clientGone = true;
-    out.destroy();
+    if (!f.res.writableFinished) relay.gone();
   });
-  // A client that breaks off its upload: the upstream request is aborted (its 'close' above).
-  f.req.on('error', () => out.destroy());
-  if (f.body === undefined) f.req.pipe(out);
-  else if (f.bodyContinues) {
-    out.write(f.body);
-    f.req.pipe(out);
-  } else out.end(f.body);
+  // A client that breaks off its upload: the upstream request is aborted.
+  f.req.on('error', () => relay.gone());
+  if (body === 'none') return call.end();
+  if (f.body !== undefined) call.write(f.body);
+  if (f.body === undefined || f.bodyContinues) pump(f.req, call);
+  else call.end();
 }
 
-function receive(
-  up: IncomingMessage,
-  f: ForwardRequest,
-  call: {
-    readonly started: number;
-    readonly settle: (forwarded: Forwarded) => void;
-    readonly gone: () => boolean;
-  },
-): void {
-  const waitMs = performance.now() - call.started;
-  const tap = new BodyTap(f.judged ? keptBytes(up.headers['content-type']) : 0);
-  const held = f.hold ? new Held(up, f.res) : undefined;
-  up.on('data', tap.add);
-  up.on('error', () => undefined); // a broken-off answer is told by 'close' below
-  if (held === undefined) sendHead(f.res, up).pipe(f.res);
-  const answer = (bodyError: string | undefined): Answer => ({
-    status: up.statusCode!,
-    statusMessage: up.statusMessage ?? '',
-    rawHeaders: up.rawHeaders,
-    headers: up.headers,
-    tap,
-    waitMs,
-    ms: performance.now() - call.started,
-    bodyError,
-    abandoned: call.gone(),
-    held: held?.whole(),
-  });
-  up.on('end', () => call.settle({ kind: 'answered', answer: answer(undefined) }));
-  up.on('close', () => {
-    if (up.complete) return;
-    // Headers sent, body broken: the client can only be told by a connection closed early.
-    if (held?.whole() === undefined) f.res.destroy();
-    call.settle({ kind: 'answered', answer: answer("the upstream's answer broke off") });
-  });
+/** How the request's body is framed to the upstream: the client's `Content-Length` kept, else chunks. */
+function framingOf(req: IncomingMessage): UpstreamRequest['body'] {
+  if (req.headers['content-length'] !== undefined) return 'length';
+  return req.headers['transfer-encoding'] === undefined ? 'none' : 'chunked';
 }
 
-/** Writes the upstream's status line and end-to-end fields to the client; returns the upstream answer. */
-function sendHead(res: ServerResponse, up: IncomingMessage): IncomingMessage {
-  res.writeHead(up.statusCode!, up.statusMessage ?? '', endToEnd(up.rawHeaders));
-  return up;
+/** The client's request body on to the upstream as it comes, paused while the upstream's buffer is full. */
+function pump(req: IncomingMessage, call: UpstreamCall): void {
+  req.on('data', (chunk: Buffer) => {
+    if (call.write(chunk)) return;
+    req.pause();
+    call.drained(() => req.resume());
+  });
+  req.on('end', () => call.end());
+  req.resume();
 }
 
 /**
- * An answer read whole before the client gets it, up to `JSON_KEPT` bytes; a longer one (a fault
- * asked for a video) is sent on as it comes once it outgrows that, and is no longer held.
+ * The upstream's answer on its way to the client: its head and bytes sent as they come (or held whole
+ * when a fault may change it), its first bytes kept for the judges, `done` told once.
  */
-class Held {
-  readonly #chunks: Buffer[] = [];
-  #size = 0;
-  #spilled = false;
+class Relay implements UpstreamListener {
+  call: UpstreamCall | undefined;
+  readonly #started = performance.now();
+  #head: AnswerHead | undefined;
+  #waitMs = 0;
+  #tap: BodyTap | undefined;
+  /** The answer's bytes while held (`f.hold`), until it outgrows `JSON_KEPT`. */
+  #held: Buffer[] | undefined;
+  #heldSize = 0;
+  #abandoned = false;
+  #settled = false;
 
   constructor(
-    readonly up: IncomingMessage,
-    readonly res: ServerResponse,
-  ) {
-    up.on('data', (chunk: Buffer) => {
-      if (this.#spilled) return;
-      this.#chunks.push(chunk);
-      this.#size += chunk.length;
-      if (this.#size <= JSON_KEPT) return;
-      this.#spilled = true;
-      sendHead(res, up);
-      for (const part of this.#chunks) res.write(part);
-      this.#chunks.length = 0;
-      up.pipe(res);
-    });
+    readonly f: ForwardRequest,
+    readonly done: (forwarded: Forwarded) => void,
+  ) {}
+
+  head(head: AnswerHead): void {
+    this.#head = head;
+    this.#waitMs = performance.now() - this.#started;
+    this.#tap = new BodyTap(this.f.judged ? keptBytes(head.headers['content-type']) : 0);
+    if (this.f.hold) this.#held = [];
+    else sendHead(this.f.res, head);
   }
 
-  /** The whole answer, or undefined once it went to the client. */
-  whole(): Buffer | undefined {
-    return this.#spilled ? undefined : Buffer.concat(this.#chunks);
+  data(chunk: Buffer): void {
+    this.#tap!.add(chunk);
+    if (this.#held === undefined) return this.#write(chunk);
+    this.#held.push(chunk);
+    this.#heldSize += chunk.length;
+    if (this.#heldSize <= JSON_KEPT) return;
+    // Longer than any answer a fault changes (a video asked for by a fault): sent on as it comes.
+    sendHead(this.f.res, this.#head!);
+    for (const part of this.#held) this.f.res.write(part);
+    this.#held = undefined;
   }
+
+  end(): void {
+    if (this.#held === undefined) this.f.res.end();
+    this.#settle({ kind: 'answered', answer: this.#answer(undefined) });
+  }
+
+  fail(failure: UpstreamFailure): void {
+    if (!failure.started) {
+      const { timeoutMs } = this.f;
+      const error = failure.timeout
+        ? upstreamTimeout(timeoutMs / 1000)
+        : upstreamUnreachable(failure.why);
+      return this.#settle({ kind: 'failed', error });
+    }
+    // Headers sent, body broken: the client can only be told by a connection closed early.
+    if (this.#held === undefined) this.f.res.destroy();
+    this.#settle({ kind: 'answered', answer: this.#answer("the upstream's answer broke off") });
+  }
+
+  /** The client went away before the answer was through: the upstream request is cut short. */
+  gone(): void {
+    if (this.#settled) return;
+    this.#abandoned = true;
+    this.call?.abort();
+    this.fail({ why: 'the client went away', timeout: false, started: this.#head !== undefined });
+  }
+
+  #write(chunk: Buffer): void {
+    if (this.f.res.write(chunk)) return;
+    this.call!.pause();
+    this.f.res.once('drain', () => this.call!.resume());
+  }
+
+  #answer(bodyError: string | undefined): Answer {
+    const head = this.#head!;
+    return {
+      status: head.status,
+      statusMessage: head.statusMessage,
+      rawHeaders: head.rawHeaders,
+      headers: head.headers,
+      tap: this.#tap!,
+      waitMs: this.#waitMs,
+      ms: performance.now() - this.#started,
+      bodyError,
+      abandoned: this.#abandoned,
+      held: this.#held === undefined ? undefined : Buffer.concat(this.#held, this.#heldSize),
+    };
+  }
+
+  #settle(forwarded: Forwarded): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.done(forwarded);
+  }
+}
+
+/** Writes the upstream's status line and end-to-end fields to the client. */
+function sendHead(res: ServerResponse, head: AnswerHead): void {
+  res.writeHead(head.status, head.statusMessage, endToEnd(head.rawHeaders));
 }
 
 /** Sends a held answer, its body `body` (changed or not), its length and end-to-end fields corrected. */
