@@ -25,7 +25,7 @@ export interface AnswerEvents {
   head(head: AnswerHead): void;
   data(chunk: Buffer): void;
   /** The answer is whole; `reusable`: the connection may carry the next request. */
-  end(reusable: boolean): void;
+  complete(reusable: boolean): void;
 }
 
 type State = 'head' | 'length' | 'size' | 'data' | 'crlf' | 'trailer' | 'close' | 'done';
@@ -238,7 +238,7 @@ export class AnswerReader {
   #tell(): void {
     if (this.#state !== 'done' || this.#told) return;
     this.#told = true;
-    this.events.end(this.#reusable && !this.#extra);
+    this.events.complete(this.#reusable && !this.#extra);
   }
 }
 
@@ -248,14 +248,9 @@ export function parseHead(text: string): AnswerHead | string {
   const status = STATUS_LINE.exec(lines[0]!);
   if (status === null)
     return `the answer does not start with an HTTP/1.x status line: ${JSON.stringify(lines[0]!.slice(0, 60))}`;
-  const rawHeaders: string[] = [];
-  const headers: IncomingHttpHeaders = {};
-  for (let i = 1; i < lines.length; i++) {
-    const field = fieldOf(lines[i]!);
-    if (typeof field === 'string') return field;
-    rawHeaders.push(field[0], field[1]);
-    addField(headers, field[0].toLowerCase(), field[1]);
-  }
+  const fields = parseFields(lines, 'answer');
+  if (typeof fields === 'string') return fields;
+  const { headers } = fields;
   const connection = (headers.connection ?? '').toLowerCase();
   const keepAlive =
     status[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
@@ -263,20 +258,38 @@ export function parseHead(text: string): AnswerHead | string {
   return {
     status: Number(status[2]),
     statusMessage: status[3] ?? '',
-    rawHeaders,
-    headers,
+    ...fields,
     keepAlive,
     keepAliveS: hint === null ? undefined : Number(hint[1]),
   };
 }
 
-function fieldOf(line: string): [string, string] | string {
+/**
+ * The field lines of a head (`lines` after its first): as sent, and as node's `headers` joins them;
+ * or why one is not a field (RFC 9112 §5: no folding, a token before the colon, no control character).
+ */
+export function parseFields(
+  lines: readonly string[],
+  of: 'answer' | 'request',
+): { rawHeaders: string[]; headers: IncomingHttpHeaders } | string {
+  const rawHeaders: string[] = [];
+  const headers: IncomingHttpHeaders = {};
+  for (let i = 1; i < lines.length; i++) {
+    const field = fieldOf(lines[i]!, of);
+    if (typeof field === 'string') return field;
+    rawHeaders.push(field[0], field[1]);
+    addField(headers, field[0].toLowerCase(), field[1]);
+  }
+  return { rawHeaders, headers };
+}
+
+function fieldOf(line: string, of: 'answer' | 'request'): [string, string] | string {
   const colon = line.indexOf(':');
   const name = colon > 0 ? line.slice(0, colon) : '';
   if (!TOKEN.test(name))
-    return `a field line of the answer is not NAME: VALUE: ${JSON.stringify(line.slice(0, 60))}`;
+    return `a field line of the ${of} is not NAME: VALUE: ${JSON.stringify(line.slice(0, 60))}`;
   const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-  if (BAD_VALUE.test(value)) return `the answer's ${name} field holds a control character`;
+  if (BAD_VALUE.test(value)) return `the ${of}'s ${name} field holds a control character`;
   return [name, value];
 }
 

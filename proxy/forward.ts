@@ -1,5 +1,6 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { AnswerHead } from './answer-reader.ts';
+import type { ClientRequest, Reply } from './client-exchange.ts';
 import { BodyTap, JSON_KEPT, keptBytes } from './exchange-tap.ts';
 import { upstreamTimeout, upstreamUnreachable, type ProxyError } from './gateway-errors.ts';
 import { endToEnd } from './hop-by-hop.ts';
@@ -41,8 +42,8 @@ export type Forwarded =
   | { readonly kind: 'failed'; readonly error: ProxyError };
 
 export interface ForwardRequest {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+  readonly req: ClientRequest;
+  readonly res: Reply;
   /** The client's path and query: the upstream's base path goes before it. */
   readonly pathAndQuery: string;
   /** The request's fields, when not the client's own (an injected redirect's follow-up: its content request's). */
@@ -55,8 +56,6 @@ export interface ForwardRequest {
   readonly hold: boolean;
   /** Keep the answer's first bytes for the judges (a route of the API). */
   readonly judged: boolean;
-  /** The most time the upstream may stay silent, ms. */
-  readonly timeoutMs: number;
 }
 
 /**
@@ -71,15 +70,15 @@ export function forward(
   f: ForwardRequest,
   done: (forwarded: Forwarded) => void,
 ): void {
-  const relay = new Relay(f, done);
+  const relay = new Relay(f, upstream.timeoutMs, done);
   const body = framingOf(f.req);
+  const stream = f.req.body;
   const call = upstream.send(
     {
-      method: f.req.method!,
+      method: f.req.method,
       pathAndQuery: f.pathAndQuery,
       headers: endToEnd(f.rawHeaders ?? f.req.rawHeaders),
       body,
-      timeoutMs: f.timeoutMs,
     },
     relay,
   );
@@ -87,16 +86,16 @@ export function forward(
   f.res.on('close', () => {
     if (!f.res.writableFinished) relay.gone();
   });
+  if (body === 'none' || stream === undefined) return call.end();
   // A client that breaks off its upload: the upstream request is aborted.
-  f.req.on('error', () => relay.gone());
-  if (body === 'none') return call.end();
+  stream.on('error', () => relay.gone());
   if (f.body !== undefined) call.write(f.body);
-  if (f.body === undefined || f.bodyContinues) pump(f.req, call);
+  if (f.body === undefined || f.bodyContinues) pump(stream, call);
   else call.end();
 }
 
 /** How the request's body is framed to the upstream: the client's `Content-Length` kept, else chunks. */
-function framingOf(req: IncomingMessage): UpstreamRequest['body'] {
+function framingOf(req: ClientRequest): UpstreamRequest['body'] {
   if (req.headers['content-length'] !== undefined) return 'length';
   return req.headers['transfer-encoding'] === undefined ? 'none' : 'chunked';
 }
@@ -130,6 +129,7 @@ class Relay implements UpstreamListener {
 
   constructor(
     readonly f: ForwardRequest,
+    readonly timeoutMs: number,
     readonly done: (forwarded: Forwarded) => void,
   ) {}
 
@@ -160,9 +160,8 @@ class Relay implements UpstreamListener {
 
   fail(failure: UpstreamFailure): void {
     if (!failure.started) {
-      const { timeoutMs } = this.f;
       const error = failure.timeout
-        ? upstreamTimeout(timeoutMs / 1000)
+        ? upstreamTimeout(this.timeoutMs / 1000)
         : upstreamUnreachable(failure.why);
       return this.#settle({ kind: 'failed', error });
     }
@@ -209,12 +208,12 @@ class Relay implements UpstreamListener {
 }
 
 /** Writes the upstream's status line and end-to-end fields to the client. */
-function sendHead(res: ServerResponse, head: AnswerHead): void {
+function sendHead(res: Reply, head: AnswerHead): void {
   res.writeHead(head.status, head.statusMessage, endToEnd(head.rawHeaders));
 }
 
 /** Sends a held answer, its body `body` (changed or not), its length and end-to-end fields corrected. */
-export function release(res: ServerResponse, answer: Answer, body: Buffer): void {
+export function release(res: Reply, answer: Answer, body: Buffer): void {
   const fields = endToEnd(withoutLength(answer.rawHeaders), [
     'Content-Length',
     String(body.length),

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { Reply } from './client-exchange.ts';
 
 /**
  * The proxy's own answers, in the OpenAI envelope the deployed gateway uses (`ErrorBody`): what a
@@ -19,18 +19,22 @@ export function errorBody(error: ProxyError): string {
 }
 
 /** Sends `error` unless an answer has begun (then the connection is closed: nothing else can be said). */
-export function sendError(res: ServerResponse, error: ProxyError): void {
+export function sendError(res: Reply, error: ProxyError): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const body = errorBody(error);
-  res.writeHead(error.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    ...error.headers,
-  });
+  const body = Buffer.from(errorBody(error));
+  const fields = [
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(body.length),
+    'cache-control',
+    'no-store',
+  ];
+  for (const [name, value] of Object.entries(error.headers ?? {})) fields.push(name, value);
+  res.writeHead(error.status, '', fields);
   res.end(body);
 }
 

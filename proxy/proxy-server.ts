@@ -1,5 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  createServer as createNetServer,
+  type AddressInfo,
+  type Server as NetServer,
+} from 'node:net';
 import {
   DEFAULT_TRAFFIC_LIMITS,
   TrafficJudge,
@@ -8,7 +12,10 @@ import {
 import type { ContractReport } from '../contracts/report.ts';
 import { guardConnections } from '../mocks/node/http/connection-guard.ts';
 import { HostNames } from '../mocks/node/http/host-names.ts';
+import type { ClientRequest, Reply } from './client-exchange.ts';
+import { fromNode } from './client-exchange.ts';
 import { ClientSide } from './client-side.ts';
+import { openFrontDoor, type FrontDoor } from './front-door.ts';
 import { answerControl, CONTROL } from './control.ts';
 import { FaultPicker, type FaultRule } from './faults.ts';
 import { sendError } from './gateway-errors.ts';
@@ -84,7 +91,9 @@ export interface ProxyStatus {
  * console.log(proxy.contractReport().counts, proxy.clientReport().counts);
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const upstream = openUpstream(options.upstream);
+  const upstream = openUpstream(options.upstream, {
+    timeoutMs: options.upstreamTimeoutMs ?? 60_000,
+  });
   if (typeof upstream === 'string') throw new RangeError(upstream);
   const limits = { ...DEFAULT_TRAFFIC_LIMITS, ...options.limits };
   const judge = new TrafficJudge({
@@ -106,7 +115,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     faults: new FaultPicker(options.inject ?? []),
     log,
     tasks: facts,
-    upstreamTimeoutMs: options.upstreamTimeoutMs ?? 60_000,
     unknownForMs: options.unknownForMs ?? 10_000,
   });
   const host = options.host ?? '127.0.0.1';
@@ -118,19 +126,66 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     status: () => statusOf({ upstream, traffic, log, judge, clients, facts, limits }),
   };
   const writeReports = options.writeReports ?? (() => Promise.resolve(undefined));
-  const server = createServer({ requireHostHeader: false }, (req, res) =>
-    route(req, res, { names, traffic, control: { ...proxy, writeReports } }),
-  );
-  answerOutsideRequests(server);
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 0; // an upload or a download may take long; idle sockets are timed out below
-  server.timeout = 120_000;
-  guardConnections(server, {}, options.log ?? (() => {}));
+  const { server, fallback, door } = lanes({
+    names,
+    traffic,
+    control: { ...proxy, writeReports },
+    log: options.log ?? (() => {}),
+  });
   await listen(server, options.port ?? 4020, host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   names.listening(port, url);
-  return { ...proxy, url, close: (graceMs) => close(server, upstream, graceMs) };
+  return {
+    ...proxy,
+    url,
+    close: (graceMs) => close({ server, fallback, door, upstream }, graceMs),
+  };
+}
+
+/**
+ * One listening server, read by the front door (plain requests, answered on the socket), with node's
+ * http server behind it for every connection the front door hands over (decisions/061).
+ */
+function lanes(parts: {
+  names: HostNames;
+  traffic: Traffic;
+  control: Parameters<typeof answerControl>[3];
+  log: (line: string) => void;
+}): { server: NetServer; fallback: Server; door: FrontDoor } {
+  const { names, traffic, control } = parts;
+  const server = createNetServer();
+  const guard = guardConnections(server, {}, parts.log);
+  const fallback = nodeServer((req, res) => {
+    guard.answering(req.socket, res);
+    if (req.url!.startsWith(CONTROL) && !req.url!.startsWith(REDIRECTED))
+      return answerToControl(req, res, { names, control });
+    forwarded(fromNode(req), res, { names, traffic });
+  });
+  const door = openFrontDoor(server, {
+    fallback,
+    keepAliveMs: fallback.keepAliveTimeout,
+    plain: (request) => !request.url.startsWith(CONTROL) && traffic.plain(request),
+    handle: (request, reply) => {
+      guard.answering(reply.socket, reply);
+      forwarded(request, reply, { names, traffic });
+    },
+  });
+  return { server, fallback, door };
+}
+
+/**
+ * Node's http server for what the front door hands it: it never listens (the front door's server
+ * does); its connection tracking runs as if it did, so its header and idle timeouts hold.
+ */
+function nodeServer(handle: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const fallback = createServer({ requireHostHeader: false }, handle);
+  answerOutsideRequests(fallback);
+  fallback.headersTimeout = 20_000;
+  fallback.requestTimeout = 0; // an upload or a download may take long; idle sockets are timed out below
+  fallback.timeout = 120_000;
+  fallback.emit('listening');
+  return fallback;
 }
 
 /**
@@ -174,12 +229,30 @@ function statusOf(parts: {
   };
 }
 
-function route(
+function answerToControl(
   req: IncomingMessage,
   res: ServerResponse,
-  parts: { names: HostNames; traffic: Traffic; control: Parameters<typeof answerControl>[3] },
+  parts: { names: HostNames; control: Parameters<typeof answerControl>[3] },
 ): void {
-  const url = req.url!;
+  const host = parts.names.view(req.headers.host);
+  if (!host.valid)
+    return sendError(res, {
+      status: 400,
+      code: 'bad_request',
+      message: 'Malformed HTTP request: the Host header is not a host[:port] a URL can hold',
+    });
+  answerControl(req, res, host, parts.control).catch((error: unknown) =>
+    sendError(res, { status: 500, code: 'internal_error', message: (error as Error).message }),
+  );
+}
+
+/** A request to forward (or an injected redirect's follow-up), from either lane. */
+function forwarded(
+  request: ClientRequest,
+  res: Reply,
+  parts: { names: HostNames; traffic: Traffic },
+): void {
+  const { url } = request;
   // A reverse proxy's requests name a path (origin form): `GET http://host/…` is for a forward proxy.
   if (!url.startsWith('/'))
     return sendError(res, {
@@ -187,31 +260,34 @@ function route(
       code: 'bad_request',
       message: `The request target must be a path (/v1/…), got ${JSON.stringify(url.slice(0, 100))}`,
     });
-  const host = parts.names.view(req.headers.host);
-  if (url.startsWith(REDIRECTED)) return parts.traffic.followRedirect(req, res, host.origin);
-  if (url.startsWith(CONTROL)) {
-    if (!host.valid)
-      return sendError(res, {
-        status: 400,
-        code: 'bad_request',
-        message: 'Malformed HTTP request: the Host header is not a host[:port] a URL can hold',
-      });
-    answerControl(req, res, host, parts.control).catch((error: unknown) =>
-      sendError(res, { status: 500, code: 'internal_error', message: (error as Error).message }),
-    );
-    return;
-  }
+  const host = parts.names.view(request.headers.host);
+  if (url.startsWith(REDIRECTED)) return parts.traffic.followRedirect(request, res, host.origin);
   const q = url.indexOf('?');
-  parts.traffic.handle(req, res, apiRoute(req.method!, q < 0 ? url : url.slice(0, q)), host.origin);
+  parts.traffic.handle(
+    request,
+    res,
+    apiRoute(request.method, q < 0 ? url : url.slice(0, q)),
+    host.origin,
+  );
 }
 
-function close(server: Server, upstream: Upstream, graceMs = 2_000): Promise<void> {
+/** Stops accepting, lets answers under way finish for up to `graceMs`, then closes every connection. */
+function close(
+  parts: { server: NetServer; fallback: Server; door: FrontDoor; upstream: Upstream },
+  graceMs = 2_000,
+): Promise<void> {
+  const { server, fallback, door, upstream } = parts;
   return new Promise<void>((resolve) => {
     server.close(() => {
       upstream.close();
       resolve();
     });
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), graceMs).unref();
+    fallback.close(); // its connection tracking stops; it never listened
+    door.closeIdle();
+    fallback.closeIdleConnections();
+    setTimeout(() => {
+      door.closeAll();
+      fallback.closeAllConnections();
+    }, graceMs).unref();
   });
 }

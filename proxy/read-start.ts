@@ -13,7 +13,9 @@ export interface BodyStart {
  * Reads a request body up to `limit` bytes and pauses there (the rest is piped on by whoever forwards
  * it), so a submission's prompt is read before the proxy decides what to do with it.
  */
-export function readStart(req: IncomingMessage, limit: number): Promise<BodyStart> {
+export function readStart(req: IncomingMessage | undefined, limit: number): Promise<BodyStart> {
+  if (req === undefined)
+    return Promise.resolve({ body: Buffer.alloc(0), complete: true, aborted: false });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,19 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Exchange } from '../contracts/http-recorder.ts';
 import { publicIdOf } from '../contracts/checks/submission-outcome.ts';
 import type { TrafficJudge } from '../contracts/traffic/traffic-judge.ts';
 import type { CoreRequest } from '../mocks/core/http/http-types.ts';
 import type { VideoStatus } from '../src/spec/index.ts';
+import type { ClientRequest, Reply } from './client-exchange.ts';
 import type { ClientSide } from './client-side.ts';
 import { asUnknown, documented, header, jsonObject, toldBy } from './answers.ts';
 import { TappedExchange, type Recorded } from './exchange-tap.ts';
-import { tagOf, type FaultName, type FaultPicker } from './faults.ts';
+import { FAULT_NAMES, FAULTS, tagOf, type FaultName, type FaultPicker } from './faults.ts';
 import { forward, release, type Answer, type Forwarded } from './forward.ts';
 import { sendError } from './gateway-errors.ts';
 import type { InjectionLog } from './injection-log.ts';
 import { readStart } from './read-start.ts';
-import type { ApiRoute } from './routes.ts';
+import { apiRoute, type ApiRoute } from './routes.ts';
 import { faultBit, SeenOnce, type TaskFacts, type TaskFactsTable } from './task-facts.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -34,15 +34,14 @@ export interface TrafficOptions {
   readonly faults: FaultPicker;
   readonly log: InjectionLog;
   readonly tasks: TaskFactsTable;
-  readonly upstreamTimeoutMs: number;
   /** How long an `unknown` fault lasts for its task, ms. */
   readonly unknownForMs: number;
 }
 
 /** One request of the API on its way through: what the judges and the faults need of it. */
 interface Call {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+  readonly req: ClientRequest;
+  readonly res: Reply;
   readonly route: ApiRoute;
   readonly path: string;
   readonly query: string;
@@ -81,14 +80,21 @@ export class Traffic {
     this.#o = options;
   }
 
+  /**
+   * Whether a request without a body is only forwarded, whatever happens: no fault asked for applies to
+   * its route (a status query, the content); the front door reads such requests itself.
+   */
+  plain(request: ClientRequest): boolean {
+    const { faults } = this.#o;
+    if (!faults.any) return true;
+    const q = request.url.indexOf('?');
+    const route = apiRoute(request.method, q < 0 ? request.url : request.url.slice(0, q));
+    return !FAULT_NAMES.some((fault) => FAULTS[fault].on === route?.kind && faults.has(fault));
+  }
+
   /** A request of the API (`route`), or of any other path (`undefined`: forwarded, not judged). */
-  handle(
-    req: IncomingMessage,
-    res: ServerResponse,
-    route: ApiRoute | undefined,
-    origin: string,
-  ): void {
-    const url = req.url!;
+  handle(req: ClientRequest, res: Reply, route: ApiRoute | undefined, origin: string): void {
+    const url = req.url;
     if (route === undefined) return this.#plain(req, res, url);
     const q = url.indexOf('?');
     const call: Call = {
@@ -109,20 +115,16 @@ export class Traffic {
   }
 
   /** A path outside the API: forwarded as is, judged by nobody. */
-  #plain(req: IncomingMessage, res: ServerResponse, url: string): void {
+  #plain(req: ClientRequest, res: Reply, url: string): void {
     this.forwarded++;
     const request = { req, res, pathAndQuery: url, body: undefined, bodyContinues: false };
-    forward(
-      this.#o.upstream,
-      { ...request, hold: false, judged: false, timeoutMs: this.#o.upstreamTimeoutMs },
-      (f) => {
-        if (f.kind === 'failed') sendError(res, f.error);
-      },
-    );
+    forward(this.#o.upstream, { ...request, hold: false, judged: false }, (f) => {
+      if (f.kind === 'failed') sendError(res, f.error);
+    });
   }
 
   async #submission(call: Call): Promise<void> {
-    const start = await readStart(call.req, SUBMISSION_READ);
+    const start = await readStart(call.req.body, SUBMISSION_READ);
     if (start.aborted) return; // the client went away before asking: nothing is forwarded
     const text = start.body.toString('utf8');
     const body = start.complete ? jsonObject(text) : undefined;
@@ -230,18 +232,21 @@ export class Traffic {
     for (const [t, r] of this.#redirects)
       if (r.expires < now || this.#redirects.size >= MAX_REDIRECTS) this.#redirects.delete(t);
     this.#redirects.set(token, {
-      pathAndQuery: call.req.url!,
+      pathAndQuery: call.req.url,
       rawHeaders: [...call.req.rawHeaders],
       route: call.route,
       key: call.key,
       expires: now + REDIRECT_TTL_MS,
     });
     const location = `${call.origin}${REDIRECTED}${token}`;
-    call.res.writeHead(302, {
+    call.res.writeHead(302, '', [
+      'location',
       location,
-      'cache-control': 'private, no-store',
-      'content-length': '0',
-    });
+      'cache-control',
+      'private, no-store',
+      'content-length',
+      '0',
+    ]);
     call.res.end();
     this.#inject(call, 'content-redirect', taskId);
     const facts = this.#o.tasks.get(taskId);
@@ -249,12 +254,12 @@ export class Traffic {
   }
 
   /** The follow-up of an injected redirect: the content request it stands for, forwarded now. */
-  followRedirect(req: IncomingMessage, res: ServerResponse, origin: string): void {
-    const [path = '', query = ''] = req.url!.split('?');
+  followRedirect(req: ClientRequest, res: Reply, origin: string): void {
+    const [path = '', query = ''] = req.url.split('?');
     const pending = this.#redirects.get(path.slice(REDIRECTED.length));
     const at = Date.now();
     const headers = req.headers as CoreRequest['headers'];
-    const request: CoreRequest = { method: req.method!, path, query, headers, origin };
+    const request: CoreRequest = { method: req.method, path, query, headers, origin };
     if (pending === undefined || pending.expires < at) {
       sendError(res, {
         status: 404,
@@ -348,13 +353,12 @@ export class Traffic {
     const request = {
       req: call.req,
       res: call.res,
-      pathAndQuery: body.pathAndQuery ?? call.req.url!,
+      pathAndQuery: body.pathAndQuery ?? call.req.url,
       rawHeaders: body.rawHeaders,
       body: body.body,
       bodyContinues: body.continues,
       hold: body.hold,
       judged: true,
-      timeoutMs: this.#o.upstreamTimeoutMs,
     };
     forward(this.#o.upstream, request, (f) => {
       try {
@@ -407,7 +411,7 @@ export class Traffic {
   ): { seen: TappedExchange; state: VideoStatus | undefined } {
     const recorded: Recorded = {
       index: this.#index++,
-      method: call.req.method!,
+      method: call.req.method,
       path:
         this.#o.upstream.basePath + (call.query === '' ? call.path : `${call.path}?${call.query}`),
       rawHeaders: call.req.rawHeaders,
@@ -436,7 +440,7 @@ export class Traffic {
     this.#o.log.record({
       fault,
       atMs: call.at,
-      method: call.req.method!,
+      method: call.req.method,
       path: call.path,
       taskId,
       key: call.key,
@@ -456,7 +460,7 @@ export class Traffic {
     },
   ): void {
     const request: CoreRequest = {
-      method: call.req.method!,
+      method: call.req.method,
       path: call.path,
       query: call.query,
       headers: call.req.headers as CoreRequest['headers'],

@@ -1,6 +1,6 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { AnswerReader, type AnswerHead } from './answer-reader.ts';
+import { AnswerReader, type AnswerEvents, type AnswerHead } from './answer-reader.ts';
 
 /**
  * The deployment behind the proxy, over kept-alive HTTP/1.1 connections of its own: a request is
@@ -15,6 +15,8 @@ export interface Upstream {
   readonly origin: string;
   /** `/base`, or '' when the upstream is at the root: every forwarded path starts with it. */
   readonly basePath: string;
+  /** The most time the upstream may stay silent on a request, ms: then the request fails. */
+  readonly timeoutMs: number;
   /** Starts a request of `request.pathAndQuery` (the client's, without the base path). */
   send(request: UpstreamRequest, listener: UpstreamListener): UpstreamCall;
   close(): void;
@@ -27,13 +29,11 @@ export interface UpstreamRequest {
   readonly headers: readonly string[];
   /** The body: none, the bytes `Content-Length` says, or chunks of unknown total (sent chunked). */
   readonly body: 'none' | 'length' | 'chunked';
-  /** The most time the upstream may stay silent, ms. */
-  readonly timeoutMs: number;
 }
 
 export interface UpstreamFailure {
   readonly why: string;
-  /** Silent for `timeoutMs`. */
+  /** Silent for the upstream's `timeoutMs`. */
   readonly timeout: boolean;
   /** The answer's head had arrived: its body broke off. */
   readonly started: boolean;
@@ -64,7 +64,7 @@ const MOST_IDLE = 256;
 const IDLE_MS = 4_000;
 
 /** The upstream of `--upstream URL`, or why it cannot be one. */
-export function openUpstream(raw: string): Upstream | string {
+export function openUpstream(raw: string, options: { timeoutMs: number }): Upstream | string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -81,15 +81,14 @@ export function openUpstream(raw: string): Upstream | string {
   if (url.search !== '' || url.hash !== '')
     return '--upstream takes no query or fragment: give http(s)://host[:port][/base-path]';
   const basePath = url.pathname.replace(/\/+$/, '');
-  const pool = new Pool(url);
+  const pool = new Pool(url, options.timeoutMs);
   return {
     url: `${url.origin}${basePath}`,
     origin: url.origin,
     basePath,
-    send: (request, listener) => {
-      const connection = pool.take();
-      return connection.start(headOf(url.host, basePath, request), { request, listener });
-    },
+    timeoutMs: options.timeoutMs,
+    send: (request, listener) =>
+      pool.take().start(headOf(url.host, basePath, request), request, listener),
     close: () => pool.close(),
   };
 }
@@ -108,17 +107,25 @@ class Pool {
   readonly #idle: Connection[] = [];
   #closed = false;
 
-  constructor(readonly url: URL) {}
+  constructor(
+    readonly url: URL,
+    readonly timeoutMs: number,
+  ) {}
 
+  /** The connection idle the shortest while (the likeliest still open), else a new one. */
   take(): Connection {
-    for (let c = this.#idle.pop(); c !== undefined; c = this.#idle.pop()) if (c.usable) return c;
+    const now = Date.now();
+    for (let c = this.#idle.pop(); c !== undefined; c = this.#idle.pop()) {
+      if (c.usable && now < c.idleUntil) return c;
+      c.close();
+    }
     return new Connection(this.#open(), this);
   }
 
   /** A connection whose answer was whole: kept for the next request, for as long as the upstream keeps it. */
   release(connection: Connection, idleMs: number): void {
     if (this.#closed || this.#idle.length >= MOST_IDLE) return connection.close();
-    connection.idle(idleMs);
+    connection.idleUntil = Date.now() + idleMs;
     this.#idle.push(connection);
   }
 
@@ -136,41 +143,37 @@ class Pool {
     const host = this.url.hostname.replace(/^\[|\]$/g, '');
     const secure = this.url.protocol === 'https:';
     const port = this.url.port === '' ? (secure ? 443 : 80) : Number(this.url.port);
-    if (!secure) return netConnect({ host, port, noDelay: true });
-    const socket = tlsConnect({
-      host,
-      port,
-      ALPNProtocols: ['http/1.1'],
-      ...(isIP(host) === 0 ? { servername: host } : {}),
-    });
-    return socket.setNoDelay(true);
+    const socket = secure
+      ? tlsConnect({
+          host,
+          port,
+          ALPNProtocols: ['http/1.1'],
+          ...(isIP(host) === 0 ? { servername: host } : {}),
+        })
+      : netConnect({ host, port });
+    // One timer for the connection's life: silence of `timeoutMs` fails the request under way, or
+    // closes the connection when idle (any byte either way starts it again).
+    return socket.setNoDelay(true).setTimeout(this.timeoutMs);
   }
 }
 
-interface Exchange {
-  readonly request: UpstreamRequest;
-  readonly listener: UpstreamListener;
-}
-
-/** The exchange a connection carries: its answer's reader, and whether its request was all sent. */
-type Current = Exchange & { readonly reader: AnswerReader; sent: boolean };
-
 /** One connection to the upstream, carrying one exchange at a time. */
 class Connection {
-  #current: Current | undefined;
+  current: Exchange | undefined;
+  /** Until when it may carry another request (the upstream's `Keep-Alive`, less a second). */
+  idleUntil = 0;
+  keepAliveS: number | undefined;
   /** Why the socket failed, as node names it (ECONNREFUSED…). */
   #error: string | undefined;
-  #keepAliveS: number | undefined;
 
   constructor(
     readonly socket: Socket,
     readonly pool: Pool,
   ) {
     socket.on('data', (chunk: Buffer) => this.#read(chunk));
-    socket.on(
-      'error',
-      (error: NodeJS.ErrnoException) => (this.#error ??= error.code ?? error.message),
-    );
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      this.#error ??= error.code ?? error.message;
+    });
     socket.on('timeout', () => this.#timeout());
     socket.on('close', () => this.#closed());
   }
@@ -179,100 +182,124 @@ class Connection {
     return !this.socket.destroyed && this.socket.writable;
   }
 
-  start(head: string, exchange: Exchange): UpstreamCall {
-    const reader = new AnswerReader(exchange.request.method, {
-      head: (h) => {
-        this.#keepAliveS = h.keepAliveS;
-        exchange.listener.head(h);
-      },
-      data: (chunk) => exchange.listener.data(chunk),
-      end: (reusable) => this.#answered(reusable),
-    });
-    const current: Current = { ...exchange, reader, sent: exchange.request.body === 'none' };
-    this.#current = current;
-    this.socket.setTimeout(exchange.request.timeoutMs);
+  start(head: string, request: UpstreamRequest, listener: UpstreamListener): Exchange {
+    const exchange = new Exchange(this, request, listener);
+    this.current = exchange;
     this.socket.write(head, 'latin1');
-    return this.#call(current);
-  }
-
-  #call(current: Current): UpstreamCall {
-    const live = () => this.#current === current;
-    const chunked = current.request.body === 'chunked';
-    return {
-      write: (chunk) => {
-        if (!live() || chunk.length === 0) return true;
-        if (!chunked) return this.socket.write(chunk);
-        this.socket.cork();
-        this.socket.write(`${chunk.length.toString(16)}\r\n`, 'latin1');
-        this.socket.write(chunk);
-        const room = this.socket.write('\r\n', 'latin1');
-        this.socket.uncork();
-        return room;
-      },
-      end: () => {
-        if (!live() || current.sent) return;
-        current.sent = true;
-        if (chunked) this.socket.write('0\r\n\r\n', 'latin1');
-      },
-      drained: (then) => {
-        if (live()) this.socket.once('drain', then);
-      },
-      pause: () => live() && this.socket.pause(),
-      resume: () => live() && this.socket.resume(),
-      abort: () => {
-        if (!live()) return;
-        this.#current = undefined;
-        this.socket.destroy();
-      },
-    };
-  }
-
-  idle(idleMs: number): void {
-    this.socket.setTimeout(idleMs);
+    return exchange;
   }
 
   close(): void {
     this.socket.destroy();
   }
 
-  #read(chunk: Buffer): void {
-    const current = this.#current;
-    // Bytes while idle: nothing was asked, so the connection cannot be trusted again.
-    if (current === undefined) return void this.socket.destroy();
-    const wrong = current.reader.push(chunk);
-    if (wrong !== undefined) this.#fail(`the upstream's answer is not HTTP/1.1: ${wrong}`);
+  /** The answer of `exchange` is whole: the connection goes back to the pool if it can carry another. */
+  answered(exchange: Exchange, reusable: boolean): void {
+    this.current = undefined;
+    this.socket.resume();
+    const idleMs = idleMsOf(this.keepAliveS);
+    // An answer before the whole request was sent (a refusal of an upload) leaves it half sent.
+    if (reusable && exchange.sent && idleMs > 0) this.pool.release(this, idleMs);
+    else this.socket.destroy();
+    exchange.listener.end();
   }
 
-  #answered(reusable: boolean): void {
-    const current = this.#current!;
-    this.#current = undefined;
-    this.socket.resume();
-    // An answer before the whole request was sent (a refusal of an upload) leaves it half sent.
-    const idleMs = idleMsOf(this.#keepAliveS);
-    if (reusable && current.sent && idleMs > 0) this.pool.release(this, idleMs);
-    else this.socket.destroy();
-    current.listener.end();
+  fail(why: string, timeout = false): void {
+    const exchange = this.current;
+    if (exchange === undefined) return;
+    this.current = undefined;
+    this.socket.destroy();
+    exchange.listener.fail({ why, timeout, started: exchange.reader.started });
+  }
+
+  #read(chunk: Buffer): void {
+    const exchange = this.current;
+    // Bytes while idle: nothing was asked, so the connection cannot be trusted again.
+    if (exchange === undefined) return void this.socket.destroy();
+    const wrong = exchange.reader.push(chunk);
+    if (wrong !== undefined) this.fail(`the upstream's answer is not HTTP/1.1: ${wrong}`);
   }
 
   #timeout(): void {
-    if (this.#current === undefined) return void this.socket.destroy();
-    this.#fail('upstream timeout', true);
+    if (this.current === undefined) this.socket.destroy();
+    else this.fail('upstream timeout', true);
   }
 
   #closed(): void {
     this.pool.forget(this);
-    const current = this.#current;
-    if (current === undefined) return;
-    const cut = current.reader.finish();
-    if (cut !== undefined) this.#fail(this.#error ?? cut);
+    const exchange = this.current;
+    if (exchange === undefined) return;
+    const cut = exchange.reader.finish();
+    if (cut !== undefined) this.fail(this.#error ?? cut);
+  }
+}
+
+/** One request on a connection: its body written as the caller gives it, its answer read. */
+class Exchange implements UpstreamCall, AnswerEvents {
+  readonly reader: AnswerReader;
+  /** The whole request was written. */
+  sent: boolean;
+
+  constructor(
+    readonly connection: Connection,
+    readonly request: UpstreamRequest,
+    readonly listener: UpstreamListener,
+  ) {
+    this.reader = new AnswerReader(request.method, this);
+    this.sent = request.body === 'none';
   }
 
-  #fail(why: string, timeout = false): void {
-    const current = this.#current;
-    if (current === undefined) return;
-    this.#current = undefined;
-    this.socket.destroy();
-    current.listener.fail({ why, timeout, started: current.reader.started });
+  get #live(): boolean {
+    return this.connection.current === this;
+  }
+
+  head(head: AnswerHead): void {
+    this.connection.keepAliveS = head.keepAliveS;
+    this.listener.head(head);
+  }
+
+  data(chunk: Buffer): void {
+    this.listener.data(chunk);
+  }
+
+  complete(reusable: boolean): void {
+    this.connection.answered(this, reusable);
+  }
+
+  write(chunk: Buffer): boolean {
+    if (!this.#live || chunk.length === 0) return true;
+    const { socket } = this.connection;
+    if (this.request.body !== 'chunked') return socket.write(chunk);
+    socket.cork();
+    socket.write(`${chunk.length.toString(16)}\r\n`, 'latin1');
+    socket.write(chunk);
+    const room = socket.write('\r\n', 'latin1');
+    socket.uncork();
+    return room;
+  }
+
+  end(): void {
+    if (!this.#live || this.sent) return;
+    this.sent = true;
+    if (this.request.body === 'chunked') this.connection.socket.write('0\r\n\r\n', 'latin1');
+  }
+
+  drained(then: () => void): void {
+    if (this.#live) this.connection.socket.once('drain', then);
+  }
+
+  pause(): void {
+    if (this.#live) this.connection.socket.pause();
+  }
+
+  resume(): void {
+    if (this.#live) this.connection.socket.resume();
+  }
+
+  abort(): void {
+    if (!this.#live) return;
+    this.connection.current = undefined;
+    this.connection.socket.destroy();
   }
 }
 

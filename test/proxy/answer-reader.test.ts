@@ -17,7 +17,7 @@ function read(bytes: string, options: { size?: number; method?: string; closed?:
   const reader = new AnswerReader(options.method ?? 'GET', {
     head: (h) => out.heads.push(h),
     data: (chunk) => (out.body += chunk.toString('latin1')),
-    end: (reusable) => out.ends.push(reusable),
+    complete: (reusable) => out.ends.push(reusable),
   });
   const all = Buffer.from(bytes, 'latin1');
   const size = options.size ?? all.length;

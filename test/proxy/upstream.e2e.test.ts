@@ -24,7 +24,7 @@ afterEach(() => {
 });
 
 /** A server answering each whole request head (and body, by Content-Length or chunked) by `script`. */
-async function scripted(script: Script) {
+async function scripted(script: Script, timeoutMs = 5_000) {
   const seen = { connections: 0, requests: [] as string[], closed: [] as Promise<void>[] };
   const server = createServer((socket: Socket) => {
     const connection = seen.connections++;
@@ -48,7 +48,7 @@ async function scripted(script: Script) {
   servers.push(server);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as { port: number };
-  const upstream = openUpstream(`http://127.0.0.1:${port}/base`) as Upstream;
+  const upstream = openUpstream(`http://127.0.0.1:${port}/base`, { timeoutMs }) as Upstream;
   upstreams.push(upstream);
   return { upstream, seen };
 }
@@ -79,7 +79,7 @@ interface Outcome {
 /** One exchange through the upstream's connections, told when it ended or failed. */
 function exchange(
   upstream: Upstream,
-  request: Partial<UpstreamRequest> & { body?: UpstreamRequest['body'] },
+  request: Partial<UpstreamRequest>,
   bodyParts: string[] = [],
 ): Promise<Outcome> {
   return new Promise((resolve) => {
@@ -90,7 +90,6 @@ function exchange(
         pathAndQuery: '/v1/videos/task_1',
         headers: ['Authorization', 'Bearer sk-test'],
         body: 'none',
-        timeoutMs: 5_000,
         ...request,
       },
       {
@@ -155,15 +154,17 @@ describe("the proxy's connections to the upstream", () => {
   });
 
   it('tells a refused connection, a silent upstream, a cut and a garbled answer apart', async () => {
-    const refused = openUpstream(`http://127.0.0.1:${await closedPort()}`) as Upstream;
+    const refused = openUpstream(`http://127.0.0.1:${await closedPort()}`, {
+      timeoutMs: 5_000,
+    }) as Upstream;
     upstreams.push(refused);
     expect((await exchange(refused, {})).failure).toEqual({
       why: 'ECONNREFUSED',
       timeout: false,
       started: false,
     });
-    const silent = await scripted({ answer: () => undefined });
-    expect((await exchange(silent.upstream, { timeoutMs: 50 })).failure).toMatchObject({
+    const silent = await scripted({ answer: () => undefined }, 50);
+    expect((await exchange(silent.upstream, {})).failure).toMatchObject({
       timeout: true,
       started: false,
     });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import type { Server, Socket } from 'node:net';
 
 /** How many connections the node host keeps open at once ([decisions/014](../../decisions/014-mock-http-host.md)). */
 export interface ConnectionLimits {
@@ -41,7 +41,7 @@ interface Connection {
   /** The other connections from its address. */
   readonly group: AddressConnections;
   /** The answer to its latest request; `undefined` until its first request's headers arrived. */
-  response: ServerResponse | undefined;
+  response: Answering | undefined;
 }
 
 /** The open connections from one remote address: all of them, and those that have sent no request yet. */
@@ -65,7 +65,7 @@ export function guardConnections(
   server: Server,
   limits: ConnectionLimits,
   log: (line: string) => void,
-): () => number {
+): ConnectionGuard {
   const total = limits.maxConnections ?? defaultMaxConnections();
   const reserve = Math.min(1_000, Math.max(16, Math.round(total / 10)));
   const perAddress = limits.maxConnectionsPerAddress ?? 1_000;
@@ -103,14 +103,30 @@ export function guardConnections(
     connections.add(socket, address);
   });
   // Which connections are in the middle of a request: one map lookup per request, no listener on it.
-  server.on('request', (req: IncomingMessage, res: ServerResponse) =>
+  // An http server's requests are seen here; a server whose requests another reads tells `answering`.
+  server.on('request', (req: IncomingMessage, res: Answering) =>
     connections.answering(req.socket, res),
   );
   server.once('close', () => {
     refusals.stop();
     replacements.stop();
   });
-  return () => connections.open;
+  return {
+    open: () => connections.open,
+    answering: (socket, res) => connections.answering(socket, res),
+  };
+}
+
+/** What the guard reads of an answer: whether it is over (node's `ServerResponse` is one). */
+export interface Answering {
+  readonly writableEnded: boolean;
+}
+
+export interface ConnectionGuard {
+  /** The connections open now. */
+  open(): number;
+  /** A request's head arrived on `socket`: it is in the middle of a request until `res` ends. */
+  answering(socket: Socket, res: Answering): void;
 }
 
 /** The open connections, by remote address, and where each one is: before its first request, in one, between two. */
@@ -143,7 +159,7 @@ class OpenConnections {
   }
 
   /** A request's head arrived on `socket`: it is in the middle of a request until `res` ends. */
-  answering(socket: Socket, res: ServerResponse): void {
+  answering(socket: Socket, res: Answering): void {
     const connection = this.#bySocket.get(socket);
     if (connection === undefined) return;
     if (connection.response === undefined) connection.group.fresh.delete(socket);

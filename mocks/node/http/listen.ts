@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server } from 'node:net';
 
 /**
  * Starts `server` on `host:port` and settles once it listens, or with the error that stopped it (an

@@ -104,7 +104,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = timeouts.requestMs;
   closeWhenIdle(server, timeouts.idleMs, timeouts.checkIntervalMs); // not server.timeout: see there
-  const openConnections = guardConnections(server, options.limits ?? {}, options.log ?? (() => {}));
+  const guard = guardConnections(server, options.limits ?? {}, options.log ?? (() => {}));
 
   await listen(server, options.port ?? 4010, host);
   const { port } = server.address() as AddressInfo;
@@ -116,7 +116,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     host,
     service,
     get connections() {
-      return openConnections();
+      return guard.open();
     },
     adopt: (handle) => {
       server.emit('connection', new Socket({ handle, readable: true, writable: true } as object));

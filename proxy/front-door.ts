@@ -1,0 +1,163 @@
+import { maxHeaderSize, type Server as HttpServer } from 'node:http';
+import type { Server, Socket } from 'node:net';
+import { parseFields } from './answer-reader.ts';
+import type { ClientRequest } from './client-exchange.ts';
+import { SocketReply } from './socket-reply.ts';
+
+/**
+ * The proxy's front door: it reads each connection's requests itself while they are plain ones (a
+ * method without a body, HTTP/1.1, whole and well-formed fields, one the caller takes: `plain`) and
+ * answers them on the socket (`SocketReply`); at the first request that is not, it hands the
+ * connection, that request's bytes first, to node's http server for the rest of its life (uploads,
+ * `Expect`, malformed requests, the control routes: node's own handling). Status queries, the bulk of
+ * the traffic, never pay for a stream, request or response object (decisions/061).
+ */
+export interface FrontDoorOptions {
+  /** Node's server, which takes what the front door does not read itself. It never listens. */
+  readonly fallback: HttpServer;
+  /** Whether the front door answers this request (else node's server does, from it on). */
+  readonly plain: (request: ClientRequest) => boolean;
+  readonly handle: (request: ClientRequest, reply: SocketReply) => void;
+  /** How long a connection may stay idle between requests, ms (node's `keepAliveTimeout`). */
+  readonly keepAliveMs: number;
+}
+
+/** Pipelined bytes read ahead while an answer is under way, before the connection is paused. */
+const READ_AHEAD = 64 * 1024;
+/** What the front door reads: a method without a body (RFC 9110 §9.3.1, §9.3.2). */
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+/** The connections the front door still reads (not handed to node's server), for a shutdown. */
+export interface FrontDoor {
+  /** Closes those between requests, and each other one once its answer is over. */
+  closeIdle(): void;
+  closeAll(): void;
+}
+
+/** Reads the connections `server` accepts as `options` says. */
+export function openFrontDoor(server: Server, options: FrontDoorOptions): FrontDoor {
+  const reading = new Set<Connection>();
+  server.on('connection', (socket: Socket) => {
+    socket.setNoDelay(true);
+    const connection = new Connection(socket, options, () => reading.delete(connection));
+    reading.add(connection);
+  });
+  return {
+    closeIdle: () => {
+      for (const connection of reading) connection.closeWhenIdle();
+    },
+    closeAll: () => {
+      for (const connection of reading) connection.socket.destroy();
+    },
+  };
+}
+
+/** One client connection while the front door reads it. */
+class Connection {
+  #pending: Buffer | undefined;
+  #reply: SocketReply | undefined;
+  #closing = false;
+  readonly #onData = (chunk: Buffer) => this.#read(chunk);
+  readonly #onClose = () => {
+    this.#reply?.cut();
+    this.gone();
+  };
+  // Idle for `keepAliveMs`: closed. An answer under way is timed by the forwarding (the upstream's silence).
+  readonly #onTimeout = () => {
+    if (this.#reply === undefined) this.socket.destroy();
+  };
+
+  constructor(
+    readonly socket: Socket,
+    readonly options: FrontDoorOptions,
+    readonly gone: () => void,
+  ) {
+    socket.on('data', this.#onData);
+    socket.on('close', this.#onClose);
+    socket.on('timeout', this.#onTimeout);
+    socket.on('error', () => undefined); // 'close' follows
+    socket.setTimeout(options.keepAliveMs);
+  }
+
+  /** Ends the connection now if it is between requests, else once its answer is over. */
+  closeWhenIdle(): void {
+    this.#closing = true;
+    if (this.#reply === undefined) this.socket.end();
+  }
+
+  #read(chunk: Buffer): void {
+    this.#pending = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
+    if (this.#reply === undefined) this.#next();
+    else if (this.#pending.length > READ_AHEAD) this.socket.pause();
+  }
+
+  /** The next request read ahead, answered here or handed to node's server. */
+  #next(): void {
+    const bytes = this.#pending;
+    if (bytes === undefined) return;
+    const end = bytes.indexOf('\r\n\r\n', 0, 'latin1');
+    if (end < 0) {
+      if (bytes.length > maxHeaderSize) this.#handOff();
+      return;
+    }
+    const request = requestOf(bytes.toString('latin1', 0, end));
+    if (request === undefined || !this.options.plain(request.request)) return this.#handOff();
+    this.#pending = end + 4 === bytes.length ? undefined : bytes.subarray(end + 4);
+    const reply = new SocketReply(this.socket, {
+      head: request.request.method === 'HEAD',
+      close: request.close,
+      over: (reusable) => this.#over(reply, reusable),
+    });
+    this.#reply = reply;
+    this.options.handle(request.request, reply);
+  }
+
+  #over(reply: SocketReply, reusable: boolean): void {
+    if (this.#reply !== reply) return;
+    this.#reply = undefined;
+    if (!reusable || this.#closing || this.socket.destroyed) return void this.socket.end();
+    this.socket.resume();
+    // A request read ahead goes on in a later turn: an answer's end never runs the next one's code.
+    if (this.#pending !== undefined) setImmediate(() => this.#reply === undefined && this.#next());
+  }
+
+  /** From this request on, node's http server reads the connection: its bytes so far go first. */
+  #handOff(): void {
+    const { socket } = this;
+    socket.off('data', this.#onData);
+    socket.off('close', this.#onClose);
+    socket.off('timeout', this.#onTimeout);
+    socket.setTimeout(0);
+    this.gone();
+    socket.pause();
+    if (this.#pending !== undefined) socket.unshift(this.#pending);
+    this.#pending = undefined;
+    this.options.fallback.emit('connection', socket);
+    socket.resume();
+  }
+}
+
+/** A request head the front door may read: its request line and fields, or undefined when not one. */
+function requestOf(text: string): { request: ClientRequest; close: boolean } | undefined {
+  const lines = text.split('\r\n');
+  const line = /^([A-Z]+) (\/[^ ]*) HTTP\/1\.1$/.exec(lines[0]!);
+  if (line === null || !BODYLESS.has(line[1]!)) return undefined;
+  const fields = parseFields(lines, 'request');
+  if (typeof fields === 'string') return undefined;
+  const { headers } = fields;
+  const framed = headers['content-length'] ?? headers['transfer-encoding'];
+  if (framed !== undefined || headers.expect !== undefined || headers.upgrade !== undefined)
+    return undefined;
+  // Exactly one Host (RFC 9112 §3.2): node's server answers any other count with a 400.
+  if (countOf(fields.rawHeaders, 'host') !== 1) return undefined;
+  const close = /\bclose\b/i.test(String(headers.connection ?? ''));
+  const request = { method: line[1]!, url: line[2]!, ...fields, body: undefined };
+  return { request, close };
+}
+
+function countOf(raw: readonly string[], name: string): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) count++;
+  return count;
+}

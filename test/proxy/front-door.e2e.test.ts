@@ -1,0 +1,152 @@
+// Issue 34 item 1: the proxy's front door (proxy/front-door.ts, decisions/061) reads plain requests
+// itself and hands anything else to node's http server, on the same connection: a client sees one
+// HTTP/1.1 server either way. Raw sockets on 127.0.0.1, so what is on the wire is what is checked.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProxy, type RunningProxy } from '../../proxy/proxy-server.ts';
+
+let upstream: Server;
+let proxy: RunningProxy;
+const seen: string[] = [];
+
+/** A deployment answering by path: JSON by length, JSON chunked, an upload's echo. */
+function answer(req: IncomingMessage, res: ServerResponse): void {
+  let body = '';
+  req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+  req.on('end', () => {
+    seen.push(`${req.method} ${req.url}`);
+    if (req.url === '/v1/chunked') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"parts":');
+      res.end('[1,2]}');
+    } else {
+      const text = JSON.stringify(req.method === 'POST' ? { echoed: body } : { path: req.url });
+      res.writeHead(req.method === 'POST' ? 201 : 200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+        'x-served': req.url!,
+      });
+      res.end(text);
+    }
+  });
+}
+
+beforeAll(async () => {
+  upstream = createServer(answer);
+  await new Promise<void>((ok) => upstream.listen(0, '127.0.0.1', ok));
+  const { port } = upstream.address() as { port: number };
+  proxy = await startProxy({ upstream: `http://127.0.0.1:${port}`, port: 0 });
+});
+
+afterAll(async () => {
+  await proxy.close(100);
+  upstream.close();
+});
+
+/** A raw connection to the proxy: bytes written, answers read as text until `until` holds. */
+async function talk(socket: Socket, bytes: string, until: (text: string) => boolean) {
+  let text = '';
+  const done = new Promise<string>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (!until(text)) return;
+      socket.off('data', onData);
+      resolve(text);
+    };
+    socket.on('data', onData);
+    socket.once('close', () => resolve(text));
+  });
+  socket.write(bytes);
+  return done;
+}
+
+const open = () =>
+  new Promise<Socket>((ok) => {
+    const { port } = new URL(proxy.url);
+    const socket = connect(Number(port), '127.0.0.1', () => ok(socket));
+  });
+
+const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: proxy\r\n${extra}\r\n`;
+const answers = (text: string) => text.split(/(?=HTTP\/1\.1 \d{3})/).filter((a) => a !== '');
+
+describe("the proxy's front door", () => {
+  it('answers pipelined requests in order, on one connection', async () => {
+    const socket = await open();
+    const text = await talk(socket, get('/v1/a') + get('/v1/b') + get('/v1/c'), (t) =>
+      t.includes('{"path":"/v1/c"}'),
+    );
+    expect(answers(text).map((a) => /"path":"([^"]+)"/.exec(a)?.[1])).toEqual([
+      '/v1/a',
+      '/v1/b',
+      '/v1/c',
+    ]);
+    expect(text).toContain('Via: 1.1 videotask-proxy');
+    socket.destroy();
+  });
+
+  it('hands the connection to node at an upload, which then answers the rest', async () => {
+    const socket = await open();
+    const upload =
+      'POST /v1/videos HTTP/1.1\r\nHost: proxy\r\nContent-Type: application/json\r\n' +
+      'Content-Length: 16\r\n\r\n{"prompt":"cat"}';
+    const text = await talk(socket, get('/v1/first') + upload + get('/v1/after'), (t) =>
+      t.includes('{"path":"/v1/after"}'),
+    );
+    const [first, posted, after] = answers(text);
+    expect(first).toMatch(/^HTTP\/1\.1 200 OK[^]*\{"path":"\/v1\/first"\}$/);
+    expect(posted).toMatch(/^HTTP\/1\.1 201 Created[^]*\{"echoed":"\{\\"prompt\\":\\"cat\\"\}"\}$/);
+    expect(after).toMatch(/^HTTP\/1\.1 200 OK[^]*\{"path":"\/v1\/after"\}$/);
+    socket.destroy();
+  });
+
+  it('gives the same answer as node does, framing apart', async () => {
+    const fields = (a: string) =>
+      a
+        .split('\r\n\r\n')[0]!
+        .split('\r\n')
+        .filter((l) => !/^(date|connection|keep-alive|content-length|transfer-encoding):/i.test(l));
+    const plain = await open();
+    const read = await talk(plain, get('/v1/same'), (t) => t.endsWith('}'));
+    // A GET with a framed empty body is no plain request: node's server reads it.
+    const framed = await open();
+    const node = await talk(framed, get('/v1/same', 'Content-Length: 0\r\n'), (t) =>
+      t.endsWith('}'),
+    );
+    expect(fields(read)).toEqual(fields(node));
+    expect(read.split('\r\n\r\n')[1]).toBe(node.split('\r\n\r\n')[1]);
+    plain.destroy();
+    framed.destroy();
+  });
+
+  it('relays a chunked answer chunked, HEAD without a body, and closes when asked', async () => {
+    const socket = await open();
+    const chunked = await talk(socket, get('/v1/chunked'), (t) => t.endsWith('0\r\n\r\n'));
+    expect(chunked).toMatch(/Transfer-Encoding: chunked\r\n/i);
+    const chunks = chunked.slice(chunked.indexOf('\r\n\r\n') + 4);
+    expect(chunks.replace(/(?:^|\r\n)[0-9a-f]+\r\n/g, '')).toBe('{"parts":[1,2]}\r\n');
+    const head = await talk(socket, `HEAD /v1/h HTTP/1.1\r\nHost: proxy\r\n\r\n`, (t) =>
+      t.endsWith('\r\n\r\n'),
+    );
+    // The fields say what a GET's body would be; none follows.
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*content-length: 16\r\n[^]*\r\n\r\n$/i);
+    const closed = new Promise<void>((ok) => socket.once('close', () => ok()));
+    const last = await talk(socket, get('/v1/last', 'Connection: close\r\n'), () => false);
+    expect(last).toMatch(/Connection: close\r\n[^]*\{"path":"\/v1\/last"\}$/);
+    await closed;
+  });
+
+  it("leaves malformed requests to node's 400, and keeps serving", async () => {
+    const socket = await open();
+    const bad = await talk(
+      socket,
+      'GET /v1/x HTTP/1.1\r\nHost: a\r\nBad Field\r\n\r\n',
+      () => false,
+    );
+    expect(bad).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bad).toContain('"code":"bad_request"');
+    const next = await open();
+    expect(await talk(next, get('/v1/ok'), (t) => t.endsWith('}'))).toMatch(/^HTTP\/1\.1 200 /);
+    next.destroy();
+  });
+});
