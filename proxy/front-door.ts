@@ -1,6 +1,7 @@
 import { maxHeaderSize, type Server as HttpServer } from 'node:http';
 import type { Server, Socket } from 'node:net';
 import { parseFields } from './answer-reader.ts';
+import { answerAndClose, LATE } from './outside-requests.ts';
 import type { ClientRequest } from './client-exchange.ts';
 import { SocketReply } from './socket-reply.ts';
 
@@ -20,6 +21,8 @@ export interface FrontDoorOptions {
   readonly handle: (request: ClientRequest, reply: SocketReply) => void;
   /** How long a connection may stay idle between requests, ms (node's `keepAliveTimeout`). */
   readonly keepAliveMs: number;
+  /** How long a request's head may take to arrive, ms (node's `headersTimeout`): then 408. */
+  readonly headersMs: number;
 }
 
 /** Pipelined bytes read ahead while an answer is under way, before the connection is paused. */
@@ -57,6 +60,8 @@ class Connection {
   #pending: Buffer | undefined;
   #reply: SocketReply | undefined;
   #closing = false;
+  /** When the first byte of the head still arriving came (a slow client's deadline starts there). */
+  #headSince = 0;
   readonly #onData = (chunk: Buffer) => this.#read(chunk);
   readonly #onClose = () => {
     this.#reply?.cut();
@@ -96,10 +101,8 @@ class Connection {
     const bytes = this.#pending;
     if (bytes === undefined) return;
     const end = bytes.indexOf('\r\n\r\n', 0, 'latin1');
-    if (end < 0) {
-      if (bytes.length > maxHeaderSize) this.#handOff();
-      return;
-    }
+    if (end < 0) return this.#partial(bytes);
+    this.#headSince = 0;
     const request = requestOf(bytes.toString('latin1', 0, end));
     if (request === undefined || !this.options.plain(request.request)) return this.#handOff();
     this.#pending = end + 4 === bytes.length ? undefined : bytes.subarray(end + 4);
@@ -112,6 +115,17 @@ class Connection {
     this.options.handle(request.request, reply);
   }
 
+  /** Part of a head: node's server reads one too long; one too slow is answered 408 (node's rule). */
+  #partial(bytes: Buffer): void {
+    if (bytes.length > maxHeaderSize) return this.#handOff();
+    const now = Date.now();
+    if (this.#headSince === 0) this.#headSince = now;
+    else if (now - this.#headSince > this.options.headersMs) {
+      this.#stop();
+      answerAndClose(this.socket, LATE);
+    }
+  }
+
   #over(reply: SocketReply, reusable: boolean): void {
     if (this.#reply !== reply) return;
     this.#reply = undefined;
@@ -121,14 +135,20 @@ class Connection {
     if (this.#pending !== undefined) setImmediate(() => this.#reply === undefined && this.#next());
   }
 
-  /** From this request on, node's http server reads the connection: its bytes so far go first. */
-  #handOff(): void {
+  /** The front door reads the connection no more. */
+  #stop(): void {
     const { socket } = this;
     socket.off('data', this.#onData);
     socket.off('close', this.#onClose);
     socket.off('timeout', this.#onTimeout);
     socket.setTimeout(0);
     this.gone();
+  }
+
+  /** From this request on, node's http server reads the connection: its bytes so far go first. */
+  #handOff(): void {
+    const { socket } = this;
+    this.#stop();
     socket.pause();
     if (this.#pending !== undefined) socket.unshift(this.#pending);
     this.#pending = undefined;

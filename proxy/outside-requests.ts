@@ -12,11 +12,11 @@ const GRACE_MS = 2_000;
  */
 export function answerOutsideRequests(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return answerAndClose(socket, LATE);
     answerAndClose(socket, {
-      status: timeout ? 408 : 400,
-      code: timeout ? 'request_timeout' : 'bad_request',
-      message: timeout ? 'The request did not arrive in time' : 'Malformed HTTP request',
+      status: 400,
+      code: 'bad_request',
+      message: 'Malformed HTTP request',
     });
   });
   server.on('connect', (_req, socket: Socket) => {
@@ -30,13 +30,21 @@ export function answerOutsideRequests(server: Server): void {
   });
 }
 
+/** A request whose head did not arrive within the headers timeout (node's, and the front door's). */
+export const LATE: ProxyError = {
+  status: 408,
+  code: 'request_timeout',
+  message: 'The request did not arrive in time',
+};
+
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   405: 'Method Not Allowed',
   408: 'Request Timeout',
 };
 
-function answerAndClose(socket: Socket, error: ProxyError): void {
+/** Answers `error` on a connection no request of which can be read any more, and closes it. */
+export function answerAndClose(socket: Socket, error: ProxyError): void {
   if (!socket.writable) return void socket.destroy();
   const body = errorBody(error);
   socket.end(

@@ -36,6 +36,8 @@ export interface ProxyOptions {
   readonly inject?: readonly FaultRule[] | undefined;
   /** How long an injected `unknown` lasts for its task, ms (default 10 s). */
   readonly unknownForMs?: number | undefined;
+  /** The longest a request's head may take to arrive, ms (default 20 s): then 408. */
+  readonly headersTimeoutMs?: number | undefined;
   /** The longest the upstream may stay silent, ms (default 60 s): then 504. */
   readonly upstreamTimeoutMs?: number | undefined;
   /** Assumption-based checks fail instead of warn. */
@@ -131,6 +133,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     traffic,
     control: { ...proxy, writeReports },
     log: options.log ?? (() => {}),
+    headersMs: options.headersTimeoutMs ?? 20_000,
   });
   await listen(server, options.port ?? 4020, host);
   const { port } = server.address() as AddressInfo;
@@ -152,11 +155,12 @@ function lanes(parts: {
   traffic: Traffic;
   control: Parameters<typeof answerControl>[3];
   log: (line: string) => void;
+  headersMs: number;
 }): { server: NetServer; fallback: Server; door: FrontDoor } {
   const { names, traffic, control } = parts;
   const server = createNetServer();
   const guard = guardConnections(server, {}, parts.log);
-  const fallback = nodeServer((req, res) => {
+  const fallback = nodeServer(parts.headersMs, (req, res) => {
     guard.answering(req.socket, res);
     if (req.url!.startsWith(CONTROL) && !req.url!.startsWith(REDIRECTED))
       return answerToControl(req, res, { names, control });
@@ -165,6 +169,7 @@ function lanes(parts: {
   const door = openFrontDoor(server, {
     fallback,
     keepAliveMs: fallback.keepAliveTimeout,
+    headersMs: parts.headersMs,
     plain: (request) => !request.url.startsWith(CONTROL) && traffic.plain(request),
     handle: (request, reply) => {
       guard.answering(reply.socket, reply);
@@ -178,10 +183,13 @@ function lanes(parts: {
  * Node's http server for what the front door hands it: it never listens (the front door's server
  * does); its connection tracking runs as if it did, so its header and idle timeouts hold.
  */
-function nodeServer(handle: (req: IncomingMessage, res: ServerResponse) => void): Server {
+function nodeServer(
+  headersMs: number,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
   const fallback = createServer({ requireHostHeader: false }, handle);
   answerOutsideRequests(fallback);
-  fallback.headersTimeout = 20_000;
+  fallback.headersTimeout = headersMs;
   fallback.requestTimeout = 0; // an upload or a download may take long; idle sockets are timed out below
   fallback.timeout = 120_000;
   fallback.emit('listening');

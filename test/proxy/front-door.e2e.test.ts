@@ -6,6 +6,8 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RunningProxy } from '../../proxy/proxy-server.ts';
 
+/** The proxy's headers timeout here (20 s by default). */
+const HEADERS_MS = 300;
 let upstream: Server;
 let proxy: RunningProxy;
 const seen: string[] = [];
@@ -36,7 +38,11 @@ beforeAll(async () => {
   upstream = createServer(answer);
   await new Promise<void>((ok) => upstream.listen(0, '127.0.0.1', ok));
   const { port } = upstream.address() as { port: number };
-  proxy = await startProxy({ upstream: `http://127.0.0.1:${port}`, port: 0 });
+  proxy = await startProxy({
+    upstream: `http://127.0.0.1:${port}`,
+    port: 0,
+    headersTimeoutMs: HEADERS_MS,
+  });
 });
 
 afterAll(async () => {
@@ -148,5 +154,21 @@ describe("the proxy's front door", () => {
     const next = await open();
     expect(await talk(next, get('/v1/ok'), (t) => t.endsWith('}'))).toMatch(/^HTTP\/1\.1 200 /);
     next.destroy();
+  });
+
+  it('answers 408 to a head that trickles in slower than the headers timeout, as node does', async () => {
+    const socket = await open();
+    const started = Date.now();
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    const closed = new Promise<void>((ok) => socket.once('close', () => ok()));
+    // A byte every 50 ms: the connection is never idle, the head never whole.
+    const trickle = setInterval(() => socket.writable && socket.write('X'), 50);
+    socket.write('GET /v1/slow HTTP/1.1\r\nX-Slow: ');
+    await closed;
+    clearInterval(trickle);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(HEADERS_MS);
+    expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[^]*"code":"request_timeout"/);
+    expect(seen).not.toContain('GET /v1/slow');
   });
 });
