@@ -12,6 +12,9 @@ export interface SocketReplyOptions {
   readonly over: (reusable: boolean) => void;
 }
 
+/** Up to this, a chunk is copied behind its head and framing into one buffer: one write. */
+const ONE_WRITE = 64 * 1024;
+
 /**
  * An answer written straight on the client's connection (the front door's lane): the status line and
  * fields as one write with the body's first bytes, the body framed by the `Content-Length` given, else
@@ -65,26 +68,14 @@ export class SocketReply implements Reply {
 
   write(chunk: Buffer): boolean {
     if (this.#over) return true;
-    const { socket } = this;
-    socket.cork();
-    this.#flushHead();
-    if (!this.#bodyless && chunk.length > 0) {
-      if (this.#chunked) socket.write(`${chunk.length.toString(16)}\r\n`, 'latin1');
-      socket.write(chunk);
-      if (this.#chunked) socket.write('\r\n', 'latin1');
-    }
-    socket.uncork();
-    return !socket.writableNeedDrain;
+    this.#send(chunk, '');
+    return !this.socket.writableNeedDrain;
   }
 
   end(chunk?: Buffer | string): this {
     if (this.#over) return this;
-    const { socket } = this;
-    socket.cork();
-    if (chunk !== undefined) this.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    this.#flushHead();
-    if (this.#chunked) socket.write('0\r\n\r\n', 'latin1');
-    socket.uncork();
+    const last = this.#chunked ? '0\r\n\r\n' : '';
+    this.#send(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, last);
     this.writableFinished = true;
     this.#finish(!this.options.close);
     return this;
@@ -111,10 +102,30 @@ export class SocketReply implements Reply {
     this.#finish(false);
   }
 
-  #flushHead(): void {
-    if (this.#head === undefined) return;
-    this.socket.write(this.#head, 'latin1');
+  /**
+   * `chunk` framed, after the head when it is not sent yet and before `last`: one write of one buffer
+   * (a status answer is one packet); a large chunk is written as it is, between its framing.
+   */
+  #send(chunk: Buffer | undefined, last: string): void {
+    const body = this.#bodyless || chunk === undefined || chunk.length === 0 ? undefined : chunk;
+    let before = this.#head ?? '';
     this.#head = undefined;
+    if (body !== undefined && this.#chunked) before += `${body.length.toString(16)}\r\n`;
+    const after = body !== undefined && this.#chunked ? `\r\n${last}` : last;
+    const { socket } = this;
+    if (body === undefined) {
+      if (before.length + after.length > 0) socket.write(before + after, 'latin1');
+    } else if (body.length > ONE_WRITE) {
+      if (before.length > 0) socket.write(before, 'latin1');
+      socket.write(body);
+      if (after.length > 0) socket.write(after, 'latin1');
+    } else {
+      const out = Buffer.allocUnsafe(before.length + body.length + after.length);
+      out.write(before, 0, 'latin1');
+      body.copy(out, before.length);
+      out.write(after, before.length + body.length, 'latin1');
+      socket.write(out);
+    }
   }
 
   #finish(reusable: boolean): void {

@@ -22,10 +22,18 @@ export function stopAll(): void {
   for (const child of running) child.kill('SIGKILL');
 }
 
-/** Starts `node ARGS…` in the repository and waits for `ready` (its first group: a URL) on stdout. */
-export async function start(args: readonly string[], ready: RegExp): Promise<Started> {
+/**
+ * Starts `node ARGS…` in the repository (with `env` added to this process's environment) and waits
+ * for `ready` (its first group: a URL) on stdout.
+ */
+export async function start(
+  args: readonly string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Started> {
   const child = spawn(process.execPath, [...args], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
