@@ -1,7 +1,8 @@
 // What `videotask proxy` costs (issue 34 item 1 and "Done when"), in one run:
 //   throughput  wrk on a status query, straight to the mock and through the proxy, in alternating
 //               order per round: the median per-round ratio proxy ÷ direct (target ≥ 0.5), and, for
-//               reference, a bare node:http reverse proxy (no judging) measured the same way
+//               reference, a bare node:http reverse proxy (no judging) and a TCP pipe (no HTTP at all:
+//               the floor of any proxy here) measured the same way
 //   latency     the same query one at a time (wrk -c1): the median added by the proxy (target ≤ 2 ms)
 //   memory      many tasks and callers through the proxy (each task submitted and looked at): the
 //               proxy's RSS and heap after each part, with its caps (tasks, callers) said
@@ -11,7 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, request, Agent, type RequestOptions } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -122,6 +123,26 @@ function startBareProxy(upstream: string): Promise<{ url: string; close: () => v
   );
 }
 
+/**
+ * A TCP pipe: each client connection paired with a connection of its own to the upstream, bytes
+ * relayed both ways unread. No proxy that reads HTTP costs less.
+ */
+function startPipe(upstream: string): Promise<{ url: string; close: () => void }> {
+  const target = new URL(upstream);
+  const server = createNetServer({ noDelay: true }, (client) => {
+    const out = connect({ host: target.hostname, port: Number(target.port), noDelay: true });
+    client.pipe(out).pipe(client);
+    client.on('error', () => out.destroy());
+    out.on('error', () => client.destroy());
+  });
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      ok({ url: `http://127.0.0.1:${port}`, close: () => server.close() });
+    }),
+  );
+}
+
 /** One load's answers, and the CPU the forwarding process spent on them (µs per answer). */
 type Load = LoadResult & { readonly forwarderCpuUsPerAnswer: number | undefined };
 
@@ -129,6 +150,7 @@ interface Round {
   readonly direct: Load;
   readonly proxy: Load;
   readonly bare: Load;
+  readonly pipe: Load;
 }
 
 /** CPU seconds so far of the process that answers or forwards: a child by pid, or this process. */
@@ -168,7 +190,7 @@ async function throughput(
   cfg: Config,
   wrk: LoadGenerator,
   mock: Started,
-  targets: { readonly proxy: Target; readonly bare: Target },
+  targets: { readonly proxy: Target; readonly bare: Target; readonly pipe: Target },
 ): Promise<Round[]> {
   const settings = { seconds: cfg.durationS, connections: cfg.connections, headers: authHeaders };
   const byName: Record<keyof Round, Target> = {
@@ -181,13 +203,13 @@ async function throughput(
     await wrk.run(`${target.url}${mock.path}`, { ...settings, seconds: 2 });
   for (let i = 0; i < cfg.rounds; i++) {
     const order: (keyof Round)[] =
-      i % 2 === 0 ? ['direct', 'proxy', 'bare'] : ['bare', 'proxy', 'direct'];
+      i % 2 === 0 ? ['direct', 'proxy', 'bare', 'pipe'] : ['pipe', 'bare', 'proxy', 'direct'];
     const round: Partial<Record<keyof Round, Load>> = {};
     for (const which of order) round[which] = await load(wrk, byName[which], mock.path, settings);
     rounds.push(round as Round);
     console.error(
       `round ${i + 1}: direct ${fixed(round.direct!.reqPerSec)} req/s, proxy ${fixed(round.proxy!.reqPerSec)}, ` +
-        `bare proxy ${fixed(round.bare!.reqPerSec)}`,
+        `bare proxy ${fixed(round.bare!.reqPerSec)}, pipe ${fixed(round.pipe!.reqPerSec)}`,
     );
   }
   return rounds;
@@ -301,16 +323,20 @@ function printRounds(rounds: readonly Round[]): void {
         'direct req/s',
         'proxy req/s',
         'bare proxy req/s',
+        'pipe req/s',
         'proxy ÷ direct',
         'bare ÷ direct',
+        'pipe ÷ direct',
       ],
       ...rounds.map((r, i) => [
         String(i + 1),
         fixed(r.direct.reqPerSec),
         fixed(r.proxy.reqPerSec),
         fixed(r.bare.reqPerSec),
+        fixed(r.pipe.reqPerSec),
         fixed(r.proxy.reqPerSec / r.direct.reqPerSec, 2),
         fixed(r.bare.reqPerSec / r.direct.reqPerSec, 2),
+        fixed(r.pipe.reqPerSec / r.direct.reqPerSec, 2),
       ]),
     ]),
   );
@@ -323,45 +349,76 @@ async function main(): Promise<number> {
   const mock = await startMock(1, []);
   const proxy = await startProxy(mock.url);
   const bare = await startBareProxy(mock.url);
+  const pipe = await startPipe(mock.url);
   const rounds = await throughput(cfg, wrk, mock, {
     proxy: { url: proxy.url, pid: proxy.child.pid },
     bare: { url: bare.url, pid: undefined },
+    pipe: { url: pipe.url, pid: undefined },
   });
   const light = await latency(cfg, wrk, mock, proxy.url);
   bare.close();
+  pipe.close();
   await stop(proxy.child);
   await mock.stop();
   const memory = await memoryRun(cfg);
+  const figures = summarize(cfg, { rounds, light, memory });
+  writeJson(cfg.out, {
+    machine: machine(),
+    config: { ...cfg, out: undefined },
+    rounds,
+    ...figures,
+    latency: light,
+    memory,
+  });
+  return 0;
+}
+
+/** Prints the rounds and the figures (the medians of the rounds); returns the figures. */
+function summarize(
+  cfg: Config,
+  run: {
+    rounds: readonly Round[];
+    light: Awaited<ReturnType<typeof latency>>;
+    memory: Awaited<ReturnType<typeof memoryRun>>;
+  },
+) {
+  const { rounds, light, memory } = run;
   const ratio = median(rounds.map((r) => r.proxy.reqPerSec / r.direct.reqPerSec));
   const bareRatio = median(rounds.map((r) => r.bare.reqPerSec / r.direct.reqPerSec));
+  const pipeRatio = median(rounds.map((r) => r.pipe.reqPerSec / r.direct.reqPerSec));
   const cpu = (which: keyof Round) =>
     median(rounds.flatMap((r) => r[which].forwarderCpuUsPerAnswer ?? []));
   // On a core of its own, the proxy answers as many per second as its CPU per answer allows.
-  const capacity = { proxy: cpu('direct') / cpu('proxy'), bare: cpu('direct') / cpu('bare') };
+  const capacity = {
+    proxy: cpu('direct') / cpu('proxy'),
+    bare: cpu('direct') / cpu('bare'),
+    pipe: cpu('direct') / cpu('pipe'),
+  };
   printRounds(rounds);
   console.log(
     `\nthroughput: proxy ÷ direct ${fixed(ratio, 2)} (target ≥ ${TARGET_RATIO}; ` +
-      `a bare node:http proxy: ${fixed(bareRatio, 2)})` +
+      `a bare node:http proxy: ${fixed(bareRatio, 2)}; a TCP pipe: ${fixed(pipeRatio, 2)})` +
       `\nCPU per answer: the mock ${fixed(cpu('direct'), 1)} µs, the proxy ${fixed(cpu('proxy'), 1)} µs, ` +
-      `the bare proxy ${fixed(cpu('bare'), 1)} µs: on a core of its own the proxy keeps ` +
-      `${fixed(capacity.proxy, 2)} of the mock's rate (the bare proxy ${fixed(capacity.bare, 2)})` +
+      `the bare proxy ${fixed(cpu('bare'), 1)} µs, the pipe ${fixed(cpu('pipe'), 1)} µs: on a core of its ` +
+      `own the proxy keeps ${fixed(capacity.proxy, 2)} of the mock's rate (the bare proxy ` +
+      `${fixed(capacity.bare, 2)}, the pipe ${fixed(capacity.pipe, 2)})` +
       `\nlatency one at a time: direct p50 ${fixed(light.direct.latencyP50Ms, 2)} ms, proxy p50 ` +
       `${fixed(light.proxy.latencyP50Ms, 2)} ms: +${fixed(light.addedP50Ms, 2)} ms (target ≤ ${TARGET_ADDED_MS} ms)` +
       `\nmemory: ${memory.map((m) => `${m.after} tasks ${m.rssMiB} MiB RSS, heap ${m.heapMiB} MiB`).join('; ')} ` +
       `(--max-tasks ${cfg.maxTasks}, ${cfg.callers} callers)`,
   );
-  writeJson(cfg.out, {
-    machine: machine(),
-    config: { ...cfg, out: undefined },
-    rounds,
+  return {
     ratio,
     bareRatio,
-    cpuUsPerAnswer: { direct: cpu('direct'), proxy: cpu('proxy'), bare: cpu('bare') },
+    pipeRatio,
+    cpuUsPerAnswer: {
+      direct: cpu('direct'),
+      proxy: cpu('proxy'),
+      bare: cpu('bare'),
+      pipe: cpu('pipe'),
+    },
     capacity,
-    latency: light,
-    memory,
-  });
-  return 0;
+  };
 }
 
 runMain(main);
