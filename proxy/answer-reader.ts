@@ -273,7 +273,7 @@ export function parseFields(
   of: 'answer' | 'request',
 ): { rawHeaders: string[]; headers: IncomingHttpHeaders } | string {
   const rawHeaders: string[] = [];
-  const headers: IncomingHttpHeaders = {};
+  const headers: IncomingHttpHeaders = Object.create(null) as IncomingHttpHeaders;
   for (let i = 1; i < lines.length; i++) {
     const field = fieldOf(lines[i]!, of);
     if (typeof field === 'string') return field;
@@ -293,7 +293,8 @@ function fieldOf(line: string, of: 'answer' | 'request'): [string, string] | str
   return [name, value];
 }
 
-function addField(headers: IncomingHttpHeaders, name: string, value: string): void {
+/** Adds a field (its name lower-case) to `headers` as node's `IncomingMessage.headers` folds repeats. */
+export function addField(headers: IncomingHttpHeaders, name: string, value: string): void {
   const had = headers[name];
   if (had === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
   else if (name === 'set-cookie') (had as string[]).push(value);

@@ -110,6 +110,18 @@ describe("the upstream's answers as the proxy reads them", () => {
     expect(head.keepAliveS).toBe(5);
   });
 
+  it("keeps fields named like an object's own properties, as node does", () => {
+    const head = parseHead(
+      'HTTP/1.1 200 OK\r\nconstructor: x\r\ntoString: y\r\n__proto__: z\r\nhasOwnProperty: w',
+    ) as AnswerHead;
+    expect(Object.entries(head.headers)).toEqual([
+      ['constructor', 'x'],
+      ['tostring', 'y'],
+      ['__proto__', 'z'],
+      ['hasownproperty', 'w'],
+    ]);
+  });
+
   it.each([
     ['no status line', 'HTTP/2 200\r\n\r\n', /status line/],
     ['a folded field', 'HTTP/1.1 200 OK\r\nX-A: 1\r\n  2\r\n\r\n', /NAME: VALUE/],
