@@ -9,8 +9,11 @@ import { addField } from '../../proxy/answer-reader.ts';
 export function nodeHeaders(list: readonly (readonly [string, string])[]): Record<string, string> {
   const headers: IncomingHttpHeaders = Object.create(null) as IncomingHttpHeaders;
   for (const [name, value] of list) addField(headers, name.toLowerCase(), value);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers))
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  return out;
+  // fromEntries: a field named __proto__ stays a field.
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(', ') : value!,
+    ]),
+  );
 }
