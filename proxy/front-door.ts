@@ -158,9 +158,11 @@ class Connection {
 }
 
 /** A request head the front door may read: its request line and fields, or undefined when not one. */
-function requestOf(text: string): { request: ClientRequest; close: boolean } | undefined {
+export function requestOf(text: string): { request: ClientRequest; close: boolean } | undefined {
   const lines = text.split('\r\n');
-  const line = /^([A-Z]+) (\/[^ ]*) HTTP\/1\.1$/.exec(lines[0]!);
+  // The target in origin form, visible ASCII only (RFC 9112 §3.2): no byte a lenient upstream could
+  // take for the end of a line.
+  const line = /^([A-Z]+) (\/[\x21-\x7e]*) HTTP\/1\.1$/.exec(lines[0]!);
   if (line === null || !BODYLESS.has(line[1]!)) return undefined;
   const fields = parseFields(lines, 'request');
   if (typeof fields === 'string') return undefined;

@@ -103,6 +103,9 @@ describe("the proxy's front door", () => {
     expect(first).toMatch(/^HTTP\/1\.1 200 OK[^]*\{"path":"\/v1\/first"\}$/);
     expect(posted).toMatch(/^HTTP\/1\.1 201 Created[^]*\{"echoed":"\{\\"prompt\\":\\"cat\\"\}"\}$/);
     expect(after).toMatch(/^HTTP\/1\.1 200 OK[^]*\{"path":"\/v1\/after"\}$/);
+    // Bytes that arrive after the hand-off reach node's server straight from the socket.
+    const later = await talk(socket, get('/v1/later'), (t) => t.endsWith('"/v1/later"}'));
+    expect(later).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*Keep-Alive: timeout=5/);
     socket.destroy();
   });
 
@@ -140,6 +143,23 @@ describe("the proxy's front door", () => {
     const last = await talk(socket, get('/v1/last', 'Connection: close\r\n'), () => false);
     expect(last).toMatch(/Connection: close\r\n[^]*\{"path":"\/v1\/last"\}$/);
     await closed;
+  });
+
+  it('never writes a target with a control byte to the upstream: node reads such a request', async () => {
+    const before = seen.length;
+    const first = async (target: string) => {
+      const socket = await open();
+      const text = await talk(socket, `GET ${target} HTTP/1.1\r\nHost: proxy\r\n\r\n`, (t) =>
+        /\r\n\r\n/.test(t),
+      );
+      socket.destroy();
+      return text.slice(0, 12);
+    };
+    expect(await first('/v1/a\x01b')).toBe('HTTP/1.1 400');
+    expect(await first('/v1/a\x7fb')).toBe('HTTP/1.1 400');
+    // Node's own reading of a bare LF: the line ends there (its answer, whatever it is, is node's).
+    await first('/v1/a\nX-Injected:1');
+    for (const request of seen.slice(before)) expect(request).toMatch(/^[\x20-\x7e]+$/);
   });
 
   it("leaves malformed requests to node's 400, and keeps serving", async () => {
