@@ -33,7 +33,8 @@ type State = 'head' | 'length' | 'size' | 'data' | 'crlf' | 'trailer' | 'close' 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** What node refuses to send in a field's value (checkInvalidHeaderChar). */
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([^]*))?$/;
+/** RFC 9112 §4: the reason phrase is HTAB, SP, visible ASCII or obs-text: never a bare CR or LF. */
+const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 const LONGEST_LINE = 4096;
 /** Fields of which node keeps the first when repeated (`IncomingMessage` `matchKnownFields`). */
 const FIRST_WINS = new Set([

@@ -216,7 +216,13 @@ class Connection {
     const exchange = this.current;
     // Bytes while idle: nothing was asked, so the connection cannot be trusted again.
     if (exchange === undefined) return void this.socket.destroy();
-    const wrong = exchange.reader.push(chunk);
+    let wrong: string | undefined;
+    try {
+      wrong = exchange.reader.push(chunk);
+    } catch (error) {
+      // The proxy's own code failed on this answer: the exchange ends, the proxy goes on serving.
+      return this.fail(`the proxy failed on the upstream's answer: ${(error as Error).message}`);
+    }
     if (wrong !== undefined) this.fail(`the upstream's answer is not HTTP/1.1: ${wrong}`);
   }
 

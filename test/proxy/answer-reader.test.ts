@@ -124,6 +124,7 @@ describe("the upstream's answers as the proxy reads them", () => {
 
   it.each([
     ['no status line', 'HTTP/2 200\r\n\r\n', /status line/],
+    ['a bare LF in the reason', 'HTTP/1.1 200 OK\nX-Evil: 1\r\n\r\n', /status line/],
     ['a folded field', 'HTTP/1.1 200 OK\r\nX-A: 1\r\n  2\r\n\r\n', /NAME: VALUE/],
     ['a field without a name', 'HTTP/1.1 200 OK\r\n: x\r\n\r\n', /NAME: VALUE/],
     ['a control character', 'HTTP/1.1 200 OK\r\nX-A: a\x01b\r\n\r\n', /control character/],
