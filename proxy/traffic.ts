@@ -107,11 +107,15 @@ export class Traffic {
       key: keyOf(req.headers.authorization),
       at: Date.now(),
     };
-    if (route.kind === 'submit')
-      this.#submission(call).catch((error: unknown) => this.#broke(call, error));
-    else if (route.kind === 'query') this.#query(call);
-    else if (route.kind === 'content') this.#content(call);
-    else this.#pass(call, undefined);
+    try {
+      if (route.kind === 'submit')
+        this.#submission(call).catch((error: unknown) => this.#broke(call, error));
+      else if (route.kind === 'query') this.#query(call);
+      else if (route.kind === 'content') this.#content(call);
+      else this.#pass(call, undefined);
+    } catch (error) {
+      this.#broke(call, error);
+    }
   }
 
   /** A path outside the API: forwarded as is, judged by nobody. */

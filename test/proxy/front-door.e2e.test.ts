@@ -3,7 +3,8 @@
 // HTTP/1.1 server either way. Raw sockets on 127.0.0.1, so what is on the wire is what is checked.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TaskFactsTable } from '../../proxy/task-facts.ts';
 import { startProxy, type RunningProxy } from '../../proxy/proxy-server.ts';
 
 /** The proxy's headers timeout here (20 s by default). */
@@ -160,6 +161,20 @@ describe("the proxy's front door", () => {
     // Node's own reading of a bare LF: the line ends there (its answer, whatever it is, is node's).
     await first('/v1/a\nX-Injected:1');
     for (const request of seen.slice(before)) expect(request).toMatch(/^[\x20-\x7e]+$/);
+  });
+
+  it("answers 502 when the proxy's own code fails on a request, counts it, and keeps serving", async () => {
+    const broken = vi.spyOn(TaskFactsTable.prototype, 'touch').mockImplementationOnce(() => {
+      throw new Error('a bug');
+    });
+    const socket = await open();
+    const failed = await talk(socket, get('/v1/videos/task_broken'), (t) => t.endsWith('}}'));
+    expect(failed).toMatch(/^HTTP\/1\.1 502 [^]*"code":"proxy_error"/);
+    expect(proxy.status()).toMatchObject({ failures: 1, firstFailure: 'Error: a bug' });
+    const next = await talk(socket, get('/v1/videos/task_fine'), (t) => t.endsWith('"}'));
+    expect(next).toMatch(/^HTTP\/1\.1 200 /);
+    broken.mockRestore();
+    socket.destroy();
   });
 
   it("leaves malformed requests to node's 400, and keeps serving", async () => {
