@@ -163,13 +163,17 @@ export class AnswerReader {
       return at;
     }
     const coding = head.headers['transfer-encoding'];
-    if (coding !== undefined) {
-      const last = coding.split(',').at(-1)!.trim().toLowerCase();
-      this.#state = last === 'chunked' ? 'size' : 'close';
-      return at;
-    }
     const length = lengthOf(head.rawHeaders);
     if (typeof length === 'string') return length;
+    if (coding !== undefined) {
+      // RFC 9112 §6.1, §6.3: both framings at once is how answers are smuggled; a coding other than
+      // chunked alone would reach the client undone (the proxy drops Transfer-Encoding, a hop's field).
+      if (length !== undefined) return 'the answer has both Transfer-Encoding and Content-Length';
+      if (coding.trim().toLowerCase() !== 'chunked')
+        return `the answer's Transfer-Encoding is not chunked alone: ${JSON.stringify(coding.slice(0, 40))}`;
+      this.#state = 'size';
+      return at;
+    }
     if (length === undefined) this.#state = 'close';
     else if (length === 0) this.#end();
     else {

@@ -27,6 +27,8 @@ export interface FrontDoorOptions {
 
 /** Pipelined bytes read ahead while an answer is under way, before the connection is paused. */
 const READ_AHEAD = 64 * 1024;
+/** How long a connection the proxy ended waits for the client to close its side. */
+const END_GRACE_MS = 2_000;
 /** What the front door reads: a method without a body (RFC 9110 §9.3.1, §9.3.2). */
 const BODYLESS = new Set(['GET', 'HEAD']);
 
@@ -62,14 +64,22 @@ class Connection {
   #closing = false;
   /** When the first byte of the head still arriving came (a slow client's deadline starts there). */
   #headSince = 0;
+  /** The idle timer is set to a slow head's deadline, not to `keepAliveMs`. */
+  #timedForHead = false;
   readonly #onData = (chunk: Buffer) => this.#read(chunk);
   readonly #onClose = () => {
     this.#reply?.cut();
     this.gone();
   };
-  // Idle for `keepAliveMs`: closed. An answer under way is timed by the forwarding (the upstream's silence).
+  // Silent for `keepAliveMs`: closed between requests; in the middle of a head, node's headers timeout
+  // holds instead. An answer under way is timed by the forwarding (the upstream's silence).
   readonly #onTimeout = () => {
-    if (this.#reply === undefined) this.socket.destroy();
+    if (this.#reply !== undefined) return;
+    if (this.#pending === undefined) return void this.socket.destroy();
+    const left = this.#headSince + this.options.headersMs - Date.now();
+    if (left <= 0) return this.#late();
+    this.#timedForHead = true;
+    this.socket.setTimeout(left);
   };
 
   constructor(
@@ -84,10 +94,15 @@ class Connection {
     socket.setTimeout(options.keepAliveMs);
   }
 
-  /** Ends the connection now if it is between requests, else once its answer is over. */
+  /**
+   * A shutdown: a connection between requests (or in the middle of a head) is closed now, as node's
+   * `closeIdleConnections` does; one with an answer under way once it is over. Nothing more is read.
+   */
   closeWhenIdle(): void {
     this.#closing = true;
-    if (this.#reply === undefined) this.socket.end();
+    if (this.#reply !== undefined) return;
+    this.#stop();
+    this.socket.destroy();
   }
 
   #read(chunk: Buffer): void {
@@ -102,7 +117,13 @@ class Connection {
     if (bytes === undefined) return;
     const end = bytes.indexOf('\r\n\r\n', 0, 'latin1');
     if (end < 0) return this.#partial(bytes);
+    // A head over node's limit is node's to refuse (431), however it arrived.
+    if (end > maxHeaderSize) return this.#handOff();
     this.#headSince = 0;
+    if (this.#timedForHead) {
+      this.#timedForHead = false;
+      this.socket.setTimeout(this.options.keepAliveMs);
+    }
     const request = requestOf(bytes.toString('latin1', 0, end));
     if (request === undefined || !this.options.plain(request.request)) return this.#handOff();
     this.#pending = end + 4 === bytes.length ? undefined : bytes.subarray(end + 4);
@@ -120,16 +141,35 @@ class Connection {
     if (bytes.length > maxHeaderSize) return this.#handOff();
     const now = Date.now();
     if (this.#headSince === 0) this.#headSince = now;
-    else if (now - this.#headSince > this.options.headersMs) {
-      this.#stop();
-      answerAndClose(this.socket, LATE);
-    }
+    else if (now - this.#headSince > this.options.headersMs) this.#late();
+  }
+
+  #late(): void {
+    this.#stop();
+    answerAndClose(this.socket, LATE);
   }
 
   #over(reply: SocketReply, reusable: boolean): void {
     if (this.#reply !== reply) return;
     this.#reply = undefined;
-    if (!reusable || this.#closing || this.socket.destroyed) return void this.socket.end();
+    if (!reusable || this.#closing || this.socket.destroyed) {
+      // The connection ends with this answer: what the client sent after it is never read, so a
+      // request sent after `Connection: close` (or during a shutdown) is never forwarded.
+      this.#stop();
+      this.#pending = undefined;
+      this.socket.end();
+      this.socket.setTimeout(END_GRACE_MS, () => this.socket.destroy());
+      return;
+    }
+    // A client that sends faster than it reads its answers: the next request waits for them to drain.
+    if (this.socket.writableNeedDrain) {
+      this.socket.pause();
+      this.socket.once('drain', () => this.#resume());
+    } else this.#resume();
+  }
+
+  #resume(): void {
+    if (this.#reply !== undefined || this.socket.destroyed) return;
     this.socket.resume();
     // A request read ahead goes on in a later turn: an answer's end never runs the next one's code.
     if (this.#pending !== undefined) setImmediate(() => this.#reply === undefined && this.#next());

@@ -220,7 +220,9 @@ class Connection {
     try {
       wrong = exchange.reader.push(chunk);
     } catch (error) {
-      // The proxy's own code failed on this answer: the exchange ends, the proxy goes on serving.
+      // The proxy's own code failed on this answer: the exchange ends (unless it already had and the
+      // connection carries another), the proxy goes on serving.
+      if (this.current !== exchange) return;
       return this.fail(`the proxy failed on the upstream's answer: ${(error as Error).message}`);
     }
     if (wrong !== undefined) this.fail(`the upstream's answer is not HTTP/1.1: ${wrong}`);
@@ -235,8 +237,9 @@ class Connection {
     this.pool.forget(this);
     const exchange = this.current;
     if (exchange === undefined) return;
-    const cut = exchange.reader.finish();
-    if (cut !== undefined) this.fail(this.#error ?? cut);
+    // An answer framed by the close is whole only when the connection closed cleanly, not on a reset.
+    const cut = this.#error ?? exchange.reader.finish();
+    if (cut !== undefined) this.fail(cut);
   }
 }
 

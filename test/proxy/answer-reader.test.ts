@@ -135,6 +135,21 @@ describe("the upstream's answers as the proxy reads them", () => {
     ],
     ['a length not a number', 'HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n', /Content-Length/],
     [
+      'both framings',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 60\r\n\r\n5\r\nhello\r\n0\r\n\r\n',
+      /both Transfer-Encoding and Content-Length/,
+    ],
+    [
+      'a coding other than chunked',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n',
+      /not chunked alone/,
+    ],
+    [
+      'a coding before chunked',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n',
+      /not chunked alone/,
+    ],
+    [
       'a chunk size not hexadecimal',
       'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
       /hexadecimal/,

@@ -5,10 +5,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TaskFactsTable } from '../../proxy/task-facts.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startProxy, type RunningProxy } from '../../proxy/proxy-server.ts';
 
 /** The proxy's headers timeout here (20 s by default). */
 const HEADERS_MS = 300;
+/**
+ * An answer of 8 KiB, read in one piece: the proxy is done with each at once, so only the client's
+ * connection can tell it to wait; 8,000 of them (64 MiB) are far more than the sockets' buffers hold.
+ */
+const BIG = Buffer.alloc(1 << 13, 7);
 let upstream: Server;
 let proxy: RunningProxy;
 const seen: string[] = [];
@@ -19,7 +25,10 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
   req.on('end', () => {
     seen.push(`${req.method} ${req.url}`);
-    if (req.url === '/v1/chunked') {
+    if (req.url!.startsWith('/v1/big')) {
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': BIG.length });
+      res.end(BIG);
+    } else if (req.url === '/v1/chunked') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"parts":');
       res.end('[1,2]}');
@@ -34,6 +43,8 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
     }
   });
 }
+
+const upstreamPort = () => (upstream.address() as { port: number }).port;
 
 beforeAll(async () => {
   upstream = createServer(answer);
@@ -205,5 +216,93 @@ describe("the proxy's front door", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(HEADERS_MS);
     expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[^]*"code":"request_timeout"/);
     expect(seen).not.toContain('GET /v1/slow');
+  });
+
+  it('never reads a request sent after Connection: close (it is never forwarded)', async () => {
+    const before = seen.length;
+    const socket = await open();
+    const upload = 'POST /v1/videos HTTP/1.1\r\nHost: proxy\r\nContent-Length: 2\r\n\r\n';
+    const text = await talk(socket, get('/v1/closing', 'Connection: close\r\n') + upload, (t) =>
+      t.endsWith('"/v1/closing"}'),
+    );
+    expect(text).toMatch(/Connection: close\r\n/);
+    const closed = new Promise<void>((ok) => socket.once('close', () => ok()));
+    socket.end('{}');
+    await closed;
+    // A request on another connection goes through after anything the first could have sent.
+    const next = await open();
+    await talk(next, get('/v1/sentinel'), (t) => t.endsWith('"/v1/sentinel"}'));
+    next.destroy();
+    expect(seen.slice(before)).toEqual(['GET /v1/closing', 'GET /v1/sentinel']);
+  });
+
+  it("leaves a head over node's 16 KiB to node's refusal, even whole in one read", async () => {
+    const before = seen.length;
+    const socket = await open();
+    const text = await talk(
+      socket,
+      get('/v1/huge', `X-Big: ${'a'.repeat(20_000)}\r\n`),
+      () => false,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 400 [^]*"code":"bad_request"/);
+    expect(seen.slice(before)).toEqual([]);
+  });
+
+  it('forwards no more than a client that does not read its answers can take', async () => {
+    const before = seen.length;
+    const socket = await open();
+    socket.pause();
+    const asked = 8_000;
+    socket.write(Array.from({ length: asked }, (_, i) => get(`/v1/big/${i}`)).join(''));
+    await eventually(() => seen.length - before >= 2, 'the first answers to be asked for');
+    // The proxy keeps forwarding only while the client's connection takes the answers.
+    await eventually(async () => {
+      const now = seen.length;
+      await new Promise((ok) => setTimeout(ok, 100));
+      return seen.length === now;
+    }, 'the proxy to stop forwarding');
+    expect(seen.length - before).toBeLessThan(asked / 2);
+    let bytes = 0;
+    const all = new Promise<void>((ok) =>
+      socket.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (seen.length - before === asked && bytes >= asked * BIG.length) ok();
+      }),
+    );
+    socket.resume();
+    await all;
+    socket.destroy();
+  });
+});
+
+describe("the proxy's front door in a shutdown", () => {
+  it('reads nothing more from a connection in the middle of a head', async () => {
+    const own = await startProxy({ upstream: `http://127.0.0.1:${upstreamPort()}`, port: 0 });
+    const before = seen.length;
+    // A client that keeps writing after the proxy ends its side (allowHalfOpen).
+    const socket = connect({
+      port: Number(new URL(own.url).port),
+      host: '127.0.0.1',
+      allowHalfOpen: true,
+    });
+    await new Promise<void>((ok) => socket.once('connect', () => ok()));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((ok) => socket.once('close', () => ok()));
+    const ended = new Promise<void>((ok) => {
+      socket.once('end', () => ok());
+      socket.once('close', () => ok());
+    });
+    await new Promise<void>((ok) =>
+      socket.write('POST /v1/videos HTTP/1.1\r\nHost: proxy\r\n', () => ok()),
+    );
+    const stopping = own.close(2_000);
+    await ended;
+    if (socket.writable) socket.write('Content-Length: 2\r\n\r\n{}');
+    await closed;
+    await stopping;
+    const sentinel = await open();
+    await talk(sentinel, get('/v1/after-shutdown'), (t) => t.endsWith('"/v1/after-shutdown"}'));
+    sentinel.destroy();
+    expect(seen.slice(before)).toEqual(['GET /v1/after-shutdown']);
   });
 });

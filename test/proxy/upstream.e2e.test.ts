@@ -179,4 +179,39 @@ describe("the proxy's connections to the upstream", () => {
     const garbled = await scripted({ answer: () => 'HTTP/1.1 200 OK\r\nX: a\x01b\r\n\r\n' });
     expect((await exchange(garbled.upstream, {})).failure?.why).toMatch(/not HTTP\/1\.1.*control/);
   });
+
+  it('fails a body framed by the close when a reset (not a clean close) ends it', async () => {
+    let upstreamSide: Socket | undefined;
+    const server = createServer((socket) => {
+      upstreamSide = socket;
+      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\n\r\npartial'));
+    });
+    servers.push(server);
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const { port } = server.address() as { port: number };
+    const upstream = openUpstream(`http://127.0.0.1:${port}`, { timeoutMs: 5_000 }) as Upstream;
+    upstreams.push(upstream);
+    const outcome = await new Promise<Outcome>((resolve) => {
+      const out: Outcome = { body: '', ended: false };
+      const call = upstream.send(
+        { method: 'GET', pathAndQuery: '/v1/videos/task_1/content', headers: [], body: 'none' },
+        {
+          head: (h) => (out.head = h),
+          // The body's first bytes are here: the upstream resets the connection.
+          data: (chunk) => {
+            out.body += chunk.toString('latin1');
+            upstreamSide!.resetAndDestroy();
+          },
+          end: () => resolve({ ...out, ended: true }),
+          fail: (failure) => resolve({ ...out, failure }),
+        },
+      );
+      call.end();
+    });
+    expect(outcome).toMatchObject({
+      body: 'partial',
+      ended: false,
+      failure: { why: 'ECONNRESET', started: true },
+    });
+  });
 });
