@@ -280,23 +280,29 @@ export function parseFields(
   const rawHeaders: string[] = [];
   const headers: IncomingHttpHeaders = Object.create(null) as IncomingHttpHeaders;
   for (let i = 1; i < lines.length; i++) {
-    const field = fieldOf(lines[i]!, of);
-    if (typeof field === 'string') return field;
-    rawHeaders.push(field[0], field[1]);
-    addField(headers, field[0].toLowerCase(), field[1]);
+    const line = lines[i]!;
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon) : '';
+    if (!TOKEN.test(name))
+      return `a field line of the ${of} is not NAME: VALUE: ${JSON.stringify(line.slice(0, 60))}`;
+    const value = withoutSpace(line, colon + 1);
+    if (BAD_VALUE.test(value)) return `the ${of}'s ${name} field holds a control character`;
+    rawHeaders.push(name, value);
+    addField(headers, name.toLowerCase(), value);
   }
   return { rawHeaders, headers };
 }
 
-function fieldOf(line: string, of: 'answer' | 'request'): [string, string] | string {
-  const colon = line.indexOf(':');
-  const name = colon > 0 ? line.slice(0, colon) : '';
-  if (!TOKEN.test(name))
-    return `a field line of the ${of} is not NAME: VALUE: ${JSON.stringify(line.slice(0, 60))}`;
-  const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-  if (BAD_VALUE.test(value)) return `the ${of}'s ${name} field holds a control character`;
-  return [name, value];
+/** `line` from `start`, without the spaces and tabs around it (a field value's OWS, RFC 9110 §5.5). */
+function withoutSpace(line: string, start: number): string {
+  let from = start;
+  let to = line.length;
+  while (from < to && isSpace(line.charCodeAt(from))) from++;
+  while (to > from && isSpace(line.charCodeAt(to - 1))) to--;
+  return line.slice(from, to);
 }
+
+const isSpace = (code: number): boolean => code === 0x20 || code === 0x09;
 
 /** Adds a field (its name lower-case) to `headers` as node's `IncomingMessage.headers` folds repeats. */
 export function addField(headers: IncomingHttpHeaders, name: string, value: string): void {
