@@ -30,7 +30,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: [E2E_TESTS], setupFiles: ['test/lanes/file-cost.ts'] },
+        test: {
+          name: 'e2e',
+          include: [E2E_TESTS],
+          setupFiles: ['test/lanes/file-cost.ts'],
+          // The `videotask` the tests start: the CLI bundled once per run, a quarter of the CPU of a
+          // start through tsx (test/setup/built-cli.ts, decisions/060).
+          globalSetup: ['test/setup/built-cli.ts'],
+        },
       },
     ],
   },
