@@ -115,7 +115,9 @@ function removeUnused(current: string): void {
   const now = Date.now();
   for (const name of readdirSync(BUILT_CLI_CACHE)) {
     const path = join(BUILT_CLI_CACHE, name);
-    if (path !== current && now - statSync(path).mtimeMs > KEEP_UNUSED_MS)
+    // Another run may remove it between the listing and this look: then there is nothing to do.
+    const unused = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now;
+    if (path !== current && now - unused > KEEP_UNUSED_MS)
       rmSync(path, { recursive: true, force: true });
   }
 }
