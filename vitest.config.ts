@@ -30,7 +30,19 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: [E2E_TESTS], setupFiles: ['test/lanes/file-cost.ts'] },
+        test: {
+          name: 'e2e',
+          include: [E2E_TESTS],
+          setupFiles: ['test/lanes/file-cost.ts'],
+          // One worker process runs many files, as in the unit lane: a file no longer pays for a new
+          // process and a fresh import of the sources (70 small e2e files: 79 -> 46 s of CPU). An e2e
+          // file therefore leaves nothing behind either: it stops what it started, restores what it
+          // changed (environment, spies), and closes its msw servers (decisions/060).
+          isolate: false,
+          // The `videotask` the tests start: the CLI bundled once per run, a quarter of the CPU of a
+          // start through tsx (test/setup/built-cli.ts, decisions/060).
+          globalSetup: ['test/setup/built-cli.ts'],
+        },
       },
     ],
   },

@@ -1,5 +1,6 @@
 import { isJsonType, notTheService, type CatalogAnswer } from '../contracts/service-present.ts';
-import { serviceUrl } from '../src/client/client-support.ts';
+import { readCapped, serviceUrl } from '../src/client/client-support.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../src/client/client-types.ts';
 import { ApiError, UnexpectedResponseError } from '../src/client/errors.ts';
 
 /** How long each of the two catalog requests may take. */
@@ -13,9 +14,13 @@ async function askCatalog(baseUrl: string, key: string | undefined): Promise<Cat
     headers,
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
-  const text = await response.text();
-  if (isJsonType(response.headers.get('content-type') ?? ''))
+  if (isJsonType(response.headers.get('content-type') ?? '')) {
+    await response.body?.cancel();
     return { status: response.status, json: true };
+  }
+  // No more than the client reads of any answer: a body without end is not read for the whole timeout.
+  const text =
+    response.body === null ? '' : await readCapped(response.body, DEFAULT_MAX_RESPONSE_BYTES);
   try {
     JSON.parse(text);
     return { status: response.status, json: true };

@@ -9,12 +9,13 @@
 #   bash scripts/lint.sh                 Prettier --check, then ESLint
 #   bash scripts/lint.sh --format-check  Prettier --check only
 #   bash scripts/lint.sh --format        Prettier --write only
+#   bash scripts/lint.sh --eslint        ESLint only (scripts/static-checks.sh runs it beside the rest)
 set -euo pipefail
 
 mode=${1:-all}
 case "$mode" in
-  all | --format-check | --format) ;;
-  *) echo "usage: bash scripts/lint.sh [--format-check | --format]" >&2; exit 2 ;;
+  all | --format-check | --format | --eslint) ;;
+  *) echo "usage: bash scripts/lint.sh [--format-check | --format | --eslint]" >&2; exit 2 ;;
 esac
 
 files=()
@@ -39,8 +40,10 @@ done
 if [[ "$mode" == --format ]]; then
   exec prettier --write --ignore-unknown --log-level warn -- "${files[@]}"
 fi
-prettier --check --ignore-unknown -- "${files[@]}"
-[[ "$mode" == --format-check ]] && exit 0
+if [[ "$mode" != --eslint ]]; then
+  prettier --check --ignore-unknown -- "${files[@]}"
+  [[ "$mode" == --format-check ]] && exit 0
+fi
 if ((${#code[@]} > 0)); then
   eslint --no-warn-ignored -- "${code[@]}"
 fi

@@ -1,10 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sampleVideo } from '../../mocks/core/http/media.ts';
 import { FAST, taskCliFixture } from '../helpers/task-cli.ts';
+import { videotaskCli } from '../helpers/built-cli.ts';
 
 /**
  * Issue 22 ("Day-one friction"), the CLI: `wait` printed its final line twice (as progress and as the
@@ -13,7 +13,6 @@ import { FAST, taskCliFixture } from '../helpers/task-cli.ts';
  * help and exited 0; `-V` was an unknown command. The bare command and `-V`: cli-day-one.test.ts,
  * in-process.
  */
-const BIN = fileURLToPath(new URL('../../bin/videotask.js', import.meta.url));
 const SCRIPT = '/usr/bin/script';
 
 const { videotask, submitted, server, dir } = taskCliFixture();
@@ -41,7 +40,7 @@ function videotaskBytes(args: string[]): Promise<{ code: number; stdout: Buffer;
   return new Promise((resolve) =>
     execFile(
       process.execPath,
-      [BIN, ...args],
+      [videotaskCli(), ...args],
       { env, cwd: dir(), encoding: 'buffer', timeout: 30_000 },
       (error, stdout, stderr) =>
         resolve({
@@ -67,7 +66,7 @@ async function requestNumber(): Promise<number> {
 
 /** The CLI on a terminal (a pseudo-terminal from util-linux `script`): what a person sees, raw. */
 function onTerminal(args: string[]): Promise<{ code: number; screen: string }> {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+  const command = [process.execPath, videotaskCli(), ...args].map((a) => `'${a}'`).join(' ');
   const env = {
     ...process.env,
     VIDEOTASK_BASE_URL: server().url,

@@ -8,6 +8,7 @@ import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
 import { type CliRun, closedPort, runVideotask } from '../helpers/cli.ts';
 import { runMain } from '../helpers/cli-in-process.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { videotaskCli } from '../helpers/built-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SECRET = 'sk-team-secret-0123456789';
@@ -203,7 +204,7 @@ describe('videotask monitor: checks that create no video task (§9)', () => {
     const child = spawn(
       process.execPath,
       [
-        'bin/videotask.js',
+        videotaskCli(),
         'monitor',
         '--interval',
         '0.1',

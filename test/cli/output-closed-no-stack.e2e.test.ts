@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
+import { videotaskCli } from '../helpers/built-cli.ts';
 
 /**
  * A `videotask` command whose reader went away (`videotask monitor … | head -1`, `videotask mock | head -1`
@@ -16,7 +17,7 @@ afterAll(() => server.close());
 
 it('stops without a stack trace when the reader of its output goes away', async () => {
   const args = ['monitor', '--base-url', server.url, '--api-key', 'sk-mock-alice'];
-  const child = spawn(process.execPath, ['bin/videotask.js', ...args, '--interval', '0.1']);
+  const child = spawn(process.execPath, [videotaskCli(), ...args, '--interval', '0.1']);
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = once(child, 'exit') as Promise<[number | null, string | null]>;

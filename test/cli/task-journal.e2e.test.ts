@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FAST, taskCliFixture } from '../helpers/task-cli.ts';
+import { videotaskCli } from '../helpers/built-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const { videotask, submitted, server, dir } = taskCliFixture();
@@ -31,7 +32,7 @@ describe('a journal survives kill -9 (§8)', () => {
       ids.push(await submitted('video-lite-v1', `kite ${i} [mock:slow]`, '--journal', journal));
     const waiter = spawn(
       process.execPath,
-      ['bin/videotask.js', 'wait', '--journal', journal, ...FAST],
+      [videotaskCli(), 'wait', '--journal', journal, ...FAST],
       {
         cwd: ROOT,
         env: {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/index.ts';
 import { stopVideotask } from '../helpers/cli.ts';
+import { FAST } from '../helpers/task-cli.ts';
 
 // `wait`, `monitor` and `download` each handled signals their own way: `wait` caught SIGINT only, so
 // SIGTERM (a CI job cancelled, `timeout`) killed it without the line that says the task goes on and how
@@ -24,8 +25,9 @@ it.each([
     body: JSON.stringify({ model: 'video-pro-v1', prompt: 'a kite' }),
   });
   const { id } = (await submitted.json()) as { id: string };
-  // Stopped while polling: its progress line shows the task queued.
-  const { code: exit, stderr } = await stopVideotask(['wait', id], {
+  // Stopped while polling: its progress line shows the task queued (after its first poll: soon, with
+  // FAST's intervals, where the default first waits 5 s).
+  const { code: exit, stderr } = await stopVideotask(['wait', id, ...FAST], {
     env: { ...process.env, VIDEOTASK_BASE_URL: server.url, VIDEOTASK_API_KEY: 'sk-mock-alice' },
     ready: (stderr) => /queued/.test(stderr),
     signal,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../contracts/index.ts';
 import { type CliRun, runVideotask } from '../helpers/cli.ts';
 import { holdQueued, runContractWatching } from '../helpers/contract-process.ts';
+import { videotaskCli } from '../helpers/built-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FAST = ['--poll-initial', '0.02', '--poll-max', '0.1', '--other-api-key', 'sk-mock-bob'];
@@ -23,7 +24,7 @@ function startMock(flags: string[]): Promise<{ url: string; child: ChildProcess 
   const speed = flags.includes('--clock') ? [] : ['--speed', '100'];
   const child = spawn(
     process.execPath,
-    ['bin/videotask.js', 'mock', '--port', '0', ...speed, ...flags],
+    [videotaskCli(), 'mock', '--port', '0', ...speed, ...flags],
     { cwd: ROOT },
   );
   return new Promise((resolve, reject) => {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { holdQueued, runContractWatching } from '../helpers/contract-process.ts';
+import { videotaskCli } from '../helpers/built-cli.ts';
 
 // Issue (flaky under load): test/contracts/cli-contract.e2e.test.ts "exits 1 against a broken deployment"
 // got exit 0 once while other tests ran. Its mock ran 100× (a task lived 0.2–0.7 s), so a suite slowed
@@ -20,7 +21,7 @@ afterAll(() => {
 
 function startHeldMock(): Promise<string> {
   const flags = ['--port', '0', '--clock', 'manual', '--defect', 'content-before-completion'];
-  const child = spawn(process.execPath, ['bin/videotask.js', 'mock', ...flags], { cwd: ROOT });
+  const child = spawn(process.execPath, [videotaskCli(), 'mock', ...flags], { cwd: ROOT });
   mocks.push(child);
   let out = '';
   return new Promise((resolve, reject) => {

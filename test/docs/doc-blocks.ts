@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { videotaskCli } from '../helpers/built-cli.ts';
 
 /**
  * Reads the user docs (README.md and docs/*.md) for the doc-tests: their fenced blocks, the marker
@@ -8,8 +9,6 @@ import { join } from 'node:path';
  */
 export const ROOT = join(import.meta.dirname, '..', '..');
 
-/** `node bin/videotask.js`, as the doc-tests run `npx videotask`. */
-export const BIN = join(ROOT, 'bin', 'videotask.js');
 /** The address the docs give the mock; a doc-test puts the address of its own mock in its place. */
 export const DOCUMENTED_URL = 'http://127.0.0.1:4010';
 const PACKAGE_ENTRIES: Record<string, string> = {
@@ -38,15 +37,17 @@ export function npmStartFlags(): string[] {
 
 /**
  * The block as this checkout runs it. VIDEOTASK_BASE_URL stands in for the commands' default address,
- * except for `contract`, which without --base-url starts a mock of its own.
+ * except for `contract`, which without --base-url starts a mock of its own; `npx videotask` runs the
+ * CLI bundled from this checkout's sources (test/helpers/built-cli.ts).
  */
 export function localized(block: Block, url: string): string {
   let text = block.text.replaceAll(DOCUMENTED_URL, url);
-  const bin = `node ${JSON.stringify(BIN)}`;
-  if (block.lang === 'sh')
+  if (block.lang === 'sh') {
+    const bin = `node ${JSON.stringify(videotaskCli())}`;
     return text
       .replaceAll('npx videotask contract', `env -u VIDEOTASK_BASE_URL ${bin} contract`)
       .replaceAll('npx videotask', bin);
+  }
   for (const [name, path] of Object.entries(PACKAGE_ENTRIES))
     text = text.replaceAll(`from '${name}'`, `from ${JSON.stringify(path)}`);
   return text;

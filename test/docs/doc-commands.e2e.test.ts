@@ -16,7 +16,8 @@ import { blocksOf, docFiles, localized, npmStartFlags, ROOT, type Block } from '
  * convention: docs/architecture.md, "Docs that cannot drift"). Each block runs in its own temporary
  * folder against the mock `npm start` runs, on `--port 0` (or with the flags of a
  * `<!-- doc-test: mock … -->` comment instead; blocks asking for the same flags share one); `npx videotask`
- * runs bin/videotask.js, and the documented address http://127.0.0.1:4010 becomes the mock's.
+ * runs the CLI bundled from the sources (test/helpers/built-cli.ts), and the documented address
+ * http://127.0.0.1:4010 becomes the mock's.
  */
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 /** Where tsx finds msw and the other packages a TypeScript block imports. */

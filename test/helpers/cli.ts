@@ -1,9 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { videotaskCli } from './built-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/videotask.js', import.meta.url));
 
 export interface CliRun {
   readonly code: number;
@@ -12,8 +12,9 @@ export interface CliRun {
 }
 
 /**
- * Runs the real `videotask` CLI as a child process and collects its output and exit code (99 when it
- * was killed). `env` is the whole environment the process gets; `cwd` defaults to the project root.
+ * Runs the real `videotask` CLI (bundled from the sources: test/helpers/built-cli.ts) as a child
+ * process and collects its output and exit code (99 when it was killed). `env` is the whole environment
+ * the process gets; `cwd` defaults to the project root.
  */
 export function runVideotask(
   args: readonly string[],
@@ -22,7 +23,7 @@ export function runVideotask(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN, ...args],
+      [videotaskCli(), ...args],
       {
         cwd: options.cwd ?? ROOT,
         env: options.env ?? process.env,
@@ -46,7 +47,7 @@ export async function stopVideotask(
   args: readonly string[],
   options: { env: NodeJS.ProcessEnv; ready: (stderr: string) => boolean; signal: NodeJS.Signals },
 ): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [videotaskCli(), ...args], {
     cwd: ROOT,
     env: options.env,
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { videotaskCli } from './built-cli.ts';
 import type { CliRun } from './cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -14,7 +15,9 @@ export function runContractWatching(
   onLine: (line: string, pid: number) => void,
   timeoutMs = 60_000,
 ): Promise<CliRun> {
-  const child = spawn(process.execPath, ['bin/videotask.js', 'contract', ...args], { cwd: ROOT });
+  const child = spawn(process.execPath, [videotaskCli(), 'contract', ...args], {
+    cwd: ROOT,
+  });
   let stdout = '';
   let stderr = '';
   let partial = '';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { videotaskCli } from './built-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const LISTENING = /videotask mock listening on (http:\/\/\S+)/;
@@ -15,14 +16,17 @@ export interface MockProcess {
 
 const running = new Set<MockProcess>();
 
-/** Starts `node bin/videotask.js mock ARGS…`; `killMockProcesses()` in afterEach ends what is left. */
+/**
+ * Starts `videotask mock ARGS…` (the CLI bundled from the sources: test/helpers/built-cli.ts);
+ * `killMockProcesses()` in afterEach ends what is left.
+ */
 export function spawnMock(...args: string[]): MockProcess {
   return spawnMockWithEnv(process.env, ...args);
 }
 
 /** The same, with `env` as the process's whole environment. */
 export function spawnMockWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): MockProcess {
-  const child = spawn(process.execPath, ['bin/videotask.js', 'mock', ...args], {
+  const child = spawn(process.execPath, [videotaskCli(), 'mock', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ import { ROUTE_CASES } from './defect-cases/routes.ts';
 import { session, type Case } from './defect-cases/session.ts';
 import { TASK_OBJECT_CASES } from './defect-cases/task-object.ts';
 import { WRAPPER_CASES } from './defect-cases/wrapper.ts';
+import { videotaskCli } from '../helpers/built-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHECK_IDS = new Set<string>(Object.values(CHECKS).map((c) => c.id));
@@ -59,7 +60,7 @@ describe('defect catalogue', () => {
   it('lists one line per defect from the CLI and exits 0', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['bin/videotask.js', 'mock', '--list-defects'],
+      [videotaskCli(), 'mock', '--list-defects'],
       { cwd: ROOT },
     );
     const lines = stdout.trimEnd().split('\n');

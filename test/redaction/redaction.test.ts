@@ -89,6 +89,17 @@ describe('the redaction of every contract output', () => {
     );
   });
 
+  it('answers a text it has read before as it did the first time, beyond the texts it remembers', () => {
+    // A Redactor remembers its answers for the texts it meets first (a report repeats its names).
+    const redactor = new Redactor(['sk-Secret+Key/9f8e7d6c5b4a']);
+    const echoed = (n: number) => `${n}: key sk-SECRET%2bKEY%2f9f8e7d6c5b4a here`;
+    for (let round = 0; round < 2; round++)
+      for (let n = 0; n < 30_000; n += 7)
+        expect(redactor.redact(echoed(n))).toBe(`${n}: key sk-…5b4a here`);
+    expect(redactor.redact('nothing secret: task_abc')).toBe('nothing secret: task_abc');
+    expect(redactor.redact('nothing secret: task_abc')).toBe('nothing secret: task_abc');
+  });
+
   it('masks bearer tokens and the user information of URLs, whoever they belong to', () => {
     const redactor = new Redactor([]);
     expect(redactor.redact('Authorization: Bearer sk-unknown-0123456789')).toBe(

@@ -93,3 +93,44 @@ describe('npm run lint', () => {
     expect(lint.output).toMatch(/'unused' is assigned a value but never used/);
   }, 240_000);
 });
+
+/**
+ * Issue 36 item 6: `npm test` ran Prettier, ESLint, the spec lint, the generated-code check and tsc one
+ * after the other; `npm run checks` (scripts/static-checks.sh) runs ESLint beside the others. It must
+ * still fail when any of them fails, after running all, and print each one's output whole, in order.
+ */
+describe('npm run checks', () => {
+  /** The checkout above, with the checks' script and stand-ins for the spec, generated and type checks. */
+  function project(typecheck: string): string {
+    const dir = checkout();
+    copyFileSync(
+      join(ROOT, 'scripts', 'static-checks.sh'),
+      join(dir, 'scripts', 'static-checks.sh'),
+    );
+    const stand = { 'lint:spec': 'echo spec-checked', 'check:generated': 'echo generated-checked' };
+    const manifest = { name: 'checks', private: true, scripts: { ...stand, typecheck } };
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    return dir;
+  }
+
+  it('passes when every check passes, printing each', async () => {
+    const checks = await npmRun('checks', project('echo types-checked'));
+    expect(checks.code, checks.output).toBe(0);
+    expect(checks.output).toMatch(
+      /use Prettier code style[^]*spec-checked\ngenerated-checked\ntypes-checked/,
+    );
+  }, 240_000);
+
+  it('fails when ESLint and tsc fail, after running all, each output whole and in order', async () => {
+    const dir = project('echo types-wrong; exit 2');
+    writeFileSync(join(dir, 'scratch.js'), 'const unused = 1;\nexport const a = 2;\n');
+    git(dir, 'add', '.');
+    const checks = await npmRun('checks', dir);
+    expect(checks.code).toBe(1);
+    expect(checks.output).toMatch(
+      /use Prettier code style[^]*'unused' is assigned a value but never used[^]*problem[^]*/,
+    );
+    expect(checks.output).toMatch(/spec-checked\ngenerated-checked\ntypes-wrong\n/);
+    expect(checks.output).toMatch(/static checks failed: eslint typecheck;/);
+  }, 240_000);
+});

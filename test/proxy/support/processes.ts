@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { videotaskCli } from '../../helpers/built-cli.ts';
 import { eventually } from '../../helpers/eventually.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -69,12 +70,12 @@ export async function start(
 
 /** `videotask mock ARGS…` */
 export const startMock = (...args: string[]) =>
-  start(['bin/videotask.js', 'mock', '--port', '0', ...args], /listening on (http:\/\/\S+)/);
+  start([videotaskCli(), 'mock', '--port', '0', ...args], /listening on (http:\/\/\S+)/);
 
 /** `videotask proxy ARGS…` */
 export const startProxyProcess = (...args: string[]) =>
   start(
-    ['bin/videotask.js', 'proxy', '--port', '0', ...args],
+    [videotaskCli(), 'proxy', '--port', '0', ...args],
     /videotask proxy listening on (http:\/\/\S+)/,
   );
 
