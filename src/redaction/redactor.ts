@@ -198,12 +198,20 @@ export class Redactor {
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**
- * A key as itself and as what its own escape-like parts decode to (`%00`, `\"`, `&amp;` in a key):
+ * A key as itself, percent-encoded, and as what its own escape-like parts decode to (`%00`, `\"`,
+ * `&amp;` in a key):
  * the text's decoded readings decode them as well, so a key echoed inside a JSON string whose other
  * characters are percent-escapes is found in the reading that decodes both.
  */
 function spellings(key: string): string[] {
   const forms = [key];
+  // Its percent-encoded spellings (a URL's, a form's), looked for in the text as it is: decoding
+  // takes a `%` just before them with their first two characters for an escape (`%` + `00…`).
+  for (const encoded of [
+    encodeURIComponent(key),
+    new URLSearchParams({ k: key }).toString().slice(2),
+  ])
+    if (!forms.includes(encoded)) forms.push(encoded);
   if (!ESCAPES.test(key)) return forms;
   for (const reading of decodedReadings(plainReading(key))) {
     const codes = Array.from(reading.codes.subarray(0, reading.length));
