@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { LAST_CHUNK, writeFramed } from './chunked.ts';
 import type { Reply } from './client-exchange.ts';
 
 /** What a reply on the front door's connection knows of its request. */
@@ -11,9 +12,6 @@ export interface SocketReplyOptions {
   /** The answer is all written (`reusable`: the connection carries the next request), or cut. */
   readonly over: (reusable: boolean) => void;
 }
-
-/** Up to this, a chunk is copied behind its head and framing into one buffer: one write. */
-const ONE_WRITE = 64 * 1024;
 
 /**
  * An answer written straight on the client's connection (the front door's lane): the status line and
@@ -74,7 +72,7 @@ export class SocketReply implements Reply {
 
   end(chunk?: Buffer | string): this {
     if (this.#over) return this;
-    const last = this.#chunked ? '0\r\n\r\n' : '';
+    const last = this.#chunked ? LAST_CHUNK : '';
     this.#send(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, last);
     this.writableFinished = true;
     this.#finish(!this.options.close);
@@ -102,30 +100,12 @@ export class SocketReply implements Reply {
     this.#finish(false);
   }
 
-  /**
-   * `chunk` framed, after the head when it is not sent yet and before `last`: one write of one buffer
-   * (a status answer is one packet); a large chunk is written as it is, between its framing.
-   */
+  /** `chunk` framed, after the head when it is not sent yet, and `last` (the end of a chunked body). */
   #send(chunk: Buffer | undefined, last: string): void {
-    const body = this.#bodyless || chunk === undefined || chunk.length === 0 ? undefined : chunk;
-    let before = this.#head ?? '';
+    const before = this.#head ?? '';
     this.#head = undefined;
-    if (body !== undefined && this.#chunked) before += `${body.length.toString(16)}\r\n`;
-    const after = body !== undefined && this.#chunked ? `\r\n${last}` : last;
-    const { socket } = this;
-    if (body === undefined) {
-      if (before.length + after.length > 0) socket.write(before + after, 'latin1');
-    } else if (body.length > ONE_WRITE) {
-      if (before.length > 0) socket.write(before, 'latin1');
-      socket.write(body);
-      if (after.length > 0) socket.write(after, 'latin1');
-    } else {
-      const out = Buffer.allocUnsafe(before.length + body.length + after.length);
-      out.write(before, 0, 'latin1');
-      body.copy(out, before.length);
-      out.write(after, before.length + body.length, 'latin1');
-      socket.write(out);
-    }
+    const body = this.#bodyless ? undefined : chunk;
+    writeFramed(this.socket, { before, body, chunked: this.#chunked, after: last });
   }
 
   #finish(reusable: boolean): void {

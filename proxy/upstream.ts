@@ -1,6 +1,7 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { AnswerReader, type AnswerEvents, type AnswerHead } from './answer-reader.ts';
+import { LAST_CHUNK, writeFramed } from './chunked.ts';
 
 /**
  * The deployment behind the proxy, over kept-alive HTTP/1.1 connections of its own: a request is
@@ -277,20 +278,14 @@ class Exchange implements UpstreamCall, AnswerEvents {
 
   write(chunk: Buffer): boolean {
     if (!this.#live || chunk.length === 0) return true;
-    const { socket } = this.connection;
-    if (this.request.body !== 'chunked') return socket.write(chunk);
-    socket.cork();
-    socket.write(`${chunk.length.toString(16)}\r\n`, 'latin1');
-    socket.write(chunk);
-    const room = socket.write('\r\n', 'latin1');
-    socket.uncork();
-    return room;
+    const chunked = this.request.body === 'chunked';
+    return writeFramed(this.connection.socket, { before: '', body: chunk, chunked, after: '' });
   }
 
   end(): void {
     if (!this.#live || this.sent) return;
     this.sent = true;
-    if (this.request.body === 'chunked') this.connection.socket.write('0\r\n\r\n', 'latin1');
+    if (this.request.body === 'chunked') this.connection.socket.write(LAST_CHUNK, 'latin1');
   }
 
   drained(then: () => void): void {
