@@ -75,10 +75,6 @@ export class AnswerReader {
     readonly events: AnswerEvents,
   ) {}
 
-  get done(): boolean {
-    return this.#state === 'done';
-  }
-
   /** Whether the answer's head was read. */
   get started(): boolean {
     return this.#state !== 'head';

@@ -27,7 +27,11 @@ export interface FrontDoorOptions {
 
 /** Pipelined bytes read ahead while an answer is under way, before the connection is paused. */
 const READ_AHEAD = 64 * 1024;
-/** How long a connection the proxy ended waits for the client to close its side. */
+/**
+ * How long a connection the proxy ended may stay silent before it is closed whole: silent, not in all
+ * (outside-requests.ts gives a refusal a fixed grace), as its last answer may still be reaching a slow
+ * reader.
+ */
 const END_GRACE_MS = 2_000;
 /** What the front door reads: a method without a body (RFC 9110 §9.3.1, §9.3.2). */
 const BODYLESS = new Set(['GET', 'HEAD']);
