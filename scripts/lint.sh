@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `npm run lint` (npm test's first step), `npm run format:check` and `npm run format`: Prettier and
-# ESLint over the files git tracks (issue 22). A report folder, a scratch file or a note a developer
-# keeps untracked in the checkout is theirs: it must neither fail the tests nor be rewritten. A CI
+# `npm run lint`, `npm run format:check` and `npm run format` (npm test runs the parts side by side:
+# scripts/static-checks.sh): Prettier and ESLint over the files git tracks (issue 22). A report
+# folder, a scratch file or a note a developer keeps untracked in the checkout is theirs: it must
+# neither fail the tests nor be rewritten. A CI
 # clone has no untracked files, so it checks exactly what it did before; a new file counts once it is
 # `git add`ed. .prettierignore and eslint.config.js's ignores still apply. Outside a git work tree (an
 # unpacked source tarball) every file under the folder is checked, as `prettier --check .` would.
