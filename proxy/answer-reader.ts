@@ -1,4 +1,5 @@
-import { maxHeaderSize, type IncomingHttpHeaders } from 'node:http';
+import { maxHeaderSize } from 'node:http';
+import { readFields, type Fields } from './head-fields.ts';
 
 /**
  * Reading HTTP/1.1 answers off an upstream connection's bytes (RFC 9112), without a stream per answer:
@@ -11,10 +12,8 @@ import { maxHeaderSize, type IncomingHttpHeaders } from 'node:http';
 export interface AnswerHead {
   readonly status: number;
   readonly statusMessage: string;
-  /** Name, value, name, value… as sent: names keep their case, repeated fields stay repeated. */
-  readonly rawHeaders: string[];
-  /** Lower-case names, repeated values joined as node's `IncomingMessage.headers` joins them. */
-  readonly headers: IncomingHttpHeaders;
+  /** Its fields: as sent (`rawHeaders`), one by name (`get`), as node's `headers`. */
+  readonly fields: Fields;
   /** The connection may carry another request once this answer is read (RFC 9112 §9.3). */
   readonly keepAlive: boolean;
   /** `Keep-Alive: timeout=N`: how long the upstream keeps an idle connection, s. */
@@ -30,33 +29,9 @@ export interface AnswerEvents {
 
 type State = 'head' | 'length' | 'size' | 'data' | 'crlf' | 'trailer' | 'close' | 'done';
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** What node refuses to send in a field's value (checkInvalidHeaderChar). */
-const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 /** RFC 9112 §4: the reason phrase is HTAB, SP, visible ASCII or obs-text: never a bare CR or LF. */
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 const LONGEST_LINE = 4096;
-/** Fields of which node keeps the first when repeated (`IncomingMessage` `matchKnownFields`). */
-const FIRST_WINS = new Set([
-  'age',
-  'authorization',
-  'content-length',
-  'content-type',
-  'etag',
-  'expires',
-  'from',
-  'host',
-  'if-modified-since',
-  'if-unmodified-since',
-  'last-modified',
-  'location',
-  'max-forwards',
-  'proxy-authorization',
-  'referer',
-  'retry-after',
-  'server',
-  'user-agent',
-]);
 
 /** One answer to a request of `method`, read from the bytes pushed into it. */
 export class AnswerReader {
@@ -158,8 +133,8 @@ export class AnswerReader {
       this.#end();
       return at;
     }
-    const coding = head.headers['transfer-encoding'];
-    const length = lengthOf(head.rawHeaders);
+    const coding = head.fields.get('transfer-encoding');
+    const length = lengthOf(head.fields);
     if (typeof length === 'string') return length;
     if (coding !== undefined) {
       // RFC 9112 §6.1, §6.3: both framings at once is how answers are smuggled; a coding other than
@@ -245,79 +220,36 @@ export class AnswerReader {
 
 /** The status line and fields of a head (its text up to the empty line), or why it is not one. */
 export function parseHead(text: string): AnswerHead | string {
-  const lines = text.split('\r\n');
-  const status = STATUS_LINE.exec(lines[0]!);
+  const first = text.indexOf('\r\n');
+  const line = first < 0 ? text : text.slice(0, first);
+  const status = STATUS_LINE.exec(line);
   if (status === null)
-    return `the answer does not start with an HTTP/1.x status line: ${JSON.stringify(lines[0]!.slice(0, 60))}`;
-  const fields = parseFields(lines, 'answer');
+    return `the answer does not start with an HTTP/1.x status line: ${JSON.stringify(line.slice(0, 60))}`;
+  const fields = readFields(text, first < 0 ? text.length : first, 'answer');
   if (typeof fields === 'string') return fields;
-  const { headers } = fields;
-  const connection = (headers.connection ?? '').toLowerCase();
+  const connection = String(fields.get('connection') ?? '').toLowerCase();
   const keepAlive =
     status[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
-  const hint = /\btimeout=(\d+)/i.exec(String(headers['keep-alive'] ?? ''));
+  const hint = /\btimeout=(\d+)/i.exec(String(fields.get('keep-alive') ?? ''));
   return {
     status: Number(status[2]),
     statusMessage: status[3] ?? '',
-    ...fields,
+    fields,
     keepAlive,
     keepAliveS: hint === null ? undefined : Number(hint[1]),
   };
 }
 
-/**
- * The field lines of a head (`lines` after its first): as sent, and as node's `headers` joins them;
- * or why one is not a field (RFC 9112 §5: no folding, a token before the colon, no control character).
- */
-export function parseFields(
-  lines: readonly string[],
-  of: 'answer' | 'request',
-): { rawHeaders: string[]; headers: IncomingHttpHeaders } | string {
-  const rawHeaders: string[] = [];
-  const headers: IncomingHttpHeaders = Object.create(null) as IncomingHttpHeaders;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const colon = line.indexOf(':');
-    const name = colon > 0 ? line.slice(0, colon) : '';
-    if (!TOKEN.test(name))
-      return `a field line of the ${of} is not NAME: VALUE: ${JSON.stringify(line.slice(0, 60))}`;
-    const value = withoutSpace(line, colon + 1);
-    if (BAD_VALUE.test(value)) return `the ${of}'s ${name} field holds a control character`;
-    rawHeaders.push(name, value);
-    addField(headers, name.toLowerCase(), value);
-  }
-  return { rawHeaders, headers };
-}
-
-/** `line` from `start`, without the spaces and tabs around it (a field value's OWS, RFC 9110 §5.5). */
-function withoutSpace(line: string, start: number): string {
-  let from = start;
-  let to = line.length;
-  while (from < to && isSpace(line.charCodeAt(from))) from++;
-  while (to > from && isSpace(line.charCodeAt(to - 1))) to--;
-  return line.slice(from, to);
-}
-
-const isSpace = (code: number): boolean => code === 0x20 || code === 0x09;
-
-/** Adds a field (its name lower-case) to `headers` as node's `IncomingMessage.headers` folds repeats. */
-export function addField(headers: IncomingHttpHeaders, name: string, value: string): void {
-  const had = headers[name];
-  if (had === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
-  else if (name === 'set-cookie') (had as string[]).push(value);
-  else if (!FIRST_WINS.has(name))
-    headers[name] = `${had as string}${name === 'cookie' ? '; ' : ', '}${value}`;
-}
-
 /** The body's length by `Content-Length` (RFC 9112 §6.3): repeated, they must agree. */
-function lengthOf(raw: readonly string[]): number | undefined | string {
+function lengthOf(fields: Fields): number | undefined | string {
   let length: number | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length !== 14 || raw[i]!.toLowerCase() !== 'content-length') continue;
-    for (const part of raw[i + 1]!.split(',')) {
+  const raw = fields.rawHeaders;
+  for (let i = 0; i < fields.names.length; i++) {
+    if (fields.names[i] !== 'content-length') continue;
+    for (const part of raw[2 * i + 1]!.split(',')) {
       const value = part.trim();
       if (!/^\d{1,15}$/.test(value) || (length !== undefined && Number(value) !== length))
-        return `the answer's Content-Length is not one length: ${JSON.stringify(raw[i + 1]!.slice(0, 40))}`;
+        return `the answer's Content-Length is not one length: ${JSON.stringify(raw[2 * i + 1]!.slice(0, 40))}`;
       length = Number(value);
     }
   }

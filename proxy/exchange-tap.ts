@@ -5,6 +5,7 @@ import { excerpt, type Exchange } from '../contracts/http-recorder.ts';
 import type { RouteId } from '../contracts/matrix/index.ts';
 import type { LookBytes } from '../contracts/traffic/judge-answers.ts';
 import type { TrafficExchange } from '../contracts/traffic/traffic-judge.ts';
+import type { Fields } from './head-fields.ts';
 import { endToEnd } from './hop-by-hop.ts';
 
 /**
@@ -95,7 +96,8 @@ export interface Recorded {
   readonly waitMs: number;
   readonly ms: number;
   readonly status: number;
-  readonly headers: IncomingHttpHeaders;
+  /** The answer's fields. */
+  readonly fields: Pick<Fields, 'get' | 'headers'>;
   readonly tap: BodyTap;
   readonly bodyError: string | undefined;
 }
@@ -138,7 +140,7 @@ export class TappedExchange implements TrafficExchange {
 /** The answer's kept bytes as the client reads them: decoded when whole (see `decoded`). */
 const headOf = (r: Recorded): Buffer =>
   r.tap.whole && r.bodyError === undefined
-    ? decoded(r.tap.head(), r.headers['content-encoding'])
+    ? decoded(r.tap.head(), r.fields.get('content-encoding'))
     : r.tap.head();
 
 /**
@@ -150,7 +152,7 @@ export function exchangeOf(r: Recorded, head = headOf(r)): Omit<Exchange, 'as'> 
   const bytes = r.tap.bytes;
   let headers: Record<string, string> | undefined;
   let json: { value: unknown } | undefined;
-  const contentType = () => r.headers['content-type'] ?? '';
+  const contentType = () => r.fields.get('content-type') ?? '';
   return {
     index: r.index,
     label: 'client',
@@ -170,7 +172,7 @@ export function exchangeOf(r: Recorded, head = headOf(r)): Omit<Exchange, 'as'> 
       return contentType();
     },
     get headers() {
-      return (headers ??= flatHeaders(r.headers));
+      return (headers ??= flatHeaders(r.fields.headers));
     },
     get json() {
       json ??= { value: complete ? parseJson(head, head.length, contentType()) : undefined };

@@ -1,8 +1,9 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AnswerHead } from './answer-reader.ts';
 import type { ClientRequest, Reply } from './client-exchange.ts';
 import { BodyTap, JSON_KEPT, keptBytes } from './exchange-tap.ts';
 import { upstreamTimeout, upstreamUnreachable, type ProxyError } from './gateway-errors.ts';
+import type { Fields } from './head-fields.ts';
 import { endToEnd } from './hop-by-hop.ts';
 import type {
   Upstream,
@@ -16,8 +17,8 @@ import type {
 export interface Answer {
   readonly status: number;
   readonly statusMessage: string;
-  readonly rawHeaders: readonly string[];
-  readonly headers: IncomingHttpHeaders;
+  /** Its fields as the upstream sent them. */
+  readonly fields: Fields;
   /** Its bytes counted, its first ones kept (a judged route's). */
   readonly tap: BodyTap;
   /** ms until its headers arrived, and until its body ended. */
@@ -136,7 +137,7 @@ class Relay implements UpstreamListener {
   head(head: AnswerHead): void {
     this.#head = head;
     this.#waitMs = performance.now() - this.#started;
-    this.#tap = new BodyTap(this.f.judged ? keptBytes(head.headers['content-type']) : 0);
+    this.#tap = new BodyTap(this.f.judged ? keptBytes(head.fields.get('content-type')) : 0);
     if (this.f.hold) this.#held = [];
     else sendHead(this.f.res, head);
   }
@@ -189,8 +190,7 @@ class Relay implements UpstreamListener {
     return {
       status: head.status,
       statusMessage: head.statusMessage,
-      rawHeaders: head.rawHeaders,
-      headers: head.headers,
+      fields: head.fields,
       tap: this.#tap!,
       waitMs: this.#waitMs,
       ms: performance.now() - this.#started,
@@ -209,22 +209,20 @@ class Relay implements UpstreamListener {
 
 /** Writes the upstream's status line and end-to-end fields to the client. */
 function sendHead(res: Reply, head: AnswerHead): void {
-  res.writeHead(head.status, head.statusMessage, endToEnd(head.rawHeaders));
+  res.writeHead(head.status, head.statusMessage, endToEnd(head.fields.rawHeaders));
 }
 
 /** Sends a held answer, its body `body` (changed or not), its length and end-to-end fields corrected. */
 export function release(res: Reply, answer: Answer, body: Buffer): void {
-  const fields = endToEnd(withoutLength(answer.rawHeaders), [
-    'Content-Length',
-    String(body.length),
-  ]);
+  const fields = endToEnd(withoutLength(answer.fields), ['Content-Length', String(body.length)]);
   res.writeHead(answer.status, answer.statusMessage, fields);
   res.end(body);
 }
 
-function withoutLength(raw: readonly string[]): string[] {
+function withoutLength(fields: Fields): string[] {
   const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2)
-    if (raw[i]!.toLowerCase() !== 'content-length') out.push(raw[i]!, raw[i + 1]!);
+  const raw = fields.rawHeaders;
+  for (let i = 0; i < fields.names.length; i++)
+    if (fields.names[i] !== 'content-length') out.push(raw[2 * i]!, raw[2 * i + 1]!);
   return out;
 }

@@ -1,8 +1,8 @@
 import { maxHeaderSize, type Server as HttpServer } from 'node:http';
 import type { Server, Socket } from 'node:net';
-import { parseFields } from './answer-reader.ts';
 import { answerAndClose, LATE } from './outside-requests.ts';
 import type { ClientRequest } from './client-exchange.ts';
+import { readFields } from './head-fields.ts';
 import { SocketReply } from './socket-reply.ts';
 
 /**
@@ -35,6 +35,9 @@ const READ_AHEAD = 64 * 1024;
 const END_GRACE_MS = 2_000;
 /** What the front door reads: a method without a body (RFC 9110 §9.3.1, §9.3.2). */
 const BODYLESS = new Set(['GET', 'HEAD']);
+const REQUEST_LINE = /^([A-Z]+) (\/[\x21-\x7e]*) HTTP\/1\.1$/;
+/** Fields that make a request node's to read: a body's framing, `Expect`, `Upgrade`. */
+const NOT_PLAIN = ['content-length', 'transfer-encoding', 'expect', 'upgrade'];
 
 /** The connections the front door still reads (not handed to node's server), for a shutdown. */
 export interface FrontDoor {
@@ -203,27 +206,21 @@ class Connection {
 
 /** A request head the front door may read: its request line and fields, or undefined when not one. */
 export function requestOf(text: string): { request: ClientRequest; close: boolean } | undefined {
-  const lines = text.split('\r\n');
+  const first = text.indexOf('\r\n');
   // The target in origin form, visible ASCII only (RFC 9112 §3.2): no byte a lenient upstream could
   // take for the end of a line.
-  const line = /^([A-Z]+) (\/[\x21-\x7e]*) HTTP\/1\.1$/.exec(lines[0]!);
+  const line = REQUEST_LINE.exec(first < 0 ? text : text.slice(0, first));
   if (line === null || !BODYLESS.has(line[1]!)) return undefined;
-  const fields = parseFields(lines, 'request');
+  const fields = readFields(text, first < 0 ? text.length : first, 'request');
   if (typeof fields === 'string') return undefined;
-  const { headers } = fields;
-  const framed = headers['content-length'] ?? headers['transfer-encoding'];
-  if (framed !== undefined || headers.expect !== undefined || headers.upgrade !== undefined)
-    return undefined;
+  const { names } = fields;
+  for (const name of NOT_PLAIN) if (names.includes(name)) return undefined;
   // Exactly one Host (RFC 9112 §3.2): node's server answers any other count with a 400.
-  if (countOf(fields.rawHeaders, 'host') !== 1) return undefined;
-  const close = /\bclose\b/i.test(String(headers.connection ?? ''));
-  const request = { method: line[1]!, url: line[2]!, ...fields, body: undefined };
-  return { request, close };
-}
-
-function countOf(raw: readonly string[], name: string): number {
-  let count = 0;
-  for (let i = 0; i < raw.length; i += 2)
-    if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) count++;
-  return count;
+  if (fields.count('host') !== 1) return undefined;
+  const close = /\bclose\b/i.test(fields.get('connection') ?? '');
+  const { rawHeaders, headers } = fields;
+  return {
+    request: { method: line[1]!, url: line[2]!, rawHeaders, headers, body: undefined },
+    close,
+  };
 }

@@ -337,7 +337,7 @@ export class Traffic {
         status: answer.status,
         taskId,
         told,
-        retryAfter: header(answer, 'retry-after'),
+        retryAfter: answer.fields.get('retry-after'),
       });
     });
   }
@@ -425,7 +425,7 @@ export class Traffic {
       waitMs: answer.waitMs,
       ms: answer.ms,
       status: answer.status,
-      headers: answer.headers,
+      fields: answer.fields,
       tap: answer.tap,
       bodyError: answer.bodyError,
     };

@@ -1,6 +1,6 @@
 // How node:http folds repeated request headers: the core layer is fed exactly what node gives it.
 import type { IncomingHttpHeaders } from 'node:http';
-import { addField } from '../../proxy/answer-reader.ts';
+import { addField } from '../../proxy/head-fields.ts';
 
 /**
  * The headers node:http would give for `list`: names lower-case, the first kept of those node keeps

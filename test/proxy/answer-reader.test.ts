@@ -37,7 +37,7 @@ describe("the upstream's answers as the proxy reads them", () => {
       const out = read(answer, { size });
       expect(out.wrong).toBeUndefined();
       expect(out.heads[0]).toMatchObject({ status: 200, statusMessage: 'OK', keepAlive: true });
-      expect(out.heads[0]!.headers['content-type']).toBe('application/json');
+      expect(out.heads[0]!.fields.get('content-type')).toBe('application/json');
       expect(out.body).toBe('{"a":"héé"}');
       expect(out.ends).toEqual([true]);
     }
@@ -103,10 +103,16 @@ describe("the upstream's answers as the proxy reads them", () => {
     ) as AnswerHead;
     expect(head.status).toBe(429);
     expect(head.statusMessage).toBe('');
-    expect(head.rawHeaders.slice(0, 4)).toEqual(['Set-Cookie', 'a=1', 'set-cookie', 'b=2']);
-    expect(head.headers['set-cookie']).toEqual(['a=1', 'b=2']);
-    expect(head.headers['x-tag']).toBe('a, b');
-    expect(head.headers['content-type']).toBe('application/json');
+    expect(head.fields.rawHeaders.slice(0, 4)).toEqual(['Set-Cookie', 'a=1', 'set-cookie', 'b=2']);
+    expect(head.fields.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(head.fields.headers['x-tag']).toBe('a, b');
+    expect(head.fields.headers['content-type']).toBe('application/json');
+    // One field by name is what the whole view says, without making it.
+    expect(head.fields.get('x-tag')).toBe('a, b');
+    expect(head.fields.get('content-type')).toBe('application/json');
+    expect(head.fields.get('set-cookie')).toBe('a=1, b=2');
+    expect(head.fields.get('keep-alive')).toBe('timeout=5, max=100');
+    expect(head.fields.get('absent')).toBeUndefined();
     expect(head.keepAliveS).toBe(5);
   });
 
@@ -114,7 +120,7 @@ describe("the upstream's answers as the proxy reads them", () => {
     const head = parseHead(
       'HTTP/1.1 200 OK\r\nconstructor: x\r\ntoString: y\r\n__proto__: z\r\nhasOwnProperty: w',
     ) as AnswerHead;
-    expect(Object.entries(head.headers)).toEqual([
+    expect(Object.entries(head.fields.headers)).toEqual([
       ['constructor', 'x'],
       ['tostring', 'y'],
       ['__proto__', 'z'],

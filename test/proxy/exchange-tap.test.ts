@@ -15,7 +15,7 @@ const recorded = (tap: BodyTap, headers: Record<string, string>) => ({
   waitMs: 1,
   ms: 2,
   status: 200,
-  headers,
+  fields: { get: (name: string) => headers[name], headers },
   tap,
   bodyError: undefined,
 });
