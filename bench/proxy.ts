@@ -8,8 +8,11 @@
 //               proxy's RSS and heap after each part, with its caps (tasks, callers) said
 //
 //   npx tsx bench/proxy.ts [--rounds 3] [--duration 5] [--connections 50] [--tasks 20000]
-//        [--callers 200] [--max-tasks 2000] [--out FILE]
-import { spawn, type ChildProcess } from 'node:child_process';
+//        [--callers 200] [--max-tasks 2000] [--sources] [--out FILE]
+//
+// The mock and the proxy run as the package installs them: the compiled CLI (dist/, `npm run build`
+// first); `--sources` runs this checkout's TypeScript through tsx instead (bin/videotask.js).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, request, Agent, type RequestOptions } from 'node:http';
 import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
@@ -34,6 +37,7 @@ const usage = `Usage: npx tsx bench/proxy.ts [options]
   --tasks N         tasks submitted through the proxy for the memory figure (default 20000)
   --callers N       API keys they are spread over (default 200)
   --max-tasks N     the proxy's --max-tasks in the memory run (default 2000): fewer than --tasks shows the cap
+  --sources         run the checkout's sources through tsx, not the compiled CLI the package installs
   --out FILE        JSON results (default bench/results/proxy.json)`;
 
 function config() {
@@ -46,6 +50,7 @@ function config() {
       tasks: { type: 'string', default: '20000' },
       callers: { type: 'string', default: '200' },
       'max-tasks': { type: 'string', default: '2000' },
+      sources: { type: 'boolean', default: false },
     },
   );
   return {
@@ -55,6 +60,7 @@ function config() {
     tasks: count('tasks', values.tasks),
     callers: count('callers', values.callers),
     maxTasks: count('max-tasks', values['max-tasks']),
+    sources: values.sources,
     out: pathToFileURL(resolve(values.out)),
   };
 }
@@ -62,13 +68,27 @@ function config() {
 type Config = ReturnType<typeof config>;
 const rootDir = fileURLToPath(new URL('../', import.meta.url));
 
-/** `videotask COMMAND ARGS…` as a child (node --expose-gc); resolves with its URL once it listens. */
+/**
+ * The `videotask` command measured: the compiled CLI the package installs (dist/, built now from the
+ * sources as they are), or with `--sources` the checkout's bin/videotask.js (TypeScript through tsx).
+ */
+function videotaskBin(sources: boolean): string {
+  if (sources) return join(rootDir, 'bin', 'videotask.js');
+  console.error('building the compiled CLI (npm run build)…');
+  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: rootDir, stdio: 'inherit' });
+  if (build.status !== 0)
+    throw new Error('npm run build failed: fix the build, or measure the sources with --sources');
+  return join(rootDir, 'dist', 'cli', 'run.js');
+}
+
+/** `videotask COMMAND ARGS…` (`bin`) as a child (node --expose-gc); resolves with its URL once it listens. */
 async function startCli(
+  bin: string,
   command: 'proxy' | 'mock',
   args: readonly string[],
 ): Promise<{ url: string; child: ChildProcess }> {
   const child = track(
-    spawn(process.execPath, ['--expose-gc', 'bin/videotask.js', command, '--port', '0', ...args], {
+    spawn(process.execPath, ['--expose-gc', bin, command, '--port', '0', ...args], {
       cwd: rootDir,
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
@@ -90,8 +110,8 @@ async function startCli(
   return { url, child };
 }
 
-const startProxy = (upstream: string, args: readonly string[] = []) =>
-  startCli('proxy', ['--upstream', upstream, ...args]);
+const startProxy = (bin: string, upstream: string, args: readonly string[] = []) =>
+  startCli(bin, 'proxy', ['--upstream', upstream, ...args]);
 
 /** A bare reverse proxy (node:http, keep-alive, no judging): what any proxy in Node costs here. */
 function startBareProxy(upstream: string): Promise<{ url: string; close: () => void }> {
@@ -258,10 +278,11 @@ function callerConfig(callers: number): { file: string; keys: string[] } {
  */
 async function memoryRun(
   cfg: Config,
+  bin: string,
 ): Promise<{ after: number; rssMiB: number; heapMiB: number; tasks: number; callers: number }[]> {
   const { file, keys } = callerConfig(cfg.callers);
-  const mock = await startCli('mock', ['--config', file]);
-  const proxy = await startProxy(mock.url, [
+  const mock = await startCli(bin, 'mock', ['--config', file]);
+  const proxy = await startProxy(bin, mock.url, [
     '--max-tasks',
     String(cfg.maxTasks),
     '--max-callers',
@@ -346,8 +367,9 @@ async function main(): Promise<number> {
   const cfg = config();
   watchdog(1800, 'bench/proxy.ts');
   const wrk = await loadGenerator('wrk');
-  const mock = await startMock(1, []);
-  const proxy = await startProxy(mock.url);
+  const bin = videotaskBin(cfg.sources);
+  const mock = await startMock(1, [], bin);
+  const proxy = await startProxy(bin, mock.url);
   const bare = await startBareProxy(mock.url);
   const pipe = await startPipe(mock.url);
   const rounds = await throughput(cfg, wrk, mock, {
@@ -360,7 +382,7 @@ async function main(): Promise<number> {
   pipe.close();
   await stop(proxy.child);
   await mock.stop();
-  const memory = await memoryRun(cfg);
+  const memory = await memoryRun(cfg, bin);
   const figures = summarize(cfg, { rounds, light, memory });
   writeJson(cfg.out, {
     machine: machine(),
@@ -394,6 +416,11 @@ function summarize(
     bare: cpu('direct') / cpu('bare'),
     pipe: cpu('direct') / cpu('pipe'),
   };
+  console.log(
+    cfg.sources
+      ? 'the mock and the proxy: the sources through tsx (--sources)'
+      : 'the mock and the proxy: the compiled CLI (dist/), as the package installs it',
+  );
   printRounds(rounds);
   console.log(
     `\nthroughput: proxy ÷ direct ${fixed(ratio, 2)} (target ≥ ${TARGET_RATIO}; ` +

@@ -20,6 +20,14 @@ const ALWAYS_DROPPED = new Set([
   'host',
 ]);
 
+/** A name's length as one bit of a mask (every length from 31 on shares the last). */
+const lengthBit = (length: number): number => 1 << Math.min(length, 31);
+/** The lengths of the names `endToEnd` compares: the fields always dropped, and `Via`. */
+const CHECKED_LENGTHS = [...ALWAYS_DROPPED, 'via'].reduce(
+  (mask, name) => mask | lengthBit(name.length),
+  0,
+);
+
 /** What this proxy adds to `Via` (RFC 9110 §7.6.3: protocol version and a pseudonym). */
 export const VIA = '1.1 videotask-proxy';
 
@@ -40,10 +48,17 @@ function connectionOptions(raw: readonly string[]): Set<string> | undefined {
  */
 export function endToEnd(raw: readonly string[], extra: readonly string[] = []): string[] {
   const named = connectionOptions(raw);
+  let checked = CHECKED_LENGTHS;
+  if (named !== undefined) for (const option of named) checked |= lengthBit(option.length);
   const out: string[] = [];
   let via = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
+    // A name of none of the lengths checked is kept as it is, never lower-cased to be compared.
+    if ((checked & lengthBit(name.length)) === 0) {
+      out.push(name, raw[i + 1]!);
+      continue;
+    }
     const lower = name.toLowerCase();
     if (ALWAYS_DROPPED.has(lower) || named?.has(lower) === true) continue;
     if (lower === 'via') {

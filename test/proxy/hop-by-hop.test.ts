@@ -39,6 +39,25 @@ describe('the fields a proxy forwards', () => {
     expect(out.at(-1)).toBe(VIA);
   });
 
+  it('drops a field Connection names whatever its length, and keeps fields of the same length', () => {
+    const long = 'X-A-Private-Field-With-A-Name-Over-31';
+    const raw = [
+      'connection',
+      long.toUpperCase(),
+      long,
+      'secret',
+      'X-B-Kept-Field-With-A-Name-Over-31!',
+    ];
+    raw.push('kept', 'X-Privat', 'kept too', 'X-Private', 'named', 'Connection', 'x-private');
+    raw.push('TE-', 'kept as well', 'HOST', 'proxy.local');
+    expect(names(endToEnd(raw))).toEqual([
+      'X-B-Kept-Field-With-A-Name-Over-31!',
+      'X-Privat',
+      'TE-',
+      'Via',
+    ]);
+  });
+
   it('appends itself to a Via already there and adds fields after', () => {
     const out = endToEnd(
       ['Via', '1.0 edge', 'Content-Type', 'application/json'],
