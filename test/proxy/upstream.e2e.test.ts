@@ -122,6 +122,44 @@ describe("the proxy's connections to the upstream", () => {
     );
   });
 
+  it("hands on each read's bytes as its own: two answers read in turns stay whole when kept", async () => {
+    // Every connection reads into one buffer (proxy/upstream.ts `onread`): the bytes handed on must
+    // be copies, or a chunk kept (as the judges keep an answer's start) becomes the next read's bytes.
+    const server = createServer((socket) => {
+      socket.once('data', (request: Buffer) => {
+        const letter = /task_(\w)/.exec(request.toString('latin1'))![1]!;
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${3 * 1000}\r\n\r\n`);
+        let sent = 0;
+        const next = (): void => {
+          if (sent++ < 3) socket.write(letter.repeat(1000), () => setTimeout(next, 5));
+        };
+        next();
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const { port } = server.address() as { port: number };
+    const upstream = openUpstream(`http://127.0.0.1:${port}`, { timeoutMs: 5_000 }) as Upstream;
+    upstreams.push(upstream);
+    const kept = (letter: string) =>
+      new Promise<Buffer[]>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        upstream.send(
+          { method: 'GET', pathAndQuery: `/v1/videos/task_${letter}`, headers: [], body: 'none' },
+          {
+            head: () => undefined,
+            data: (chunk) => chunks.push(chunk),
+            end: () => resolve(chunks),
+            fail: (failure) => reject(new Error(failure.why)),
+          },
+        );
+      });
+    const [a, b] = await Promise.all([kept('a'), kept('b')]);
+    expect(a.length + b.length).toBeGreaterThan(2);
+    expect(Buffer.concat(a).toString('latin1')).toBe('a'.repeat(3000));
+    expect(Buffer.concat(b).toString('latin1')).toBe('b'.repeat(3000));
+  });
+
   it('keeps no connection the upstream says it will drop within a second, or closes', async () => {
     const { upstream, seen } = await scripted({
       answer: (_, n) => ok('{}', n === 0 ? 'Keep-Alive: timeout=1\r\n' : 'Connection: close\r\n'),
