@@ -3,6 +3,7 @@ import {
   createServer as createNetServer,
   type AddressInfo,
   type Server as NetServer,
+  type Socket,
 } from 'node:net';
 import {
   DEFAULT_TRAFFIC_LIMITS,
@@ -160,11 +161,14 @@ function lanes(parts: {
   const { names, traffic, control } = parts;
   const server = createNetServer();
   const guard = guardConnections(server, {}, parts.log);
+  const turn = inTurn();
   const fallback = nodeServer(parts.headersMs, (req, res) => {
     guard.answering(req.socket, res);
-    if (req.url!.startsWith(CONTROL) && !req.url!.startsWith(REDIRECTED))
-      return answerToControl(req, res, { names, control });
-    forwarded(fromNode(req), res, { names, traffic });
+    turn(req, res, () => {
+      if (req.url!.startsWith(CONTROL) && !req.url!.startsWith(REDIRECTED))
+        return answerToControl(req, res, { names, control });
+      forwarded(fromNode(req), res, { names, traffic });
+    });
   });
   const door = openFrontDoor(server, {
     fallback,
@@ -177,6 +181,34 @@ function lanes(parts: {
     },
   });
   return { server, fallback, door };
+}
+
+/**
+ * A connection's requests taken one at a time on node's lane, as the front door takes them: node's
+ * server hands over at once every request a pipelining client sent, and each would be forwarded at
+ * once on a connection of its own to the upstream (50 pipelined submissions: 50 connections; thousands
+ * ran the proxy out of file descriptors, for every client). The next starts when the answer before it
+ * is over; none starts once the client has gone (nothing it sent after is forwarded, as at the front
+ * door).
+ */
+function inTurn(): (req: IncomingMessage, res: ServerResponse, go: () => void) => void {
+  const waiting = new WeakMap<Socket, (() => void)[]>();
+  return (req, res, go) => {
+    const { socket } = req;
+    let queue = waiting.get(socket);
+    if (queue === undefined) waiting.set(socket, (queue = []));
+    const line = queue;
+    const start = (): void => {
+      res.once('close', () => {
+        line.shift();
+        if (socket.destroyed) line.length = 0;
+        else line[0]?.();
+      });
+      go();
+    };
+    line.push(start);
+    if (line.length === 1) start();
+  };
 }
 
 /**
