@@ -1,5 +1,5 @@
 import { connect as netConnect, isIP, type OnReadOpts, type Socket } from 'node:net';
-import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { connect as tlsConnect } from 'node:tls';
 import { AnswerReader, type AnswerEvents, type AnswerHead } from './answer-reader.ts';
 import { LAST_CHUNK, writeFramed } from './chunked.ts';
 
@@ -110,10 +110,10 @@ class Pool {
   readonly #idle: Connection[] = [];
   #closed = false;
   /**
-   * The one buffer every connection of the pool reads into (node's `onread`): each read is copied out
-   * at once (a small one into node's shared pool of buffers), so a status query's answer costs no
-   * buffer of its own. Node's default allocates 64 KiB and shrinks it for every read: 8 % of the
-   * proxy's CPU per status query. One callback runs at a time, so one buffer serves them all.
+   * The one buffer every plain (http) connection of the pool reads into (node's `onread`): each read
+   * is copied out at once (a small one into node's shared pool of buffers), so a status query's answer
+   * costs no buffer of its own. Node's default allocates 64 KiB and shrinks it for every read: 8 % of
+   * the proxy's CPU per status query. One callback runs at a time, so one buffer serves them all.
    */
   readonly #readInto = Buffer.allocUnsafe(READ_SIZE);
 
@@ -154,6 +154,17 @@ class Pool {
     const host = this.url.hostname.replace(/^\[|\]$/g, '');
     const secure = this.url.protocol === 'https:';
     const port = this.url.port === '' ? (secure ? 443 : 80) : Number(this.url.port);
+    if (secure) {
+      // TLS keeps node's 'data' events: with `onread`, a TLS socket goes on handing over what it has
+      // decrypted after a pause, and an exchange pauses to wait for a slow client.
+      const socket = tlsConnect({
+        host,
+        port,
+        ALPNProtocols: ['http/1.1'],
+        ...(isIP(host) === 0 ? { servername: host } : {}),
+      });
+      return timed(socket.on('data', read), this.timeoutMs);
+    }
     const into = this.#readInto;
     const onread: OnReadOpts = {
       buffer: into,
@@ -162,21 +173,16 @@ class Pool {
         return true; // flowing: the exchange pauses the socket itself
       },
     };
-    const socket = secure
-      ? tlsConnect({
-          host,
-          port,
-          ALPNProtocols: ['http/1.1'],
-          ...(isIP(host) === 0 ? { servername: host } : {}),
-          // tls.connect takes net's `onread` (node's documentation; not in @types/node's type).
-          ...({ onread } as ConnectionOptions),
-        })
-      : netConnect({ host, port, onread });
-    // One timer for the connection's life: silence of `timeoutMs` fails the request under way, or
-    // closes the connection when idle (any byte either way starts it again).
-    return socket.setNoDelay(true).setTimeout(this.timeoutMs);
+    return timed(netConnect({ host, port, onread }), this.timeoutMs);
   }
 }
+
+/**
+ * One timer for the connection's life: silence of `timeoutMs` fails the request under way, or closes
+ * the connection when idle (any byte either way starts it again).
+ */
+const timed = (socket: Socket, timeoutMs: number): Socket =>
+  socket.setNoDelay(true).setTimeout(timeoutMs);
 
 /** One connection to the upstream, carrying one exchange at a time. */
 class Connection {

@@ -2,14 +2,17 @@
 // speak TLS with the certificate checked as node checks it: an upstream the machine does not trust is
 // a 502 naming why, one it trusts (here through NODE_EXTRA_CA_CERTS, as a private CA would be) is
 // forwarded. The key and certificate in fixtures/ are for this test alone (self-signed, 127.0.0.1).
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy } from '../../proxy/proxy-server.ts';
 import { start, stopAll } from './support/processes.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url));
+const run = promisify(execFile);
 let upstream: Server;
 let upstreamUrl: string;
 
@@ -56,5 +59,15 @@ describe('an upstream over https', () => {
     expect(answer.headers.get('via')).toBe('1.1 videotask-proxy');
     expect(await answer.json()).toEqual({ object: 'list', path: '/base/v1/models' });
     expect(await trusted.stop()).toBe(0);
+  });
+
+  it('holds the answer while the exchange waits for a slow client: nothing arrives while paused', async () => {
+    // Over TLS, node's `onread` goes on handing over what a read decrypted after a pause: the
+    // upstream's https connections keep node's 'data' events (decisions/062).
+    const script = fileURLToPath(new URL('fixtures/tls-pause.ts', import.meta.url));
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: fixture('upstream-cert.pem') },
+    });
+    expect(JSON.parse(stdout)).toEqual({ bytes: 4 << 20, whilePaused: 0, outcome: 'end' });
   });
 });

@@ -160,6 +160,45 @@ describe("the proxy's connections to the upstream", () => {
     expect(Buffer.concat(b).toString('latin1')).toBe('b'.repeat(3000));
   });
 
+  it('holds the answer while the exchange waits for a slow client: nothing arrives while paused', async () => {
+    // The https twin is in proxy-tls.e2e.test.ts; here the connection reads through `onread`.
+    const size = 4 << 20;
+    const server = createServer((socket) =>
+      socket.once('data', () => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${size}\r\n\r\n`);
+        socket.write(Buffer.alloc(size, 'x'));
+      }),
+    );
+    servers.push(server);
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const { port } = server.address() as { port: number };
+    const upstream = openUpstream(`http://127.0.0.1:${port}`, { timeoutMs: 10_000 }) as Upstream;
+    upstreams.push(upstream);
+    const seen = { bytes: 0, whilePaused: 0 };
+    let paused = false;
+    await new Promise<void>((resolve, reject) => {
+      const call = upstream.send(
+        { method: 'GET', pathAndQuery: '/v1/videos/task_1/content', headers: [], body: 'none' },
+        {
+          head: () => undefined,
+          data: (chunk) => {
+            seen.bytes += chunk.length;
+            if (paused) return void (seen.whilePaused += chunk.length);
+            paused = true;
+            call.pause();
+            setTimeout(() => {
+              paused = false;
+              call.resume();
+            }, 1);
+          },
+          end: resolve,
+          fail: (failure) => reject(new Error(failure.why)),
+        },
+      );
+    });
+    expect(seen).toEqual({ bytes: size, whilePaused: 0 });
+  });
+
   it('keeps no connection the upstream says it will drop within a second, or closes', async () => {
     const { upstream, seen } = await scripted({
       answer: (_, n) => ok('{}', n === 0 ? 'Keep-Alive: timeout=1\r\n' : 'Connection: close\r\n'),
