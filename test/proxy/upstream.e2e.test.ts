@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AnswerHead } from '../../proxy/answer-reader.ts';
 import { openUpstream, type Upstream, type UpstreamRequest } from '../../proxy/upstream.ts';
 import { closedPort } from '../helpers/cli.ts';
+import { pausedDownload } from './support/paused-download.ts';
 
 interface Script {
   /** The answer to each request, by its order on its connection; a function sees the request's bytes. */
@@ -174,29 +175,7 @@ describe("the proxy's connections to the upstream", () => {
     const { port } = server.address() as { port: number };
     const upstream = openUpstream(`http://127.0.0.1:${port}`, { timeoutMs: 10_000 }) as Upstream;
     upstreams.push(upstream);
-    const seen = { bytes: 0, whilePaused: 0 };
-    let paused = false;
-    await new Promise<void>((resolve, reject) => {
-      const call = upstream.send(
-        { method: 'GET', pathAndQuery: '/v1/videos/task_1/content', headers: [], body: 'none' },
-        {
-          head: () => undefined,
-          data: (chunk) => {
-            seen.bytes += chunk.length;
-            if (paused) return void (seen.whilePaused += chunk.length);
-            paused = true;
-            call.pause();
-            setTimeout(() => {
-              paused = false;
-              call.resume();
-            }, 1);
-          },
-          end: resolve,
-          fail: (failure) => reject(new Error(failure.why)),
-        },
-      );
-    });
-    expect(seen).toEqual({ bytes: size, whilePaused: 0 });
+    expect(await pausedDownload(upstream)).toEqual({ bytes: size, whilePaused: 0, outcome: 'end' });
   });
 
   it('keeps no connection the upstream says it will drop within a second, or closes', async () => {
