@@ -227,10 +227,10 @@ export function parseHead(text: string): AnswerHead | string {
     return `the answer does not start with an HTTP/1.x status line: ${JSON.stringify(line.slice(0, 60))}`;
   const fields = readFields(text, first < 0 ? text.length : first, 'answer');
   if (typeof fields === 'string') return fields;
-  const connection = String(fields.get('connection') ?? '').toLowerCase();
+  const connection = (fields.get('connection') ?? '').toLowerCase();
   const keepAlive =
     status[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
-  const hint = /\btimeout=(\d+)/i.exec(String(fields.get('keep-alive') ?? ''));
+  const hint = /\btimeout=(\d+)/i.exec(fields.get('keep-alive') ?? '');
   return {
     status: Number(status[2]),
     statusMessage: status[3] ?? '',
