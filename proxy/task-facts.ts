@@ -1,4 +1,5 @@
 import type { VideoStatus } from '../src/spec/index.ts';
+import { UseOrder } from '../src/use-order.ts';
 import { FAULT_NAMES, type FaultName } from './faults.ts';
 
 /** What the proxy remembers of a task between its requests: its state, and its faults. */
@@ -21,7 +22,7 @@ export const faultBit = (fault: FaultName): number => BITS.get(fault)!;
  * judged afresh by the client rules, which ask its state, and gets no fault by tag).
  */
 export class TaskFactsTable {
-  readonly #facts = new Map<string, TaskFacts>();
+  readonly #facts = new UseOrder<string, TaskFacts>();
   forgotten = 0;
 
   constructor(readonly max: number) {}
@@ -37,15 +38,14 @@ export class TaskFactsTable {
   /** The task's facts, made (and moved to the back of the forgetting order) when asked. */
   touch(id: string): TaskFacts {
     let facts = this.#facts.get(id);
-    if (facts !== undefined) this.#facts.delete(id);
-    else {
+    if (facts === undefined) {
       facts = { status: undefined, tags: 0, last5xx: false, unknownUntil: 0 };
       if (this.#facts.size >= this.max) {
-        this.#facts.delete(this.#facts.keys().next().value!);
+        this.#facts.delete(this.#facts.oldest()![0]);
         this.forgotten++;
       }
     }
-    this.#facts.set(id, facts);
+    this.#facts.use(id, facts);
     return facts;
   }
 }

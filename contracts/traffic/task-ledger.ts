@@ -1,4 +1,5 @@
 import type { Exchange } from '../http-recorder.ts';
+import { UseOrder } from '../../src/use-order.ts';
 import type { Pass } from './bounded-judging.ts';
 import type { TaskState } from '../matrix/index.ts';
 import type { Poll } from '../checks/sequence.ts';
@@ -59,7 +60,7 @@ export interface LedgerLimits {
  * named again starts afresh (its sequence is judged from its next look on).
  */
 export class TaskLedger {
-  readonly #tasks = new Map<string, TrafficTask>();
+  readonly #tasks = new UseOrder<string, TrafficTask>();
   /** Tasks forgotten to stay within `maxTasks`, and because they were idle. */
   evicted = 0;
   aged = 0;
@@ -80,8 +81,7 @@ export class TaskLedger {
     const task = this.#tasks.get(id);
     if (task === undefined) return undefined;
     task.seenAt = this.now();
-    this.#tasks.delete(id);
-    this.#tasks.set(id, task);
+    this.#tasks.use(id, task);
     return task;
   }
 
@@ -98,13 +98,13 @@ export class TaskLedger {
       this.#tasks.delete(task.id);
     }
     if (this.#tasks.size >= this.limits.maxTasks) {
-      const [oldest, forgotten] = this.#tasks.entries().next().value!;
+      const [oldest, forgotten] = this.#tasks.oldest()!;
       this.leaving(forgotten);
       this.#tasks.delete(oldest);
       this.evicted++;
     }
     const kept: TrafficTask = { ...task, seenAt: this.now() };
-    this.#tasks.set(task.id, kept);
+    this.#tasks.use(task.id, kept);
     return kept;
   }
 

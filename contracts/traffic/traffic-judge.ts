@@ -22,6 +22,7 @@ import {
   type LookBytes,
 } from './judge-answers.ts';
 import { TaskLedger, type LedgerLimits, type LookMemo, type TrafficTask } from './task-ledger.ts';
+import { UseOrder } from '../../src/use-order.ts';
 
 /**
  * One exchange between a client and a deployment that something other than the suite recorded (a
@@ -123,7 +124,7 @@ export class TrafficJudge {
   readonly #judging: Judging;
   readonly #now: () => number;
   /** The callers judged, by key, with when each was last seen (wall ms), least recently seen first. */
-  readonly #keys = new Map<string, number>();
+  readonly #keys = new UseOrder<string, number>();
   /**
    * Every key the reports may have to mask (a deployment may echo one in a body an excerpt keeps):
    * the callers judged and those forgotten since, the oldest dropped past `REDACTED_KEYS`.
@@ -232,17 +233,16 @@ export class TrafficJudge {
     if (key === '') return true;
     const now = this.#now();
     if (this.#keys.has(key)) {
-      this.#keys.delete(key);
-      this.#keys.set(key, now);
+      this.#keys.use(key, now);
       return true;
     }
     if (this.#keys.size >= this.limits.maxCallers) {
-      const [oldest, seen] = this.#keys.entries().next().value!;
+      const [oldest, seen] = this.#keys.oldest()!;
       if (now - seen < this.limits.idleMs) return false;
       this.#keys.delete(oldest);
       this.#callersForgotten++;
     }
-    this.#keys.set(key, now);
+    this.#keys.use(key, now);
     if (!this.#redacted.has(key)) {
       if (this.#redacted.size >= REDACTED_KEYS)
         this.#redacted.delete(this.#redacted.values().next().value!);
