@@ -15,9 +15,14 @@ afterEach(() => {
   for (const parent of parents.splice(0)) parent.kill('SIGKILL');
 });
 
-/** A process that has ended but is not reaped: the child of a parent that never waits for it. */
+/**
+ * A process that has ended but is not reaped: the child of a parent that never waits for it. The child
+ * ends only once its parent, the shell, has become `sleep` (which never reaps): a child that ended
+ * before could be reaped by the shell first, and then there was no zombie to find (a CI run under load).
+ */
 async function zombie(): Promise<number> {
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: 'pipe' });
+  const child = 'while [ "$(cat /proc/$$/comm)" != sleep ]; do sleep 0.01; done';
+  const parent = spawn('sh', ['-c', `(${child}) & echo $!; exec sleep 30`], { stdio: 'pipe' });
   parents.push(parent);
   const pid = await new Promise<number>((resolve) =>
     parent.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))),
