@@ -67,6 +67,8 @@ export function openFrontDoor(server: Server, options: FrontDoorOptions): FrontD
 /** One client connection while the front door reads it. */
 class Connection {
   #pending: Buffer | undefined;
+  /** How many bytes of `#pending` were searched for a head's end and held none. */
+  #searched = 0;
   #reply: SocketReply | undefined;
   #closing = false;
   /** When the first byte of the head still arriving came (a slow client's deadline starts there). */
@@ -122,8 +124,13 @@ class Connection {
   #next(): void {
     const bytes = this.#pending;
     if (bytes === undefined) return;
-    const end = bytes.indexOf('\r\n\r\n', 0, 'latin1');
-    if (end < 0) return this.#partial(bytes);
+    // A head arriving in pieces is searched once, not again from its start at each piece.
+    const end = bytes.indexOf('\r\n\r\n', Math.max(0, this.#searched - 3), 'latin1');
+    if (end < 0) {
+      this.#searched = bytes.length;
+      return this.#partial(bytes);
+    }
+    this.#searched = 0;
     // A head over node's limit is node's to refuse (431), however it arrived.
     if (end > maxHeaderSize) return this.#handOff();
     this.#headSince = 0;

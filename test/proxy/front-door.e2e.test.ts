@@ -237,6 +237,20 @@ describe("the proxy's front door", () => {
     next.destroy();
   });
 
+  it('reads a head that arrives in pieces, its empty line cut anywhere', async () => {
+    const socket = await open();
+    const head = get('/v1/pieces', 'X-Tag: a\r\n');
+    const answered = talk(socket, '', (t) => t.endsWith('"/v1/pieces"}'));
+    // The end of the head one byte at a time, each its own write a little apart.
+    const cut = head.length - 5;
+    for (const piece of [head.slice(0, cut), ...head.slice(cut)]) {
+      await new Promise<void>((ok) => socket.write(piece, () => ok()));
+      await new Promise((ok) => setTimeout(ok, 5));
+    }
+    expect(answers(await answered)[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*"\/v1\/pieces"\}$/);
+    socket.destroy();
+  });
+
   it('answers 408 to a head that trickles in slower than the headers timeout, as node does', async () => {
     const socket = await open();
     const started = Date.now();
