@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody, type ProxyError } from './gateway-errors.ts';
 
@@ -37,18 +37,12 @@ export const LATE: ProxyError = {
   message: 'The request did not arrive in time',
 };
 
-const REASONS: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-};
-
 /** Answers `error` on a connection no request of which can be read any more, and closes it. */
 export function answerAndClose(socket: Socket, error: ProxyError): void {
   if (!socket.writable) return void socket.destroy();
   const body = errorBody(error);
   socket.end(
-    `HTTP/1.1 ${error.status} ${REASONS[error.status] ?? 'Error'}\r\n` +
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
